@@ -1,0 +1,11 @@
+import { apiKeyHashesProjection, apiKeysProjection } from './api-keys/index.ts';
+import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
+import type { Projection } from './projection.ts';
+import { workspacesProjection } from './workspaces/index.ts';
+
+export const allProjections: readonly Projection[] = [
+  workspacesProjection,
+  apiKeysProjection,
+  apiKeyHashesProjection,
+  knowledgeBasesProjection,
+];

@@ -1,0 +1,14 @@
+import type { RecordedEvent } from '../src/ports/event-store.ts';
+
+/**
+ * A read model as a pure fold: which document an event touches, and what that document becomes.
+ * `null` removes the document. The projector does all I/O.
+ */
+export type Projection<Doc extends Record<string, unknown> = Record<string, unknown>> = {
+  collection: string;
+  eventTypes: readonly string[];
+  idOf(event: RecordedEvent): string | null;
+  evolve(doc: Doc | null, event: RecordedEvent): Doc | null;
+};
+
+export const defineProjection = <Doc extends Record<string, unknown>>(p: Projection<Doc>) => p as unknown as Projection;

@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import { apiKeyEvents } from './api-key.ts';
+import { knowledgeBaseEvents } from './knowledge-base.ts';
+import { workspaceEvents } from './workspace.ts';
+
+export const SCHEMA_VERSION = 1;
+
+/** Every event type, its schema, version and stream category: the one source of event types. */
+export const eventCatalog = {
+  ...entries(workspaceEvents, 'workspace'),
+  ...entries(apiKeyEvents, 'api_key'),
+  ...entries(knowledgeBaseEvents, 'knowledge_base'),
+};
+
+type Catalog = typeof eventCatalog;
+export type EventType = keyof Catalog;
+export type EventData<T extends EventType> = z.infer<Catalog[T]['schema']>;
+export type AnyDomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+
+export function isKnownEventType(type: string): type is EventType {
+  return Object.hasOwn(eventCatalog, type);
+}
+
+function entries<S extends Record<string, z.ZodType>, C extends string>(schemas: S, category: C) {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([type, schema]) => [type, { schema, category, version: SCHEMA_VERSION }]),
+  ) as { [K in keyof S]: { schema: S[K]; category: C; version: number } };
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+const modelId = z.string().min(1).max(200);
+
+export const KnowledgeBaseSettings = z
+  .strictObject({
+    embedding_model: modelId,
+    top_k: z.int().min(1).max(100),
+    score_threshold: z.number().min(0).max(1),
+    recall: z.strictObject({ vector: z.boolean(), keyword: z.boolean(), graph: z.boolean() }),
+    rerank: z.strictObject({ enabled: z.boolean(), model: modelId.nullable() }),
+    chunking: z.strictObject({ max_tokens: z.int().min(32).max(8192), overlap_tokens: z.int().min(0).max(4096) }),
+  })
+  .superRefine((s, ctx) => {
+    if (!s.recall.vector && !s.recall.keyword && !s.recall.graph) {
+      ctx.addIssue({ code: 'custom', path: ['recall'], message: 'at least one of vector, keyword or graph recall must be enabled' });
+    }
+    if (s.chunking.overlap_tokens >= s.chunking.max_tokens) {
+      ctx.addIssue({ code: 'custom', path: ['chunking', 'overlap_tokens'], message: 'must be smaller than chunking.max_tokens' });
+    }
+  });
+export type KnowledgeBaseSettings = z.infer<typeof KnowledgeBaseSettings>;
+
+/** What a client may send: any subset, merged over the defaults (create) or current settings (patch). */
+export const KnowledgeBaseSettingsPatch = z.strictObject({
+  embedding_model: modelId.optional(),
+  top_k: z.int().min(1).max(100).optional(),
+  score_threshold: z.number().min(0).max(1).optional(),
+  recall: z.strictObject({ vector: z.boolean().optional(), keyword: z.boolean().optional(), graph: z.boolean().optional() }).optional(),
+  rerank: z.strictObject({ enabled: z.boolean().optional(), model: modelId.nullable().optional() }).optional(),
+  chunking: z
+    .strictObject({ max_tokens: z.int().min(32).max(8192).optional(), overlap_tokens: z.int().min(0).max(4096).optional() })
+    .optional(),
+});
+export type KnowledgeBaseSettingsPatch = z.infer<typeof KnowledgeBaseSettingsPatch>;
+
+export function defaultSettings(embeddingModel: string): KnowledgeBaseSettings {
+  return {
+    embedding_model: embeddingModel,
+    top_k: 5,
+    score_threshold: 0,
+    recall: { vector: true, keyword: true, graph: false },
+    rerank: { enabled: false, model: null },
+    chunking: { max_tokens: 512, overlap_tokens: 64 },
+  };
+}
+
+export function mergeSettings(base: KnowledgeBaseSettings, patch: KnowledgeBaseSettingsPatch): unknown {
+  return {
+    ...base,
+    ...stripUndefined(patch),
+    recall: { ...base.recall, ...stripUndefined(patch.recall ?? {}) },
+    rerank: { ...base.rerank, ...stripUndefined(patch.rerank ?? {}) },
+    chunking: { ...base.chunking, ...stripUndefined(patch.chunking ?? {}) },
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,60 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type BlobStore, BlobTooLargeError } from '../../ports/blob-store.ts';
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** Files under `root/aa/<sha256>`; written to a temporary name and renamed, so a reader never sees half a file. */
+export function createFsBlobStore(root: string): BlobStore {
+  const tmpDir = join(root, 'tmp');
+  const pathOf = (sha256: string) => {
+    if (!SHA256.test(sha256)) throw new Error('not a sha256 hex digest');
+    return join(root, sha256.slice(0, 2), sha256);
+  };
+  const exists = (path: string) => access(path).then(() => true, () => false);
+
+  return {
+    async put(source, { maxBytes = Number.POSITIVE_INFINITY } = {}) {
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = join(tmpDir, randomUUID());
+      const hash = createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          if (size > maxBytes) return done(new BlobTooLargeError(maxBytes));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(source, meter, createWriteStream(tmp));
+        const sha256 = hash.digest('hex');
+        const target = pathOf(sha256);
+        await mkdir(join(root, sha256.slice(0, 2)), { recursive: true });
+        await rename(tmp, target);
+        return { sha256, sizeBytes: size };
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
+    async get(sha256) {
+      const path = pathOf(sha256);
+      return (await exists(path)) ? createReadStream(path) : null;
+    },
+    async has(sha256) {
+      return exists(pathOf(sha256));
+    },
+    async delete(sha256) {
+      await rm(pathOf(sha256), { force: true });
+    },
+    async ping() {
+      await mkdir(root, { recursive: true });
+      await stat(root);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import type { CheckpointStore, ConsumerGroup, EventBus, GroupHandle } from '../../ports/event-bus.ts';
+import type { EventStore, RecordedEvent, Subscription } from '../../ports/event-store.ts';
+import { type Backoff, backoffDelay, isRetriable, sleep } from '../../app/retry.ts';
+
+export type InProcessBusOptions = {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  backoff?: Backoff;
+  now?: () => Date;
+  onError?: (group: string, error: unknown) => void;
+};
+
+type Waiter = { position: bigint; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+
+/**
+ * Feeds each consumer group from the store's global log: at least once, in log order (so in
+ * order per stream), with the group's checkpoint saved only after its handler succeeded.
+ */
+export function createInProcessBus({
+  store,
+  checkpoints,
+  backoff = { attempts: 5, baseMs: 20, maxMs: 2000 },
+  now = () => new Date(),
+  onError = () => {},
+}: InProcessBusOptions): EventBus {
+  const handles = new Set<GroupHandle>();
+
+  async function subscribe(group: ConsumerGroup): Promise<GroupHandle> {
+    let position = await checkpoints.load(group.name);
+    let stopped = false;
+    let waiters: Waiter[] = [];
+
+    const settle = () => {
+      waiters = waiters.filter((w) => {
+        if (w.position > position) return true;
+        clearTimeout(w.timer);
+        w.resolve();
+        return false;
+      });
+    };
+
+    const attempt = async (events: RecordedEvent[]) => {
+      for (let n = 1; ; n++) {
+        try {
+          return await group.handle(events);
+        } catch (error) {
+          if (stopped || !isRetriable(error) || n >= backoff.attempts) throw error;
+          await sleep(backoffDelay(n, backoff));
+        }
+      }
+    };
+
+    const deliver = async (events: RecordedEvent[]): Promise<void> => {
+      try {
+        await attempt(events);
+      } catch (error) {
+        if (stopped) throw error;
+        // Find the poison event: a batch that fails is retried one event at a time.
+        if (events.length > 1) {
+          for (const event of events) await deliver([event]);
+          return;
+        }
+        await park(events[0]!, error);
+      }
+    };
+
+    const park = async (event: RecordedEvent, error: unknown) => {
+      onError(group.name, error);
+      await checkpoints.park({ group: group.name, event, error: describe(error), parkedAt: now().toISOString() });
+      await group.onParked?.(event, error).catch((e: unknown) => onError(group.name, e));
+    };
+
+    const subscription: Subscription = store.subscribeToAll(
+      position,
+      async (batch) => {
+        const relevant = group.eventTypes ? batch.filter((e) => group.eventTypes!.has(e.type)) : batch;
+        if (relevant.length > 0) await deliver(relevant);
+        const last = batch[batch.length - 1]!.position;
+        await checkpoints.save(group.name, last);
+        position = last;
+        settle();
+      },
+      { batchSize: group.batchSize ?? 500, onError: (error) => onError(group.name, error) },
+    );
+
+    const handle: GroupHandle = {
+      position: () => position,
+      waitFor(target, timeoutMs) {
+        if (target <= position) return Promise.resolve();
+        return new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            waiters = waiters.filter((w) => w.timer !== timer);
+            reject(new Error(`consumer group ${group.name} did not reach position ${target} within ${timeoutMs} ms`));
+          }, timeoutMs);
+          waiters.push({ position: target, resolve, reject, timer });
+        });
+      },
+      async stop() {
+        stopped = true;
+        await subscription.stop();
+        handles.delete(handle);
+        for (const w of waiters) {
+          clearTimeout(w.timer);
+          w.reject(new Error(`consumer group ${group.name} stopped`));
+        }
+        waiters = [];
+      },
+    };
+    handles.add(handle);
+    return handle;
+  }
+
+  return {
+    subscribe,
+    async close() {
+      await Promise.all([...handles].map((h) => h.stop()));
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,119 @@
+import { EventEmitter } from 'node:events';
+import type { SqliteDatabase } from './database.ts';
+import { immediate } from './database.ts';
+import {
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type SubscribeOptions,
+} from '../../ports/event-store.ts';
+import { tailLog } from './tail-log.ts';
+
+type Row = {
+  position: number;
+  id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+};
+
+export type SqliteEventStoreOptions = {
+  db: SqliteDatabase;
+  /** How often a live subscription looks for events appended by another process. */
+  pollIntervalMs?: number;
+  now?: () => Date;
+};
+
+export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => new Date() }: SqliteEventStoreOptions): EventStore {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS events (
+      position INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      stream_id TEXT NOT NULL,
+      revision INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      data TEXT NOT NULL,
+      metadata TEXT NOT NULL,
+      recorded_at TEXT NOT NULL,
+      UNIQUE (stream_id, revision)
+    );`);
+  const lastRevision = db.prepare<[string], { r: number | null }>('SELECT max(revision) AS r FROM events WHERE stream_id = ?');
+  const insert = db.prepare(
+    'INSERT INTO events (id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const byStream = db.prepare<[string], Row>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision');
+  const fromPosition = db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  const head = db.prepare<[], { p: number | null }>('SELECT max(position) AS p FROM events');
+  const appended = new EventEmitter().setMaxListeners(0);
+
+  const appendTx = (streamId: string, events: NewEvent[], expected: ExpectedRevision) =>
+    immediate(db, () => {
+      const current = lastRevision.get(streamId)?.r ?? null;
+      checkExpected(streamId, expected, current);
+      const recordedAt = now().toISOString();
+      let revision = current ?? -1;
+      let position = 0;
+      for (const event of events) {
+        revision += 1;
+        const info = insert.run(event.id, streamId, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata), recordedAt);
+        position = Number(info.lastInsertRowid);
+      }
+      return { nextRevision: revision, lastPosition: BigInt(position) };
+    });
+
+  const readAllSync = (from: bigint, limit: number) => fromPosition.all(Number(from), limit).map(toRecorded);
+
+  return {
+    async append(streamId, events, expected) {
+      if (events.length === 0) throw new Error('append needs at least one event');
+      const result = appendTx(streamId, events, expected);
+      appended.emit('append');
+      return result;
+    },
+    async readStream(streamId) {
+      return byStream.all(streamId).map(toRecorded);
+    },
+    async readAll({ from = 0n, limit = 1000 } = {}) {
+      return readAllSync(from, limit);
+    },
+    async headPosition() {
+      return BigInt(head.get()?.p ?? 0);
+    },
+    subscribeToAll(from, onEvents, options: SubscribeOptions = {}) {
+      return tailLog({ from, onEvents, read: readAllSync, signal: appended, pollIntervalMs, ...options });
+    },
+    async ping() {
+      db.prepare('SELECT 1').get();
+    },
+    async close() {
+      appended.emit('close');
+    },
+  };
+}
+
+function checkExpected(streamId: string, expected: ExpectedRevision, current: number | null) {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    expected === current;
+  if (!ok) throw new ConcurrencyError(streamId, expected, current ?? 'no_stream');
+}
+
+function toRecorded(row: Row): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: BigInt(row.position),
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    recordedAt: row.recorded_at,
+  };
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { eventCatalog, isKnownEventType } from '../../schemas/events/index.ts';
+import { type Command, type Decider, type DomainEvent, fold } from '../domain/shared/decider.ts';
+import { ConcurrencyError, type EventStore, type NewEvent } from '../ports/event-store.ts';
+
+export type CommandResult<State, E> = { state: State; events: E[]; revision: number; position: bigint };
+
+/**
+ * The one imperative shell around every decider: read the stream, fold, decide, append with the
+ * revision that was read. Another writer in between makes the append fail with ConcurrencyError.
+ * `expectedRevision` (from If-Match) lets a client assert the revision it last saw.
+ */
+export async function handleCommand<State, C extends Command, E extends DomainEvent>(
+  store: EventStore,
+  decider: Decider<State, C, E>,
+  aggregateId: string,
+  command: C,
+  options: { expectedRevision?: number } = {},
+): Promise<CommandResult<State, E>> {
+  const streamId = decider.streamId(aggregateId);
+  const recorded = await store.readStream(streamId);
+  const state = fold(decider.evolve, decider.initialState(), recorded as unknown as E[]);
+  const current = recorded.length > 0 ? recorded[recorded.length - 1]!.revision : null;
+  if (options.expectedRevision !== undefined && options.expectedRevision !== current) {
+    throw new ConcurrencyError(streamId, options.expectedRevision, current ?? 'no_stream');
+  }
+  const events = decider.decide(command, state);
+  if (events.length === 0) return { state, events, revision: current ?? -1, position: 0n };
+  const result = await store.append(streamId, events.map((e) => toNewEvent(e, command)), current ?? 'no_stream');
+  return { state: fold(decider.evolve, state, events), events, revision: result.nextRevision, position: result.lastPosition };
+}
+
+function toNewEvent(event: DomainEvent, command: Command): NewEvent {
+  if (!isKnownEventType(event.type)) throw new Error(`event type ${event.type} is not in the catalog`);
+  const entry = eventCatalog[event.type];
+  // The schema is the contract with downstream subscribers: nothing off-schema reaches the log.
+  const data = entry.schema.parse(event.data);
+  const { actor, correlationId } = command.metadata;
+  return {
+    id: randomUUID(),
+    type: event.type,
+    data,
+    metadata: { schemaVersion: entry.version, ...(actor && { actor }), ...(correlationId && { correlationId }) },
+  };
+}

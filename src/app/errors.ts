@@ -1,0 +1,34 @@
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'rate_limit_error'
+  | 'server_error';
+
+/** An error meant for the client: its status, type, code and message are part of the API. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    readonly code: string,
+    message: string,
+    readonly param: string | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (code: string, message: string, param: string | null = null) =>
+  new ApiError(400, 'invalid_request_error', code, message, param);
+export const unauthenticated = (code: string, message: string) => new ApiError(401, 'authentication_error', code, message);
+export const forbidden = (code: string, message: string) => new ApiError(403, 'permission_error', code, message);
+export const notFoundError = (code: string, message: string) => new ApiError(404, 'not_found_error', code, message);
+export const conflictError = (code: string, message: string) => new ApiError(409, 'conflict_error', code, message);
+export const tooLarge = (message: string) => new ApiError(413, 'invalid_request_error', 'request_too_large', message);
+export const unsupportedMediaType = (message: string) =>
+  new ApiError(415, 'invalid_request_error', 'unsupported_media_type', message);
+export const unavailable = (message: string) => new ApiError(503, 'server_error', 'service_unavailable', message);

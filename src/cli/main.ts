@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { createKey, createWorkspace, replay, serve } from './commands.ts';
+
+const USAGE = `usage: kbqa <command>
+
+  serve                                   start the API (embedded profile) on $PORT (2678)
+  keys create [--workspace default] [--name NAME] [--scopes read,write,admin]
+              [--knowledge-bases kb_1,kb_2] [--expires-at ISO-8601]
+                                          create an API key and print its secret once
+  workspaces create <id>                  create a workspace and print its first admin key
+  replay                                  drop and rebuild every read model from the event log
+
+Configuration comes from the environment (see README): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY, ...`;
+
+async function run(argv: string[]) {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      workspace: { type: 'string', default: 'default' },
+      name: { type: 'string', default: 'cli key' },
+      scopes: { type: 'string', default: 'write' },
+      'knowledge-bases': { type: 'string' },
+      'expires-at': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  if (values.help || !command) return void process.stdout.write(`${USAGE}\n`);
+  const config = loadConfig();
+  if (command === 'serve') return serve(config);
+  if (command === 'replay') return replay(config);
+  if (command === 'keys' && sub === 'create') {
+    return createKey(config, {
+      workspace: values.workspace!,
+      name: values.name!,
+      scopes: values.scopes!,
+      knowledgeBases: values['knowledge-bases'],
+      expiresAt: values['expires-at'],
+    });
+  }
+  if (command === 'workspaces' && sub === 'create' && arg) return createWorkspace(config, arg);
+  throw new Error(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`kbqa: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const Env = z.object({
+  PORT: int(2678).pipe(z.number().max(65535)),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  KBQA_DATA_DIR: z.string().min(1).default('./data'),
+  KBQA_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  KBQA_RATE_LIMIT_PER_MINUTE: int(600),
+  KBQA_MAX_JSON_KB: int(1024, 1),
+  KBQA_CONSISTENCY_TIMEOUT_MS: int(5000, 1),
+  KBQA_SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+  KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminKey: string | undefined;
+  rateLimitPerMinute: number;
+  maxJsonBytes: number;
+  consistencyTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
+};
+
+/** The only reader of the environment: everything else receives a Config. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.KBQA_DATA_DIR),
+    adminKey: e.KBQA_ADMIN_KEY,
+    rateLimitPerMinute: e.KBQA_RATE_LIMIT_PER_MINUTE,
+    maxJsonBytes: e.KBQA_MAX_JSON_KB * 1024,
+    consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
+    shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,
+    logLevel: e.KBQA_LOG_LEVEL,
+  };
+}

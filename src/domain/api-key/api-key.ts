@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { ApiKeyCreated, ApiKeyRevoked, ApiKeyScope } from '../../../schemas/events/api-key.ts';
+import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
+
+type Created = z.infer<typeof ApiKeyCreated>;
+
+export type ApiKeyEvent =
+  | { type: 'ApiKeyCreated'; data: Created }
+  | { type: 'ApiKeyRevoked'; data: z.infer<typeof ApiKeyRevoked> };
+
+export type ApiKeyCommand =
+  | Command<'CreateApiKey', Omit<Created, 'created_at'>>
+  | Command<'RevokeApiKey', { key_id: string; workspace_id: string }>;
+
+export type ApiKeyState =
+  | { status: 'absent' }
+  | { status: 'active' | 'revoked'; key: Created };
+
+export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  streamId: (id) => `api_key-${id}`,
+  decide(command, state) {
+    switch (command.type) {
+      case 'CreateApiKey': {
+        if (state.status !== 'absent') throw conflict('api_key_exists', `api key ${command.data.key_id} already exists`);
+        const { expires_at, scopes } = command.data;
+        if (expires_at !== null && Date.parse(expires_at) <= Date.parse(command.metadata.now)) {
+          throw invalid('invalid_expiry', 'expires_at must be in the future', 'expires_at');
+        }
+        if (new Set(scopes).size !== scopes.length) throw invalid('duplicate_scope', 'scopes must not repeat', 'scopes');
+        return [{ type: 'ApiKeyCreated', data: { ...command.data, created_at: command.metadata.now } }];
+      }
+      case 'RevokeApiKey':
+        if (state.status !== 'active' || state.key.workspace_id !== command.data.workspace_id) {
+          throw notFound('api_key_not_found', `no api key ${command.data.key_id}`);
+        }
+        return [{ type: 'ApiKeyRevoked', data: { key_id: command.data.key_id, revoked_at: command.metadata.now } }];
+      default:
+        return assertNever(command);
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ApiKeyCreated':
+        return { status: 'active', key: event.data };
+      case 'ApiKeyRevoked':
+        return state.status === 'absent' ? state : { status: 'revoked', key: state.key };
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+/** Scopes nest: admin can do all that write can, write all that read can. */
+const rank: Record<ApiKeyScope, number> = { read: 1, write: 2, admin: 3 };
+
+export function grants(scopes: readonly ApiKeyScope[], required: ApiKeyScope): boolean {
+  return scopes.some((s) => rank[s] >= rank[required]);
+}
+
+export type KeyValidity = 'valid' | 'revoked' | 'expired';
+
+export function keyValidity(key: { revoked_at: string | null; expires_at: string | null }, now: number): KeyValidity {
+  if (key.revoked_at !== null) return 'revoked';
+  if (key.expires_at !== null && Date.parse(key.expires_at) <= now) return 'expired';
+  return 'valid';
+}
+
+export function mayUseKnowledgeBase(allowed: readonly string[] | null, knowledgeBaseId: string): boolean {
+  return allowed === null || allowed.includes(knowledgeBaseId);
+}

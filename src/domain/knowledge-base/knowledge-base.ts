@@ -1,0 +1,100 @@
+import type { z } from 'zod';
+import type {
+  KnowledgeBaseCreated,
+  KnowledgeBaseDeleted,
+  KnowledgeBaseUpdated,
+} from '../../../schemas/events/knowledge-base.ts';
+import {
+  defaultSettings,
+  KnowledgeBaseSettings,
+  type KnowledgeBaseSettingsPatch,
+  mergeSettings,
+} from '../../../schemas/knowledge-base-settings.ts';
+import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
+
+export type KnowledgeBaseEvent =
+  | { type: 'KnowledgeBaseCreated'; data: z.infer<typeof KnowledgeBaseCreated> }
+  | { type: 'KnowledgeBaseUpdated'; data: z.infer<typeof KnowledgeBaseUpdated> }
+  | { type: 'KnowledgeBaseDeleted'; data: z.infer<typeof KnowledgeBaseDeleted> };
+
+type Target = { knowledge_base_id: string; workspace_id: string };
+
+export type KnowledgeBaseCommand =
+  | Command<
+      'CreateKnowledgeBase',
+      Target & { name: string; description: string | null; settings: KnowledgeBaseSettingsPatch; default_embedding_model: string }
+    >
+  | Command<'UpdateKnowledgeBase', Target & { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch }>
+  | Command<'DeleteKnowledgeBase', Target>;
+
+export type KnowledgeBaseState =
+  | { status: 'absent' }
+  | { status: 'active' | 'deleted'; workspaceId: string; name: string; description: string | null; settings: KnowledgeBaseSettings };
+
+export const knowledgeBaseDecider: Decider<KnowledgeBaseState, KnowledgeBaseCommand, KnowledgeBaseEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  streamId: (id) => `knowledge_base-${id}`,
+  decide(command, state) {
+    const { data, metadata } = command;
+    switch (command.type) {
+      case 'CreateKnowledgeBase': {
+        if (state.status !== 'absent') throw conflict('knowledge_base_exists', `knowledge base ${data.knowledge_base_id} already exists`);
+        const { default_embedding_model, settings, ...rest } = command.data;
+        const merged = validSettings(mergeSettings(defaultSettings(default_embedding_model), settings));
+        return [{ type: 'KnowledgeBaseCreated', data: { ...rest, settings: merged, created_at: metadata.now } }];
+      }
+      case 'UpdateKnowledgeBase': {
+        const current = requireActive(state, data);
+        const patch = command.data;
+        return [
+          {
+            type: 'KnowledgeBaseUpdated',
+            data: {
+              knowledge_base_id: data.knowledge_base_id,
+              name: patch.name ?? current.name,
+              description: patch.description === undefined ? current.description : patch.description,
+              settings: validSettings(mergeSettings(current.settings, patch.settings ?? {})),
+              updated_at: metadata.now,
+            },
+          },
+        ];
+      }
+      case 'DeleteKnowledgeBase':
+        requireActive(state, data);
+        return [{ type: 'KnowledgeBaseDeleted', data: { knowledge_base_id: data.knowledge_base_id, deleted_at: metadata.now } }];
+      default:
+        return assertNever(command);
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'KnowledgeBaseCreated':
+      case 'KnowledgeBaseUpdated': {
+        const workspaceId = event.type === 'KnowledgeBaseCreated' ? event.data.workspace_id : state.status === 'absent' ? '' : state.workspaceId;
+        const { name, description, settings } = event.data;
+        return { status: 'active', workspaceId, name, description, settings };
+      }
+      case 'KnowledgeBaseDeleted':
+        return state.status === 'absent' ? state : { ...state, status: 'deleted' };
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+function requireActive(state: KnowledgeBaseState, target: Target) {
+  // Another workspace's knowledge base answers exactly like a missing one: its existence stays private.
+  if (state.status !== 'active' || state.workspaceId !== target.workspace_id) {
+    throw notFound('knowledge_base_not_found', `no knowledge base ${target.knowledge_base_id}`);
+  }
+  return state;
+}
+
+function validSettings(candidate: unknown): KnowledgeBaseSettings {
+  const parsed = KnowledgeBaseSettings.safeParse(candidate);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const param = ['settings', ...issue.path.map(String)].join('.');
+  throw invalid('invalid_settings', `${param}: ${issue.message}`, param);
+}

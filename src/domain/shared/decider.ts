@@ -1,0 +1,27 @@
+/** Everything a command needs from the outside world arrives here; the domain reads no clock. */
+export type CommandMetadata = { now: string; actor?: string; correlationId?: string };
+
+export type Command<Type extends string = string, Data = unknown> = {
+  type: Type;
+  data: Data;
+  metadata: CommandMetadata;
+};
+
+/** An event as the domain sees it, before the store gives it an id and a position. */
+export type DomainEvent<Type extends string = string, Data = unknown> = { type: Type; data: Data };
+
+export type Decider<State, C extends Command, E extends DomainEvent> = {
+  initialState(): State;
+  decide(command: C, state: State): E[];
+  evolve(state: State, event: E): State;
+  /** Stream id of the aggregate a command addresses. */
+  streamId(id: string): string;
+};
+
+export function fold<State, E>(evolve: (s: State, e: E) => State, initial: State, events: readonly E[]): State {
+  return events.reduce(evolve, initial);
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,40 @@
+import type { Middleware } from 'koa';
+import { ApiError } from '../app/errors.ts';
+import { DomainError } from '../domain/shared/errors.ts';
+import { ConcurrencyError } from '../ports/event-store.ts';
+import { BlobTooLargeError } from '../ports/blob-store.ts';
+
+const statusOfKind = { not_found: 404, conflict: 409, invalid: 400, gone: 404 } as const;
+const typeOfKind = { not_found: 'not_found_error', conflict: 'conflict_error', invalid: 'invalid_request_error', gone: 'not_found_error' } as const;
+
+/** Every failure becomes one ApiError; anything unexpected becomes a 500 that reveals nothing. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) {
+    return new ApiError(statusOfKind[error.kind], typeOfKind[error.kind], error.code, error.message, error.param);
+  }
+  if (error instanceof ConcurrencyError) {
+    return new ApiError(409, 'conflict_error', 'concurrent_modification', 'The resource was changed by another request; read it again and retry.');
+  }
+  if (error instanceof BlobTooLargeError) {
+    return new ApiError(413, 'invalid_request_error', 'request_too_large', `The upload exceeds the limit of ${error.maxBytes} bytes.`);
+  }
+  return new ApiError(500, 'server_error', 'internal_error', 'The server had an error while processing your request.');
+}
+
+export function errorMiddleware(onServerError: (error: unknown, requestId: string) => void): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (raw) {
+      const error = toApiError(raw);
+      if (error.status >= 500) onServerError(raw, ctx.state.requestId as string);
+      ctx.status = error.status;
+      ctx.set(error.headers);
+      ctx.body = { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
+    }
+  };
+}

@@ -1,0 +1,50 @@
+import { ApiError } from '../app/errors.ts';
+
+type Bucket = { tokens: number; updatedAt: number };
+
+export type RateDecision = { headers: Record<string, string>; allowed: boolean; retryAfterSeconds: number };
+
+/**
+ * A token bucket per API key: `perMinute` requests a minute on average, bursts up to `perMinute`.
+ * Kept in process memory: each API process limits on its own.
+ */
+export function createRateLimiter(perMinute: number, now: () => number = Date.now) {
+  const buckets = new Map<string, Bucket>();
+  const refillPerMs = perMinute / 60_000;
+
+  function take(key: string): RateDecision {
+    const t = now();
+    const bucket = buckets.get(key) ?? { tokens: perMinute, updatedAt: t };
+    bucket.tokens = Math.min(perMinute, bucket.tokens + (t - bucket.updatedAt) * refillPerMs);
+    bucket.updatedAt = t;
+    buckets.set(key, bucket);
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    const retryAfterSeconds = allowed ? 0 : Math.ceil((1 - bucket.tokens) / refillPerMs / 1000);
+    const resetMs = Math.ceil((perMinute - bucket.tokens) / refillPerMs);
+    return {
+      allowed,
+      retryAfterSeconds,
+      headers: {
+        'x-ratelimit-limit-requests': String(perMinute),
+        'x-ratelimit-remaining-requests': String(Math.floor(bucket.tokens)),
+        'x-ratelimit-reset-requests': `${(resetMs / 1000).toFixed(3)}s`,
+      },
+    };
+  }
+
+  return {
+    enabled: perMinute > 0,
+    /** Throws a 429 carrying retry-after when the key's bucket is empty. */
+    check(key: string): Record<string, string> {
+      const decision = take(key);
+      if (decision.allowed) return decision.headers;
+      throw new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit of ${perMinute} requests per minute reached; retry after ${decision.retryAfterSeconds} s.`, null, {
+        ...decision.headers,
+        'retry-after': String(decision.retryAfterSeconds),
+      });
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,0 +1,36 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { ApiKeyScope } from '../../schemas/events/api-key.ts';
+import type { Principal } from '../app/services/principal.ts';
+
+export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
+
+export type RouteInput<B, Q> = {
+  ctx: Context;
+  principal: Principal;
+  body: B;
+  query: Q;
+  params: Record<string, string>;
+  requestId: string;
+};
+
+/**
+ * One table entry per endpoint: the router, the auth check and the OpenAPI document are all
+ * derived from it, so they cannot disagree.
+ */
+export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> = {
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  path: string;
+  summary: string;
+  tag: string;
+  /** Scope the key needs; routes outside /v1 declare `public`. */
+  scope: ApiKeyScope | 'public';
+  body?: B;
+  query?: Q;
+  response?: z.ZodType;
+  status?: number;
+  handle(input: RouteInput<z.output<B>, z.output<Q>>): Promise<Reply> | Reply;
+};
+
+export const route = <B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType>(spec: RouteSpec<B, Q>) =>
+  spec as unknown as RouteSpec;

@@ -1,0 +1,35 @@
+import { notFoundError } from '../../app/errors.ts';
+import { type ModelCatalog, presentModel } from '../../app/services/models.ts';
+import { listOf } from '../../../schemas/http/common.ts';
+import { Model } from '../../../schemas/http/models.ts';
+import { route } from '../route.ts';
+
+export function modelRoutes(models: ModelCatalog) {
+  // The catalogue is fixed at start-up, so its JSON is built once.
+  const list = { object: 'list', data: models.list().map(presentModel), has_more: false };
+  return [
+    route({
+      method: 'get',
+      path: '/v1/models',
+      summary: 'List the models this deployment can use',
+      tag: 'models',
+      scope: 'read',
+      response: listOf(Model),
+      handle: () => ({ body: list }),
+    }),
+    route({
+      method: 'get',
+      path: '/v1/models/:model',
+      summary: 'Get one model',
+      tag: 'models',
+      scope: 'read',
+      response: Model,
+      handle: ({ params }) => {
+        const model = models.get(params.model!);
+        if (!model) throw notFoundError('model_not_found', `The model '${params.model}' does not exist.`);
+        return { body: presentModel(model) };
+      },
+    }),
+  ];
+}
+

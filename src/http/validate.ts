@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import { badRequest } from '../app/errors.ts';
+
+/** Parses with zod; the first problem becomes a 400 whose `param` is the dotted path of the field at fault. */
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = [...(root ? [root] : []), ...issue.path.map(String)];
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...path, issue.keys[0]!].join('.');
+    throw badRequest('unknown_field', `${field}: unknown field; remove it`, field);
+  }
+  const param = path.length > 0 ? path.join('.') : null;
+  const message = param ? `${param}: ${issue.message}` : issue.message;
+  throw badRequest(issue.code === 'invalid_type' && issue.input === undefined ? 'missing_field' : 'invalid_value', message, param);
+}

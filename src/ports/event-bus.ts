@@ -1,0 +1,41 @@
+import type { RecordedEvent } from './event-store.ts';
+
+/**
+ * Delivers the global log to named consumer groups, at least once and in order per stream.
+ * The bus owns the group's checkpoint and advances it only after `handle` resolved.
+ */
+export interface EventBus {
+  subscribe(group: ConsumerGroup): Promise<GroupHandle>;
+  close(): Promise<void>;
+}
+
+export type ConsumerGroup = {
+  name: string;
+  /** Event types this group cares about; others are skipped (and checkpointed past). */
+  eventTypes?: ReadonlySet<string>;
+  batchSize?: number;
+  handle(batch: RecordedEvent[]): Promise<void>;
+  /**
+   * Called once per event that still fails after the retries; the bus then parks it and moves on.
+   * A consumer uses it to mark its document or run failed.
+   */
+  onParked?(event: RecordedEvent, error: unknown): Promise<void>;
+};
+
+export interface GroupHandle {
+  /** Position of the last event the group has fully handled. */
+  position(): bigint;
+  /** Resolves once the group has handled everything up to `position` (or rejects on timeout). */
+  waitFor(position: bigint, timeoutMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export type ParkedEvent = { group: string; event: RecordedEvent; error: string; parkedAt: string };
+
+/** Where groups keep their positions, and where poison events go. */
+export interface CheckpointStore {
+  load(group: string): Promise<bigint>;
+  save(group: string, position: bigint): Promise<void>;
+  park(entry: ParkedEvent): Promise<void>;
+  parked(group: string): Promise<ParkedEvent[]>;
+}
