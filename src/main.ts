@@ -26,7 +26,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 }
 
 /** The composition root of the embedded profile: every port gets its in-process adapter. */
-export async function createRuntime(config: Config, logger: Logger = createLogger(config)) {
+export async function createRuntime(config: Config, logger: Logger = createLogger(config), clock: () => Date = () => new Date()) {
   const db = openSqlite(join(config.dataDir, 'kbqa.db'));
   const store = createSqliteEventStore({ db });
   const checkpoints = createSqliteCheckpointStore(db);
@@ -42,8 +42,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     store,
     readModels,
     projector,
-    newId: createIdGenerator(),
-    now: () => new Date(),
+    newId: createIdGenerator(() => clock().getTime()),
+    now: clock,
     consistencyTimeoutMs: config.consistencyTimeoutMs,
   };
   const embedder = createHashingEmbedder();
@@ -104,9 +104,12 @@ export async function listen(runtime: Runtime, config: Config) {
     port,
     async close() {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive sockets turn idle as their last response ends; close each as soon as it does.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await drained;
+      clearInterval(sweep);
       clearTimeout(timer);
       await runtime.close();
     },

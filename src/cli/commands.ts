@@ -1,5 +1,5 @@
 import { allProjections } from '../../projections/index.ts';
-import { lockDataDir } from '../adapters/fs/data-dir-lock.ts';
+import { lockDataDir } from '../adapters/sqlite/data-dir-lock.ts';
 import { replayReadModels } from '../app/replay.ts';
 import { createApiKey } from '../app/services/api-keys.ts';
 import { bootstrap, createWorkspaceWithAdminKey, DEFAULT_WORKSPACE } from '../app/services/workspaces.ts';

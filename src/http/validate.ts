@@ -13,5 +13,15 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root?
   }
   const param = path.length > 0 ? path.join('.') : null;
   const message = param ? `${param}: ${issue.message}` : issue.message;
-  throw badRequest(issue.code === 'invalid_type' && issue.input === undefined ? 'missing_field' : 'invalid_value', message, param);
+  const missing = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined;
+  throw badRequest(missing ? 'missing_field' : 'invalid_value', message, param);
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }

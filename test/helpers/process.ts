@@ -1,0 +1,42 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+/** Runs a command in its own process group (npm start forks node: a kill must reach both). */
+export function run(command: string, args: string[], env: Record<string, string>): Started {
+  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+export async function waitForOutput(started: Started, pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = started.output().match(pattern);
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; output so far:\n${started.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function killGroup(started: Started, signal: NodeJS.Signals) {
+  process.kill(-started.child.pid!, signal);
+}

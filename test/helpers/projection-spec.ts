@@ -1,0 +1,45 @@
+import type { ExecutionContext } from 'ava';
+import { randomUUID } from 'node:crypto';
+import type { Projection } from '../../projections/projection.ts';
+import { openSqlite } from '../../src/adapters/sqlite/database.ts';
+import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
+import { indexProjections, projectBatch } from '../../src/app/projector.ts';
+import type { RecordedEvent } from '../../src/ports/event-store.ts';
+
+type Given = { type: string; data: unknown; streamId?: string };
+
+/**
+ * given(events) → then(documents). Every case also applies the same events a second time, as
+ * an at-least-once redelivery would, and checks that nothing changes.
+ */
+export function projectionSpec(projections: readonly Projection[]) {
+  const { projectionsFor } = indexProjections(projections);
+  return (t: ExecutionContext) => ({
+    given: (...events: Given[]) => ({
+      then: async (collection: string, expected: Record<string, unknown>) => {
+        const db = openSqlite(':memory:');
+        const store = createSqliteReadModelStore(db);
+        const recorded = events.map((e, i): RecordedEvent => ({
+          id: randomUUID(),
+          type: e.type,
+          data: e.data,
+          streamId: e.streamId ?? 's',
+          revision: i,
+          position: BigInt(i + 1),
+          metadata: { schemaVersion: 1 },
+          recordedAt: '2026-01-01T00:00:00.000Z',
+        }));
+        const snapshot = async () => Object.fromEntries(
+          (await store.find<{ id?: string }>(collection, { order: 'asc' })).map((d, i) => [d.id ?? String(i), d]),
+        );
+        await store.commit(await projectBatch(recorded, projectionsFor, store));
+        const once = await snapshot();
+        t.deepEqual(once, expected);
+        await store.commit(await projectBatch(recorded, projectionsFor, store));
+        for (const event of recorded) await store.commit(await projectBatch([event], projectionsFor, store));
+        t.deepEqual(await snapshot(), once, 'redelivery changed the read model');
+        db.close();
+      },
+    }),
+  });
+}

@@ -1,0 +1,59 @@
+import { pino } from 'pino';
+import { bootstrap } from '../../src/app/services/workspaces.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createRuntime, listen, type Runtime } from '../../src/main.ts';
+import { tempDir } from './temp.ts';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+
+export type TestServer = {
+  url: string;
+  runtime: Runtime;
+  /** Moves the server's clock (expiry tests). */
+  advanceClock(ms: number): void;
+  call(method: string, path: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
+  head(): Promise<bigint>;
+  close(): Promise<void>;
+};
+
+export type CallOptions = { key?: string | null; json?: unknown; raw?: string; headers?: Record<string, string> };
+
+/** The real app on a random loopback port over a fresh data dir, bootstrapped with ADMIN_KEY. */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dir = tempDir();
+  const config = loadConfig({ KBQA_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', KBQA_ADMIN_KEY: ADMIN_KEY, ...env });
+  let offset = 0;
+  const runtime = await createRuntime(config, pino({ level: 'silent' }), () => new Date(Date.now() + offset));
+  await bootstrap(runtime.ctx, config.adminKey);
+  const http = await listen(runtime, config);
+  const url = `http://127.0.0.1:${http.port}`;
+  return {
+    url,
+    runtime,
+    advanceClock: (ms) => void (offset += ms),
+    async call(method, path, { key = ADMIN_KEY, json, raw, headers = {} } = {}) {
+      const response = await fetch(url + path, {
+        method,
+        headers: {
+          ...(key !== null && { authorization: `Bearer ${key}` }),
+          ...((json !== undefined || raw !== undefined) && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        body: raw ?? (json === undefined ? undefined : JSON.stringify(json)),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // metrics and other plain-text bodies stay text
+      }
+      return { status: response.status, headers: response.headers, body };
+    },
+    head: () => runtime.store.headPosition(),
+    async close() {
+      await http.close();
+      dir.remove();
+    },
+  };
+}

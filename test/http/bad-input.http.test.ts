@@ -1,0 +1,68 @@
+import anyTest, { type TestFn } from 'ava';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const test = anyTest as TestFn<{ server: TestServer; kbId: string }>;
+test.before(async (t) => {
+  t.context.server = await startServer({ KBQA_MAX_JSON_KB: '4' });
+  t.context.kbId = (await t.context.server.call('POST', '/v1/knowledge-bases', { json: { name: 'Target' } })).body.id;
+});
+test.after.always((t) => t.context.server?.close());
+
+/** Each bad request: the status, the error's code and param, and not a single event appended. */
+const cases: { title: string; method: string; path: (kb: string) => string; json?: unknown; raw?: string; headers?: Record<string, string>; status: number; code: string; param: string | null }[] = [
+  { title: 'malformed JSON', method: 'POST', path: () => '/v1/knowledge-bases', raw: '{"name": "x",', status: 400, code: 'invalid_json', param: null },
+  { title: 'missing required field', method: 'POST', path: () => '/v1/knowledge-bases', json: {}, status: 400, code: 'missing_field', param: 'name' },
+  { title: 'wrong type', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 42 }, status: 400, code: 'invalid_value', param: 'name' },
+  { title: 'empty name', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: '   ' }, status: 400, code: 'invalid_value', param: 'name' },
+  { title: 'top_k out of range', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { top_k: 101 } }, status: 400, code: 'invalid_value', param: 'settings.top_k' },
+  { title: 'top_k not an integer', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { top_k: 2.5 } }, status: 400, code: 'invalid_value', param: 'settings.top_k' },
+  { title: 'score_threshold above 1', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { score_threshold: 1.5 } }, status: 400, code: 'invalid_value', param: 'settings.score_threshold' },
+  { title: 'unknown top-level field', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', colour: 'red' }, status: 400, code: 'unknown_field', param: 'colour' },
+  { title: 'unknown nested field', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { recall: { fuzzy: true } } }, status: 400, code: 'unknown_field', param: 'settings.recall.fuzzy' },
+  { title: 'unknown embedding model', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { embedding_model: 'nope' } }, status: 400, code: 'model_not_found', param: 'settings.embedding_model' },
+  { title: 'no recall left after a patch', method: 'PATCH', path: (kb) => `/v1/knowledge-bases/${kb}`, json: { settings: { recall: { vector: false, keyword: false } } }, status: 400, code: 'invalid_settings', param: 'settings.recall' },
+  { title: 'overlap not below chunk size', method: 'PATCH', path: (kb) => `/v1/knowledge-bases/${kb}`, json: { settings: { chunking: { max_tokens: 64, overlap_tokens: 64 } } }, status: 400, code: 'invalid_settings', param: 'settings.chunking.overlap_tokens' },
+  { title: 'empty patch', method: 'PATCH', path: (kb) => `/v1/knowledge-bases/${kb}`, json: {}, status: 400, code: 'invalid_value', param: null },
+  { title: 'malformed If-Match', method: 'PATCH', path: (kb) => `/v1/knowledge-bases/${kb}`, json: { name: 'n' }, headers: { 'if-match': 'yesterday' }, status: 400, code: 'invalid_if_match', param: 'If-Match' },
+  { title: 'unknown query parameter', method: 'GET', path: () => '/v1/knowledge-bases?colour=red', status: 400, code: 'unknown_field', param: 'colour' },
+  { title: 'limit out of range', method: 'GET', path: () => '/v1/knowledge-bases?limit=0', status: 400, code: 'invalid_value', param: 'limit' },
+  { title: 'unknown scope', method: 'POST', path: () => '/v1/api-keys', json: { name: 'k', scopes: ['root'] }, status: 400, code: 'invalid_value', param: 'scopes.0' },
+  { title: 'expiry in the past', method: 'POST', path: () => '/v1/api-keys', json: { name: 'k', expires_at: '2001-01-01T00:00:00Z' }, status: 400, code: 'invalid_expiry', param: 'expires_at' },
+  { title: 'expiry not a date', method: 'POST', path: () => '/v1/api-keys', json: { name: 'k', expires_at: 'tomorrow' }, status: 400, code: 'invalid_value', param: 'expires_at' },
+  { title: 'body over the limit', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', description: 'y'.repeat(5000) }, status: 413, code: 'request_too_large', param: null },
+  { title: 'not JSON', method: 'POST', path: () => '/v1/knowledge-bases', raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'unsupported_media_type', param: null },
+];
+
+for (const c of cases) {
+  test.serial(`${c.title}: ${c.status} ${c.code}, nothing written`, async (t) => {
+    const { call, head } = t.context.server;
+    const before = await head();
+    const res = await call(c.method, c.path(t.context.kbId), { json: c.json, raw: c.raw, headers: c.headers });
+    t.is(res.status, c.status);
+    t.is(res.body.error.code, c.code);
+    t.is(res.body.error.param, c.param);
+    t.is(typeof res.body.error.message, 'string');
+    if (c.param) t.true(res.body.error.message.includes(c.param), res.body.error.message);
+    t.is(await head(), before);
+  });
+}
+
+test.serial('a body that lies about its length is cut off at the limit', async (t) => {
+  const { server } = t.context;
+  const before = await server.head();
+  // Chunked encoding has no Content-Length, so the limit must hold while reading.
+  const big = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(`{"name":"x","description":"${'z'.repeat(8000)}"}`));
+      controller.close();
+    },
+  });
+  const res = await fetch(`${server.url}/v1/knowledge-bases`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test-admin-key-0123456789abcdef', 'content-type': 'application/json' },
+    body: big,
+    duplex: 'half',
+  } as RequestInit);
+  t.is(res.status, 413);
+  t.is(await server.head(), before);
+});
