@@ -90,3 +90,17 @@ test.serial('the api key list never shows hashes or secrets', async (t) => {
     t.is(key.object, 'api_key');
   }
 });
+
+test.serial('refused writes (401 and 403) append nothing', async (t) => {
+  const { call, head } = t.context.server;
+  const reader = (await call('POST', '/v1/api-keys', { json: { name: 'reader-2', scopes: ['read'] } })).body.secret;
+  const before = await head();
+  const attempts = [
+    await call('POST', '/v1/knowledge-bases', { key: null, json: { name: 'x' } }),
+    await call('POST', '/v1/knowledge-bases', { key: 'kbqa-forged', json: { name: 'x' } }),
+    await call('POST', '/v1/knowledge-bases', { key: reader, json: { name: 'x' } }),
+    await call('POST', '/v1/api-keys', { key: reader, json: { name: 'escalate', scopes: ['admin'] } }),
+  ];
+  t.deepEqual(attempts.map((r) => r.status), [401, 401, 403, 403]);
+  t.is(await head(), before);
+});
