@@ -1,0 +1,47 @@
+// Runs the benchmarks and prints their figures as one JSON object on stdout (progress on stderr).
+//   npm run bench                 all of them
+//   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
+import { appendBench, commandShellBench } from './event-store.bench.ts';
+import { httpModelsBench } from './http-models.bench.ts';
+import { replayBench } from './replay.bench.ts';
+import { loadAvg, log, machineInfo, round } from './util.ts';
+
+const BENCHES = {
+  append: appendBench,
+  command_shell: commandShellBench,
+  replay: replayBench,
+  http_models: httpModelsBench,
+} as const;
+type Name = keyof typeof BENCHES;
+
+const ALIASES: Record<string, Name> = { commands: 'command_shell', http: 'http_models', models: 'http_models' };
+
+function selected(argv: string[]): Name[] {
+  if (argv.length === 0) return Object.keys(BENCHES) as Name[];
+  return argv.map((arg) => {
+    const name = ALIASES[arg] ?? arg;
+    if (!Object.hasOwn(BENCHES, name)) throw new Error(`unknown benchmark '${arg}'; choose from ${Object.keys(BENCHES).join(', ')}`);
+    return name as Name;
+  });
+}
+
+async function main() {
+  const names = selected(process.argv.slice(2));
+  const started = performance.now();
+  const report: Record<string, unknown> = { machine: machineInfo() };
+  for (const name of names) {
+    log(`${name}: start`);
+    const loadBefore = loadAvg();
+    const result = await BENCHES[name]();
+    // Other work on the machine skews every figure: the 1-minute load average says how busy it was.
+    report[name] = { ...result, load_avg_1m: { before: loadBefore, after: loadAvg() } };
+  }
+  report.all_pass = names.every((n) => (report[n] as { pass?: boolean }).pass === true);
+  report.total_seconds = round((performance.now() - started) / 1000, 1);
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
