@@ -2,44 +2,19 @@ import type { Projection } from '../../projections/projection.ts';
 import type { ConsumerGroup } from '../ports/event-bus.ts';
 import type { RecordedEvent } from '../ports/event-store.ts';
 import type { ReadModelStore, ReadModelWrite } from '../ports/read-models.ts';
+import { createProjectionSession } from './projection-session.ts';
 
 export const PROJECTOR_GROUP = 'projector';
 
-type Slot = { doc: Record<string, unknown> | null; position: bigint };
-
-/**
- * Folds a batch of events into read-model writes. An event at or below a document's position was
- * already applied (a redelivery or an overlapping replay) and is skipped, so applying twice is a no-op.
- */
+/** Folds one batch into read-model writes, loading each touched document from the store once. */
 export async function projectBatch(
   batch: readonly RecordedEvent[],
   projectionsFor: (type: string) => readonly Projection[],
   store: ReadModelStore,
 ): Promise<ReadModelWrite[]> {
-  const slots = new Map<string, Slot & { collection: string; id: string; dirty: boolean }>();
-  for (const event of batch) {
-    for (const projection of projectionsFor(event.type)) {
-      const id = projection.idOf(event);
-      if (id === null) continue;
-      const key = `${projection.collection}\u0000${id}`;
-      let slot = slots.get(key);
-      if (!slot) {
-        const stored = await store.getVersioned(projection.collection, id);
-        slot = { collection: projection.collection, id, doc: stored?.doc ?? null, position: stored?.position ?? 0n, dirty: false };
-        slots.set(key, slot);
-      }
-      if (event.position <= slot.position) continue;
-      slot.doc = projection.evolve(slot.doc, event);
-      slot.position = event.position;
-      slot.dirty = true;
-    }
-  }
-  const writes: ReadModelWrite[] = [];
-  for (const { collection, id, doc, position, dirty } of slots.values()) {
-    if (!dirty) continue;
-    writes.push(doc === null ? { op: 'delete', collection, id, position } : { op: 'put', collection, id, doc, position });
-  }
-  return writes;
+  const session = createProjectionSession(projectionsFor, (collection, id) => store.getVersioned(collection, id));
+  await session.apply(batch);
+  return session.drain();
 }
 
 export function indexProjections(projections: readonly Projection[]) {

@@ -30,6 +30,9 @@ test('replay drops and rebuilds every read model to exactly what the live projec
     t.is(result.position, await runtime.store.headPosition());
     t.true(progress.length > 2, 'progress is reported page by page');
     t.deepEqual([...progress].sort((x, y) => (x < y ? -1 : 1)), progress);
+    // Tiny bounds: flushes between pages and a session that must fall back to the store.
+    await replayReadModels({ store: runtime.store, readModels: runtime.readModels, projections: allProjections, pageSize: 2, flushEveryEvents: 3, maxDocsInMemory: 2 });
+    t.deepEqual(await dump(), live);
   } finally {
     await server.close();
   }

@@ -19,7 +19,11 @@ export function openSqlite(path: string): SqliteDatabase {
   return db;
 }
 
+const runners = new WeakMap<SqliteDatabase, Database.Transaction<(fn: () => unknown) => unknown>>();
+
 /** Runs `fn` in a write transaction that takes the lock up front, so readers never upgrade mid-way. */
 export function immediate<T>(db: SqliteDatabase, fn: () => T): T {
-  return db.transaction(fn).immediate();
+  let runner = runners.get(db);
+  if (!runner) runners.set(db, (runner = db.transaction((inner: () => unknown) => inner())));
+  return runner.immediate(fn) as T;
 }

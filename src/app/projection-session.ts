@@ -1,0 +1,50 @@
+import type { Projection } from '../../projections/projection.ts';
+import type { RecordedEvent } from '../ports/event-store.ts';
+import type { ReadModelWrite } from '../ports/read-models.ts';
+
+type Versioned = { doc: Record<string, unknown> | null; position: bigint };
+type Slot = Versioned & { collection: string; id: string; dirty: boolean };
+
+export type DocLoader = (collection: string, id: string) => Promise<Versioned | null>;
+
+/**
+ * Folds events into documents held in memory, loading each document once. An event at or below a
+ * document's position was already applied (a redelivery, an overlapping replay) and is skipped,
+ * so applying the same events twice changes nothing.
+ */
+export function createProjectionSession(projectionsFor: (type: string) => readonly Projection[], load: DocLoader) {
+  const slots = new Map<string, Slot>();
+  return {
+    async apply(events: readonly RecordedEvent[]) {
+      for (const event of events) {
+        for (const projection of projectionsFor(event.type)) {
+          const id = projection.idOf(event);
+          if (id === null) continue;
+          const key = `${projection.collection}\u0000${id}`;
+          let slot = slots.get(key);
+          if (!slot) {
+            const stored = await load(projection.collection, id);
+            slot = { collection: projection.collection, id, doc: stored?.doc ?? null, position: stored?.position ?? 0n, dirty: false };
+            slots.set(key, slot);
+          }
+          if (event.position <= slot.position) continue;
+          slot.doc = projection.evolve(slot.doc, event);
+          slot.position = event.position;
+          slot.dirty = true;
+        }
+      }
+    },
+    /** The writes for every document changed since the last drain. */
+    drain(): ReadModelWrite[] {
+      const writes: ReadModelWrite[] = [];
+      for (const slot of slots.values()) {
+        if (!slot.dirty) continue;
+        slot.dirty = false;
+        const { collection, id, doc, position } = slot;
+        writes.push(doc === null ? { op: 'delete', collection, id, position } : { op: 'put', collection, id, doc, position });
+      }
+      return writes;
+    },
+    size: () => slots.size,
+  };
+}
