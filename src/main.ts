@@ -5,6 +5,7 @@ import { allProjections } from '../projections/index.ts';
 import type { AppContext } from './app/context.ts';
 import { createIdGenerator } from './app/ids.ts';
 import { PROJECTOR_GROUP, projectorGroup } from './app/projector.ts';
+import { createAuthenticator } from './app/services/api-keys.ts';
 import { createKnowledgeBaseService } from './app/services/knowledge-bases.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createFsBlobStore } from './adapters/fs/blob-store.ts';
@@ -37,7 +38,12 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     checkpoints,
     onError: (group, error) => logger.error({ err: error, group }, 'consumer group error'),
   });
-  const projector = await bus.subscribe(projectorGroup(allProjections, readModels));
+  const authenticator = createAuthenticator({ readModels, now: clock });
+  const projector = await bus.subscribe(
+    projectorGroup(allProjections, readModels, (batch) => {
+      for (const event of batch) if (event.type === 'ApiKeyRevoked') authenticator.evictKey((event.data as { key_id: string }).key_id);
+    }),
+  );
   const ctx: AppContext = {
     store,
     readModels,
@@ -55,6 +61,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     blobs,
     models,
     logger,
+    authenticator,
     knowledgeBases: createKnowledgeBaseService(ctx, models),
     consumers: () => ({ [PROJECTOR_GROUP]: projector.position() }),
     async close() {
@@ -72,6 +79,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
   const metrics = createMetrics({ consumers: runtime.consumers, logHead: () => runtime.store.headPosition() });
   return createApp({
     ctx: runtime.ctx,
+    authenticator: runtime.authenticator,
     models: runtime.models,
     knowledgeBases: runtime.knowledgeBases,
     metrics,

@@ -23,8 +23,15 @@ export function indexProjections(projections: readonly Projection[]) {
   return { eventTypes: new Set(byType.keys()), projectionsFor: (type: string) => byType.get(type) ?? [] };
 }
 
-/** The consumer group that keeps every read model current; writes and checkpoint commit together. */
-export function projectorGroup(projections: readonly Projection[], store: ReadModelStore): ConsumerGroup {
+/**
+ * The consumer group that keeps every read model current; writes and checkpoint commit together.
+ * `onCommitted` lets in-process caches of read models drop what the batch changed.
+ */
+export function projectorGroup(
+  projections: readonly Projection[],
+  store: ReadModelStore,
+  onCommitted: (batch: readonly RecordedEvent[]) => void = () => {},
+): ConsumerGroup {
   const { eventTypes, projectionsFor } = indexProjections(projections);
   return {
     name: PROJECTOR_GROUP,
@@ -33,6 +40,7 @@ export function projectorGroup(projections: readonly Projection[], store: ReadMo
     async handle(batch) {
       const writes = await projectBatch(batch, projectionsFor, store);
       await store.commit(writes, { group: PROJECTOR_GROUP, position: batch[batch.length - 1]!.position });
+      onCommitted(batch);
     },
   };
 }

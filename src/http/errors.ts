@@ -1,4 +1,3 @@
-import type { Middleware } from 'koa';
 import { ApiError } from '../app/errors.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { ConcurrencyError } from '../ports/event-store.ts';
@@ -20,21 +19,4 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError(413, 'invalid_request_error', 'request_too_large', `The upload exceeds the limit of ${error.maxBytes} bytes.`);
   }
   return new ApiError(500, 'server_error', 'internal_error', 'The server had an error while processing your request.');
-}
-
-export function errorMiddleware(onServerError: (error: unknown, requestId: string) => void): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
-      }
-    } catch (raw) {
-      const error = toApiError(raw);
-      if (error.status >= 500) onServerError(raw, ctx.state.requestId as string);
-      ctx.status = error.status;
-      ctx.set(error.headers);
-      ctx.body = { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
-    }
-  };
 }

@@ -11,6 +11,7 @@ export type RateDecision = { headers: Record<string, string>; allowed: boolean; 
 export function createRateLimiter(perMinute: number, now: () => number = Date.now) {
   const buckets = new Map<string, Bucket>();
   const refillPerMs = perMinute / 60_000;
+  const limit = String(perMinute);
 
   function take(key: string): RateDecision {
     const t = now();
@@ -26,9 +27,10 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
       allowed,
       retryAfterSeconds,
       headers: {
-        'x-ratelimit-limit-requests': String(perMinute),
+        'x-ratelimit-limit-requests': limit,
         'x-ratelimit-remaining-requests': String(Math.floor(bucket.tokens)),
-        'x-ratelimit-reset-requests': `${(resetMs / 1000).toFixed(3)}s`,
+        // OpenAI's duration format: time until the bucket is full again.
+        'x-ratelimit-reset-requests': `${resetMs}ms`,
       },
     };
   }

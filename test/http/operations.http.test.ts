@@ -18,7 +18,8 @@ test.serial('every response carries x-request-id; a sane incoming one is echoed'
   const own = await call('GET', '/v1/models', { headers: { 'x-request-id': 'trace-123' } });
   t.is(own.headers.get('x-request-id'), 'trace-123');
   const minted = await call('GET', '/v1/nowhere', { key: null });
-  t.regex(minted.headers.get('x-request-id')!, /^req_[0-9a-f]{32}$/);
+  t.regex(minted.headers.get('x-request-id')!, /^req_[0-9a-f]{12}[0-9a-z]{8,}$/);
+  t.not(minted.headers.get('x-request-id'), (await call('GET', '/v1/nowhere', { key: null })).headers.get('x-request-id'));
   const hostile = await call('GET', '/v1/models', { headers: { 'x-request-id': 'a b\tc' } });
   t.regex(hostile.headers.get('x-request-id')!, /^req_/);
 });

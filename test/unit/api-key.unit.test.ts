@@ -57,10 +57,10 @@ test('scopes nest: admin ⊇ write ⊇ read', (t) => {
 
 test('validity: revoked wins, expiry is exclusive of the instant itself', (t) => {
   const now = Date.parse('2026-06-01T00:00:00Z');
-  t.is(keyValidity({ revoked_at: null, expires_at: null }, now), 'valid');
-  t.is(keyValidity({ revoked_at: null, expires_at: '2026-06-01T00:00:00Z' }, now), 'expired');
-  t.is(keyValidity({ revoked_at: null, expires_at: '2026-06-01T00:00:01Z' }, now), 'valid');
-  t.is(keyValidity({ revoked_at: '2026-01-01T00:00:00Z', expires_at: '2026-01-01T00:00:00Z' }, now), 'revoked');
+  t.is(keyValidity({ revoked: false, expiresAtMs: null }, now), 'valid');
+  t.is(keyValidity({ revoked: false, expiresAtMs: now }, now), 'expired');
+  t.is(keyValidity({ revoked: false, expiresAtMs: now + 1000 }, now), 'valid');
+  t.is(keyValidity({ revoked: true, expiresAtMs: now - 1 }, now), 'revoked');
 });
 
 test('a key limited to knowledge bases may use only those', (t) => {

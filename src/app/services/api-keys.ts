@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyDoc, ApiKeyHashDoc } from '../../../projections/api-keys/index.ts';
 import type { ApiKeyScope } from '../../../schemas/events/api-key.ts';
 import { apiKeyDecider, keyValidity } from '../../domain/api-key/api-key.ts';
@@ -15,7 +15,7 @@ export type NewKey = {
   expires_at: string | null;
 };
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+export const hashSecret = (secret: string) => hash('sha256', secret, 'hex');
 
 export const generateSecret = () => `kbqa-${randomBytes(32).toString('base64url')}`;
 
@@ -59,16 +59,51 @@ export function listApiKeys(ctx: AppContext, principal: Principal, page: PageReq
   return findPage(ctx.readModels, 'api_keys', { workspace_id: principal.workspaceId, revoked_at: null }, page, presentKey);
 }
 
-/** Bearer token → principal. Unknown, revoked and expired keys are told apart for the client's sake. */
-export async function authenticate(ctx: AppContext, token: string): Promise<Principal> {
-  const hash = hashSecret(token);
-  const entry = await ctx.readModels.get<ApiKeyHashDoc>('api_key_hashes', hash);
-  const key = entry && (await ctx.readModels.get<ApiKeyDoc>('api_keys', entry.key_id));
-  if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) {
-    throw unauthenticated('invalid_api_key', 'Incorrect API key provided.');
+type CachedKey = { principal: Principal; hash: Buffer; revoked: boolean; expiresAtMs: number | null; cachedAt: number };
+
+/**
+ * Bearer token → principal. A token seen before is found by a Map lookup (V8 hashes strings
+ * with a per-process seed, so the lookup's timing says nothing useful about other keys); a new
+ * token is hashed and checked against the stored hash in constant time. The projector evicts a
+ * key the moment this process applies its revocation, and `ttlMs` bounds how long a change made
+ * through another process can go unseen. Unknown tokens are never cached.
+ */
+export function createAuthenticator(ctx: Pick<AppContext, 'readModels' | 'now'>, { ttlMs = 5000, maxEntries = 10_000 } = {}) {
+  const cache = new Map<string, CachedKey>();
+
+  async function verify(token: string): Promise<CachedKey | null> {
+    const digest = hash('sha256', token, 'buffer') as unknown as Buffer;
+    const hashHex = digest.toString('hex');
+    const entry = await ctx.readModels.get<ApiKeyHashDoc>('api_key_hashes', hashHex);
+    const key = entry && (await ctx.readModels.get<ApiKeyDoc>('api_keys', entry.key_id));
+    if (!key) return null;
+    const cached: CachedKey = {
+      principal: { keyId: key.id, workspaceId: key.workspace_id, scopes: key.scopes, knowledgeBaseIds: key.knowledge_base_ids },
+      hash: Buffer.from(key.hash, 'hex'),
+      revoked: key.revoked_at !== null,
+      expiresAtMs: key.expires_at === null ? null : Date.parse(key.expires_at),
+      cachedAt: Date.now(),
+    };
+    if (!timingSafeEqual(cached.hash, digest)) return null;
+    if (cache.size >= maxEntries) cache.clear();
+    cache.set(token, cached);
+    return cached;
   }
-  const validity = keyValidity(key, ctx.now().getTime());
-  if (validity === 'revoked') throw unauthenticated('api_key_revoked', 'This API key has been revoked.');
-  if (validity === 'expired') throw unauthenticated('api_key_expired', 'This API key has expired.');
-  return { keyId: key.id, workspaceId: key.workspace_id, scopes: key.scopes, knowledgeBaseIds: key.knowledge_base_ids };
+
+  return {
+    async authenticate(token: string): Promise<Principal> {
+      const hit = cache.get(token);
+      const key = hit && Date.now() - hit.cachedAt < ttlMs ? hit : await verify(token);
+      if (!key) throw unauthenticated('invalid_api_key', 'Incorrect API key provided.');
+      const validity = keyValidity(key, ctx.now().getTime());
+      if (validity === 'revoked') throw unauthenticated('api_key_revoked', 'This API key has been revoked.');
+      if (validity === 'expired') throw unauthenticated('api_key_expired', 'This API key has expired.');
+      return key.principal;
+    },
+    evictKey(keyId: string) {
+      for (const [token, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(token);
+    },
+  };
 }
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;

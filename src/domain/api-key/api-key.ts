@@ -61,9 +61,10 @@ export function grants(scopes: readonly ApiKeyScope[], required: ApiKeyScope): b
 
 export type KeyValidity = 'valid' | 'revoked' | 'expired';
 
-export function keyValidity(key: { revoked_at: string | null; expires_at: string | null }, now: number): KeyValidity {
-  if (key.revoked_at !== null) return 'revoked';
-  if (key.expires_at !== null && Date.parse(key.expires_at) <= now) return 'expired';
+/** `expiresAtMs` and `nowMs` are epoch milliseconds: this runs on every request, so no date parsing here. */
+export function keyValidity(key: { revoked: boolean; expiresAtMs: number | null }, nowMs: number): KeyValidity {
+  if (key.revoked) return 'revoked';
+  if (key.expiresAtMs !== null && key.expiresAtMs <= nowMs) return 'expired';
   return 'valid';
 }
 

@@ -5,8 +5,9 @@ import { Model } from '../../../schemas/http/models.ts';
 import { route } from '../route.ts';
 
 export function modelRoutes(models: ModelCatalog) {
-  // The catalogue is fixed at start-up, so its JSON is built once.
-  const list = { object: 'list', data: models.list().map(presentModel), has_more: false };
+  // The catalogue is fixed at start-up, so its JSON is serialised once, not on every request.
+  const list = JSON.stringify({ object: 'list', data: models.list().map(presentModel), has_more: false });
+  const json = { 'content-type': 'application/json; charset=utf-8' };
   return [
     route({
       method: 'get',
@@ -15,7 +16,7 @@ export function modelRoutes(models: ModelCatalog) {
       tag: 'models',
       scope: 'read',
       response: listOf(Model),
-      handle: () => ({ body: list }),
+      handle: () => ({ headers: json, body: list }),
     }),
     route({
       method: 'get',
