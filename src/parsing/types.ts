@@ -1,0 +1,86 @@
+/**
+ * The contract between the parsers and the rest of the pipeline. A parser turns one file into
+ * blocks, each on one page, in reading order; the chunker slices blocks into chunks and never
+ * across a page. Parsers run in worker threads and are pure functions of the file's bytes.
+ */
+
+export const MEDIA_TYPES = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  tiff: 'image/tiff',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv',
+  markdown: 'text/markdown',
+  text: 'text/plain',
+  html: 'text/html',
+} as const;
+
+export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];
+
+export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'table_row' | 'code' | 'footnote' | 'quote' | 'caption';
+
+export type Block = {
+  /** 1-based. PDF/TIFF: the page; XLSX/CSV: the sheet's index among visible sheets; DOCX: the rendered page Word last saved, else 1; others: 1. */
+  page: number;
+  kind: BlockKind;
+  /** Plain text, whitespace-normalised, never empty. Table rows keep their header names ("Region: West; Sales: 12"). */
+  text: string;
+  /** Titles of the headings this block sits under, outermost first (a heading's own path excludes itself). */
+  headingPath: string[];
+  /** Heading level (1 = top) for headings; nesting depth (0 = top) for list items. */
+  level?: number;
+};
+
+export type ParsedDocument = {
+  mediaType: MediaType;
+  pageCount: number;
+  blocks: Block[];
+  /** Pages whose text came from OCR. */
+  ocrPages: number[];
+  /** What a reader may want to know (a sheet skipped as hidden, a page that OCR could not read …). */
+  warnings: string[];
+};
+
+export type ParseLimits = {
+  /** Sum of the uncompressed sizes an archive (DOCX/XLSX) may declare, checked before inflating anything. */
+  maxUncompressedBytes: number;
+  maxPages: number;
+  /** OCR pages without a usable text layer, and images. */
+  ocr: boolean;
+};
+
+export type ParseInput = {
+  /** Path of the file on local disk (the blob store's file or a temporary copy). */
+  path: string;
+  fileName: string;
+  mediaType: MediaType;
+  limits: ParseLimits;
+  onProgress?: (pagesDone: number, pageCount: number) => void;
+};
+
+export type Parser = (input: ParseInput) => Promise<ParsedDocument>;
+
+export type FailureCode =
+  | 'encrypted'
+  | 'corrupt'
+  | 'too_large'
+  | 'unsupported_type'
+  | 'empty'
+  | 'timeout'
+  | 'unsafe_content'
+  | 'resource_limit';
+
+/** The one error a parser throws on purpose: the document fails with this code, the process goes on. */
+export class ParseFailure extends Error {
+  override readonly name = 'ParseFailure';
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const DEFAULT_LIMITS: ParseLimits = { maxUncompressedBytes: 200 * 1024 * 1024, maxPages: 5000, ocr: true };
