@@ -1,4 +1,6 @@
 import { apiKeyHashesProjection, apiKeysProjection } from './api-keys/index.ts';
+import { chunkBatchesProjection } from './chunk-batches/index.ts';
+import { documentsProjection } from './documents/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
 import type { Projection } from './projection.ts';
 import { workspacesProjection } from './workspaces/index.ts';
@@ -8,4 +10,6 @@ export const allProjections: readonly Projection[] = [
   apiKeysProjection,
   apiKeyHashesProjection,
   knowledgeBasesProjection,
+  documentsProjection,
+  chunkBatchesProjection,
 ];

@@ -7,8 +7,9 @@ import type { RecordedEvent } from '../src/ports/event-store.ts';
 export type Projection<Doc extends Record<string, unknown> = Record<string, unknown>> = {
   collection: string;
   eventTypes: readonly string[];
-  idOf(event: RecordedEvent): string | null;
-  evolve(doc: Doc | null, event: RecordedEvent): Doc | null;
+  /** The documents an event touches (most events touch one). */
+  idsOf(event: RecordedEvent): string[];
+  evolve(doc: Doc | null, event: RecordedEvent, id: string): Doc | null;
 };
 
 export const defineProjection = <Doc extends Record<string, unknown>>(p: Projection<Doc>) => p as unknown as Projection;

@@ -19,7 +19,7 @@ export type ApiKeyDoc = {
 export const apiKeysProjection = defineProjection<ApiKeyDoc>({
   collection: 'api_keys',
   eventTypes: ['ApiKeyCreated', 'ApiKeyRevoked'],
-  idOf: (event) => (event.data as { key_id: string }).key_id,
+  idsOf: (event) => [(event.data as { key_id: string }).key_id],
   evolve(doc, event) {
     if (event.type === 'ApiKeyCreated') {
       const { key_id, ...rest } = event.data as z.infer<typeof ApiKeyCreated>;
@@ -35,6 +35,6 @@ export type ApiKeyHashDoc = { key_id: string };
 export const apiKeyHashesProjection = defineProjection<ApiKeyHashDoc>({
   collection: 'api_key_hashes',
   eventTypes: ['ApiKeyCreated'],
-  idOf: (event) => (event.data as { hash: string }).hash,
+  idsOf: (event) => [(event.data as { hash: string }).hash],
   evolve: (_doc, event) => ({ key_id: (event.data as { key_id: string }).key_id }),
 });

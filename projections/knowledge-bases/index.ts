@@ -20,8 +20,8 @@ export type KnowledgeBaseDoc = {
 
 export const knowledgeBasesProjection = defineProjection<KnowledgeBaseDoc>({
   collection: 'knowledge_bases',
-  eventTypes: ['KnowledgeBaseCreated', 'KnowledgeBaseUpdated', 'KnowledgeBaseDeleted'],
-  idOf: (event) => (event.data as { knowledge_base_id: string }).knowledge_base_id,
+  eventTypes: ['KnowledgeBaseCreated', 'KnowledgeBaseUpdated', 'KnowledgeBaseDeleted', 'DocumentUploaded', 'DocumentIndexed', 'DocumentDeleted'],
+  idsOf: (event) => [(event.data as { knowledge_base_id: string }).knowledge_base_id],
   evolve(doc, event) {
     switch (event.type) {
       case 'KnowledgeBaseCreated': {
@@ -31,6 +31,14 @@ export const knowledgeBasesProjection = defineProjection<KnowledgeBaseDoc>({
       case 'KnowledgeBaseUpdated': {
         const { name, description, settings, updated_at } = event.data as z.infer<typeof KnowledgeBaseUpdated>;
         return doc && { ...doc, name, description, settings, updated_at, revision: event.revision };
+      }
+      case 'DocumentUploaded':
+        return doc && { ...doc, document_count: doc.document_count + 1 };
+      case 'DocumentIndexed':
+        return doc && { ...doc, chunk_count: doc.chunk_count + (event.data as { chunk_count: number }).chunk_count };
+      case 'DocumentDeleted': {
+        const { indexed_chunk_count } = event.data as { indexed_chunk_count: number };
+        return doc && { ...doc, document_count: doc.document_count - 1, chunk_count: doc.chunk_count - indexed_chunk_count };
       }
       default:
         return null;

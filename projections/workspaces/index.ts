@@ -7,7 +7,7 @@ export type WorkspaceDoc = { id: string; object: 'workspace'; name: string; crea
 export const workspacesProjection = defineProjection<WorkspaceDoc>({
   collection: 'workspaces',
   eventTypes: ['WorkspaceCreated'],
-  idOf: (event) => (event.data as { workspace_id: string }).workspace_id,
+  idsOf: (event) => [(event.data as { workspace_id: string }).workspace_id],
   evolve(_doc, event) {
     const data = event.data as z.infer<typeof WorkspaceCreated>;
     return { id: data.workspace_id, object: 'workspace', name: data.name, created_at: data.created_at };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { apiKeyEvents } from './api-key.ts';
+import { contentClaimEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { workspaceEvents } from './workspace.ts';
 
@@ -10,6 +11,9 @@ export const eventCatalog = {
   ...entries(workspaceEvents, 'workspace'),
   ...entries(apiKeyEvents, 'api_key'),
   ...entries(knowledgeBaseEvents, 'knowledge_base'),
+  ...entries(documentEvents, 'document'),
+  ...entries(contentClaimEvents, 'document_content'),
+  ...entries(idempotencyEvents, 'idempotency'),
 };
 
 type Catalog = typeof eventCatalog;

@@ -14,23 +14,27 @@ export type DocLoader = (collection: string, id: string) => Promise<Versioned | 
  */
 export function createProjectionSession(projectionsFor: (type: string) => readonly Projection[], load: DocLoader) {
   const slots = new Map<string, Slot>();
+  const slotFor = async (collection: string, id: string): Promise<Slot> => {
+    const key = `${collection}\u0000${id}`;
+    let slot = slots.get(key);
+    if (!slot) {
+      const stored = await load(collection, id);
+      slot = { collection, id, doc: stored?.doc ?? null, position: stored?.position ?? 0n, dirty: false };
+      slots.set(key, slot);
+    }
+    return slot;
+  };
   return {
     async apply(events: readonly RecordedEvent[]) {
       for (const event of events) {
         for (const projection of projectionsFor(event.type)) {
-          const id = projection.idOf(event);
-          if (id === null) continue;
-          const key = `${projection.collection}\u0000${id}`;
-          let slot = slots.get(key);
-          if (!slot) {
-            const stored = await load(projection.collection, id);
-            slot = { collection: projection.collection, id, doc: stored?.doc ?? null, position: stored?.position ?? 0n, dirty: false };
-            slots.set(key, slot);
+          for (const id of projection.idsOf(event)) {
+            const slot = await slotFor(projection.collection, id);
+            if (event.position <= slot.position) continue;
+            slot.doc = projection.evolve(slot.doc, event, id);
+            slot.position = event.position;
+            slot.dirty = true;
           }
-          if (event.position <= slot.position) continue;
-          slot.doc = projection.evolve(slot.doc, event);
-          slot.position = event.position;
-          slot.dirty = true;
         }
       }
     },

@@ -9,6 +9,8 @@ export interface BlobStore {
   get(sha256: string): Promise<Readable | null>;
   has(sha256: string): Promise<boolean>;
   delete(sha256: string): Promise<void>;
+  /** A path on local disk holding the bytes, for parsers that need a file; `release` when done. */
+  localPath(sha256: string): Promise<{ path: string; release(): Promise<void> } | null>;
   ping(): Promise<void>;
 }
 

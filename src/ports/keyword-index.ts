@@ -1,4 +1,6 @@
-export type KeywordDocument = { id: string; documentId: string; text: string; metadata?: Record<string, string | number | boolean> };
+import type { IndexFilter } from './vector-index.ts';
+
+export type KeywordDocument = { id: string; documentId: string; text: string };
 
 export type KeywordMatch = { id: string; documentId: string; score: number };
 
@@ -7,6 +9,8 @@ export interface KeywordIndex {
   upsert(namespace: string, docs: KeywordDocument[]): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
-  query(namespace: string, text: string, topK: number, filter?: { documentIds?: string[] }): Promise<KeywordMatch[]>;
+  /** Best first; `score` is the BM25 score (higher is better, unbounded). */
+  query(namespace: string, text: string, topK: number, filter?: IndexFilter): Promise<KeywordMatch[]>;
+  count(namespace: string): Promise<number>;
   ping(): Promise<void>;
 }

@@ -1,19 +1,17 @@
-export type VectorRecord = {
-  id: string;
-  values: Float32Array;
-  /** Scalar metadata used by filters (knowledge base, document, user metadata). */
-  metadata: Record<string, string | number | boolean>;
-};
+export type VectorRecord = { id: string; documentId: string; values: Float32Array };
 
-export type VectorMatch = { id: string; score: number; metadata: VectorRecord['metadata'] };
+export type VectorMatch = { id: string; documentId: string; score: number };
 
-export type VectorFilter = { documentIds?: string[]; metadata?: Record<string, string | number | boolean> };
+/** Filters every adapter can apply natively; metadata filters are resolved to document ids first. */
+export type IndexFilter = { documentIds?: readonly string[] };
 
-/** Approximate or exact k-nearest neighbours, one namespace per knowledge base. */
+/** k-nearest neighbours by cosine similarity, one namespace per knowledge base. */
 export interface VectorIndex {
   upsert(namespace: string, records: VectorRecord[]): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
-  query(namespace: string, vector: Float32Array, topK: number, filter?: VectorFilter): Promise<VectorMatch[]>;
+  /** Best first; `score` is the cosine similarity (−1..1). */
+  query(namespace: string, vector: Float32Array, topK: number, filter?: IndexFilter): Promise<VectorMatch[]>;
+  count(namespace: string): Promise<number>;
   ping(): Promise<void>;
 }

@@ -52,6 +52,10 @@ export function createFsBlobStore(root: string): BlobStore {
     async delete(sha256) {
       await rm(pathOf(sha256), { force: true });
     },
+    async localPath(sha256) {
+      const path = pathOf(sha256);
+      return (await exists(path)) ? { path, release: async () => {} } : null;
+    },
     async ping() {
       await mkdir(root, { recursive: true });
       await stat(root);

@@ -1,0 +1,91 @@
+import type { z } from 'zod';
+import type { documentEvents } from '../../schemas/events/document.ts';
+import { defineProjection } from '../projection.ts';
+
+type E = { [K in keyof typeof documentEvents]: z.infer<(typeof documentEvents)[K]> };
+
+export type DocumentDoc = {
+  id: string;
+  object: 'document';
+  workspace_id: string;
+  knowledge_base_id: string;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+  status: 'queued' | 'parsing' | 'indexing' | 'ready' | 'failed';
+  metadata: Record<string, string | number | boolean>;
+  chunking: { max_tokens: number; overlap_tokens: number };
+  page_count: number | null;
+  chunk_count: number | null;
+  ocr_pages: number[];
+  warnings: string[];
+  error: { stage: string; code: string; message: string } | null;
+  timings: { parse_ms: number | null; index_ms: number | null; parsing_started_at: string | null; parsed_at: string | null; indexed_at: string | null };
+  created_at: string;
+  updated_at: string;
+};
+
+/** The status a client polls: queued → parsing → indexing → ready | failed. */
+export const documentsProjection = defineProjection<DocumentDoc>({
+  collection: 'documents',
+  eventTypes: ['DocumentUploaded', 'DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed', 'DocumentFailed', 'DocumentDeleted'],
+  idsOf: (event) => [(event.data as { document_id: string }).document_id],
+  evolve(doc, event) {
+    if (event.type === 'DocumentUploaded') {
+      const d = event.data as E['DocumentUploaded'];
+      return {
+        id: d.document_id,
+        object: 'document',
+        workspace_id: d.workspace_id,
+        knowledge_base_id: d.knowledge_base_id,
+        name: d.name,
+        media_type: d.media_type,
+        size_bytes: d.size_bytes,
+        sha256: d.sha256,
+        status: 'queued',
+        metadata: d.metadata,
+        chunking: d.chunking,
+        page_count: null,
+        chunk_count: null,
+        ocr_pages: [],
+        warnings: [],
+        error: null,
+        timings: { parse_ms: null, index_ms: null, parsing_started_at: null, parsed_at: null, indexed_at: null },
+        created_at: d.uploaded_at,
+        updated_at: d.uploaded_at,
+      };
+    }
+    if (!doc) return null;
+    switch (event.type) {
+      case 'DocumentParsingStarted': {
+        const d = event.data as E['DocumentParsingStarted'];
+        return { ...doc, status: 'parsing', timings: { ...doc.timings, parsing_started_at: d.started_at }, updated_at: d.started_at };
+      }
+      case 'DocumentParsed': {
+        const d = event.data as E['DocumentParsed'];
+        return {
+          ...doc,
+          status: 'indexing',
+          media_type: d.media_type,
+          page_count: d.page_count,
+          chunk_count: d.chunk_count,
+          ocr_pages: d.ocr_pages,
+          warnings: d.warnings,
+          timings: { ...doc.timings, parse_ms: d.parse_ms, parsed_at: d.parsed_at },
+          updated_at: d.parsed_at,
+        };
+      }
+      case 'DocumentIndexed': {
+        const d = event.data as E['DocumentIndexed'];
+        return { ...doc, status: 'ready', timings: { ...doc.timings, index_ms: d.index_ms, indexed_at: d.indexed_at }, updated_at: d.indexed_at };
+      }
+      case 'DocumentFailed': {
+        const d = event.data as E['DocumentFailed'];
+        return { ...doc, status: 'failed', error: { stage: d.stage, code: d.code, message: d.message }, updated_at: d.failed_at };
+      }
+      default:
+        return null;
+    }
+  },
+});

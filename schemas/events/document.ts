@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+export const DocumentStage = z.enum(['upload', 'parsing', 'indexing']);
+
+export const ChunkingSettings = z.strictObject({ max_tokens: z.int().min(32).max(8192), overlap_tokens: z.int().min(0).max(4096) });
+
+export const MetadataValue = z.union([z.string().max(1000), z.number(), z.boolean()]);
+export const DocumentMetadata = z.record(z.string().min(1).max(100), MetadataValue);
+
+export const ChunkRecord = z.strictObject({
+  chunk_id: z.string(),
+  index: z.int().min(0),
+  page: z.int().min(1),
+  text: z.string(),
+  heading_path: z.array(z.string()),
+  char_start: z.int().min(0),
+  char_end: z.int().min(0),
+  token_count: z.int().min(0),
+});
+
+const ids = { document_id: z.string(), knowledge_base_id: z.string() };
+
+export const DocumentUploaded = z.strictObject({
+  ...ids,
+  workspace_id: z.string(),
+  name: z.string(),
+  media_type: z.string(),
+  size_bytes: z.int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  metadata: DocumentMetadata,
+  chunking: ChunkingSettings,
+  uploaded_at: z.iso.datetime(),
+});
+
+export const DocumentParsingStarted = z.strictObject({ ...ids, attempt: z.int().min(1), started_at: z.iso.datetime() });
+
+/** Chunk text travels in the log (so a replay can rebuild every index), in batches well under 512 KB. */
+export const DocumentChunksExtracted = z.strictObject({
+  ...ids,
+  attempt: z.int().min(1),
+  batch_index: z.int().min(0),
+  batch_count: z.int().min(1),
+  chunks: z.array(ChunkRecord),
+});
+
+export const DocumentParsed = z.strictObject({
+  ...ids,
+  attempt: z.int().min(1),
+  media_type: z.string(),
+  page_count: z.int().min(0),
+  chunk_count: z.int().min(0),
+  batch_count: z.int().min(0),
+  ocr_pages: z.array(z.int()),
+  warnings: z.array(z.string()),
+  parse_ms: z.int().min(0),
+  parsed_at: z.iso.datetime(),
+});
+
+export const DocumentIndexed = z.strictObject({
+  ...ids,
+  chunk_count: z.int().min(0),
+  entity_count: z.int().min(0),
+  embedding_model: z.string(),
+  index_ms: z.int().min(0),
+  indexed_at: z.iso.datetime(),
+});
+
+export const DocumentFailed = z.strictObject({
+  ...ids,
+  stage: DocumentStage,
+  code: z.string(),
+  message: z.string(),
+  failed_at: z.iso.datetime(),
+});
+
+export const DocumentDeleted = z.strictObject({
+  ...ids,
+  /** What the read models must take back: the chunk batches to drop and the chunks the knowledge base counted. */
+  batch_count: z.int().min(0),
+  indexed_chunk_count: z.int().min(0),
+  sha256: z.string(),
+  deleted_at: z.iso.datetime(),
+});
+
+export const documentEvents = {
+  DocumentUploaded,
+  DocumentParsingStarted,
+  DocumentChunksExtracted,
+  DocumentParsed,
+  DocumentIndexed,
+  DocumentFailed,
+  DocumentDeleted,
+} as const;
+
+/** Claims on content and on idempotency keys: first writer wins, others learn who won. */
+export const DocumentContentClaimed = z.strictObject({ knowledge_base_id: z.string(), sha256: z.string(), document_id: z.string() });
+export const DocumentContentReleased = z.strictObject({ knowledge_base_id: z.string(), sha256: z.string(), document_id: z.string() });
+export const contentClaimEvents = { DocumentContentClaimed, DocumentContentReleased } as const;
+
+export const IdempotencyKeyClaimed = z.strictObject({ workspace_id: z.string(), key: z.string(), fingerprint: z.string(), claimed_at: z.iso.datetime() });
+export const IdempotentRequestCompleted = z.strictObject({ workspace_id: z.string(), key: z.string(), status: z.int(), resource_ids: z.array(z.string()) });
+export const idempotencyEvents = { IdempotencyKeyClaimed, IdempotentRequestCompleted } as const;

@@ -1,0 +1,160 @@
+import type { z } from 'zod';
+import type { documentEvents } from '../../../schemas/events/document.ts';
+import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { conflict, notFound } from '../shared/errors.ts';
+import { batchChunks } from './batches.ts';
+import type { Chunk } from './chunker.ts';
+
+type Events = typeof documentEvents;
+type Data<K extends keyof Events> = z.infer<Events[K]>;
+export type DocumentEvent = { [K in keyof Events]: { type: K; data: Data<K> } }[keyof Events];
+
+export type DocumentStatus = 'queued' | 'parsing' | 'indexing' | 'ready' | 'failed';
+
+export type DocumentCommand =
+  | Command<'UploadDocument', Omit<Data<'DocumentUploaded'>, 'uploaded_at'>>
+  | Command<'StartParsing', { document_id: string }>
+  | Command<
+      'RecordParse',
+      { document_id: string; media_type: string; page_count: number; chunks: Chunk[]; ocr_pages: number[]; warnings: string[]; parse_ms: number }
+    >
+  | Command<'RecordIndexed', { document_id: string; entity_count: number; embedding_model: string; index_ms: number }>
+  | Command<'FailDocument', { document_id: string; stage: Data<'DocumentFailed'>['stage']; code: string; message: string }>
+  | Command<'DeleteDocument', { document_id: string; workspace_id: string }>;
+
+export type DocumentState =
+  | { status: 'absent' }
+  | { status: 'deleted' }
+  | {
+      status: DocumentStatus;
+      workspaceId: string;
+      knowledgeBaseId: string;
+      sha256: string;
+      attempt: number;
+      batchCount: number;
+      chunkCount: number;
+    };
+
+type Live = Extract<DocumentState, { workspaceId: string }>;
+
+const isLive = (state: DocumentState): state is Live => 'workspaceId' in state;
+
+export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  streamId: (id) => `document-${id}`,
+  decide(command, state) {
+    const now = command.metadata.now;
+    switch (command.type) {
+      case 'UploadDocument':
+        if (isLive(state)) throw conflict('document_exists', `document ${command.data.document_id} exists`);
+        return [{ type: 'DocumentUploaded', data: { ...command.data, uploaded_at: now } }];
+      case 'StartParsing': {
+        const doc = live(state, command.data.document_id);
+        // A parse that was cut short (the process died) starts again as a new attempt.
+        if (doc.status !== 'queued' && doc.status !== 'parsing') return [];
+        return [{ type: 'DocumentParsingStarted', data: { ...ids(doc, command.data.document_id), attempt: doc.attempt + 1, started_at: now } }];
+      }
+      case 'RecordParse': {
+        const doc = live(state, command.data.document_id);
+        if (doc.status !== 'parsing') throw conflict('not_parsing', `document ${command.data.document_id} is ${doc.status}`);
+        const { chunks, ...rest } = command.data;
+        const batches = batchChunks(chunks);
+        const base = { ...ids(doc, rest.document_id), attempt: doc.attempt };
+        return [
+          ...batches.map((batch, i) => ({
+            type: 'DocumentChunksExtracted' as const,
+            data: { ...base, batch_index: i, batch_count: batches.length, chunks: batch },
+          })),
+          {
+            type: 'DocumentParsed',
+            data: {
+              ...base,
+              media_type: rest.media_type,
+              page_count: rest.page_count,
+              chunk_count: chunks.length,
+              batch_count: batches.length,
+              ocr_pages: rest.ocr_pages,
+              warnings: rest.warnings,
+              parse_ms: rest.parse_ms,
+              parsed_at: now,
+            },
+          },
+        ];
+      }
+      case 'RecordIndexed': {
+        const doc = live(state, command.data.document_id);
+        if (doc.status !== 'indexing') return [];
+        return [{ type: 'DocumentIndexed', data: { ...ids(doc, command.data.document_id), chunk_count: doc.chunkCount, ...pick(command.data), indexed_at: now } }];
+      }
+      case 'FailDocument': {
+        const doc = live(state, command.data.document_id);
+        if (doc.status === 'ready' || doc.status === 'failed') return [];
+        const { stage, code, message } = command.data;
+        return [{ type: 'DocumentFailed', data: { ...ids(doc, command.data.document_id), stage, code, message, failed_at: now } }];
+      }
+      case 'DeleteDocument': {
+        const doc = isLive(state) ? state : null;
+        if (!doc || doc.workspaceId !== command.data.workspace_id) throw notFound('document_not_found', `no document ${command.data.document_id}`);
+        return [
+          {
+            type: 'DocumentDeleted',
+            data: {
+              ...ids(doc, command.data.document_id),
+              batch_count: doc.batchCount,
+              indexed_chunk_count: doc.status === 'ready' ? doc.chunkCount : 0,
+              sha256: doc.sha256,
+              deleted_at: now,
+            },
+          },
+        ];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'DocumentUploaded':
+        return {
+          status: 'queued',
+          workspaceId: event.data.workspace_id,
+          knowledgeBaseId: event.data.knowledge_base_id,
+          sha256: event.data.sha256,
+          attempt: 0,
+          batchCount: 0,
+          chunkCount: 0,
+        };
+      case 'DocumentParsingStarted':
+        return withLive(state, (doc) => ({ ...doc, status: 'parsing', attempt: event.data.attempt }));
+      case 'DocumentChunksExtracted':
+        return state;
+      case 'DocumentParsed':
+        return withLive(state, (doc) => ({ ...doc, status: 'indexing', batchCount: event.data.batch_count, chunkCount: event.data.chunk_count }));
+      case 'DocumentIndexed':
+        return withLive(state, (doc) => ({ ...doc, status: 'ready' }));
+      case 'DocumentFailed':
+        return withLive(state, (doc) => ({ ...doc, status: 'failed' }));
+      case 'DocumentDeleted':
+        return { status: 'deleted' };
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+function live(state: DocumentState, id: string): Live {
+  if (!isLive(state)) throw notFound('document_not_found', `no document ${id}`);
+  return state;
+}
+
+function withLive(state: DocumentState, change: (doc: Live) => DocumentState): DocumentState {
+  return isLive(state) ? change(state) : state;
+}
+
+const ids = (doc: Live, documentId: string) => ({ document_id: documentId, knowledge_base_id: doc.knowledgeBaseId });
+
+const pick = ({ entity_count, embedding_model, index_ms }: { entity_count: number; embedding_model: string; index_ms: number }) => ({
+  entity_count,
+  embedding_model,
+  index_ms,
+});

@@ -1,0 +1,34 @@
+import test from 'ava';
+import { join } from 'node:path';
+import { openSqlite } from '../../src/adapters/sqlite/database.ts';
+import { createSqliteEntityGraph } from '../../src/adapters/sqlite/entity-graph.ts';
+import { createSqliteKeywordIndex } from '../../src/adapters/sqlite/keyword-index.ts';
+import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { testEntityGraph, testKeywordIndex, testVectorIndex } from './suites/search-indexes.suite.ts';
+
+const sqlite = <T>(make: (db: ReturnType<typeof openSqlite>) => T) => async () => {
+  const dir = tempDir();
+  const db = openSqlite(join(dir.path, 'kbqa.db'));
+  return { index: make(db), cleanup: async () => (db.close(), dir.remove()) };
+};
+
+testVectorIndex(test, 'sqlite-vec', sqlite(createSqliteVectorIndex));
+testKeywordIndex(test, 'sqlite fts5', sqlite(createSqliteKeywordIndex));
+testEntityGraph(test, 'sqlite graph', sqlite(createSqliteEntityGraph));
+
+test('sqlite indexes survive reopening the file', async (t) => {
+  const dir = tempDir();
+  const path = join(dir.path, 'kbqa.db');
+  let db = openSqlite(path);
+  await createSqliteVectorIndex(db).upsert('kb', [{ id: 'c1', documentId: 'd1', values: Float32Array.from([1, 0, 0]) }]);
+  await createSqliteKeywordIndex(db).upsert('kb', [{ id: 'c1', documentId: 'd1', text: 'persistent words' }]);
+  await createSqliteEntityGraph(db).upsert('kb', [{ chunkId: 'c1', documentId: 'd1', entities: ['x', 'y'] }]);
+  db.close();
+  db = openSqlite(path);
+  t.is((await createSqliteVectorIndex(db).query('kb', Float32Array.from([1, 0, 0]), 1))[0]?.id, 'c1');
+  t.is((await createSqliteKeywordIndex(db).query('kb', 'persistent', 1))[0]?.id, 'c1');
+  t.is(await createSqliteEntityGraph(db).entityCount('kb'), 2);
+  db.close();
+  dir.remove();
+});

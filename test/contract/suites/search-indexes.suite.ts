@@ -1,0 +1,125 @@
+import type { ExecutionContext, TestFn } from 'ava';
+import { randomUUID } from 'node:crypto';
+import type { EntityGraph } from '../../../src/ports/entity-graph.ts';
+import type { KeywordIndex } from '../../../src/ports/keyword-index.ts';
+import type { VectorIndex } from '../../../src/ports/vector-index.ts';
+
+type Fixture<T> = { index: T; cleanup(): Promise<void> };
+
+const withIndex = <T>(test: TestFn, name: string, factory: () => Promise<Fixture<T>>) =>
+  (title: string, body: (t: ExecutionContext, index: T, ns: string) => Promise<void>) =>
+    test(`${name} › ${title}`, async (t) => {
+      const { index, cleanup } = await factory();
+      try {
+        await body(t, index, `kb_${randomUUID().slice(0, 8)}`);
+      } finally {
+        await cleanup();
+      }
+    });
+
+const unit = (values: number[]) => {
+  const v = Float32Array.from(values);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+};
+
+/** k-NN by cosine, per namespace, filterable by document, with idempotent upserts and deletes. */
+export function testVectorIndex(test: TestFn, name: string, factory: () => Promise<Fixture<VectorIndex>>) {
+  const it = withIndex(test, name, factory);
+  it('nearest first, scores are cosine similarities', async (t, index, ns) => {
+    await index.upsert(ns, [
+      { id: 'x', documentId: 'd1', values: unit([1, 0, 0, 0]) },
+      { id: 'xy', documentId: 'd1', values: unit([1, 1, 0, 0]) },
+      { id: 'z', documentId: 'd2', values: unit([0, 0, 1, 0]) },
+    ]);
+    const matches = await index.query(ns, unit([1, 0.1, 0, 0]), 3);
+    t.deepEqual(matches.map((m) => m.id), ['x', 'xy', 'z']);
+    t.true(Math.abs(matches[0]!.score - 0.995) < 0.01);
+    t.true(Math.abs(matches[2]!.score) < 0.01);
+    t.is(matches[0]!.documentId, 'd1');
+  });
+  it('namespaces are isolated; filters by document', async (t, index, ns) => {
+    await index.upsert(ns, [{ id: 'a', documentId: 'd1', values: unit([1, 0, 0, 0]) }, { id: 'b', documentId: 'd2', values: unit([1, 0.2, 0, 0]) }]);
+    await index.upsert(`${ns}-other`, [{ id: 'c', documentId: 'd3', values: unit([1, 0, 0, 0]) }]);
+    t.deepEqual((await index.query(ns, unit([1, 0, 0, 0]), 10)).map((m) => m.id), ['a', 'b']);
+    t.deepEqual((await index.query(ns, unit([1, 0, 0, 0]), 10, { documentIds: ['d2'] })).map((m) => m.id), ['b']);
+    t.deepEqual(await index.query(ns, unit([1, 0, 0, 0]), 10, { documentIds: [] }), []);
+    await index.deleteNamespace(`${ns}-other`);
+  });
+  it('upsert replaces; delete by document and by namespace', async (t, index, ns) => {
+    await index.upsert(ns, [{ id: 'a', documentId: 'd1', values: unit([1, 0, 0, 0]) }, { id: 'b', documentId: 'd2', values: unit([0, 1, 0, 0]) }]);
+    await index.upsert(ns, [{ id: 'a', documentId: 'd1', values: unit([0, 1, 0, 0]) }]);
+    t.is(await index.count(ns), 2);
+    t.deepEqual((await index.query(ns, unit([0, 1, 0, 0]), 1)).map((m) => m.score > 0.99), [true]);
+    await index.deleteByDocument(ns, 'd1');
+    t.deepEqual((await index.query(ns, unit([0, 1, 0, 0]), 10)).map((m) => m.id), ['b']);
+    await index.deleteNamespace(ns);
+    t.is(await index.count(ns), 0);
+    t.deepEqual(await index.query(ns, unit([0, 1, 0, 0]), 10), []);
+  });
+}
+
+/** BM25 over text per namespace: relevant first, stemmed, safe against query syntax. */
+export function testKeywordIndex(test: TestFn, name: string, factory: () => Promise<Fixture<KeywordIndex>>) {
+  const it = withIndex(test, name, factory);
+  it('ranks by BM25 with stemming, and ignores query operators', async (t, index, ns) => {
+    await index.upsert(ns, [
+      { id: 'c1', documentId: 'd1', text: 'Vitamin D deficiency is associated with bone fractures in elderly patients.' },
+      { id: 'c2', documentId: 'd1', text: 'Bone density and fracturing: a survey of calcium intake.' },
+      { id: 'c3', documentId: 'd2', text: 'Solar panels convert sunlight into electricity.' },
+    ]);
+    const matches = await index.query(ns, 'vitamin D fractures', 10);
+    t.is(matches[0]!.id, 'c1');
+    t.true(matches.some((m) => m.id === 'c2'), 'stemming: fractures ~ fracturing');
+    t.false(matches.some((m) => m.id === 'c3'));
+    t.true(matches[0]!.score > 0);
+    t.deepEqual(await index.query(ns, 'NEAR( "bone" OR AND ) * text:', 10).then((m) => m.length > 0), true);
+    t.deepEqual(await index.query(ns, '   ', 10), []);
+  });
+  it('namespaces are isolated; filter, replace and delete', async (t, index, ns) => {
+    await index.upsert(ns, [{ id: 'c1', documentId: 'd1', text: 'alpha beta' }, { id: 'c2', documentId: 'd2', text: 'alpha gamma' }]);
+    await index.upsert(`${ns}-o`, [{ id: 'c9', documentId: 'd9', text: 'alpha' }]);
+    t.deepEqual((await index.query(ns, 'alpha', 10)).map((m) => m.id).sort(), ['c1', 'c2']);
+    t.deepEqual((await index.query(ns, 'alpha', 10, { documentIds: ['d2'] })).map((m) => m.id), ['c2']);
+    await index.upsert(ns, [{ id: 'c1', documentId: 'd1', text: 'delta' }]);
+    t.deepEqual((await index.query(ns, 'alpha', 10)).map((m) => m.id), ['c2']);
+    t.is(await index.count(ns), 2);
+    await index.deleteByDocument(ns, 'd2');
+    t.deepEqual(await index.query(ns, 'alpha', 10), []);
+    await index.deleteNamespace(ns);
+    t.is(await index.count(ns), 0);
+    t.is((await index.query(`${ns}-o`, 'alpha', 10)).length, 1);
+    await index.deleteNamespace(`${ns}-o`);
+  });
+}
+
+/** Mentions and co-occurrence per namespace. */
+export function testEntityGraph(test: TestFn, name: string, factory: () => Promise<Fixture<EntityGraph>>) {
+  const it = withIndex(test, name, factory);
+  it('neighbours by shared chunks; chunks by weighted entities', async (t, graph, ns) => {
+    await graph.upsert(ns, [
+      { chunkId: 'c1', documentId: 'd1', entities: ['tam', 'fred davis'] },
+      { chunkId: 'c2', documentId: 'd1', entities: ['tam', 'perceived usefulness'] },
+      { chunkId: 'c3', documentId: 'd2', entities: ['tam', 'fred davis', 'perceived usefulness'] },
+      { chunkId: 'c4', documentId: 'd2', entities: ['mit'] },
+    ]);
+    t.deepEqual(await graph.neighbours(ns, 'tam', 5), [
+      { entity: 'fred davis', weight: 2 },
+      { entity: 'perceived usefulness', weight: 2 },
+    ]);
+    const chunks = await graph.chunksMentioning(ns, new Map([['fred davis', 1], ['perceived usefulness', 0.5]]), 10);
+    t.deepEqual(chunks.map((c) => [c.id, c.score]), [['c3', 1.5], ['c1', 1], ['c2', 0.5]]);
+    t.deepEqual((await graph.chunksMentioning(ns, new Map([['tam', 1]]), 10, { documentIds: ['d2'] })).map((c) => c.id), ['c3']);
+    t.is(await graph.entityCount(ns), 4);
+  });
+  it('re-upserting a chunk replaces its mentions; deletes', async (t, graph, ns) => {
+    await graph.upsert(ns, [{ chunkId: 'c1', documentId: 'd1', entities: ['a', 'b'] }]);
+    await graph.upsert(ns, [{ chunkId: 'c1', documentId: 'd1', entities: ['a', 'c'] }]);
+    t.deepEqual(await graph.neighbours(ns, 'a', 5), [{ entity: 'c', weight: 1 }]);
+    await graph.deleteByDocument(ns, 'd1');
+    t.is(await graph.entityCount(ns), 0);
+    await graph.upsert(ns, [{ chunkId: 'c2', documentId: 'd2', entities: ['x'] }]);
+    await graph.deleteNamespace(ns);
+    t.is(await graph.entityCount(ns), 0);
+  });
+}
