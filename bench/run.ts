@@ -2,6 +2,7 @@
 //   npm run bench                 all of them
 //   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
 import { appendBench, commandShellBench } from './event-store.bench.ts';
+import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
@@ -11,6 +12,7 @@ const BENCHES = {
   command_shell: commandShellBench,
   replay: replayBench,
   http_models: httpModelsBench,
+  embedder: embedderBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

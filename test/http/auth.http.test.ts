@@ -11,9 +11,9 @@ test.serial('GET /v1/models lists the offline models for a valid key', async (t)
   const res = await t.context.server.call('GET', '/v1/models');
   t.is(res.status, 200);
   t.is(res.body.object, 'list');
-  t.true(res.body.data.some((m: any) => m.id === 'kbqa-hash-embed-384' && m.object === 'model' && m.owned_by === 'kbqa'));
-  const one = await t.context.server.call('GET', '/v1/models/kbqa-hash-embed-384');
-  t.is(one.body.id, 'kbqa-hash-embed-384');
+  t.true(res.body.data.some((m: any) => m.id === 'kbqa-hash-embed-512' && m.object === 'model' && m.owned_by === 'kbqa'));
+  const one = await t.context.server.call('GET', '/v1/models/kbqa-hash-embed-512');
+  t.is(one.body.id, 'kbqa-hash-embed-512');
   const missing = await t.context.server.call('GET', '/v1/models/gpt-9');
   t.is(missing.status, 404);
   t.is(errorOf(missing.body).code, 'model_not_found');

@@ -14,7 +14,7 @@ test.serial('create answers 201 with defaults filled in, an ETag, and is readabl
   t.regex(res.body.id, /^kb_/);
   t.like(res.body, { object: 'knowledge_base', name: 'Handbook', description: 'HR', document_count: 0, chunk_count: 0 });
   t.deepEqual(res.body.settings, {
-    embedding_model: 'kbqa-hash-embed-384',
+    embedding_model: 'kbqa-hash-embed-512',
     top_k: 10,
     score_threshold: 0,
     recall: { vector: true, keyword: true, graph: false },

