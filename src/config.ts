@@ -12,6 +12,13 @@ const Env = z.object({
   KBQA_MAX_JSON_KB: int(1024, 1),
   KBQA_CONSISTENCY_TIMEOUT_MS: int(5000, 1),
   KBQA_SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+  KBQA_MAX_UPLOAD_MB: int(50, 1),
+  KBQA_MAX_FILES_PER_UPLOAD: int(20, 1),
+  KBQA_PARSER_THREADS: int(2, 1),
+  KBQA_PARSE_TIMEOUT_S: int(600, 1),
+  KBQA_PARSE_MEMORY_MB: int(768, 64),
+  KBQA_MAX_PAGES: int(5000, 1),
+  KBQA_OCR: z.enum(['on', 'off']).default('on'),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -25,6 +32,15 @@ export type Config = {
   consistencyTimeoutMs: number;
   shutdownTimeoutMs: number;
   logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
+  ingestion: {
+    maxUploadBytes: number;
+    maxFilesPerUpload: number;
+    parserThreads: number;
+    parseTimeoutMs: number;
+    parseMemoryMb: number;
+    maxPages: number;
+    ocr: boolean;
+  };
 };
 
 /** The only reader of the environment: everything else receives a Config. */
@@ -45,5 +61,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
     shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,
     logLevel: e.KBQA_LOG_LEVEL,
+    ingestion: {
+      maxUploadBytes: e.KBQA_MAX_UPLOAD_MB * 1024 * 1024,
+      maxFilesPerUpload: e.KBQA_MAX_FILES_PER_UPLOAD,
+      parserThreads: e.KBQA_PARSER_THREADS,
+      parseTimeoutMs: e.KBQA_PARSE_TIMEOUT_S * 1000,
+      parseMemoryMb: e.KBQA_PARSE_MEMORY_MB,
+      maxPages: e.KBQA_MAX_PAGES,
+      ocr: e.KBQA_OCR === 'on',
+    },
   };
 }

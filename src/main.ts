@@ -6,7 +6,17 @@ import type { AppContext } from './app/context.ts';
 import { createIdGenerator } from './app/ids.ts';
 import { PROJECTOR_GROUP, projectorGroup } from './app/projector.ts';
 import { createAuthenticator } from './app/services/api-keys.ts';
+import { createDocumentService } from './app/services/documents.ts';
 import { createKnowledgeBaseService } from './app/services/knowledge-bases.ts';
+import { createLiveFeed } from './app/live-feed.ts';
+import { createWorkerParser } from './adapters/local/worker-parser.ts';
+import { createSqliteEntityGraph } from './adapters/sqlite/entity-graph.ts';
+import { createSqliteKeywordIndex } from './adapters/sqlite/keyword-index.ts';
+import { createSqliteVectorIndex } from './adapters/sqlite/vector-index.ts';
+import { lifecycleMessage } from './http/sse-document-events.ts';
+import { DEFAULT_LIMITS } from './parsing/types.ts';
+import { indexerConsumer } from '../consumers/indexer/index.ts';
+import { parserConsumer } from '../consumers/parser/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createFsBlobStore } from './adapters/fs/blob-store.ts';
 import { createHashingEmbedder } from './adapters/local/hashing-embedder.ts';
@@ -39,9 +49,13 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     onError: (group, error) => logger.error({ err: error, group }, 'consumer group error'),
   });
   const authenticator = createAuthenticator({ readModels, now: clock });
+  const feed = createLiveFeed();
   const projector = await bus.subscribe(
     projectorGroup(allProjections, readModels, (batch) => {
-      for (const event of batch) if (event.type === 'ApiKeyRevoked') authenticator.evictKey((event.data as { key_id: string }).key_id);
+      for (const event of batch) {
+        if (event.type === 'ApiKeyRevoked') authenticator.evictKey((event.data as { key_id: string }).key_id);
+        if (event.streamId.startsWith('document-')) feed.publish(event.streamId.slice('document-'.length), lifecycleMessage(event));
+      }
     }),
   );
   const ctx: AppContext = {
@@ -54,6 +68,25 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   };
   const embedder = createHashingEmbedder();
   const models = createModelCatalog([embedder.model], embedder.model.id);
+  const vectors = createSqliteVectorIndex(db);
+  const keywords = createSqliteKeywordIndex(db);
+  const graph = createSqliteEntityGraph(db);
+  const { ingestion } = config;
+  const parser = createWorkerParser({ threads: ingestion.parserThreads, maxMemoryMb: ingestion.parseMemoryMb });
+  const consumers = [
+    await bus.subscribe(
+      parserConsumer({
+        ctx,
+        blobs,
+        parser,
+        feed,
+        limits: { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr },
+        timeoutMs: ingestion.parseTimeoutMs,
+        concurrency: ingestion.parserThreads,
+      }),
+    ),
+    await bus.subscribe(indexerConsumer({ ctx, embedders: new Map([[embedder.model.id, embedder]]), vectors, keywords, graph, feed })),
+  ];
   return {
     ctx,
     store,
@@ -63,9 +96,13 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     logger,
     authenticator,
     knowledgeBases: createKnowledgeBaseService(ctx, models),
-    consumers: () => ({ [PROJECTOR_GROUP]: projector.position() }),
+    documents: createDocumentService(ctx),
+    feed,
+    indexes: { vectors, keywords, graph },
+    consumers: () => ({ [PROJECTOR_GROUP]: projector.position(), parser: consumers[0]!.position(), indexer: consumers[1]!.position() }),
     async close() {
       await bus.close();
+      await parser.close();
       await store.close();
       await readModels.close();
       db.close();
@@ -82,6 +119,13 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     authenticator: runtime.authenticator,
     models: runtime.models,
     knowledgeBases: runtime.knowledgeBases,
+    documents: {
+      documents: runtime.documents,
+      blobs: runtime.blobs,
+      maxUploadBytes: config.ingestion.maxUploadBytes,
+      maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
+      events: { store: runtime.store, feed: runtime.feed },
+    },
     metrics,
     rateLimiter: createRateLimiter(config.rateLimitPerMinute),
     maxJsonBytes: config.maxJsonBytes,
@@ -90,6 +134,8 @@ export function createHttpApp(runtime: Runtime, config: Config) {
       event_store: () => runtime.store.ping(),
       read_models: () => runtime.readModels.ping(),
       blob_store: () => runtime.blobs.ping(),
+      vector_index: () => runtime.indexes.vectors.ping(),
+      keyword_index: () => runtime.indexes.keywords.ping(),
       projector: async () => {
         const lag = (await runtime.store.headPosition()) - runtime.ctx.projector.position();
         if (lag > 10_000n) throw new Error(`projector is ${lag} events behind`);

@@ -14,6 +14,7 @@ import type { RateLimiter } from './rate-limit.ts';
 import type { RouteSpec } from './route.ts';
 import { createRouter } from './router.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
 import { modelRoutes } from './routes/models.ts';
 import { operationRoutes, type ReadinessCheck } from './routes/operations.ts';
@@ -24,6 +25,7 @@ export type AppDeps = {
   authenticator: Authenticator;
   models: ModelCatalog;
   knowledgeBases: KnowledgeBaseService;
+  documents: DocumentRouteDeps;
   metrics: Metrics;
   rateLimiter: RateLimiter;
   maxJsonBytes: number;
@@ -33,7 +35,12 @@ export type AppDeps = {
 };
 
 export function createApp(deps: AppDeps): Koa {
-  const api: RouteSpec[] = [...modelRoutes(deps.models), ...apiKeyRoutes(deps.ctx), ...knowledgeBaseRoutes(deps.knowledgeBases)];
+  const api: RouteSpec[] = [
+    ...modelRoutes(deps.models),
+    ...apiKeyRoutes(deps.ctx),
+    ...knowledgeBaseRoutes(deps.knowledgeBases),
+    ...documentRoutes(deps.documents),
+  ];
   let openApi: unknown;
   const routes: RouteSpec[] = [
     ...api,

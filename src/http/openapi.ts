@@ -20,6 +20,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
       ...(r.scope !== 'public' && { security: [{ bearer: [] }], 'x-required-scope': r.scope }),
       ...(parameters.length > 0 && { parameters }),
       ...(r.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }),
+      ...(r.requestBody && { requestBody: r.requestBody }),
       responses: {
         [String(r.status ?? 200)]: {
           description: 'Success',

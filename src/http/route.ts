@@ -26,6 +26,8 @@ export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   /** Scope the key needs; routes outside /v1 declare `public`. */
   scope: ApiKeyScope | 'public';
   body?: B;
+  /** For routes that read the body themselves (multipart): how OpenAPI should describe it. */
+  requestBody?: Record<string, unknown>;
   query?: Q;
   response?: z.ZodType;
   status?: number;

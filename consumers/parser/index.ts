@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import type { DocumentUploaded } from '../../schemas/events/document.ts';
+import { handleCommand } from '../../src/app/command-handler.ts';
+import { type AppContext, commandMetadata } from '../../src/app/context.ts';
+import type { LiveFeed } from '../../src/app/live-feed.ts';
+import { documentDecider } from '../../src/domain/document/document.ts';
+import { DomainError } from '../../src/domain/shared/errors.ts';
+import type { ParseLimits } from '../../src/parsing/types.ts';
+import type { BlobStore } from '../../src/ports/blob-store.ts';
+import type { DocumentParser } from '../../src/ports/document-parser.ts';
+import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
+import type { RecordedEvent } from '../../src/ports/event-store.ts';
+import { failDocument, mapConcurrently } from '../shared.ts';
+
+export type ParserDeps = {
+  ctx: AppContext;
+  blobs: BlobStore;
+  parser: DocumentParser;
+  feed: LiveFeed;
+  limits: ParseLimits;
+  timeoutMs: number;
+  concurrency: number;
+};
+
+/**
+ * DocumentUploaded → parse in a worker → chunk batches + DocumentParsed, appended together so a
+ * crash leaves either all of a parse in the log or none of it. A redelivered upload finds the
+ * document past `queued` and does nothing; one cut short by a crash is parsed again.
+ */
+export function parserConsumer(deps: ParserDeps): ConsumerGroup {
+  return {
+    name: 'parser',
+    eventTypes: new Set(['DocumentUploaded']),
+    batchSize: 16,
+    handle: (batch) => mapConcurrently(batch, deps.concurrency, (event) => parseOne(deps, event)),
+    onParked: (event, error) =>
+      failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'parsing', 'internal_error', describe(error)),
+  };
+}
+
+async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs }: ParserDeps, event: RecordedEvent) {
+  const upload = event.data as z.infer<typeof DocumentUploaded>;
+  const id = upload.document_id;
+  const started = await run(() =>
+    handleCommand(ctx.store, documentDecider, id, { type: 'StartParsing', data: { document_id: id }, metadata: commandMetadata(ctx, 'parser') }),
+  );
+  if (!started || started.events.length === 0) return;
+  const file = await blobs.localPath(upload.sha256);
+  if (!file) return failDocument(ctx, id, 'parsing', 'blob_missing', 'The uploaded file is no longer stored.');
+  const t0 = performance.now();
+  try {
+    const outcome = await parser.parse(
+      { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits },
+      { timeoutMs, onProgress: (done, total) => feed.publish(id, { event: 'progress', data: { stage: 'parsing', pages_parsed: done, page_count: total } }) },
+    );
+    if (!outcome.ok) return failDocument(ctx, id, 'parsing', outcome.code, outcome.message);
+    const { mediaType, pageCount, chunks, ocrPages, warnings } = outcome;
+    await run(() =>
+      handleCommand(ctx.store, documentDecider, id, {
+        type: 'RecordParse',
+        data: { document_id: id, media_type: mediaType, page_count: pageCount, chunks, ocr_pages: ocrPages, warnings, parse_ms: Math.round(performance.now() - t0) },
+        metadata: commandMetadata(ctx, 'parser'),
+      }),
+    );
+  } finally {
+    await file.release();
+  }
+}
+
+/** A document deleted (or otherwise moved on) while we worked is not an error: there is nothing left to do. */
+async function run<T>(command: () => Promise<T>): Promise<T | null> {
+  try {
+    return await command();
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { DocumentMetadata } from '../events/document.ts';
+
+export const UploadChunking = z.strictObject({
+  max_tokens: z.int().min(32).max(8192).optional(),
+  overlap_tokens: z.int().min(0).max(4096).optional(),
+});
+
+export const UploadMetadata = DocumentMetadata.refine((m) => Object.keys(m).length <= 50, { message: 'at most 50 metadata keys' });
+
+export const TextUploadBody = z.strictObject({
+  name: z.string().trim().min(1).max(255),
+  text: z.string().min(1),
+  metadata: UploadMetadata.optional(),
+  chunking: UploadChunking.optional(),
+});
+
+export const DocumentListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.string().min(1).max(200).optional(),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed']).optional(),
+});
+
+export const ChunkListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after: z.coerce.number().int().min(-1).optional(),
+});
+
+export const Document = z.object({
+  id: z.string(),
+  object: z.literal('document'),
+  knowledge_base_id: z.string(),
+  name: z.string(),
+  media_type: z.string(),
+  size_bytes: z.int(),
+  sha256: z.string(),
+  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed']),
+  metadata: DocumentMetadata,
+  page_count: z.int().nullable(),
+  chunk_count: z.int().nullable(),
+  ocr_pages: z.array(z.int()),
+  warnings: z.array(z.string()),
+  error: z.object({ stage: z.string(), code: z.string(), message: z.string() }).nullable(),
+  timings: z.object({
+    parse_ms: z.int().nullable(),
+    index_ms: z.int().nullable(),
+    parsing_started_at: z.string().nullable(),
+    parsed_at: z.string().nullable(),
+    indexed_at: z.string().nullable(),
+  }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const Chunk = z.object({
+  id: z.string(),
+  object: z.literal('chunk'),
+  document_id: z.string(),
+  index: z.int(),
+  source: z.string(),
+  page: z.int(),
+  paragraph: z.string(),
+  heading_path: z.array(z.string()),
+  char_start: z.int(),
+  char_end: z.int(),
+  token_count: z.int(),
+});

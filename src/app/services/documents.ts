@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import type { ChunkBatchDoc } from '../../../projections/chunk-batches/index.ts';
+import type { DocumentDoc } from '../../../projections/documents/index.ts';
+import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
+import { contentClaimDecider, contentKey } from '../../domain/document/content-claim.ts';
+import { documentDecider } from '../../domain/document/document.ts';
+import { handleCommand } from '../command-handler.ts';
+import { type AppContext, commandMetadata, settled } from '../context.ts';
+import { badRequest, notFoundError } from '../errors.ts';
+import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
+import { findPage, type PageRequest } from './paging.ts';
+import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
+
+/** A file already in the blob store, with the type its bytes revealed. */
+export type StoredFile = { name: string; sha256: string; sizeBytes: number; mediaType: string };
+
+export type UploadOptions = {
+  metadata: Record<string, string | number | boolean>;
+  chunking: { max_tokens?: number; overlap_tokens?: number };
+  idempotencyKey?: string;
+  requestId?: string;
+};
+
+export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }: DocumentDoc) {
+  return visible;
+}
+
+export function createDocumentService(ctx: AppContext) {
+  async function knowledgeBase(principal: Principal, kbId: string): Promise<KnowledgeBaseDoc> {
+    requireKnowledgeBaseAccess(principal, kbId);
+    const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
+    if (!kb || kb.workspace_id !== principal.workspaceId) throw notFoundError('knowledge_base_not_found', `No knowledge base found with id '${kbId}'.`);
+    return kb;
+  }
+
+  async function document(principal: Principal, kbId: string, documentId: string): Promise<DocumentDoc> {
+    await knowledgeBase(principal, kbId);
+    const doc = await ctx.readModels.get<DocumentDoc>('documents', documentId);
+    if (!doc || doc.knowledge_base_id !== kbId) throw notFoundError('document_not_found', `No document found with id '${documentId}'.`);
+    return doc;
+  }
+
+  /** One file: the document that already holds these bytes in this knowledge base, or a new one. */
+  async function addOne(principal: Principal, kb: KnowledgeBaseDoc, file: StoredFile, chunking: { max_tokens: number; overlap_tokens: number }, options: UploadOptions) {
+    const id = ctx.newId('doc');
+    const meta = commandMetadata(ctx, principal.keyId, options.requestId);
+    const claimKey = contentKey(kb.id, file.sha256);
+    const claim = (data: { document_id: string }, type: 'ClaimContent' | 'ReleaseContent' = 'ClaimContent') =>
+      handleCommand(ctx.store, contentClaimDecider, claimKey, { type, data: { knowledge_base_id: kb.id, sha256: file.sha256, ...data }, metadata: meta });
+    let claimed = await claim({ document_id: id });
+    const holder = claimed.events.length === 0 ? claimed.state.holder : null;
+    if (holder) {
+      if (await ctx.readModels.get('documents', holder)) return { id: holder, position: 0n };
+      // The holder was deleted but its claim never released (a crash in between): release it now.
+      await claim({ document_id: holder }, 'ReleaseContent');
+      claimed = await claim({ document_id: id });
+      if (claimed.events.length === 0) return { id: claimed.state.holder!, position: 0n };
+    }
+    const result = await handleCommand(ctx.store, documentDecider, id, {
+      type: 'UploadDocument',
+      data: {
+        document_id: id,
+        knowledge_base_id: kb.id,
+        workspace_id: principal.workspaceId,
+        name: file.name,
+        media_type: file.mediaType,
+        size_bytes: file.sizeBytes,
+        sha256: file.sha256,
+        metadata: options.metadata,
+        chunking,
+      },
+      metadata: meta,
+    });
+    return { id, position: result.position };
+  }
+
+  return {
+    knowledgeBase,
+
+    async upload(principal: Principal, kbId: string, files: StoredFile[], options: UploadOptions) {
+      const kb = await knowledgeBase(principal, kbId);
+      const chunking = { ...kb.settings.chunking, ...options.chunking };
+      if (chunking.overlap_tokens >= chunking.max_tokens) {
+        throw badRequest('invalid_value', 'chunking.overlap_tokens: must be smaller than chunking.max_tokens', 'chunking.overlap_tokens');
+      }
+      const fingerprint = createHash('sha256')
+        .update(JSON.stringify([kbId, files.map((f) => [f.name, f.sha256]), options.metadata, chunking]))
+        .digest('hex');
+      const replay = options.idempotencyKey
+        ? await claimIdempotencyKey(ctx, principal, options.idempotencyKey, fingerprint)
+        : null;
+      let ids = replay?.resourceIds;
+      if (!ids) {
+        const added = [];
+        for (const file of files) added.push(await addOne(principal, kb, file, chunking, options));
+        ids = added.map((a) => a.id);
+        const last = added.reduce((max, a) => (a.position > max ? a.position : max), 0n);
+        if (options.idempotencyKey) await completeIdempotencyKey(ctx, principal, options.idempotencyKey, 202, ids);
+        await settled(ctx, last);
+      }
+      const docs = await Promise.all(ids.map((id) => ctx.readModels.get<DocumentDoc>('documents', id)));
+      return { object: 'list' as const, data: docs.filter((d): d is DocumentDoc => d !== null).map(presentDocument), has_more: false };
+    },
+
+    async get(principal: Principal, kbId: string, documentId: string) {
+      return presentDocument(await document(principal, kbId, documentId));
+    },
+
+    async list(principal: Principal, kbId: string, page: PageRequest, status?: string) {
+      await knowledgeBase(principal, kbId);
+      return findPage(ctx.readModels, 'documents', { knowledge_base_id: kbId, ...(status && { status }) }, page, presentDocument);
+    },
+
+    async chunks(principal: Principal, kbId: string, documentId: string, page: { limit: number; after?: number }) {
+      const doc = await document(principal, kbId, documentId);
+      const batches = await ctx.readModels.find<ChunkBatchDoc>('chunk_batches', { where: { document_id: documentId }, order: 'asc' });
+      const all = batches.flatMap((b) => b.chunks);
+      const from = page.after === undefined ? 0 : all.findIndex((c) => c.index > page.after!);
+      const slice = from < 0 ? [] : all.slice(from, from + page.limit);
+      return {
+        object: 'list' as const,
+        data: slice.map((c) => ({
+          id: c.chunk_id,
+          object: 'chunk' as const,
+          document_id: documentId,
+          index: c.index,
+          source: doc.name,
+          page: c.page,
+          paragraph: c.text,
+          heading_path: c.heading_path,
+          char_start: c.char_start,
+          char_end: c.char_end,
+          token_count: c.token_count,
+        })),
+        has_more: from >= 0 && from + page.limit < all.length,
+      };
+    },
+
+    async remove(principal: Principal, kbId: string, documentId: string, requestId?: string) {
+      const doc = await document(principal, kbId, documentId);
+      const meta = commandMetadata(ctx, principal.keyId, requestId);
+      const result = await handleCommand(ctx.store, documentDecider, documentId, {
+        type: 'DeleteDocument',
+        data: { document_id: documentId, workspace_id: principal.workspaceId },
+        metadata: meta,
+      });
+      // The same bytes may be uploaded again later, as a new document.
+      await handleCommand(ctx.store, contentClaimDecider, contentKey(kbId, doc.sha256), {
+        type: 'ReleaseContent',
+        data: { knowledge_base_id: kbId, sha256: doc.sha256, document_id: documentId },
+        metadata: meta,
+      });
+      await settled(ctx, result.position);
+      return { id: documentId, object: 'document.deleted' as const, deleted: true };
+    },
+  };
+}
+
+export type DocumentService = ReturnType<typeof createDocumentService>;

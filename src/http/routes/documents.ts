@@ -1,0 +1,169 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { DocumentService, StoredFile } from '../../app/services/documents.ts';
+import { unsupportedMediaType } from '../../app/errors.ts';
+import { detectMediaType } from '../../parsing/detect.ts';
+import { MEDIA_TYPES } from '../../parsing/types.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
+import { Deleted, listOf } from '../../../schemas/http/common.ts';
+import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadMetadata } from '../../../schemas/http/documents.ts';
+import { readJson } from '../body.ts';
+import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
+import { route } from '../route.ts';
+import { streamDocumentEvents, type DocumentEventsDeps } from '../sse-document-events.ts';
+import { parseOr400 } from '../validate.ts';
+
+export type DocumentRouteDeps = {
+  documents: DocumentService;
+  blobs: BlobStore;
+  maxUploadBytes: number;
+  maxFilesPerUpload: number;
+  events: DocumentEventsDeps;
+};
+
+const tag = 'documents';
+const base = '/v1/knowledge-bases/:kb_id/documents';
+
+const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name: string) => {
+  if (raw === undefined || raw === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return parseOr400(schema, Symbol('not JSON'), name);
+  }
+  return parseOr400(schema, value, name);
+};
+
+export function documentRoutes(deps: DocumentRouteDeps) {
+  const { documents, blobs } = deps;
+
+  /** Types are decided by the bytes; an unsupported one rejects the whole upload before anything is queued. */
+  async function typed(files: ReceivedFile[]): Promise<StoredFile[]> {
+    const out: StoredFile[] = [];
+    const refused: string[] = [];
+    for (const file of files) {
+      const local = await blobs.localPath(file.sha256);
+      const detected = await detectMediaType(local!.path, file.name);
+      await local!.release();
+      if (!detected.ok && detected.code === 'unsupported_type') refused.push(file.name);
+      // Encrypted or empty files are accepted: they fail as documents, with their reason, for the client to see.
+      out.push({ ...file, mediaType: detected.ok ? detected.mediaType : guessByName(file.name) });
+    }
+    if (refused.length > 0) {
+      await Promise.all(files.filter((f) => refused.includes(f.name)).map((f) => blobs.delete(f.sha256)));
+      throw unsupportedMediaType(
+        `Unsupported file type: ${refused.join(', ')}. Supported: PDF, DOCX, XLSX, CSV, Markdown, plain text, HTML, PNG, JPEG, TIFF.`,
+      );
+    }
+    return out;
+  }
+
+  return [
+    route({
+      method: 'post',
+      path: base,
+      summary: 'Upload documents: multipart `file` parts (+ optional `metadata`, `chunking` JSON fields), or JSON {name, text}',
+      tag,
+      scope: 'write',
+      status: 202,
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'array', items: { type: 'string', format: 'binary' } },
+                metadata: { type: 'string', description: 'JSON object of string, number or boolean values' },
+                chunking: { type: 'string', description: 'JSON {max_tokens?, overlap_tokens?}' },
+              },
+            },
+          },
+          'application/json': { schema: z.toJSONSchema(TextUploadBody, { io: 'input' }) },
+        },
+      },
+      response: listOf(Document),
+      handle: async ({ ctx, principal, params, requestId }) => {
+        await documents.knowledgeBase(principal, params.kb_id!);
+        let received: { files: ReceivedFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking> };
+        if (ctx.is('application/json')) {
+          const body = parseOr400(TextUploadBody, await readJson(ctx, deps.maxUploadBytes));
+          const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
+          received = { files: [{ name: body.name, sha256: blob.sha256, sizeBytes: blob.sizeBytes }], metadata: body.metadata, chunking: body.chunking };
+        } else {
+          const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: deps.maxFilesPerUpload });
+          const unknown = Object.keys(fields).find((f) => f !== 'metadata' && f !== 'chunking');
+          if (unknown) parseOr400(z.strictObject({}), { [unknown]: true });
+          if (files.length === 0) parseOr400(z.object({ file: z.string() }), {});
+          received = { files, metadata: jsonField(UploadMetadata, fields.metadata, 'metadata'), chunking: jsonField(UploadChunking, fields.chunking, 'chunking') };
+        }
+        const files = await typed(received.files);
+        const idempotencyKey = ctx.get('idempotency-key') || undefined;
+        const body = await documents.upload(principal, params.kb_id!, files, {
+          metadata: received.metadata ?? {},
+          chunking: received.chunking ?? {},
+          idempotencyKey,
+          requestId,
+        });
+        return { status: 202, body };
+      },
+    }),
+    route({
+      method: 'get',
+      path: base,
+      summary: 'List the documents of a knowledge base (filter by status)',
+      tag,
+      scope: 'read',
+      query: DocumentListQuery,
+      response: listOf(Document),
+      handle: async ({ principal, params, query }) => ({ body: await documents.list(principal, params.kb_id!, query, query.status) }),
+    }),
+    route({
+      method: 'get',
+      path: `${base}/:document_id`,
+      summary: 'Get a document: status, pages, chunks, timings, error',
+      tag,
+      scope: 'read',
+      response: Document,
+      handle: async ({ principal, params }) => ({ body: await documents.get(principal, params.kb_id!, params.document_id!) }),
+    }),
+    route({
+      method: 'get',
+      path: `${base}/:document_id/chunks`,
+      summary: 'The chunks of a document in order, with page, paragraph and heading path',
+      tag,
+      scope: 'read',
+      query: ChunkListQuery,
+      response: listOf(Chunk),
+      handle: async ({ principal, params, query }) => ({ body: await documents.chunks(principal, params.kb_id!, params.document_id!, query) }),
+    }),
+    route({
+      method: 'get',
+      path: `${base}/:document_id/events`,
+      summary: 'Server-sent events: the document’s lifecycle so far, then live, with parse and index progress',
+      tag,
+      scope: 'read',
+      handle: async ({ ctx, principal, params }) => {
+        const doc = await documents.get(principal, params.kb_id!, params.document_id!);
+        return streamDocumentEvents(ctx, deps.events, doc.id);
+      },
+    }),
+    route({
+      method: 'delete',
+      path: `${base}/:document_id`,
+      summary: 'Delete a document and take its chunks out of every index',
+      tag,
+      scope: 'write',
+      response: Deleted('document.deleted'),
+      handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id!, params.document_id!, requestId) }),
+    }),
+  ];
+}
+
+function guessByName(name: string): string {
+  const ext = name.toLowerCase().split('.').pop();
+  const byExt: Record<string, string> = { pdf: MEDIA_TYPES.pdf, docx: MEDIA_TYPES.docx, xlsx: MEDIA_TYPES.xlsx, csv: MEDIA_TYPES.csv, md: MEDIA_TYPES.markdown, html: MEDIA_TYPES.html };
+  return byExt[ext ?? ''] ?? 'application/octet-stream';
+}

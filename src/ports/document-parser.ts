@@ -1,0 +1,23 @@
+import type { Chunk, ChunkingSettings } from '../domain/document/chunker.ts';
+import type { FailureCode, MediaType, ParseLimits } from '../parsing/types.ts';
+
+export type ParseTask = {
+  documentId: string;
+  path: string;
+  fileName: string;
+  chunking: ChunkingSettings;
+  limits: ParseLimits;
+};
+
+export type ParseOutcome =
+  | { ok: true; mediaType: MediaType; pageCount: number; chunks: Chunk[]; ocrPages: number[]; warnings: string[] }
+  | { ok: false; code: FailureCode; message: string };
+
+/**
+ * Turns a stored file into chunks, away from the event loop, within a time and memory budget.
+ * A broken or hostile file is an outcome (`ok: false`), never a crash of the caller.
+ */
+export interface DocumentParser {
+  parse(task: ParseTask, options: { timeoutMs: number; onProgress?: (pagesDone: number, pageCount: number) => void }): Promise<ParseOutcome>;
+  close(): Promise<void>;
+}
