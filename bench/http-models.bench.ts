@@ -1,77 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { cpuSeconds, startChild, stopChild, waitFor, type Child } from './server-process.ts';
 import { freePort, log, percentile, round, withTempDir } from './util.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = 32;
 const WARMUP_S = 2;
 const ROUND_S = 5; // two rounds per target: 10 s each in all
 const TARGET_RATIO = 0.6;
 
-type Child = { name: string; proc: ChildProcess };
-
-/** A server in its own process; its stdout and stderr go to our stderr, never our stdout. */
-function startChild(name: string, args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const forward = (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`);
-  proc.stdout!.on('data', forward);
-  proc.stderr!.on('data', forward);
-  return { name, proc };
-}
-
-async function stopChild({ proc }: Child) {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = once(proc, 'exit');
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function waitFor(child: Child, url: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited with code ${child.proc.exitCode} before answering ${url}`);
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${child.name} did not answer ${url} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 type Target = { name: 'kbqa' | 'bare_koa'; url: string; pid: number };
 type Tally = { requests: number; seconds: number; cpuSeconds: number | null; non2xx: number; errors: number; timeouts: number; latencies: number[]; rounds: number[] };
-
-const CLK_TCK = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * CPU seconds (user + system) a process has used so far, from /proc (Linux), or null elsewhere.
- * CPU per request is steadier than requests/s when other work shares the machine.
- */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-  } catch {
-    return null;
-  }
-}
 
 function run(url: string, headers: Record<string, string>, duration: number, latencies?: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {

@@ -4,6 +4,7 @@
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
+import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
@@ -13,6 +14,9 @@ const BENCHES = {
   replay: replayBench,
   http_models: httpModelsBench,
   embedder: embedderBench,
+  ingest_scifact: ingestSciFactBench,
+  ingest_pdf: ingestPdfBench,
+  ocr: ocrBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

@@ -1,0 +1,50 @@
+import { type Block, type BlockKind, type MediaType, type ParsedDocument, type ParseLimits, ParseFailure } from './types.ts';
+import { normalizeCode, normalizeText } from './text-normalize.ts';
+
+export type BlockBuilder = {
+  /** Opens a section: later blocks carry this title in their headingPath until a heading of the same or a higher level. */
+  heading(text: string, level: number, page: number): void;
+  add(kind: Exclude<BlockKind, 'heading'>, text: string, page: number, level?: number): void;
+  /** Starts a fresh heading path (a new sheet, say). */
+  resetHeadings(): void;
+  readonly count: number;
+  finish(doc: { mediaType: MediaType; pageCount: number; warnings?: string[]; limits: ParseLimits }): ParsedDocument;
+};
+
+/**
+ * Every parser emits blocks through this, so normalisation, the never-empty rule and the
+ * heading path work the same for all formats.
+ */
+export function createBlockBuilder(): BlockBuilder {
+  const blocks: Block[] = [];
+  let path: { level: number; text: string }[] = [];
+  const titles = () => path.map((h) => h.text);
+
+  return {
+    heading(raw, level, page) {
+      const text = normalizeText(raw);
+      if (!text) return;
+      path = path.filter((h) => h.level < level);
+      blocks.push({ page, kind: 'heading', text, headingPath: titles(), level });
+      path.push({ level, text });
+    },
+    add(kind, raw, page, level) {
+      const text = kind === 'code' ? normalizeCode(raw) : normalizeText(raw);
+      if (!text) return;
+      const block: Block = { page, kind, text, headingPath: titles() };
+      if (level !== undefined) block.level = level;
+      blocks.push(block);
+    },
+    resetHeadings() {
+      path = [];
+    },
+    get count() {
+      return blocks.length;
+    },
+    finish({ mediaType, pageCount, warnings = [], limits }) {
+      if (blocks.length === 0) throw new ParseFailure('empty', 'The document contains no text.');
+      if (pageCount > limits.maxPages) throw new ParseFailure('too_large', `The document has ${pageCount} pages; the limit is ${limits.maxPages}.`);
+      return { mediaType, pageCount, blocks, ocrPages: [], warnings };
+    },
+  };
+}

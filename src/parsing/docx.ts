@@ -1,0 +1,78 @@
+import mammoth from 'mammoth';
+import { createBlockBuilder } from './block-builder.ts';
+import { docxBlocks } from './docx-blocks.ts';
+import type { DocxDocument } from './docx-model.ts';
+import { markPageHints } from './docx-pages.ts';
+import { styleHeadings } from './docx-styles.ts';
+import { failingAs } from './failures.ts';
+import { type Archive, openArchive } from './zip-archive.ts';
+import { assertArchiveSafe, assertNoDtd } from './zip-safety.ts';
+import { MEDIA_TYPES, ParseFailure, type Parser } from './types.ts';
+
+/**
+ * Word documents: structure from mammoth, pages from the layout hints Word saved (see
+ * docx-pages.ts), page count from docProps/app.xml when Word recorded it.
+ */
+export const parseDocx: Parser = async ({ path, limits, onProgress }) => {
+  const archive = await openArchive(path);
+  try {
+    assertArchiveSafe(archive.entries, limits);
+    const part = checkedParts(archive);
+    const styles = await part('word/styles.xml');
+    const app = await part('docProps/app.xml');
+
+    let document: DocxDocument | undefined;
+    await failingAs('Word document', () =>
+      // mammoth accepts an already opened package as `file` (lib/unzip.js), which lets every part
+      // it reads pass through our size-checked, DTD-checked reader instead of its own unzip.
+      mammoth.convertToHtml({ file: mammothPackage(archive, part) } as unknown as { buffer: Buffer }, {
+        // We want mammoth's model, not its HTML: keep the model, hand back an empty document.
+        transformDocument: (model: DocxDocument) => {
+          document = model;
+          return { ...model, children: [] };
+        },
+      }),
+    );
+    if (!document) throw new ParseFailure('corrupt', 'The Word document has no readable body.');
+
+    const builder = createBlockBuilder();
+    const lastPage = docxBlocks(document, styleHeadings(styles && utf8(styles)), builder);
+    const recorded = Number(/<Pages>\s*(\d+)\s*<\/Pages>/.exec(app ? utf8(app) : '')?.[1]);
+    const pageCount = recorded >= 1 ? recorded : lastPage;
+    const parsed = builder.finish({ mediaType: MEDIA_TYPES.docx, pageCount, limits });
+    // Our count of breaks can overshoot what Word last laid out; the recorded count wins.
+    for (const block of parsed.blocks) block.page = Math.min(block.page, pageCount);
+    onProgress?.(pageCount, pageCount);
+    return parsed;
+  } finally {
+    archive.close();
+  }
+};
+
+type PartReader = (name: string) => Promise<Buffer | undefined>;
+
+function checkedParts(archive: Archive): PartReader {
+  return async (name) => {
+    if (!archive.has(name)) return undefined;
+    const bytes = await archive.read(name);
+    assertNoDtd(bytes, name);
+    return bytes;
+  };
+}
+
+/** The package interface mammoth's readers use: exists() and read(name, encoding). */
+function mammothPackage(archive: Archive, part: PartReader) {
+  return {
+    exists: (name: string) => archive.has(name),
+    async read(name: string, encoding?: string) {
+      const bytes = await part(name);
+      if (!bytes) throw new Error(`missing part ${name}`);
+      if (encoding === 'base64') return bytes.toString('base64');
+      if (!encoding) return new Uint8Array(bytes);
+      const text = new TextDecoder(encoding).decode(bytes);
+      return text.includes('<w:body') ? markPageHints(text) : text;
+    },
+  };
+}
+
+const utf8 = (bytes: Buffer) => new TextDecoder('utf-8').decode(bytes);

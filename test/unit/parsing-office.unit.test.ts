@@ -1,0 +1,327 @@
+import test from 'ava';
+import { AlignmentType, Document, FootnoteReferenceRun, HeadingLevel, LevelFormat, Packer, PageBreak, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import ExcelJS from 'exceljs';
+import { markPageHints } from '../../src/parsing/docx-pages.ts';
+import { formatNumber } from '../../src/parsing/number-format.ts';
+import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { blockWith, handmadeDocx, p, pageOf, parsePath, write } from './parsing-fixtures.ts';
+
+const dir = tempDir('kbqa-parsing-office-');
+test.after.always(() => dir.remove());
+
+async function generatedDocx(): Promise<Buffer> {
+  const cell = (text: string, options: { columnSpan?: number; rowSpan?: number } = {}) => new TableCell({ ...options, children: [new Paragraph(text)] });
+  const doc = new Document({
+    numbering: {
+      config: [
+        {
+          reference: 'steps',
+          levels: [0, 1, 2].map((level) => ({ level, format: LevelFormat.DECIMAL, text: `%${level + 1}.`, alignment: AlignmentType.START })),
+        },
+      ],
+    },
+    footnotes: { 1: { children: [new Paragraph('Quokkas were counted at dawn.')] } },
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: 'Field Guide', heading: HeadingLevel.TITLE }),
+          new Paragraph({ text: 'Marsupials', heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({ children: [new TextRun('The quokka is a small wallaby.'), new FootnoteReferenceRun(1)] }),
+          new Paragraph({ text: 'Habitat', heading: HeadingLevel.HEADING_2 }),
+          new Paragraph({ text: 'Find an island', numbering: { reference: 'steps', level: 0 } }),
+          new Paragraph({ text: 'Rottnest is best', numbering: { reference: 'steps', level: 1 } }),
+          new Paragraph({ text: 'Arrive by ferry', numbering: { reference: 'steps', level: 2 } }),
+          new Paragraph({ text: 'Watch quietly', numbering: { reference: 'steps', level: 0 } }),
+          new Paragraph({ children: [new PageBreak()] }),
+          new Paragraph({ text: 'Counts', heading: HeadingLevel.HEADING_1 }),
+          new Table({
+            rows: [
+              new TableRow({ tableHeader: true, children: [cell('Island'), cell('Season'), cell('Count')] }),
+              new TableRow({ children: [cell('Rottnest', { rowSpan: 2 }), cell('Summer'), cell('1200')] }),
+              new TableRow({ children: [cell('Winter'), cell('950')] }),
+              new TableRow({ children: [cell('Bald Island'), cell('Both seasons', { columnSpan: 2 })] }),
+            ],
+          }),
+          new Paragraph({ text: 'Appendix', heading: HeadingLevel.HEADING_1, pageBreakBefore: true }),
+          new Paragraph('Platypus notes live here.'),
+        ],
+      },
+    ],
+  });
+  return Packer.toBuffer(doc);
+}
+
+test('docx: headings with paths, nested list levels, table rows with headers, footnotes, explicit page breaks', async (t) => {
+  const doc = await parsePath(write(dir.path, 'guide.docx', await generatedDocx()));
+  t.is(doc.mediaType, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+  t.deepEqual(doc.ocrPages, []);
+
+  const title = blockWith(doc, 'Field Guide')!;
+  t.like(title, { kind: 'heading', level: 1, headingPath: [] });
+  t.like(blockWith(doc, 'Habitat'), { kind: 'heading', level: 2, headingPath: ['Marsupials'] });
+  t.deepEqual(blockWith(doc, 'small wallaby')!.headingPath, ['Marsupials']);
+
+  t.like(blockWith(doc, 'Find an island'), { kind: 'list_item', level: 0, headingPath: ['Marsupials', 'Habitat'] });
+  t.like(blockWith(doc, 'Rottnest is best'), { kind: 'list_item', level: 1 });
+  t.like(blockWith(doc, 'Arrive by ferry'), { kind: 'list_item', level: 2 });
+
+  const footnote = blockWith(doc, 'Quokkas were counted')!;
+  t.is(footnote.kind, 'footnote');
+  t.is(doc.blocks.indexOf(footnote), doc.blocks.indexOf(blockWith(doc, 'small wallaby')!) + 1, 'a footnote follows the paragraph that cites it');
+
+  const rows = doc.blocks.filter((b) => b.kind === 'table_row').map((b) => b.text);
+  t.deepEqual(rows, [
+    'Island | Season | Count',
+    'Island: Rottnest; Season: Summer; Count: 1200',
+    'Island: Rottnest; Season: Winter; Count: 950',
+    'Island: Bald Island; Season: Both seasons',
+  ]);
+
+  t.is(pageOf(doc, 'small wallaby'), 1);
+  t.is(pageOf(doc, 'Counts'), 2, 'an explicit page break starts page 2');
+  t.is(pageOf(doc, 'Rottnest; Season: Winter'), 2);
+  t.is(pageOf(doc, 'Platypus'), 3, 'pageBreakBefore starts page 3');
+  t.is(doc.pageCount, 3, 'without docProps Pages, the count of breaks + 1');
+  for (const block of doc.blocks) t.true(block.text.length > 0 && block.text === block.text.trim());
+});
+
+test('docx: Word rendered page breaks count once, also after an explicit break; Pages in app.xml wins', async (t) => {
+  const body = [
+    p('Alpha on page one.'),
+    p('Bravo still on one', { after: '<w:lastRenderedPageBreak/><w:t>, continuing on page two.</w:t>' }),
+    p('Charlie on two.'),
+    p('', { after: '<w:br w:type="page"/>' }),
+    p('Delta on three.', { before: '<w:lastRenderedPageBreak/>' }),
+    p('Echo ends a section.', { props: '<w:sectPr><w:type w:val="nextPage"/></w:sectPr>' }),
+    p('Foxtrot on four.', { before: '<w:lastRenderedPageBreak/>' }),
+    p('Golf ends a continuous section.', { props: '<w:sectPr><w:type w:val="continuous"/></w:sectPr>' }),
+    p('Hotel still on four.'),
+    `<w:p><w:r><w:del w:id="1" w:author="x"><w:r><w:lastRenderedPageBreak/><w:delText>gone</w:delText></w:r></w:del></w:r></w:p>`.replace('<w:r><w:del', '<w:del').replace('</w:del></w:r>', '</w:del>'),
+    p('India after a deleted run that Word laid out on page five.'),
+    p('Juliet is an outline heading.', { props: '<w:outlineLvl w:val="1"/>' }),
+  ].join('');
+  const doc = await parsePath(write(dir.path, 'rendered.docx', handmadeDocx(body, { pages: 5 })));
+  t.is(doc.pageCount, 5);
+  t.deepEqual(
+    ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Foxtrot', 'Hotel', 'India'].map((w) => pageOf(doc, w)),
+    [1, 1, 2, 3, 4, 4, 5],
+  );
+  t.like(blockWith(doc, 'Juliet'), { kind: 'heading', level: 2 });
+  t.false(doc.blocks.some((b) => /[\uE000-\uF8FF]/.test(b.text)), 'no page marker leaks into text');
+});
+
+test('docx: page hints rewrite leaves documents without hints untouched', (t) => {
+  const xml = `<w:document><w:body>${p('plain')}</w:body></w:document>`;
+  t.is(markPageHints(xml), xml);
+});
+
+async function generatedXlsx(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sales = workbook.addWorksheet('Sales');
+  sales.getCell('A1').value = 'Quarterly sales by region';
+  sales.mergeCells('A1:E1');
+  sales.getCell('A2').value = 'Region';
+  sales.mergeCells('A2:A3');
+  sales.getCell('B2').value = '2023';
+  sales.mergeCells('B2:C2');
+  sales.getCell('D2').value = '2024';
+  sales.mergeCells('D2:E2');
+  ['Q1', 'Q2', 'Q1', 'Q2'].forEach((q, i) => (sales.getRow(3).getCell(i + 2).value = q));
+  sales.addRow(['West', 12, 14.5, 0.125, { formula: 'B4+C4', result: 26.5 }]);
+  sales.getCell('D4').numFmt = '0.0%';
+  sales.getCell('C4').numFmt = '#,##0.00';
+  sales.addRow(['East', 1234567, 3, 0.5, { formula: 'B5+C5', result: 1234570 }]);
+  sales.getCell('B5').numFmt = '#,##0';
+  const notes = workbook.addWorksheet('Notes');
+  notes.addRow(['Item', 'Due']);
+  notes.addRow(['Audit', new Date(Date.UTC(2024, 2, 15))]);
+  notes.getCell('B2').numFmt = 'yyyy-mm-dd';
+  const secret = workbook.addWorksheet('Secret', { state: 'hidden' });
+  secret.addRow(['Password', 'hunter2']);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+test('xlsx: visible sheets are pages, hidden ones skipped with a warning, merged multi-row headers name the columns', async (t) => {
+  const doc = await parsePath(write(dir.path, 'sales.xlsx', await generatedXlsx()));
+  t.is(doc.pageCount, 2);
+  t.is(doc.warnings.length, 1);
+  t.regex(doc.warnings[0]!, /Secret/);
+  t.false(doc.blocks.some((b) => b.text.includes('hunter2')));
+
+  t.like(doc.blocks[0], { kind: 'heading', text: 'Sales', level: 1, page: 1, headingPath: [] });
+  t.like(blockWith(doc, 'Quarterly sales'), { kind: 'paragraph', page: 1, headingPath: ['Sales'] });
+  t.is(blockWith(doc, 'West')!.text, 'Region: West; 2023 Q1: 12; 2023 Q2: 14.50; 2024 Q1: 12.5%; 2024 Q2: 26.5');
+  t.is(blockWith(doc, 'East')!.text, 'Region: East; 2023 Q1: 1,234,567; 2023 Q2: 3; 2024 Q1: 0.5; 2024 Q2: 1234570');
+
+  t.like(blockWith(doc, 'Audit'), { kind: 'table_row', page: 2, text: 'Item: Audit; Due: 2024-03-15', headingPath: ['Notes'] });
+});
+
+test('number formats: numbers read as Excel shows them', (t) => {
+  t.is(formatNumber(12553, '#,##0 ;(#,##0)'), '12,553');
+  t.is(formatNumber(-81, '#,##0 ;(#,##0)'), '(81)');
+  t.is(formatNumber(0, '_(* #,##0_);_(* (#,##0);_(* "—"_);_(@_)'), '—');
+  t.is(formatNumber(0.0525, '0.00%'), '5.25%');
+  t.is(formatNumber(1234.5, '"$"#,##0.00'), '$1,234.50');
+  t.is(formatNumber(1234.5, '[$€-407] #,##0.00'), '€ 1,234.50');
+  t.is(formatNumber(0.1 + 0.2, undefined), '0.3');
+  t.is(formatNumber(123456, '0.00E+00'), '1.23E+05');
+  t.is(formatNumber(5, '0 "kg"'), '5 kg');
+});
+
+type Expectation = { pages: number; onPage: [string, number][]; check?: (t: import('ava').ExecutionContext, doc: import('../../src/parsing/types.ts').ParsedDocument) => void };
+
+/** Page counts are docProps/app.xml's <Pages> (unzip -p FILE docProps/app.xml); handbook-872p has none, so breaks + 1. */
+const DOCX: Record<string, Expectation> = {
+  'category-level.docx': {
+    pages: 1,
+    onPage: [['Call me Ishmael', 1]],
+    check: (t, doc) => {
+      t.like(blockWith(doc, 'A Heading 2'), { kind: 'heading', level: 2, headingPath: ['A Heading 1'] });
+      t.like(blockWith(doc, 'Next level'), { kind: 'list_item', level: 1, headingPath: ['A Heading 1'] });
+    },
+  },
+  'city-code-adu-stress023.docx': {
+    pages: 15,
+    onPage: [
+      ['As of Dec 2019', 1],
+      ['Figure 18.33-1: Draft Parking Map', 10],
+      ['18.02.040 Definitions', 14],
+      ['18.06.050 Exceptions to development standards', 15],
+    ],
+  },
+  'docx-tables.docx': {
+    pages: 1,
+    onPage: [['Header Col 1 | Header Col 2', 1]],
+    check: (t, doc) => {
+      t.truthy(doc.blocks.find((b) => b.kind === 'table_row' && b.text.includes('g&t')), 'nested table text stays in its row');
+      t.truthy(blockWith(doc, 'Table with merged cells'));
+    },
+  },
+  'example-list-items-multiple.docx': {
+    pages: 1,
+    onPage: [['Lorem Ipsum 3', 1]],
+    check: (t, doc) => {
+      t.like(blockWith(doc, 'The quick brown fox'), { kind: 'list_item', level: 1 });
+      t.like(blockWith(doc, 'Trying more lists.'), { kind: 'list_item', level: 3 });
+    },
+  },
+  'handbook-872p.docx': {
+    pages: 83,
+    onPage: [
+      ['Table of Contents', 2],
+      ['CHAPTER 6 - BUDGETS', 36],
+      ['e. Audit Report', 39],
+    ],
+    check: (t, doc) => {
+      t.like(blockWith(doc, 'CHAPTER 6 - BUDGETS'), { kind: 'heading', level: 1, headingPath: [] });
+      t.true(doc.blocks.filter((b) => b.kind === 'heading').length > 250);
+    },
+  },
+  'mammoth-footnotes.docx': {
+    pages: 1,
+    onPage: [['Ouch.', 1]],
+    check: (t, doc) => t.deepEqual(doc.blocks.filter((b) => b.kind === 'footnote').map((b) => b.text), ['A tachyon walks into a bar.', 'Fin.']),
+  },
+  'mammoth-tables.docx': {
+    pages: 1,
+    onPage: [['Top left | Top right', 1]],
+    check: (t, doc) => t.deepEqual(doc.blocks.map((b) => b.kind), ['paragraph', 'table_row', 'table_row', 'paragraph']),
+  },
+  'seer-cancer-stats-bug59058.docx': {
+    pages: 52,
+    onPage: [
+      ['Year: 1990; New Cases - SEER 9: 131.9', 2],
+      ['Idaho | 120 | Pennsylvania | 126', 5],
+      ['EPIDEMIOLOGY', 6],
+      ['1. Introduction', 26],
+    ],
+  },
+  'testWORD.docx': {
+    pages: 2,
+    onPage: [
+      ['This paragraph is in the default text style', 1],
+      ['This is back to the default again', 2],
+    ],
+    check: (t, doc) => t.like(blockWith(doc, 'Heading Level 3'), { kind: 'heading', level: 3, headingPath: ['Heading Level 1', 'Heading Level 2'] }),
+  },
+  'testWORD_numbered_list.docx': {
+    pages: 3,
+    onPage: [
+      ['I’m a little text box', 2],
+      ['Finally some missing items', 3],
+    ],
+  },
+};
+
+const XLSX: Record<string, Expectation> = {
+  '2023-half-year-analyses-by-segment.xlsx': {
+    pages: 5,
+    onPage: [
+      ['In millions of CHF: Zone NA; Sales (a): 12,553', 1],
+      ['Reconciliation 30 06 2023', 5],
+    ],
+  },
+  'SampleSS.xlsx': {
+    pages: 3,
+    onPage: [
+      ['2nd row 2nd column', 1],
+      ['cb=sum: 13', 2],
+    ],
+  },
+  'formula_stress_test.xlsx': {
+    pages: 10,
+    onPage: [
+      ['DATE | 2013-06-09', 2],
+      ['CONCATENATE | Foobarbazqux', 10],
+    ],
+  },
+  'merge_cells.xlsx': { pages: 1, onPage: [['A1:B2 | C1:C2 | Separate blocks', 1]] },
+  'more-than-1k-cells.xlsx': { pages: 1, onPage: [['Sheet1', 1]] },
+  'sheet_visibility.xlsx': {
+    pages: 1,
+    onPage: [['v: 118; i: 105', 1]],
+    check: (t, doc) => {
+      t.is(doc.warnings.length, 2);
+      t.false(doc.blocks.some((b) => /Hidden|VeryHidden/.test(b.text)));
+    },
+  },
+  'stanley-cups.xlsx': {
+    pages: 2,
+    onPage: [
+      ['Team: Maple Leafs; Location: TOR; Stanley Cups: 13', 1],
+      ['Team: Maple Leafs; Location: TOR; Stanley Cups: 0', 2],
+    ],
+  },
+  'testEXCEL.xlsx': { pages: 3, onPage: [['Number: 15; Square: 225', 1]] },
+  'vodafone.xlsx': { pages: 1, onPage: [['Topic: Mobile ARPU; Period: Nine quarters to 30 June 2023; Page: 13', 1]] },
+};
+
+withSharedData(test, 'office: shared docx and xlsx fixtures', () => {
+  for (const [folder, expectations] of [
+    ['docx', DOCX],
+    ['xlsx', XLSX],
+  ] as const) {
+    for (const [name, expected] of Object.entries(expectations)) {
+      // The large handbook runs serially (before the concurrent tests), so its time is its own.
+      const register = name === 'handbook-872p.docx' ? test.serial : test;
+      register(`office: ${folder}/${name} has ${expected.pages} page(s) and its text on the right pages`, async (t) => {
+        const started = performance.now();
+        const doc = await parsePath(sharedDoc(folder, name));
+        const ms = performance.now() - started;
+        if (name === 'handbook-872p.docx') {
+          // About 1.5 s on an idle machine; the bound is loose because other test files share the CPU.
+          t.log(`handbook-872p.docx parsed in ${ms.toFixed(0)} ms`);
+          t.true(ms < 15_000, 'the 872-page handbook parses in seconds, not minutes');
+        }
+        t.is(doc.pageCount, expected.pages);
+        for (const [needle, page] of expected.onPage) t.is(pageOf(doc, needle), page, needle);
+        for (const block of doc.blocks) {
+          t.true(block.page >= 1 && block.page <= doc.pageCount);
+          t.true(block.text.length > 0 && block.text === block.text.trim());
+        }
+        expected.check?.(t, doc);
+      });
+    }
+  }
+});
