@@ -43,7 +43,18 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
     eventTypes: new Set(['DocumentParsed', 'DocumentDeleted', 'KnowledgeBaseDeleted']),
     batchSize: 32,
     async handle(batch) {
-      for (const event of batch) await handleOne(deps, event);
+      // Consecutive parsed documents are indexed together: one embedding call and one write per index.
+      let parsed: z.infer<typeof DocumentParsed>[] = [];
+      for (const event of batch) {
+        if (event.type === 'DocumentParsed') {
+          parsed.push(event.data as z.infer<typeof DocumentParsed>);
+          continue;
+        }
+        await indexDocuments(deps, parsed);
+        parsed = [];
+        await removeFromIndexes(deps, event);
+      }
+      await indexDocuments(deps, parsed);
     },
     onParked: async (event, error) => {
       if (event.type !== 'DocumentParsed') return;
@@ -53,8 +64,7 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
   };
 }
 
-async function handleOne(deps: IndexerDeps, event: RecordedEvent) {
-  const { vectors, keywords, graph } = deps;
+async function removeFromIndexes({ vectors, keywords, graph }: IndexerDeps, event: RecordedEvent) {
   if (event.type === 'DocumentDeleted') {
     const { knowledge_base_id: kb, document_id: doc } = event.data as z.infer<typeof DocumentDeleted>;
     await Promise.all([vectors.deleteByDocument(kb, doc), keywords.deleteByDocument(kb, doc), graph.deleteByDocument(kb, doc)]);
@@ -63,44 +73,78 @@ async function handleOne(deps: IndexerDeps, event: RecordedEvent) {
   if (event.type === 'KnowledgeBaseDeleted') {
     const kb = (event.data as { knowledge_base_id: string }).knowledge_base_id;
     await Promise.all([vectors.deleteNamespace(kb), keywords.deleteNamespace(kb), graph.deleteNamespace(kb)]);
-    return;
   }
-  await indexDocument(deps, event.data as z.infer<typeof DocumentParsed>);
 }
 
-async function indexDocument(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>) {
-  const { ctx, feed, vectors, keywords, graph, embedBatchSize = 256 } = deps;
-  const { document_id: id, knowledge_base_id: kbId } = parsed;
-  const events = await ctx.store.readStream(documentDecider.streamId(id));
-  if (fold(documentDecider.evolve, documentDecider.initialState(), events as never).status !== 'indexing') return;
-  const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
-  if (!kb) return failDocument(ctx, id, 'indexing', 'knowledge_base_deleted', 'The knowledge base was deleted.');
-  const embedder = deps.embedders.get(kb.settings.embedding_model);
-  if (!embedder) return failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`);
+type Work = { id: string; kbId: string; chunks: Chunk[]; embedder: Embedder };
 
-  const t0 = performance.now();
-  const chunks = events
-    .filter((e) => e.type === 'DocumentChunksExtracted' && (e.data as { attempt: number }).attempt === parsed.attempt)
-    .flatMap((e) => (e.data as z.infer<typeof DocumentChunksExtracted>).chunks);
-  const entities = new Set<string>();
-  for (let start = 0; start < chunks.length; start += embedBatchSize) {
-    const slice = chunks.slice(start, start + embedBatchSize);
-    const texts = slice.map(indexedText);
-    const embeddings = await embedder.embed(texts);
-    const mentions = slice.map((c, i) => ({ chunkId: c.chunk_id, documentId: id, entities: extractEntities(texts[i]!) }));
-    mentions.forEach((m) => m.entities.forEach((e) => entities.add(e)));
-    await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: id, values: embeddings[i]! })));
-    await keywords.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: id, text: texts[i]! })));
-    await graph.upsert(kbId, mentions);
-    feed.publish(id, { event: 'progress', data: { stage: 'indexing', chunks_indexed: start + slice.length, chunk_count: chunks.length } });
+/** Which of the parsed documents still need indexing, with their chunks and their knowledge base's embedder. */
+async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[]): Promise<Work[]> {
+  const { ctx } = deps;
+  const work: Work[] = [];
+  for (const p of parsed) {
+    const { document_id: id, knowledge_base_id: kbId } = p;
+    const events = await ctx.store.readStream(documentDecider.streamId(id));
+    if (fold(documentDecider.evolve, documentDecider.initialState(), events as never).status !== 'indexing') continue;
+    const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
+    if (!kb) {
+      await failDocument(ctx, id, 'indexing', 'knowledge_base_deleted', 'The knowledge base was deleted.');
+      continue;
+    }
+    const embedder = deps.embedders.get(kb.settings.embedding_model);
+    if (!embedder) {
+      await failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`);
+      continue;
+    }
+    const chunks = events
+      .filter((e) => e.type === 'DocumentChunksExtracted' && (e.data as { attempt: number }).attempt === p.attempt)
+      .flatMap((e) => (e.data as z.infer<typeof DocumentChunksExtracted>).chunks);
+    work.push({ id, kbId, chunks, embedder });
   }
-  try {
-    await handleCommand(ctx.store, documentDecider, id, {
-      type: 'RecordIndexed',
-      data: { document_id: id, entity_count: entities.size, embedding_model: embedder.model.id, index_ms: Math.round(performance.now() - t0) },
-      metadata: commandMetadata(ctx, 'indexer'),
-    });
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+  return work;
+}
+
+async function indexDocuments(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[]) {
+  if (parsed.length === 0) return;
+  const { ctx, feed, vectors, keywords, graph, embedBatchSize = 256 } = deps;
+  const t0 = performance.now();
+  const work = await gather(deps, parsed);
+  const entities = new Map<string, Set<string>>();
+  const indexed = new Map<Work, number>();
+  // Slices of at most embedBatchSize chunks, each within one knowledge base and one embedder.
+  const items = work.flatMap((w) => w.chunks.map((chunk) => ({ w, chunk })));
+  for (let start = 0; start < items.length; ) {
+    const { w: first } = items[start]!;
+    let end = start;
+    while (end < items.length && end - start < embedBatchSize && items[end]!.w.kbId === first.kbId && items[end]!.w.embedder === first.embedder) end++;
+    const slice = items.slice(start, end);
+    const texts = slice.map(({ chunk }) => indexedText(chunk));
+    const embeddings = await first.embedder.embed(texts);
+    const mentions = slice.map(({ w, chunk }, i) => ({ chunkId: chunk.chunk_id, documentId: w.id, entities: extractEntities(texts[i]!) }));
+    for (const m of mentions) {
+      const set = entities.get(m.documentId) ?? new Set();
+      m.entities.forEach((e) => set.add(e));
+      entities.set(m.documentId, set);
+    }
+    await vectors.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, values: embeddings[i]! })));
+    await keywords.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, text: texts[i]! })));
+    await graph.upsert(first.kbId, mentions);
+    for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);
+    for (const w of new Set(slice.map((s) => s.w))) {
+      feed.publish(w.id, { event: 'progress', data: { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length } });
+    }
+    start = end;
+  }
+  const indexMs = Math.round(performance.now() - t0);
+  for (const w of work) {
+    try {
+      await handleCommand(ctx.store, documentDecider, w.id, {
+        type: 'RecordIndexed',
+        data: { document_id: w.id, entity_count: entities.get(w.id)?.size ?? 0, embedding_model: w.embedder.model.id, index_ms: indexMs },
+        metadata: commandMetadata(ctx, 'indexer'),
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
   }
 }
