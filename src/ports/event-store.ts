@@ -47,14 +47,21 @@ export interface EventStore {
   headPosition(): Promise<bigint>;
   /**
    * Catch up from `from` (exclusive), then stay live. `onEvents` is awaited before the next batch,
-   * so a slow handler applies back-pressure instead of buffering the log in memory.
+   * so a slow handler applies back-pressure instead of buffering the log in memory. `upTo` is the
+   * position the subscription has read through: with a type filter it can be past the last event
+   * delivered (and the batch can be empty), so a checkpoint can skip what the filter left out.
    */
-  subscribeToAll(from: bigint, onEvents: (batch: RecordedEvent[]) => Promise<void>, options?: SubscribeOptions): Subscription;
+  subscribeToAll(from: bigint, onEvents: (batch: RecordedEvent[], upTo: bigint) => Promise<void>, options?: SubscribeOptions): Subscription;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export type SubscribeOptions = { batchSize?: number; onError?: (error: unknown) => void };
+export type SubscribeOptions = {
+  batchSize?: number;
+  /** Only these event types are read and delivered (filtered in the store, not after decoding). */
+  eventTypes?: ReadonlySet<string>;
+  onError?: (error: unknown) => void;
+};
 
 export interface Subscription {
   /** Resolves when the subscription has stopped and no handler is running. */

@@ -16,10 +16,16 @@ export function createFsBlobStore(root: string): BlobStore {
     return join(root, sha256.slice(0, 2), sha256);
   };
   const exists = (path: string) => access(path).then(() => true, () => false);
+  const made = new Set<string>();
+  const ensureDir = async (dir: string) => {
+    if (made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+  };
 
   return {
     async put(source, { maxBytes = Number.POSITIVE_INFINITY } = {}) {
-      await mkdir(tmpDir, { recursive: true });
+      await ensureDir(tmpDir);
       const tmp = join(tmpDir, randomUUID());
       const hash = createHash('sha256');
       let size = 0;
@@ -35,7 +41,7 @@ export function createFsBlobStore(root: string): BlobStore {
         await pipeline(source, meter, createWriteStream(tmp));
         const sha256 = hash.digest('hex');
         const target = pathOf(sha256);
-        await mkdir(join(root, sha256.slice(0, 2)), { recursive: true });
+        await ensureDir(join(root, sha256.slice(0, 2)));
         await rename(tmp, target);
         return { sha256, sizeBytes: size };
       } finally {

@@ -72,15 +72,13 @@ export function createInProcessBus({
 
     const subscription: Subscription = store.subscribeToAll(
       position,
-      async (batch) => {
-        const relevant = group.eventTypes ? batch.filter((e) => group.eventTypes!.has(e.type)) : batch;
-        if (relevant.length > 0) await deliver(relevant);
-        const last = batch[batch.length - 1]!.position;
-        await checkpoints.save(group.name, last);
-        position = last;
+      async (batch, upTo) => {
+        if (batch.length > 0) await deliver(batch);
+        await checkpoints.save(group.name, upTo);
+        position = upTo;
         settle();
       },
-      { batchSize: group.batchSize ?? 500, onError: (error) => onError(group.name, error) },
+      { batchSize: group.batchSize ?? 500, eventTypes: group.eventTypes, onError: (error) => onError(group.name, error) },
     );
 
     const handle: GroupHandle = {

@@ -1,43 +1,63 @@
 import type { EntityGraph } from '../../ports/entity-graph.ts';
 import { immediate, type SqliteDatabase } from './database.ts';
 
-/** Mentions (entity, chunk) in one table; co-occurrence is counted from it when asked. */
+/**
+ * Mentions (entity, chunk) in one table and chunk → document in another; co-occurrence is
+ * counted from the mentions when asked. Kept lean: each mention costs two b-tree entries.
+ */
 export function createSqliteEntityGraph(db: SqliteDatabase): EntityGraph {
   db.exec(`
-    CREATE TABLE IF NOT EXISTS graph_mentions (
-      namespace TEXT NOT NULL, entity TEXT NOT NULL, chunk_id TEXT NOT NULL, document_id TEXT NOT NULL,
+    CREATE TABLE IF NOT EXISTS graph_chunks (
+      namespace TEXT NOT NULL, chunk_id TEXT NOT NULL, document_id TEXT NOT NULL,
+      PRIMARY KEY (namespace, chunk_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS graph_chunks_by_document ON graph_chunks (namespace, document_id);
+    CREATE TABLE IF NOT EXISTS graph_entity_mentions (
+      namespace TEXT NOT NULL, entity TEXT NOT NULL, chunk_id TEXT NOT NULL,
       PRIMARY KEY (namespace, entity, chunk_id)
     ) WITHOUT ROWID;
-    CREATE INDEX IF NOT EXISTS graph_mentions_by_chunk ON graph_mentions (namespace, chunk_id);
-    CREATE INDEX IF NOT EXISTS graph_mentions_by_document ON graph_mentions (namespace, document_id);`);
-  const insert = db.prepare('INSERT OR IGNORE INTO graph_mentions (namespace, entity, chunk_id, document_id) VALUES (?, ?, ?, ?)');
-  const clearChunk = db.prepare('DELETE FROM graph_mentions WHERE namespace = ? AND chunk_id = ?');
-  const byDocument = db.prepare('DELETE FROM graph_mentions WHERE namespace = ? AND document_id = ?');
-  const byNamespace = db.prepare('DELETE FROM graph_mentions WHERE namespace = ?');
+    CREATE INDEX IF NOT EXISTS graph_entity_mentions_by_chunk ON graph_entity_mentions (namespace, chunk_id);`);
+  const known = db.prepare<[string, string], { document_id: string }>('SELECT document_id FROM graph_chunks WHERE namespace = ? AND chunk_id = ?');
+  const addChunk = db.prepare('INSERT OR REPLACE INTO graph_chunks (namespace, chunk_id, document_id) VALUES (?, ?, ?)');
+  const insert = db.prepare('INSERT OR IGNORE INTO graph_entity_mentions (namespace, entity, chunk_id) VALUES (?, ?, ?)');
+  const clearChunk = db.prepare('DELETE FROM graph_entity_mentions WHERE namespace = ? AND chunk_id = ?');
+  const mentionsOfDocument = db.prepare(
+    'DELETE FROM graph_entity_mentions WHERE namespace = ? AND chunk_id IN (SELECT chunk_id FROM graph_chunks WHERE namespace = ? AND document_id = ?)',
+  );
+  const chunksOfDocument = db.prepare('DELETE FROM graph_chunks WHERE namespace = ? AND document_id = ?');
   const neighbours = db.prepare<[string, string, string, number], { entity: string; weight: number }>(`
     SELECT other.entity AS entity, count(*) AS weight
-    FROM graph_mentions mine JOIN graph_mentions other ON other.namespace = mine.namespace AND other.chunk_id = mine.chunk_id
+    FROM graph_entity_mentions mine
+    JOIN graph_entity_mentions other ON other.namespace = mine.namespace AND other.chunk_id = mine.chunk_id
     WHERE mine.namespace = ? AND mine.entity = ? AND other.entity <> ?
     GROUP BY other.entity ORDER BY weight DESC, other.entity LIMIT ?`);
-  const mentionsOf = db.prepare<[string, string], { chunk_id: string; document_id: string }>(
-    'SELECT chunk_id, document_id FROM graph_mentions WHERE namespace = ? AND entity = ? LIMIT 5000',
-  );
-  const entityCount = db.prepare<[string], { n: number }>('SELECT count(DISTINCT entity) AS n FROM graph_mentions WHERE namespace = ?');
+  const mentionsOf = db.prepare<[string, string], { chunk_id: string; document_id: string }>(`
+    SELECT m.chunk_id, c.document_id FROM graph_entity_mentions m
+    JOIN graph_chunks c ON c.namespace = m.namespace AND c.chunk_id = m.chunk_id
+    WHERE m.namespace = ? AND m.entity = ? LIMIT 5000`);
+  const entityCount = db.prepare<[string], { n: number }>('SELECT count(DISTINCT entity) AS n FROM graph_entity_mentions WHERE namespace = ?');
 
   return {
     async upsert(namespace, mentions) {
       immediate(db, () => {
         for (const m of mentions) {
-          clearChunk.run(namespace, m.chunkId);
-          for (const entity of new Set(m.entities)) insert.run(namespace, entity, m.chunkId, m.documentId);
+          if (known.get(namespace, m.chunkId)) clearChunk.run(namespace, m.chunkId);
+          addChunk.run(namespace, m.chunkId, m.documentId);
+          for (const entity of new Set(m.entities)) insert.run(namespace, entity, m.chunkId);
         }
       });
     },
     async deleteByDocument(namespace, documentId) {
-      byDocument.run(namespace, documentId);
+      immediate(db, () => {
+        mentionsOfDocument.run(namespace, namespace, documentId);
+        chunksOfDocument.run(namespace, documentId);
+      });
     },
     async deleteNamespace(namespace) {
-      byNamespace.run(namespace);
+      immediate(db, () => {
+        db.prepare('DELETE FROM graph_entity_mentions WHERE namespace = ?').run(namespace);
+        db.prepare('DELETE FROM graph_chunks WHERE namespace = ?').run(namespace);
+      });
     },
     async neighbours(namespace, entity, limit) {
       return neighbours.all(namespace, entity, entity, limit);

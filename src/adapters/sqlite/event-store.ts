@@ -9,7 +9,7 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
 } from '../../ports/event-store.ts';
-import { tailLog } from './tail-log.ts';
+import { type LogPage, tailLog } from './tail-log.ts';
 
 type Row = {
   position: number;
@@ -48,6 +48,7 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
   );
   const byStream = db.prepare<[string], Row>('SELECT * FROM events WHERE stream_id = ? ORDER BY revision');
   const fromPosition = db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  const between = db.prepare<[number, number, number], Row>('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
   const head = db.prepare<[], { p: number | null }>('SELECT max(position) AS p FROM events');
   const appended = new EventEmitter().setMaxListeners(0);
 
@@ -68,6 +69,29 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
 
   const readAllSync = (from: bigint, limit: number) => fromPosition.all(Number(from), limit).map(toRecorded);
 
+  /** A page of the log after `from`, only of `types` when given; `upTo` is how far it read. */
+  const filteredPages = new Map<string, ReturnType<typeof db.prepare<[number, number, number], Row>>>();
+  const readPage = (from: bigint, limit: number, types?: ReadonlySet<string>): LogPage => {
+    // Bounded by the head read first, so `upTo` never skips an event appended meanwhile.
+    const headNow = BigInt(head.get()?.p ?? 0);
+    if (!types) {
+      const events = between.all(Number(from), Number(headNow), limit).map(toRecorded);
+      return { events, upTo: events.length === limit ? events[events.length - 1]!.position : headNow };
+    }
+    const list = [...types].sort();
+    const key = list.join(',');
+    let stmt = filteredPages.get(key);
+    if (!stmt) {
+      const quoted = list.map((t) => `'${t.replace(/'/g, "''")}'`).join(',');
+      stmt = db.prepare<[number, number, number], Row>(
+        `SELECT * FROM events WHERE position > ? AND position <= ? AND type IN (${quoted}) ORDER BY position LIMIT ?`,
+      );
+      filteredPages.set(key, stmt);
+    }
+    const events = stmt.all(Number(from), Number(headNow), limit).map(toRecorded);
+    return { events, upTo: events.length === limit ? events[events.length - 1]!.position : headNow };
+  };
+
   return {
     async append(streamId, events, expected) {
       if (events.length === 0) throw new Error('append needs at least one event');
@@ -85,7 +109,8 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
       return BigInt(head.get()?.p ?? 0);
     },
     subscribeToAll(from, onEvents, options: SubscribeOptions = {}) {
-      return tailLog({ from, onEvents, read: readAllSync, signal: appended, pollIntervalMs, ...options });
+      const { eventTypes, ...rest } = options;
+      return tailLog({ from, onEvents, read: (after, limit) => readPage(after, limit, eventTypes), signal: appended, pollIntervalMs, ...rest });
     },
     async ping() {
       db.prepare('SELECT 1').get();

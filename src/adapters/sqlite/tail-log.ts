@@ -1,10 +1,12 @@
 import type { EventEmitter } from 'node:events';
 import type { RecordedEvent, Subscription } from '../../ports/event-store.ts';
 
+export type LogPage = { events: RecordedEvent[]; upTo: bigint };
+
 type TailOptions = {
   from: bigint;
-  onEvents: (batch: RecordedEvent[]) => Promise<void>;
-  read: (after: bigint, limit: number) => RecordedEvent[];
+  onEvents: (batch: RecordedEvent[], upTo: bigint) => Promise<void>;
+  read: (after: bigint, limit: number) => LogPage;
   /** Emits 'append' when this process appended, 'close' when the store closes. */
   signal: EventEmitter;
   pollIntervalMs: number;
@@ -38,13 +40,13 @@ export function tailLog({ from, onEvents, read, signal, pollIntervalMs, batchSiz
 
   const done = (async () => {
     while (!stopped) {
-      const batch = read(position, batchSize);
-      if (batch.length === 0) {
+      const { events, upTo } = read(position, batchSize);
+      if (upTo <= position) {
         await idle();
         continue;
       }
-      await onEvents(batch);
-      position = batch[batch.length - 1]!.position;
+      await onEvents(events, upTo);
+      position = upTo;
     }
   })()
     .catch((error) => onError?.(error))

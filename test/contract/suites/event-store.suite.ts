@@ -113,6 +113,28 @@ export function testEventStore(test: TestFn, name: string, factory: () => Promis
     }
   });
 
+  withStore('a type-filtered subscription delivers only those types and reads past the rest', async (t, store, s) => {
+    const from = await store.headPosition();
+    const seen: string[] = [];
+    let upTo = from;
+    const sub = store.subscribeToAll(
+      from,
+      async (batch, through) => {
+        seen.push(...batch.map((e) => e.type));
+        upTo = through;
+      },
+      { eventTypes: new Set(['Wanted']) },
+    );
+    try {
+      await store.append(s('f'), [ev('Other'), ev('Wanted'), ev('Other')], 'no_stream');
+      const last = await store.headPosition();
+      await eventually(() => upTo >= last);
+      t.deepEqual(seen, ['Wanted']);
+    } finally {
+      await sub.stop();
+    }
+  });
+
   withStore('stop() waits for the running handler and delivers nothing after', async (t, store, s) => {
     const from = await store.headPosition();
     let running = false;

@@ -1,0 +1,90 @@
+import { createRequire } from 'node:module';
+import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
+import { readTsv, type OcrPage } from './ocr-tsv.ts';
+
+/**
+ * OCR with tesseract.js, offline: the English model comes from @tesseract.js-data/eng on disk.
+ * Starting a tesseract worker costs about a second (wasm, a 10 MB model to inflate), so an
+ * engine starts its worker on first use and keeps it for every later page and document.
+ */
+
+export type OcrEngine = {
+  recognize(image: GrayImage): Promise<OcrPage>;
+  /** Stops the worker; the next recognize starts a new one. */
+  close(): Promise<void>;
+};
+
+export class OcrTimeout extends Error {
+  override readonly name = 'OcrTimeout';
+}
+
+/** The tesseract.js Worker wraps a worker_threads Worker; we only use its ref/unref and events. */
+type ThreadHandle = { ref?: () => void; unref?: () => void; on?: (event: string, listener: (e: unknown) => void) => void };
+
+export function createOcrEngine({ timeoutMs = 60_000 } = {}): OcrEngine {
+  let started: Promise<Worker> | undefined;
+
+  const start = async () => {
+    const { langPath } = createRequire(import.meta.url)('@tesseract.js-data/eng') as { langPath: string };
+    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
+      langPath,
+      gzip: true,
+      cacheMethod: 'none',
+      logger: () => {},
+      // Without a handler tesseract.js rethrows a failed job inside its message listener,
+      // where nothing can catch it; the job's own promise still rejects.
+      errorHandler: () => {},
+    });
+    // Tesseract's own diagnostics ("Image too small to scale!!") would go to stderr. Inverted
+    // text is handled once per image (darkOnLight), not by a second pass over every line.
+    await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0' });
+    const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
+    thread?.on?.('error', () => void reset());
+    // An idle worker must not keep the process alive; it is held only while a page is read.
+    thread?.unref?.();
+    return worker;
+  };
+
+  const reset = async () => {
+    const current = started;
+    started = undefined;
+    await current?.then((w) => w.terminate()).catch(() => {});
+  };
+
+  return {
+    async recognize(image) {
+      started ??= start().catch((error) => {
+        started = undefined;
+        throw error;
+      });
+      const worker = await started;
+      const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
+      thread?.ref?.();
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new OcrTimeout(`OCR took longer than ${timeoutMs} ms`)), timeoutMs);
+        });
+        const result = await Promise.race([worker.recognize(toPgm(darkOnLight(image)), {}, { text: false, tsv: true }), timeout]);
+        return readTsv(result.data.tsv ?? '');
+      } catch (error) {
+        // A worker that timed out or failed may be stuck mid-job: start afresh next time.
+        await reset();
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        thread?.unref?.();
+      }
+    },
+    close: reset,
+  };
+}
+
+/**
+ * The engine of this thread: parsers run in worker threads and each thread loads this module
+ * once, so PDFs and images parsed by one thread share one tesseract worker. closeOcr() is for
+ * shutdown (an idle worker does not keep the process alive, but a clean exit frees it at once).
+ */
+export const threadOcr: OcrEngine = createOcrEngine();
+export const closeOcr = (): Promise<void> => threadOcr.close();

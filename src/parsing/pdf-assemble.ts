@@ -1,0 +1,65 @@
+import { createBlockBuilder } from './block-builder.ts';
+import { headingLevels, type BodyStyle } from './pdf-headings.ts';
+import type { TextItem } from './pdf-items.ts';
+import { layoutPage } from './pdf-layout.ts';
+import { dropMargins, repeatedMargins } from './pdf-margins.ts';
+import type { PageBlock } from './pdf-page-block.ts';
+import type { PageSource } from './pdf-page.ts';
+import { buildSegments } from './pdf-segments.ts';
+import { weightedMode } from './pdf-stats.ts';
+import { MEDIA_TYPES, ParseFailure, type ParsedDocument, type ParseLimits } from './types.ts';
+
+/**
+ * The document-wide steps, once every page is read: drop running headers and footers, lay out
+ * each page, then tell headings from body text by the body style of the whole document.
+ */
+export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits, warnings: string[]): ParsedDocument {
+  const segmented = sources.map((source) =>
+    source.kind === 'text' ? { segments: buildSegments(source.text.items), height: source.text.height, rotated: source.text.rotated } : undefined,
+  );
+  const textPages = segmented.filter((p) => p !== undefined);
+  const repeated = textPages.length >= 3 ? repeatedMargins(textPages) : new Set<string>();
+  const body = bodyStyle(sources.flatMap((s) => (s.kind === 'text' ? s.text.items : [])));
+
+  const placed: { page: number; block: PageBlock }[] = [];
+  const ocrPages: number[] = [];
+  sources.forEach((source, i) => {
+    const page = i + 1;
+    const layout = segmented[i];
+    if (layout) {
+      for (const block of layoutPage(dropMargins(layout, repeated))) placed.push({ page, block });
+      // Rotated runs (margin stamps, axis titles) have no place in the reading order: page end.
+      if (layout.rotated.length) placed.push({ page, block: { kind: 'paragraph', text: layout.rotated.join(' '), size: 0, font: '', lines: 1 } });
+    } else if (source.kind === 'ocr') {
+      ocrPages.push(page);
+      for (const block of source.blocks) placed.push({ page, block });
+    }
+  });
+
+  const levels = headingLevels(
+    placed.map((p) => p.block),
+    body,
+  );
+  const builder = createBlockBuilder();
+  placed.forEach(({ page, block }, i) => {
+    const level = levels[i];
+    if (level !== undefined) builder.heading(block.text, level, page);
+    else builder.add(block.kind, block.text, page, block.level);
+  });
+  if (builder.count === 0) {
+    const why = limits.ocr ? 'it has no text layer and OCR found no text' : 'it has no text layer and OCR is off';
+    throw new ParseFailure('empty', `The PDF contains no text: ${why}.`);
+  }
+  const doc = builder.finish({ mediaType: MEDIA_TYPES.pdf, pageCount: sources.length, warnings, limits });
+  return { ...doc, ocrPages };
+}
+
+/** The size and font most characters are set in, and how the characters spread over fonts. */
+function bodyStyle(items: readonly TextItem[]): BodyStyle {
+  const size = weightedMode(items.map((i) => [Math.round(i.size * 2) / 2, i.text.length] as const)) ?? 0;
+  const font = weightedMode(items.filter((i) => Math.round(i.size * 2) / 2 === size).map((i) => [i.font, i.text.length] as const)) ?? '';
+  const total = items.reduce((n, i) => n + i.text.length, 0) || 1;
+  const fontShare = new Map<string, number>();
+  for (const item of items) fontShare.set(item.font, (fontShare.get(item.font) ?? 0) + item.text.length / total);
+  return { size, font, fontShare };
+}

@@ -1,0 +1,51 @@
+import type { PageBlock } from './pdf-page-block.ts';
+
+/**
+ * Which blocks are headings, decided for the whole document once its body style is known: a
+ * short block set larger than the body text, or a short line in a font the body rarely uses
+ * (pdf.js does not tell bold from italic, so "another font" stands in for bold), or a side
+ * heading in the margin column. Larger sizes rank higher; same-size headings in another font
+ * and side headings come below every larger one.
+ */
+
+export type BodyStyle = {
+  size: number;
+  font: string;
+  /** Share of the document's characters set in each font. */
+  fontShare: ReadonlyMap<string, number>;
+};
+
+const MAX_LEVEL = 6;
+
+export function headingLevels(blocks: readonly PageBlock[], body: BodyStyle): (number | undefined)[] {
+  const kinds = blocks.map((b) => headingKind(b, body));
+  const sizes = [...new Set(blocks.filter((_, i) => kinds[i] === 'larger').map((b) => sizeKey(b.size)))].sort((a, b) => b - a);
+  const depths = blocks.filter((_, i) => kinds[i] === 'label').map((b) => numberingDepth(b.text) ?? Infinity);
+  const shallowest = Math.min(...depths);
+  return blocks.map((b, i) => {
+    if (kinds[i] === 'larger') return Math.min(MAX_LEVEL, sizes.indexOf(sizeKey(b.size)) + 1);
+    if (kinds[i] === 'font') return Math.min(MAX_LEVEL, sizes.length + 1);
+    // Side headings nest by their section numbers ("2.3.59.1.6" under "2.3.59.1").
+    if (kinds[i] === 'label') return Math.min(MAX_LEVEL, sizes.length + 1 + Math.max(0, (numberingDepth(b.text) ?? shallowest) - shallowest || 0));
+    return undefined;
+  });
+}
+
+/** "2.3.59.1 Scope" → 4; undefined without a dotted section number. */
+const numberingDepth = (text: string) => /^(\d+(?:\.\d+)+)\.?\s/.exec(text)?.[1]!.split('.').length;
+
+const sizeKey = (size: number) => Math.round(size * 2) / 2;
+
+function headingKind(block: PageBlock, body: BodyStyle): 'larger' | 'font' | 'label' | undefined {
+  if (block.kind !== 'paragraph' && block.kind !== 'list_item') return undefined;
+  const { text } = block;
+  if (block.label) return text.length <= 150 && /\p{L}/u.test(text) ? 'label' : undefined;
+  const words = text.split(/\s+/).length;
+  if (block.lines > 3 || text.length > 150 || words > 20 || /[,;]$/.test(text)) return undefined;
+  if ((text.match(/\p{L}/gu) ?? []).length < 2) return undefined;
+  if (sizeKey(block.size) >= sizeKey(body.size * 1.15)) return 'larger';
+  const rareFont = block.font !== body.font && (body.fontShare.get(block.font) ?? 0) < 0.1;
+  const titleLike = /^[\p{Lu}\p{N}]/u.test(text) && !/[.,;:!?]$/.test(text) && text.length <= 90;
+  if (block.lines === 1 && rareFont && titleLike && block.size >= body.size * 0.95) return 'font';
+  return undefined;
+}
