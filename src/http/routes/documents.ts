@@ -87,19 +87,25 @@ export function documentRoutes(deps: DocumentRouteDeps) {
       response: listOf(Document),
       handle: async ({ ctx, principal, params, requestId }) => {
         await documents.knowledgeBase(principal, params.kb_id!);
-        let received: { files: ReceivedFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking> };
+        let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking> };
         if (ctx.is('application/json')) {
           const body = parseOr400(TextUploadBody, await readJson(ctx, deps.maxUploadBytes));
           const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
-          received = { files: [{ name: body.name, sha256: blob.sha256, sizeBytes: blob.sizeBytes }], metadata: body.metadata, chunking: body.chunking };
+          // JSON text is text by construction; its name only says which kind (the parser still sniffs).
+          const file = { name: body.name, sha256: blob.sha256, sizeBytes: blob.sizeBytes, mediaType: textTypeByName(body.name) };
+          received = { files: [file], metadata: body.metadata, chunking: body.chunking };
         } else {
           const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: deps.maxFilesPerUpload });
           const unknown = Object.keys(fields).find((f) => f !== 'metadata' && f !== 'chunking');
           if (unknown) parseOr400(z.strictObject({}), { [unknown]: true });
           if (files.length === 0) parseOr400(z.object({ file: z.string() }), {});
-          received = { files, metadata: jsonField(UploadMetadata, fields.metadata, 'metadata'), chunking: jsonField(UploadChunking, fields.chunking, 'chunking') };
+          received = {
+            files: await typed(files),
+            metadata: jsonField(UploadMetadata, fields.metadata, 'metadata'),
+            chunking: jsonField(UploadChunking, fields.chunking, 'chunking'),
+          };
         }
-        const files = await typed(received.files);
+        const files = received.files;
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         const body = await documents.upload(principal, params.kb_id!, files, {
           metadata: received.metadata ?? {},
@@ -160,6 +166,14 @@ export function documentRoutes(deps: DocumentRouteDeps) {
       handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id!, params.document_id!, requestId) }),
     }),
   ];
+}
+
+function textTypeByName(name: string): string {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  if (ext === 'md' || ext === 'markdown') return MEDIA_TYPES.markdown;
+  if (ext === 'html' || ext === 'htm') return MEDIA_TYPES.html;
+  if (ext === 'csv') return MEDIA_TYPES.csv;
+  return MEDIA_TYPES.text;
 }
 
 function guessByName(name: string): string {
