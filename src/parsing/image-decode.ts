@@ -8,8 +8,8 @@ import { ParseFailure } from './types.ts';
  * is refused before any allocation.
  */
 
-/** 100 Mpx: an A3 page at 1200 dpi; beyond this, decoding alone takes more memory than a parse may. */
-export const MAX_DECODED_PIXELS = 100_000_000;
+/** 40 Mpx: a letter page scanned at 700 dpi; beyond this, decoding alone (4 bytes a pixel) takes more memory than a parse may. */
+export const MAX_DECODED_PIXELS = 40_000_000;
 
 export function checkDimensions(width: number, height: number) {
   if (!(width > 0 && height > 0)) throw new ParseFailure('corrupt', 'The image has no pixels.');

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
+import { withTimeout } from './timeout.ts';
 
 /**
  * OCR with tesseract.js, offline: the English model comes from @tesseract.js-data/eng on disk.
@@ -52,31 +53,37 @@ export function createOcrEngine({ timeoutMs = 60_000 } = {}): OcrEngine {
     await current?.then((w) => w.terminate()).catch(() => {});
   };
 
+  const read = async (image: GrayImage): Promise<OcrPage> => {
+    started ??= start().catch((error) => {
+      started = undefined;
+      throw error;
+    });
+    const worker = await started;
+    const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
+    thread?.ref?.();
+    try {
+      const job = worker.recognize(toPgm(darkOnLight(image)), {}, { text: false, tsv: true });
+      const result = await withTimeout(job, timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
+      return readTsv(result.data.tsv ?? '');
+    } catch (error) {
+      // A worker that timed out or failed may be stuck mid-job: start afresh next time.
+      await reset();
+      throw error;
+    } finally {
+      thread?.unref?.();
+    }
+  };
+
+  // One page at a time: the worker would queue them anyway, and a queued page must not use up
+  // its time limit waiting for the pages before it.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
-    async recognize(image) {
-      started ??= start().catch((error) => {
-        started = undefined;
-        throw error;
-      });
-      const worker = await started;
-      const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
-      thread?.ref?.();
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new OcrTimeout(`OCR took longer than ${timeoutMs} ms`)), timeoutMs);
-        });
-        const result = await Promise.race([worker.recognize(toPgm(darkOnLight(image)), {}, { text: false, tsv: true }), timeout]);
-        return readTsv(result.data.tsv ?? '');
-      } catch (error) {
-        // A worker that timed out or failed may be stuck mid-job: start afresh next time.
-        await reset();
-        throw error;
-      } finally {
-        clearTimeout(timer);
-        thread?.unref?.();
-      }
+    recognize(image) {
+      const turn = queue.then(() => read(image));
+      queue = turn.catch(() => {});
+      return turn;
     },
+    // Immediate, for shutdown: a page being read then fails by its time limit.
     close: reset,
   };
 }

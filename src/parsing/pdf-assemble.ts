@@ -47,6 +47,7 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
     else builder.add(block.kind, block.text, page, block.level);
   });
   if (builder.count === 0) {
+    if (sources.some((s) => s.kind === 'none' && s.ocrTimedOut)) throw new ParseFailure('timeout', 'OCR of the scanned pages did not finish in time.');
     const why = limits.ocr ? 'it has no text layer and OCR found no text' : 'it has no text layer and OCR is off';
     throw new ParseFailure('empty', `The PDF contains no text: ${why}.`);
   }

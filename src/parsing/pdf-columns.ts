@@ -1,5 +1,5 @@
-import type { Segment } from './pdf-segments.ts';
-import { gutters } from './pdf-gutters.ts';
+import { toSegment, type Segment } from './pdf-segments.ts';
+import { gutters, type Gutter } from './pdf-gutters.ts';
 import { median } from './pdf-stats.ts';
 
 /**
@@ -17,7 +17,7 @@ import { median } from './pdf-stats.ts';
 /** Segments read together; a label region is a side heading read before the prose beside it. */
 export type Region = { segments: Segment[]; label: boolean };
 
-type Cut = { kind: 'columns' | 'notes'; left: Segment[]; right: Segment[]; crossing: Segment[] };
+type Cut = { kind: 'columns' | 'notes'; left: Segment[]; right: Segment[]; crossing: Segment[]; all: Segment[] };
 
 const MAX_DEPTH = 12;
 /** A segment with this many words is a line of running text rather than a label or a cell. */
@@ -33,7 +33,7 @@ function cut(node: Segment[], depth: number): Region[] {
   const found = findCut(node);
   if (!found) return leaf;
   if (found.crossing.length) {
-    const parts = bands(node, found.crossing);
+    const parts = bands(found.all, found.crossing);
     // A band may not shrink (every segment sits on a wide one's rows): stop rather than loop.
     return parts.length > 1 ? parts.flatMap((band) => cut(band, depth + 1)) : leaf;
   }
@@ -50,14 +50,19 @@ function findCut(node: Segment[]): Cut | undefined {
   const candidates = gutters(node, maxCrossing, minGutter).filter((g) => g.start > x0 && g.end < x1);
   candidates.sort((a, b) => a.count - b.count || b.end - b.start - (a.end - a.start));
   for (const gutter of candidates) {
-    const crossing = node.filter((s) => s.x0 < gutter.end && s.x1 > gutter.start);
-    const left = node.filter((s) => s.x1 <= gutter.start);
-    const right = node.filter((s) => s.x0 >= gutter.end);
+    // Lines of two columns that stand close may have become one segment: cut it at the gutter.
+    const pieces = node.flatMap((s) => (s.x0 < gutter.end && s.x1 > gutter.start ? splitAtGutter(s, gutter) : [s]));
+    const mid = (gutter.start + gutter.end) / 2;
+    const crossing = pieces.filter((s) => s.x0 < gutter.start && s.x1 > gutter.end);
+    const wide = new Set(crossing);
+    const rest = pieces.filter((s) => !wide.has(s));
+    const left = rest.filter((s) => (s.x0 + s.x1) / 2 < mid);
+    const right = rest.filter((s) => (s.x0 + s.x1) / 2 >= mid);
     const kind = classify(left, right, x1 - x0);
     if (!kind) continue;
     // Crossing segments only make bands for text columns: side labels never have them.
     if (crossing.length && kind !== 'columns') continue;
-    return { kind, left, right, crossing };
+    return { kind, left, right, crossing, all: pieces };
   }
   return undefined;
 }
@@ -82,6 +87,18 @@ function sideStats(side: Segment[]) {
   const lines = side.filter((s) => s.words >= PROSE_WORDS && !s.mono);
   const chars = (segs: Segment[]) => segs.reduce((n, s) => n + s.text.length, 0);
   return { width: x1 - x0, prose: chars(lines) / Math.max(1, chars(side)), proseLines: lines.length };
+}
+
+/** Splits a segment where a clear gap between two of its runs falls in the gutter. */
+function splitAtGutter(seg: Segment, gutter: Gutter): Segment[] {
+  const items = seg.items;
+  for (let i = 1; i < items.length; i++) {
+    const gap = items[i]!.x0 - items[i - 1]!.x1;
+    if (gap >= 0.6 * seg.size && items[i - 1]!.x1 <= gutter.end && items[i]!.x0 >= gutter.start) {
+      return [toSegment(items.slice(0, i)), toSegment(items.slice(i))];
+    }
+  }
+  return [seg];
 }
 
 /**

@@ -37,7 +37,8 @@ const numberingDepth = (text: string) => /^(\d+(?:\.\d+)+)\.?\s/.exec(text)?.[1]
 const sizeKey = (size: number) => Math.round(size * 2) / 2;
 
 function headingKind(block: PageBlock, body: BodyStyle): 'larger' | 'font' | 'label' | undefined {
-  if (block.kind !== 'paragraph' && block.kind !== 'list_item') return undefined;
+  // Size 0: OCR and rotated text, which carry no typography to judge by.
+  if ((block.kind !== 'paragraph' && block.kind !== 'list_item') || !(block.size > 0)) return undefined;
   const { text } = block;
   if (block.label) return text.length <= 150 && /\p{L}/u.test(text) ? 'label' : undefined;
   const words = text.split(/\s+/).length;
@@ -45,7 +46,7 @@ function headingKind(block: PageBlock, body: BodyStyle): 'larger' | 'font' | 'la
   if ((text.match(/\p{L}/gu) ?? []).length < 2) return undefined;
   if (sizeKey(block.size) >= sizeKey(body.size * 1.15)) return 'larger';
   const rareFont = block.font !== body.font && (body.fontShare.get(block.font) ?? 0) < 0.1;
-  const titleLike = /^[\p{Lu}\p{N}]/u.test(text) && !/[.,;:!?]$/.test(text) && text.length <= 90;
-  if (block.lines === 1 && rareFont && titleLike && block.size >= body.size * 0.95) return 'font';
+  const titleLike = /^[\p{Lu}\p{N}]/u.test(text) && !/[.,;:!?]$/.test(text) && text.length <= 120;
+  if (block.lines <= 2 && rareFont && titleLike && block.size >= body.size * 0.95) return 'font';
   return undefined;
 }

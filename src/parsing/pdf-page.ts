@@ -1,6 +1,6 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isBlank } from './gray-image.ts';
-import type { OcrEngine } from './ocr.ts';
+import { OcrTimeout, type OcrEngine } from './ocr.ts';
 import { ocrBlocks, ocrText } from './ocr-blocks.ts';
 import { imageCoverage } from './pdf-image-coverage.ts';
 import { readPageText, type PageText } from './pdf-items.ts';
@@ -15,7 +15,11 @@ import { textQuality } from './text-quality.ts';
  * A garbled layer is re-read and the better of the two kept.
  */
 
-export type PageSource = { kind: 'text'; text: PageText } | { kind: 'ocr'; blocks: PageBlock[] } | { kind: 'none' };
+export type PageSource =
+  | { kind: 'text'; text: PageText }
+  | { kind: 'ocr'; blocks: PageBlock[] }
+  /** No text; ocrTimedOut when there may have been some that OCR did not finish reading. */
+  | { kind: 'none'; ocrTimedOut?: boolean };
 
 export type PageReader = {
   /** Undefined when OCR is off for this document. */
@@ -56,8 +60,9 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
   try {
     blocks = ocrBlocks(await reader.ocr.recognize(image));
   } catch (error) {
-    warn(`page ${n}: OCR failed (${(error as Error).message}); kept the text layer`);
-    return fromLayer;
+    if (!(error instanceof OcrTimeout)) throw error;
+    warn(`page ${n}: ${error.message}`);
+    return fromLayer.kind === 'none' ? { kind: 'none', ocrTimedOut: true } : fromLayer;
   }
   const read = ocrText(blocks);
   if (!chars) {

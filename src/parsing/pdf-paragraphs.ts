@@ -1,5 +1,6 @@
 import type { PageBlock } from './pdf-page-block.ts';
 import type { Line } from './pdf-rows.ts';
+import { MARKER_PATTERN } from './pdf-segments.ts';
 import { median, weightedMode } from './pdf-stats.ts';
 import { joinLines } from './text-join.ts';
 
@@ -9,7 +10,7 @@ import { joinLines } from './text-join.ts';
  * ending a sentence above, a short line in another font (a run-in bold title), or a list marker.
  */
 
-const MARKER = /^(?:([•●○◦▪▫■□‣⁃∙·*–—-])|(\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)]))\s+(?=\S)/u;
+const MARKER = new RegExp(`^${MARKER_PATTERN}\\s+(?=\\S)`, 'u');
 const SENTENCE_END = /[.!?:]["'”’)\]]?$/u;
 const CAPTION = /^(?:fig(?:ure)?\.?|table|tab\.|exhibit|chart)\s*[\dIVX]+[a-z]?\s*[.:]/i;
 
@@ -53,8 +54,14 @@ function startsNew(prev: Line, line: Line, current: Draft, frame: { left: number
     const hangs = line.x0 > current.marker!.x0 + 0.3 * em;
     return !(hangs || (!prevShort && Math.abs(line.x0 - current.marker!.x0) < 0.3 * em));
   }
+  // A first-line indent after a paragraph's last line; not the indented continuation of a
+  // hanging-indent entry (a reference, a glossary term), whose first line runs full.
   const indent = line.x0 - frame.left;
-  if (indent > 0.8 * em && indent < 6 * em && prev.x0 - frame.left < 0.5 * em) return true;
+  const ended = prevShort || SENTENCE_END.test(prev.text);
+  if (indent > 0.8 * em && indent < 6 * em && prev.x0 - frame.left < 0.5 * em && ended) return true;
+  // Back out to where an entry with indented continuation lines began: the next entry.
+  const first = current.lines[0]!;
+  if (current.lines.length >= 2 && prev.x0 > first.x0 + 0.8 * em && Math.abs(line.x0 - first.x0) < 0.5 * em) return true;
   if (prevShort && SENTENCE_END.test(prev.text)) return true;
   if (prev.font !== line.font && prevShort && !/[-,]$/.test(prev.text)) return true;
   return false;

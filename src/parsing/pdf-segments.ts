@@ -24,7 +24,7 @@ export type Segment = {
 };
 
 /** A gap wider than this many font sizes splits a line into segments. */
-const SPLIT_GAP_EM = 1.2;
+const SPLIT_GAP_EM = 1.0;
 /** A gap wider than this many font sizes is a word space even when pdf.js did not emit one. */
 const SPACE_GAP_EM = 0.2;
 
@@ -83,8 +83,9 @@ function groupRows(items: readonly TextItem[]): TextItem[][] {
   return rows.map((r) => r.items);
 }
 
-/** List markers: bullets, "1.", "(a)", "iv)". */
-export const LIST_MARKER = /^(?:[•●○◦▪▫■□‣⁃∙·*–—-]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])$/u;
+/** List markers: a bullet (group 1) or an enumerator such as "1.", "(a)", "iv)" (group 2). */
+export const MARKER_PATTERN = '(?:([•●○◦▪▫■□‣⁃∙·*–—-])|(\\(?(?:\\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)]))';
+const LIST_MARKER = new RegExp(`^${MARKER_PATTERN}$`, 'u');
 /** How far a list marker may stand from its text. */
 const MARKER_GAP_EM = 3;
 

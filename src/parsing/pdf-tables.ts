@@ -58,10 +58,13 @@ function growTable(rows: readonly Row[], start: number): { table: Table; start: 
   const run = rows.slice(start, end);
   if (run.filter((r) => r.cells.length >= 2).length < 2) return undefined;
   const em = median(run.map((r) => r.size));
-  const spans = run.flatMap((r) => r.cells);
+  // The body rows set the columns: a header is often aligned differently (labels flush left over
+  // right-aligned numbers) and would add boundaries of its own.
+  const body = run.length >= 3 ? run.slice(1) : run;
+  const spans = body.flatMap((r) => r.cells);
   const x0 = Math.min(...spans.map((s) => s.x0));
   const x1 = Math.max(...spans.map((s) => s.x1));
-  const boundaries = gutters(spans, Math.floor(run.length * CROSSING_ROWS), 0.5 * em).filter((g) => g.start > x0 && g.end < x1);
+  const boundaries = gutters(spans, Math.floor(body.length * CROSSING_ROWS), 0.5 * em).filter((g) => g.start > x0 && g.end < x1);
   if (!boundaries.length) return undefined;
 
   let first = start;
@@ -119,14 +122,29 @@ function fitsGrid(row: Row, boundaries: readonly Gutter[]): boolean {
 
 const fill = (cells: readonly string[]) => cells.filter(Boolean).length;
 
-/** A row's text per column; a segment spanning a boundary is split between its runs. */
+/**
+ * A row's text per column. A segment spanning a boundary is split between its runs, each run
+ * going to the column its extent overlaps most (centred header labels stray over boundaries).
+ */
 function splitRow(row: Row, boundaries: readonly Gutter[]): string[] {
-  const columnOf = (x: number) => boundaries.filter((b) => (b.start + b.end) / 2 <= x).length;
-  const parts: string[][] = boundaries.map(() => []).concat([[]]);
+  const edges = [-Infinity, ...boundaries.map((b) => (b.start + b.end) / 2), Infinity];
+  const columnOf = (x0: number, x1: number) => {
+    let best = 0;
+    let bestOverlap = -Infinity;
+    for (let col = 0; col < edges.length - 1; col++) {
+      const overlap = Math.min(x1, edges[col + 1]!) - Math.max(x0, edges[col]!);
+      if (overlap > bestOverlap) {
+        best = col;
+        bestOverlap = overlap;
+      }
+    }
+    return best;
+  };
+  const parts: string[][] = edges.slice(1).map(() => []);
   for (const seg of row.cells) {
     const byColumn = new Map<number, typeof seg.items>();
     for (const item of seg.items) {
-      const col = columnOf(item.x0 + Math.min(item.x1 - item.x0, 0.5 * item.size) / 2);
+      const col = columnOf(item.x0, item.x1);
       byColumn.set(col, [...(byColumn.get(col) ?? []), item]);
     }
     for (const [col, items] of byColumn) parts[col]!.push(toSegment(items).text);

@@ -25,8 +25,8 @@ export function joinLines(lines: readonly string[]): string {
       out = line;
     } else if (SOFT_HYPHEN_END.test(out) || (BROKEN_WORD.test(out) && /^\p{Ll}/u.test(line))) {
       out = out.slice(0, -1) + line;
-    } else if (BROKEN_WORD.test(out) && /^\p{Lu}/u.test(line)) {
-      out += line; // "Trace-" + "Monkey": a name or compound, keep its hyphen
+    } else if (BROKEN_WORD.test(out) && /^[\p{Lu}\p{N}]/u.test(line)) {
+      out += line; // "Trace-" + "Monkey", "IEEE-" + "754": a name or compound, keep its hyphen
 
     } else if (/[/\u2013\u2014]$/u.test(out)) {
       out += line; // "Terms/Definitions/" + "Acronyms": a break after a slash or dash adds no space

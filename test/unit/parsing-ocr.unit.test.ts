@@ -1,0 +1,96 @@
+import test from 'ava';
+import { parseImage } from '../../src/parsing/image.ts';
+import { closeOcr } from '../../src/parsing/ocr.ts';
+import { readTsv } from '../../src/parsing/ocr-tsv.ts';
+import { parsePdf } from '../../src/parsing/pdf.ts';
+import { joinLines } from '../../src/parsing/text-join.ts';
+import { textQuality } from '../../src/parsing/text-quality.ts';
+import { MEDIA_TYPES, ParseFailure } from '../../src/parsing/types.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { imageOnlyPdf, parseInput, SCAN_LINES, textImage, tiff, wordAccuracy, writeFixture } from './parsing-pdf-fixtures.ts';
+
+const dir = tempDir('kbqa-parsing-ocr-');
+test.after.always(async () => {
+  dir.remove();
+  await closeOcr();
+});
+
+const scanText = SCAN_LINES.join(' ');
+const textOf = (doc: { blocks: { text: string }[] }) => doc.blocks.map((b) => b.text).join('\n');
+
+test('an image-only PDF page is read by OCR and listed in ocrPages', async (t) => {
+  const doc = await parsePdf(parseInput(writeFixture(dir.path, 'scan.pdf', await imageOnlyPdf()), MEDIA_TYPES.pdf));
+  t.deepEqual(doc.ocrPages, [1]);
+  t.is(doc.pageCount, 1);
+  t.true(wordAccuracy(scanText, textOf(doc)) >= 0.9, textOf(doc));
+  t.true(doc.blocks.every((b) => b.kind === 'paragraph' && b.page === 1));
+});
+
+test('a PNG is read by OCR', async (t) => {
+  const { png } = textImage(SCAN_LINES, { width: 1400, height: 600 });
+  const doc = await parseImage(parseInput(writeFixture(dir.path, 'note.png', png), MEDIA_TYPES.png));
+  t.is(doc.mediaType, MEDIA_TYPES.png);
+  t.deepEqual(doc.ocrPages, [1]);
+  t.true(wordAccuracy(scanText, textOf(doc)) >= 0.9, textOf(doc));
+});
+
+test('every TIFF frame is a page, 8-bit and 1-bit alike, with progress per page', async (t) => {
+  const first = textImage(['First page says hello'], { width: 1300, height: 300 });
+  const second = textImage(['Second page says goodbye'], { width: 1300, height: 300 });
+  const bytes = tiff([
+    { ...first, bits: 8 },
+    { ...second, bits: 1 },
+  ]);
+  const progress: number[] = [];
+  const doc = await parseImage(parseInput(writeFixture(dir.path, 'fax.tif', bytes), MEDIA_TYPES.tiff, {}, (done) => progress.push(done)));
+  t.is(doc.mediaType, MEDIA_TYPES.tiff);
+  t.is(doc.pageCount, 2);
+  t.deepEqual(doc.ocrPages, [1, 2]);
+  t.deepEqual(progress, [1, 2]);
+  t.regex(doc.blocks.find((b) => b.page === 1)?.text ?? '', /First page says hello/);
+  t.regex(doc.blocks.find((b) => b.page === 2)?.text ?? '', /Second page says goodbye/);
+});
+
+test('images: too many frames, OCR off, no text, or bytes that are no image', async (t) => {
+  const frame = { ...textImage(['x'], { width: 64, height: 64 }), bits: 8 as const };
+  const code = async (name: string, bytes: Uint8Array, limits = {}) => {
+    const error = await t.throwsAsync(parseImage(parseInput(writeFixture(dir.path, name, bytes), MEDIA_TYPES.tiff, limits)), { instanceOf: ParseFailure });
+    return (error as ParseFailure).code;
+  };
+  t.is(await code('three.tif', tiff([frame, frame, frame]), { maxPages: 2 }), 'too_large');
+  t.is(await code('off.png', textImage(['Hello'], { width: 400, height: 200 }).png, { ocr: false }), 'empty');
+  t.is(await code('white.png', textImage([], { width: 400, height: 200 }).png), 'empty');
+  t.is(await code('fake.png', Buffer.from('\x89PNG\r\n\x1a\nnot really')), 'corrupt');
+  t.is(await code('text.tif', Buffer.from('just some text')), 'corrupt');
+});
+
+test('tesseract TSV becomes paragraphs of lines with their confidence', (t) => {
+  const row = (level: number, block: number, par: number, line: number, word: number, conf: number, text: string) =>
+    [level, 1, block, par, line, word, 0, 0, 10, 10, conf, text].join('\t');
+  const tsv = [row(1, 0, 0, 0, 0, -1, ''), row(5, 1, 1, 1, 1, 90, 'Hello'), row(5, 1, 1, 1, 2, 80, 'wor-'), row(5, 1, 1, 2, 1, 70, 'ld'), row(5, 1, 2, 1, 1, 95, 'Next')].join('\n');
+  const page = readTsv(tsv);
+  t.deepEqual(page.paragraphs, [
+    {
+      lines: [
+        { text: 'Hello wor-', confidence: 85 },
+        { text: 'ld', confidence: 70 },
+      ],
+    },
+    { lines: [{ text: 'Next', confidence: 95 }] },
+  ]);
+});
+
+test('joining lines removes hyphenation but keeps real hyphens and slashes tight', (t) => {
+  t.is(joinLines(['vir-', 'tual machines']), 'virtual machines');
+  t.is(joinLines(['Trace-', 'Monkey']), 'Trace-Monkey');
+  t.is(joinLines(['Terms/', 'Acronyms']), 'Terms/Acronyms');
+  t.is(joinLines(['2017 -', 'and later']), '2017 - and later');
+  t.is(joinLines(['  two  ', '', 'lines ']), 'two lines');
+});
+
+test('text quality tells words from OCR noise', (t) => {
+  t.true(textQuality('Desiring to keep you posted on the progress of the Foundation').score > 0.9);
+  t.true(textQuality('A l e t t e r from t h e i r «3E*»CM s*r;tiiR» c o n t r a c t s').score < 0.4);
+  t.true(textQuality('적립한도 없이 할인점 1.5% 빅포인트 적립').score > 0.9);
+  t.deepEqual(textQuality('12 3.5 %'), { score: 0, tokens: 0 });
+});
