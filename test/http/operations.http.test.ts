@@ -10,7 +10,10 @@ test.serial('healthz and readyz answer without a key; readyz lists every depende
   t.deepEqual((await call('GET', '/healthz', { key: null })).body, { status: 'ok' });
   const ready = await call('GET', '/readyz', { key: null });
   t.is(ready.status, 200);
-  t.deepEqual(ready.body, { status: 'ready', checks: { event_store: 'ok', read_models: 'ok', blob_store: 'ok', projector: 'ok' } });
+  t.deepEqual(ready.body, {
+    status: 'ready',
+    checks: { event_store: 'ok', read_models: 'ok', blob_store: 'ok', vector_index: 'ok', keyword_index: 'ok', projector: 'ok' },
+  });
 });
 
 test.serial('every response carries x-request-id; a sane incoming one is echoed', async (t) => {
