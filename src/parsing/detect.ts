@@ -12,6 +12,13 @@ const HEAD_BYTES = 8192;
 /** Some producers put junk before %PDF; readers accept it within the first kilobyte. */
 const PDF_SEARCH_BYTES = 1024;
 
+/** Local file header, empty archive, spanned archive: "PK" alone also starts words like "PKD1". */
+const ZIP_SIGNATURES = [
+  [0x50, 0x4b, 0x03, 0x04],
+  [0x50, 0x4b, 0x05, 0x06],
+  [0x50, 0x4b, 0x07, 0x08],
+];
+
 const ok = (mediaType: MediaType): Detection => ({ ok: true, mediaType });
 const fail = (code: FailureCode, message: string): Detection => ({ ok: false, code, message });
 
@@ -33,7 +40,7 @@ export async function detectMediaType(path: string, fileName: string): Promise<D
     const head = await readAt(0, HEAD_BYTES);
     const binary = binaryKind(head);
     if (binary) return ok(binary);
-    if (startsWith(head, [0x50, 0x4b])) return await zipKind(path, fileName);
+    if (ZIP_SIGNATURES.some((signature) => startsWith(head, signature))) return await zipKind(path, fileName);
     if (head.subarray(0, 8).equals(CFB_SIGNATURE)) return await compoundFileKind(readAt);
     const text = textKind(head, fileName, size > head.length);
     return text ? ok(text) : fail('unsupported_type', 'The file is neither a supported document nor text.');

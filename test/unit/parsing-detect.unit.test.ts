@@ -32,6 +32,10 @@ test('ZIPs are told apart by their entries', async (t) => {
   t.like(await detect('broken.zip', truncated), { ok: false, code: 'corrupt' });
 });
 
+test('text that merely starts with "PK" is text, not a ZIP (a SciFact title: "PKD1 Inhibits AMPKα2")', async (t) => {
+  t.like(await detect('23974474.txt', 'PKD1 Inhibits AMPKα2 through Phosphorylation of Serine 491.'), { ok: true, mediaType: MEDIA_TYPES.text });
+});
+
 test('OLE2 files: EncryptedPackage means a password-protected Office file; the rest is legacy Office', async (t) => {
   t.like(await detect('secret.xlsx', compoundFile(['EncryptionInfo', 'EncryptedPackage'])), { ok: false, code: 'encrypted' });
   t.like(await detect('old.doc', compoundFile(['WordDocument', '1Table'])), { ok: false, code: 'unsupported_type' });
