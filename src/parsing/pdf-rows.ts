@@ -1,4 +1,4 @@
-import type { Segment } from './pdf-segments.ts';
+import type { Segment, TextBox } from './pdf-segments.ts';
 
 /**
  * Within one region (one column of text), the segments that sit on the same baseline form a row:
@@ -14,19 +14,8 @@ export type Row = {
   size: number;
 };
 
-/** A row read as a line of text: its cells joined by spaces, its typography taken from the longest cell. */
-export type Line = {
-  text: string;
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  y: number;
-  size: number;
-  font: string;
-  /** Every cell is set in a fixed-pitch font. */
-  mono: boolean;
-};
+/** A row read as a line of text: its cells joined by spaces, its typography taken from the longest cell (mono: every cell is). */
+export type Line = TextBox;
 
 export function groupRows(segments: readonly Segment[]): Row[] {
   const rows: Row[] = [];

@@ -6,9 +6,8 @@ import type { TextItem } from './pdf-items.ts';
  * segment; deciding what the pieces are is left to the layout steps after this one.
  */
 
-export type Segment = {
-  /** The runs it is made of, left to right (a table may split a segment between its columns). */
-  items: TextItem[];
+/** Text placed on the page: its box, baseline and typography. */
+export type TextBox = {
   text: string;
   x0: number;
   x1: number;
@@ -18,7 +17,13 @@ export type Segment = {
   y: number;
   size: number;
   font: string;
+  /** Set in a fixed-pitch font. */
   mono: boolean;
+};
+
+export type Segment = TextBox & {
+  /** The runs it is made of, left to right (a table may split a segment between its columns). */
+  items: TextItem[];
   /** Whitespace-separated tokens; CJK text without spaces counts two characters as a word. */
   words: number;
 };
