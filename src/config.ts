@@ -19,6 +19,15 @@ const Env = z.object({
   KBQA_PARSE_MEMORY_MB: int(768, 64),
   KBQA_MAX_PAGES: int(5000, 1),
   KBQA_OCR: z.enum(['on', 'off']).default('on'),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  KBQA_OPENAI_EMBEDDING_MODELS: z
+    .string()
+    .regex(/^\s*[^:,\s]+:\d+\s*(,\s*[^:,\s]+:\d+\s*)*$/, 'a comma-separated list of model:dimensions, e.g. text-embedding-3-small:1536')
+    .optional(),
+  KBQA_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional(),
+  KBQA_OPENAI_MAX_RETRIES: int(5),
+  KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -32,6 +41,15 @@ export type Config = {
   consistencyTimeoutMs: number;
   shutdownTimeoutMs: number;
   logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
+  openai: {
+    apiKey: string;
+    baseUrl: string | undefined;
+    embeddingModels: { id: string; dimensions: number }[];
+    maxRetries: number;
+    timeoutMs: number;
+  } | null;
+  /** Knowledge bases created without an embedding_model get this one (else the offline model). */
+  defaultEmbeddingModel: string | undefined;
   ingestion: {
     maxUploadBytes: number;
     maxFilesPerUpload: number;
@@ -61,6 +79,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
     shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,
     logLevel: e.KBQA_LOG_LEVEL,
+    openai: e.OPENAI_API_KEY
+      ? {
+          apiKey: e.OPENAI_API_KEY,
+          baseUrl: e.OPENAI_BASE_URL,
+          embeddingModels: (e.KBQA_OPENAI_EMBEDDING_MODELS ?? '')
+            .split(',')
+            .filter((entry) => entry.trim())
+            .map((entry) => {
+              const [id, dims] = entry.trim().split(':');
+              return { id: id!, dimensions: Number(dims) };
+            }),
+          maxRetries: e.KBQA_OPENAI_MAX_RETRIES,
+          timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000,
+        }
+      : null,
+    defaultEmbeddingModel: e.KBQA_DEFAULT_EMBEDDING_MODEL,
     ingestion: {
       maxUploadBytes: e.KBQA_MAX_UPLOAD_MB * 1024 * 1024,
       maxFilesPerUpload: e.KBQA_MAX_FILES_PER_UPLOAD,

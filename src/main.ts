@@ -20,6 +20,8 @@ import { parserConsumer } from '../consumers/parser/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createFsBlobStore } from './adapters/fs/blob-store.ts';
 import { createHashingEmbedder } from './adapters/local/hashing-embedder.ts';
+import { createOpenAiClient, createOpenAiEmbedder } from './adapters/openai/embedder.ts';
+import type { Embedder } from './ports/models.ts';
 import { createInProcessBus } from './adapters/local/in-process-bus.ts';
 import { createSqliteCheckpointStore } from './adapters/sqlite/checkpoint-store.ts';
 import { openSqlite } from './adapters/sqlite/database.ts';
@@ -66,8 +68,12 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     now: clock,
     consistencyTimeoutMs: config.consistencyTimeoutMs,
   };
-  const embedder = createHashingEmbedder();
-  const models = createModelCatalog([embedder.model], embedder.model.id);
+  const embedders = createEmbedders(config);
+  const offline = [...embedders.values()][0]!;
+  const models = createModelCatalog(
+    [...embedders.values()].map((e) => e.model),
+    config.defaultEmbeddingModel ?? offline.model.id,
+  );
   const vectors = createSqliteVectorIndex(db);
   const keywords = createSqliteKeywordIndex(db);
   const graph = createSqliteEntityGraph(db);
@@ -85,7 +91,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
         concurrency: ingestion.parserThreads,
       }),
     ),
-    await bus.subscribe(indexerConsumer({ ctx, embedders: new Map([[embedder.model.id, embedder]]), vectors, keywords, graph, feed })),
+    await bus.subscribe(indexerConsumer({ ctx, embedders, vectors, keywords, graph, feed })),
   ];
   return {
     ctx,
@@ -111,6 +117,18 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
 }
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
+
+/** The offline embedder always; an OpenAI-compatible provider's models when configured. */
+function createEmbedders(config: Config): Map<string, Embedder> {
+  const offline = createHashingEmbedder();
+  const embedders = new Map<string, Embedder>([[offline.model.id, offline]]);
+  if (config.openai) {
+    const { apiKey, baseUrl, maxRetries, timeoutMs, embeddingModels } = config.openai;
+    const client = createOpenAiClient({ apiKey, baseURL: baseUrl, maxRetries, timeoutMs });
+    for (const { id, dimensions } of embeddingModels) embedders.set(id, createOpenAiEmbedder({ client, model: id, dimensions }));
+  }
+  return embedders;
+}
 
 export function createHttpApp(runtime: Runtime, config: Config) {
   const metrics = createMetrics({ consumers: runtime.consumers, logHead: () => runtime.store.headPosition() });

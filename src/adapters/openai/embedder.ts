@@ -1,0 +1,43 @@
+import OpenAI from 'openai';
+import type { Embedder } from '../../ports/models.ts';
+
+export type OpenAiEmbedderOptions = {
+  client: OpenAI;
+  model: string;
+  dimensions: number;
+  /** Inputs per request; providers cap it (OpenAI: 2048), smaller batches fail smaller. */
+  batchSize?: number;
+  created?: number;
+};
+
+/**
+ * Any OpenAI-compatible `/v1/embeddings` (OpenAI, Azure, vLLM, Ollama, LiteLLM …). Texts go in
+ * batches; the client retries 429 and 5xx answers with exponential backoff, honouring retry-after.
+ */
+export function createOpenAiEmbedder({ client, model, dimensions, batchSize = 128, created = 0 }: OpenAiEmbedderOptions): Embedder {
+  return {
+    model: { id: model, kind: 'embedding', ownedBy: 'openai-compatible', created },
+    dimensions,
+    async embed(texts) {
+      const out: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += batchSize) {
+        const input = texts.slice(start, start + batchSize);
+        const response = await client.embeddings.create({ model, input, encoding_format: 'float' });
+        // Providers may answer out of order; `index` says which input each vector belongs to.
+        const ordered = [...response.data].sort((a, b) => a.index - b.index);
+        if (ordered.length !== input.length) throw new Error(`embedding provider returned ${ordered.length} vectors for ${input.length} inputs`);
+        for (const item of ordered) {
+          if (item.embedding.length !== dimensions) {
+            throw new Error(`${model} returned ${item.embedding.length} dimensions, configured ${dimensions}`);
+          }
+          out.push(Float32Array.from(item.embedding));
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export function createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs }: { apiKey: string; baseURL?: string; maxRetries: number; timeoutMs: number }) {
+  return new OpenAI({ apiKey, baseURL, maxRetries, timeout: timeoutMs });
+}
