@@ -55,7 +55,8 @@ async function withServer<T>(fn: (api: Api, pid: number) => Promise<T>, env: Rec
       ...env,
     });
     try {
-      await waitFor(child, `http://127.0.0.1:${port}/healthz`);
+      // Ready, not just alive: the parser threads have loaded pdf.js and the Office parsers.
+      await waitFor(child, `http://127.0.0.1:${port}/readyz`);
       return await fn({ base: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${adminKey}` } }, child.proc.pid!);
     } finally {
       await stopChild(child);

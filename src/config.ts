@@ -19,6 +19,7 @@ const Env = z.object({
   KBQA_PARSE_MEMORY_MB: int(768, 64),
   KBQA_MAX_PAGES: int(5000, 1),
   KBQA_OCR: z.enum(['on', 'off']).default('on'),
+  KBQA_PARSER_WARMUP: z.enum(['on', 'off']).default('on'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
   KBQA_OPENAI_EMBEDDING_MODELS: z
@@ -58,6 +59,7 @@ export type Config = {
     parseMemoryMb: number;
     maxPages: number;
     ocr: boolean;
+    warmUp: boolean;
   };
 };
 
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parseMemoryMb: e.KBQA_PARSE_MEMORY_MB,
       maxPages: e.KBQA_MAX_PAGES,
       ocr: e.KBQA_OCR === 'on',
+      warmUp: e.KBQA_PARSER_WARMUP === 'on',
     },
   };
 }

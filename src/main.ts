@@ -78,7 +78,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const keywords = createSqliteKeywordIndex(db);
   const graph = createSqliteEntityGraph(db);
   const { ingestion } = config;
-  const parser = createWorkerParser({ threads: ingestion.parserThreads, maxMemoryMb: ingestion.parseMemoryMb });
+  const parser = createWorkerParser({ threads: ingestion.parserThreads, maxMemoryMb: ingestion.parseMemoryMb, warmUp: ingestion.warmUp });
   const consumers = [
     await bus.subscribe(
       parserConsumer({
@@ -105,6 +105,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     documents: createDocumentService(ctx),
     feed,
     indexes: { vectors, keywords, graph },
+    parser,
     consumers: () => ({ [PROJECTOR_GROUP]: projector.position(), parser: consumers[0]!.position(), indexer: consumers[1]!.position() }),
     async close() {
       await bus.close();
@@ -154,6 +155,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
       blob_store: () => runtime.blobs.ping(),
       vector_index: () => runtime.indexes.vectors.ping(),
       keyword_index: () => runtime.indexes.keywords.ping(),
+      parser: () => runtime.parser.ping(),
       projector: async () => {
         const lag = (await runtime.store.headPosition()) - runtime.ctx.projector.position();
         if (lag > 10_000n) throw new Error(`projector is ${lag} events behind`);

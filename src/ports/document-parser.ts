@@ -19,5 +19,7 @@ export type ParseOutcome =
  */
 export interface DocumentParser {
   parse(task: ParseTask, options: { timeoutMs: number; onProgress?: (pagesDone: number, pageCount: number) => void }): Promise<ParseOutcome>;
+  /** Rejects while the parser cannot take work at full speed yet (warming up). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

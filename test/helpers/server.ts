@@ -21,7 +21,8 @@ export type CallOptions = { key?: string | null; json?: unknown; raw?: string; h
 /** The real app on a random loopback port over a fresh data dir, bootstrapped with ADMIN_KEY. */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dir = tempDir();
-  const config = loadConfig({ KBQA_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', KBQA_ADMIN_KEY: ADMIN_KEY, ...env });
+  // No warm-up: many test servers start, and each would load pdf.js into its threads for nothing.
+  const config = loadConfig({ KBQA_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', KBQA_ADMIN_KEY: ADMIN_KEY, KBQA_PARSER_WARMUP: 'off', ...env });
   let offset = 0;
   const runtime = await createRuntime(config, pino({ level: 'silent' }), () => new Date(Date.now() + offset));
   await bootstrap(runtime.ctx, config.adminKey);

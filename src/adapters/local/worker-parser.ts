@@ -3,21 +3,26 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { DocumentParser } from '../../ports/document-parser.ts';
 
-export type WorkerParserOptions = { threads: number; maxMemoryMb: number };
+export type WorkerParserOptions = { threads: number; maxMemoryMb: number; warmUp?: boolean };
 
 /**
  * Parses in a pool of worker threads. Each task has a deadline: past it the worker is terminated
  * (pdf.js or a zip library stuck in a loop cannot be interrupted any other way) and replaced.
  * A worker that runs out of its heap dies alone; the document fails with `resource_limit`.
  */
-export function createWorkerParser({ threads, maxMemoryMb }: WorkerParserOptions): DocumentParser {
+export function createWorkerParser({ threads, maxMemoryMb, warmUp = false }: WorkerParserOptions): DocumentParser {
   const pool = new Piscina({
     filename: fileURLToPath(new URL('../../parsing/worker-entry.mjs', import.meta.url)),
-    minThreads: 0,
+    minThreads: warmUp ? threads : 0,
     maxThreads: threads,
-    idleTimeout: 60_000,
+    idleTimeout: warmUp ? Number.POSITIVE_INFINITY : 60_000,
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: Math.max(16, Math.round(maxMemoryMb / 8)) },
   });
+  // In the background: the threads load the heavy parsers (pdf.js, mammoth, exceljs) while the server starts serving.
+  let warm = !warmUp;
+  if (warmUp) {
+    Promise.allSettled(Array.from({ length: threads }, () => pool.run({ warm: true }))).then(() => (warm = true));
+  }
   return {
     async parse(task, { timeoutMs, onProgress }) {
       const channel = new MessageChannel();
@@ -34,6 +39,9 @@ export function createWorkerParser({ threads, maxMemoryMb }: WorkerParserOptions
         clearTimeout(timer);
         channel.port1.close();
       }
+    },
+    async ping() {
+      if (!warm) throw new Error('parser threads are warming up');
     },
     async close() {
       await pool.destroy();
