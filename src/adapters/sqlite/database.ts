@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
 export type SqliteDatabase = Database.Database;
+/** A prepared statement whose parameters are checked by SQLite, not by the type system. */
+export type Statement = Database.Statement<any[], unknown>;
 
 /**
  * One file holds the log, the read models and the checkpoints, so a projection's writes and

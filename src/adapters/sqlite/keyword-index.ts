@@ -1,5 +1,5 @@
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
-import { immediate, type SqliteDatabase } from './database.ts';
+import { immediate, type SqliteDatabase, type Statement } from './database.ts';
 import { namespaceToken } from './namespaces.ts';
 import { toMatchExpression } from './fts-query.ts';
 
@@ -14,16 +14,35 @@ export function createSqliteKeywordIndex(db: SqliteDatabase): KeywordIndex {
       PRIMARY KEY (namespace, chunk_id)
     );
     CREATE INDEX IF NOT EXISTS keyword_rows_by_document ON keyword_rows (namespace, document_id);`);
-  const known = new Set<string>();
-  const table = (namespace: string, create: boolean) => {
+  type Table = {
+    name: string;
+    insert: Statement;
+    remove: Statement;
+    search: Statement;
+  };
+  const known = new Map<string, Table>();
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+  /** The namespace's FTS5 table (created on demand) with its statements prepared once. */
+  const table = (namespace: string, create: boolean): Table | null => {
     const name = `fts_${namespaceToken(namespace)}`;
-    if (!known.has(name)) {
-      const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
-      if (!exists && !create) return null;
-      if (!exists) db.exec(`CREATE VIRTUAL TABLE "${name}" USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2')`);
-      known.add(name);
+    let entry = known.get(name);
+    if (entry) return entry;
+    if (!exists.get(name)) {
+      if (!create) return null;
+      db.exec(`CREATE VIRTUAL TABLE "${name}" USING fts5(text, tokenize = 'porter unicode61 remove_diacritics 2')`);
     }
-    return name;
+    entry = {
+      name,
+      insert: db.prepare(`INSERT INTO "${name}" (text) VALUES (?)`),
+      remove: db.prepare(`DELETE FROM "${name}" WHERE rowid = ?`),
+      search: db.prepare(
+        `SELECT r.chunk_id, r.document_id, -bm25("${name}") AS score
+         FROM "${name}" f JOIN keyword_rows r ON r.fts_rowid = f.rowid AND r.namespace = ?
+         WHERE "${name}" MATCH ? ORDER BY rank LIMIT ?`,
+      ),
+    };
+    known.set(name, entry);
+    return entry;
   };
   const rowOf = db.prepare<[string, string], { fts_rowid: number }>('SELECT fts_rowid FROM keyword_rows WHERE namespace = ? AND chunk_id = ?');
   const rowsOfDocument = db.prepare<[string, string], { fts_rowid: number }>('SELECT fts_rowid FROM keyword_rows WHERE namespace = ? AND document_id = ?');
@@ -34,9 +53,7 @@ export function createSqliteKeywordIndex(db: SqliteDatabase): KeywordIndex {
   return {
     async upsert(namespace, docs) {
       if (docs.length === 0) return;
-      const name = table(namespace, true)!;
-      const insert = db.prepare(`INSERT INTO "${name}" (text) VALUES (?)`);
-      const remove = db.prepare(`DELETE FROM "${name}" WHERE rowid = ?`);
+      const { insert, remove } = table(namespace, true)!;
       immediate(db, () => {
         for (const doc of docs) {
           const existing = rowOf.get(namespace, doc.id);
@@ -47,36 +64,29 @@ export function createSqliteKeywordIndex(db: SqliteDatabase): KeywordIndex {
       });
     },
     async deleteByDocument(namespace, documentId) {
-      const name = table(namespace, false);
-      if (!name) return;
-      const remove = db.prepare(`DELETE FROM "${name}" WHERE rowid = ?`);
+      const fts = table(namespace, false);
+      if (!fts) return;
       immediate(db, () => {
-        for (const row of rowsOfDocument.all(namespace, documentId)) remove.run(row.fts_rowid);
+        for (const row of rowsOfDocument.all(namespace, documentId)) fts.remove.run(row.fts_rowid);
         dropRows.run(namespace, documentId);
       });
     },
     async deleteNamespace(namespace) {
-      const name = table(namespace, false);
+      const fts = table(namespace, false);
+      if (fts) known.delete(fts.name);
       immediate(db, () => {
-        if (name) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+        if (fts) db.exec(`DROP TABLE IF EXISTS "${fts.name}"`);
         db.prepare('DELETE FROM keyword_rows WHERE namespace = ?').run(namespace);
       });
-      if (name) known.delete(name);
     },
     async query(namespace, text, topK, filter) {
-      const name = table(namespace, false);
+      const fts = table(namespace, false);
       const expression = toMatchExpression(text);
-      if (!name || !expression) return [];
+      if (!fts || !expression) return [];
       const allowed = filter?.documentIds ? new Set(filter.documentIds) : null;
       // Over-fetch when filtering: FTS5 ranks before the document filter applies.
       const limit = allowed ? topK * 10 + 100 : topK;
-      const rows = db
-        .prepare<[string, string, number], { chunk_id: string; document_id: string; score: number }>(
-          `SELECT r.chunk_id, r.document_id, -bm25("${name}") AS score
-           FROM "${name}" f JOIN keyword_rows r ON r.fts_rowid = f.rowid AND r.namespace = ?
-           WHERE "${name}" MATCH ? ORDER BY rank LIMIT ?`,
-        )
-        .all(namespace, expression, limit);
+      const rows = fts.search.all(namespace, expression, limit) as { chunk_id: string; document_id: string; score: number }[];
       return rows
         .filter((r) => !allowed || allowed.has(r.document_id))
         .slice(0, topK)

@@ -1,6 +1,6 @@
 import * as sqliteVec from 'sqlite-vec';
 import type { VectorIndex } from '../../ports/vector-index.ts';
-import { immediate, type SqliteDatabase } from './database.ts';
+import { immediate, type SqliteDatabase, type Statement } from './database.ts';
 
 /**
  * sqlite-vec: exact cosine k-NN in a vec0 table per vector width, partitioned by namespace,
@@ -15,16 +15,23 @@ export function createSqliteVectorIndex(db: SqliteDatabase): VectorIndex {
       UNIQUE (namespace, chunk_id)
     );
     CREATE INDEX IF NOT EXISTS vector_rows_by_document ON vector_rows (namespace, document_id);`);
-  const tables = new Set<number>();
-  const tableFor = (dims: number) => {
+  type Table = { name: string; insert: Statement; remove: Statement };
+  const tables = new Map<number, Table>();
+  /** The vec0 table for one vector width, created on first use, with its statements prepared once. */
+  const tableFor = (dims: number): Table => {
+    let table = tables.get(dims);
+    if (table) return table;
     if (!Number.isInteger(dims) || dims < 1 || dims > 8192) throw new Error(`unsupported vector width ${dims}`);
     const name = `vectors_${dims}`;
-    if (!tables.has(dims)) {
-      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${name} USING vec0(
-        namespace TEXT PARTITION KEY, embedding FLOAT[${dims}] distance_metric=cosine, document_id TEXT, +chunk_id TEXT)`);
-      tables.add(dims);
-    }
-    return name;
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${name} USING vec0(
+      namespace TEXT PARTITION KEY, embedding FLOAT[${dims}] distance_metric=cosine, document_id TEXT, +chunk_id TEXT)`);
+    table = {
+      name,
+      insert: db.prepare(`INSERT INTO ${name} (rowid, namespace, embedding, document_id, chunk_id) VALUES (?, ?, ?, ?, ?)`),
+      remove: db.prepare(`DELETE FROM ${name} WHERE rowid = ?`),
+    };
+    tables.set(dims, table);
+    return table;
   };
   const findRow = db.prepare<[string, string], { vec_rowid: number; dims: number }>(
     'SELECT vec_rowid, dims FROM vector_rows WHERE namespace = ? AND chunk_id = ?',
@@ -36,10 +43,11 @@ export function createSqliteVectorIndex(db: SqliteDatabase): VectorIndex {
   const ofNamespace = rowsWhere('namespace = ?');
   const countRows = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM vector_rows WHERE namespace = ?');
 
+  const dropRow = db.prepare('DELETE FROM vector_rows WHERE vec_rowid = ?');
   const removeRows = (rows: { vec_rowid: number; dims: number }[]) => {
     for (const row of rows) {
-      db.prepare(`DELETE FROM ${tableFor(row.dims)} WHERE rowid = ?`).run(BigInt(row.vec_rowid));
-      db.prepare('DELETE FROM vector_rows WHERE vec_rowid = ?').run(row.vec_rowid);
+      tableFor(row.dims).remove.run(BigInt(row.vec_rowid));
+      dropRow.run(row.vec_rowid);
     }
   };
 
@@ -51,7 +59,7 @@ export function createSqliteVectorIndex(db: SqliteDatabase): VectorIndex {
           if (existing) removeRows([existing]);
           const dims = record.values.length;
           const { lastInsertRowid } = addRow.run(namespace, record.id, record.documentId, dims);
-          db.prepare(`INSERT INTO ${tableFor(dims)} (rowid, namespace, embedding, document_id, chunk_id) VALUES (?, ?, ?, ?, ?)`).run(
+          tableFor(dims).insert.run(
             BigInt(lastInsertRowid),
             namespace,
             Buffer.from(record.values.buffer, record.values.byteOffset, record.values.byteLength),
@@ -72,7 +80,7 @@ export function createSqliteVectorIndex(db: SqliteDatabase): VectorIndex {
       if (filter?.documentIds && filter.documentIds.length === 0) return [];
       const ids = filter?.documentIds ?? [];
       const inList = ids.length > 0 ? ` AND document_id IN (${ids.map(() => '?').join(',')})` : '';
-      const table = tableFor(vector.length);
+      const table = tableFor(vector.length).name;
       const rows = db
         .prepare(`SELECT chunk_id, document_id, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND namespace = ?${inList}`)
         .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), Math.min(topK, 4096), namespace, ...ids) as {
