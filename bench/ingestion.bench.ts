@@ -168,6 +168,6 @@ export async function ocrBench() {
       parser_threads: 1,
       pass: worst <= 3 && (peakRssMb(pid) ?? 0) <= 1024,
     };
-    // One parser thread, so the warm-up scan warms the engine every later page uses.
+    // One parser thread (the default, set here all the same), so the warm-ups warm the engine every later page uses.
   }, { KBQA_PARSER_THREADS: '1' });
 }
