@@ -78,7 +78,12 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const keywords = createSqliteKeywordIndex(db);
   const graph = createSqliteEntityGraph(db);
   const { ingestion } = config;
-  const parser = createWorkerParser({ threads: ingestion.parserThreads, maxMemoryMb: ingestion.parseMemoryMb, warmUp: ingestion.warmUp });
+  const parser = createWorkerParser({
+    threads: ingestion.parserThreads,
+    maxMemoryMb: ingestion.parseMemoryMb,
+    warmUp: ingestion.warmUp,
+    onWorkerError: (error) => logger.warn({ err: error }, 'a parser worker died; its document failed and a new worker replaces it'),
+  });
   const consumers = [
     await bus.subscribe(
       parserConsumer({

@@ -3,14 +3,14 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { DocumentParser } from '../../ports/document-parser.ts';
 
-export type WorkerParserOptions = { threads: number; maxMemoryMb: number; warmUp?: boolean };
+export type WorkerParserOptions = { threads: number; maxMemoryMb: number; warmUp?: boolean; onWorkerError?: (error: unknown) => void };
 
 /**
  * Parses in a pool of worker threads. Each task has a deadline: past it the worker is terminated
  * (pdf.js or a zip library stuck in a loop cannot be interrupted any other way) and replaced.
  * A worker that runs out of its heap dies alone; the document fails with `resource_limit`.
  */
-export function createWorkerParser({ threads, maxMemoryMb, warmUp = false }: WorkerParserOptions): DocumentParser {
+export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, onWorkerError = () => {} }: WorkerParserOptions): DocumentParser {
   const pool = new Piscina({
     filename: fileURLToPath(new URL('../../parsing/worker-entry.mjs', import.meta.url)),
     minThreads: warmUp ? threads : 0,
@@ -18,6 +18,9 @@ export function createWorkerParser({ threads, maxMemoryMb, warmUp = false }: Wor
     idleTimeout: warmUp ? Number.POSITIVE_INFINITY : 60_000,
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: Math.max(16, Math.round(maxMemoryMb / 8)) },
   });
+  // A worker that dies (out of memory, terminated) is also reported on the pool: unheard, that
+  // 'error' event would take the whole process down. Its task has already failed with the cause.
+  pool.on('error', onWorkerError);
   // In the background: the threads load the heavy parsers (pdf.js, mammoth, exceljs) while the server starts serving.
   let warm = !warmUp;
   if (warmUp) {
