@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasSciFact, loadSciFact } from './scifact.ts';
-import { peakRssMb, ROOT, startChild, stopChild, waitFor } from './server-process.ts';
+import { peakRssMb, ROOT, startKbqa, stopChild, waitFor } from './server-process.ts';
 import { freePort, log, round, withTempDir } from './util.ts';
 
 const DOCS = join(ROOT, '..', 'shared', 'data', 'docs');
@@ -43,21 +42,11 @@ async function settleAll(api: Api, kb: string, expected: number, pid: number, ti
 
 async function withServer<T>(fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
   return withTempDir('ingest', async (dataDir) => {
-    const adminKey = `kbqa-bench-${randomBytes(24).toString('base64url')}`;
-    const port = await freePort();
-    const child = startChild('kbqa', ['bin/kbqa.js', 'serve'], {
-      KBQA_DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      KBQA_ADMIN_KEY: adminKey,
-      KBQA_LOG_LEVEL: 'warn',
-      KBQA_RATE_LIMIT_PER_MINUTE: '0',
-      ...env,
-    });
+    const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', ...env });
     try {
       // Ready, not just alive: the parser threads have loaded pdf.js and the Office parsers.
-      await waitFor(child, `http://127.0.0.1:${port}/readyz`);
-      return await fn({ base: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${adminKey}` } }, child.proc.pid!);
+      await waitFor(child, `${child.base}/readyz`);
+      return await fn({ base: child.base, headers: child.headers }, child.proc.pid!);
     } finally {
       await stopChild(child);
     }

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -72,4 +73,20 @@ export function peakRssMb(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+export type KbqaServer = Child & { base: string; headers: { authorization: string } };
+
+/** The real service (`kbqa serve`) in its own process, on a free loopback port, with its own admin key. */
+export async function startKbqa(dataDir: string, port: number, env: Record<string, string>): Promise<KbqaServer> {
+  const adminKey = `kbqa-bench-${randomBytes(24).toString('base64url')}`;
+  const child = startChild('kbqa', ['bin/kbqa.js', 'serve'], {
+    KBQA_DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    KBQA_ADMIN_KEY: adminKey,
+    KBQA_LOG_LEVEL: 'warn',
+    ...env,
+  });
+  return { ...child, base: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${adminKey}` } };
 }
