@@ -98,6 +98,11 @@ function textKind(head: Buffer, fileName: string, truncated: boolean): MediaType
     sample = head.toString('latin1');
   }
   if (/^(?:\s|<!--[\s\S]*?-->|<\?xml[^>]*>)*<(?:!doctype\s+html|html[\s>])/i.test(sample.slice(0, 1024))) return MEDIA_TYPES.html;
+  return textTypeByName(fileName);
+}
+
+/** Which kind of text a file is, by its name alone, once its bytes have shown it is text. */
+export function textTypeByName(fileName: string): MediaType {
   switch (extname(fileName).toLowerCase()) {
     case '.md':
     case '.markdown':

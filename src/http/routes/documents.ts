@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { DocumentService, StoredFile } from '../../app/services/documents.ts';
 import { unsupportedMediaType } from '../../app/errors.ts';
-import { detectMediaType } from '../../parsing/detect.ts';
+import { detectMediaType, textTypeByName } from '../../parsing/detect.ts';
 import { MEDIA_TYPES } from '../../parsing/types.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
@@ -166,14 +166,6 @@ export function documentRoutes(deps: DocumentRouteDeps) {
       handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id!, params.document_id!, requestId) }),
     }),
   ];
-}
-
-function textTypeByName(name: string): string {
-  const ext = name.toLowerCase().split('.').pop() ?? '';
-  if (ext === 'md' || ext === 'markdown') return MEDIA_TYPES.markdown;
-  if (ext === 'html' || ext === 'htm') return MEDIA_TYPES.html;
-  if (ext === 'csv') return MEDIA_TYPES.csv;
-  return MEDIA_TYPES.text;
 }
 
 function guessByName(name: string): string {
