@@ -1,5 +1,5 @@
 import type { FindQuery, ReadModelStore, ReadModelWrite } from '../../ports/read-models.ts';
-import { immediate, type SqliteDatabase } from './database.ts';
+import { immediate, type SqliteDatabase, type Statement } from './database.ts';
 import { checkpointWriter, ensureCheckpointTables } from './checkpoint-store.ts';
 
 const FIELD = /^[a-z_][a-z0-9_]*$/i;
@@ -29,11 +29,11 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
      WHERE excluded.position > read_models.position`,
   );
   const saveCheckpoint = checkpointWriter(db);
-  const statements = new Map<string, ReturnType<SqliteDatabase['prepare']>>();
-  const prepared = (sql: string) => {
+  const statements = new Map<string, Statement>();
+  const prepared = (sql: string): Statement => {
     let stmt = statements.get(sql);
     if (!stmt) statements.set(sql, (stmt = db.prepare(sql)));
-    return stmt as unknown as { all(...p: unknown[]): unknown[]; get(...p: unknown[]): unknown };
+    return stmt;
   };
 
   const whereClause = (collection: string, query: FindQuery, withCursor: boolean) => {

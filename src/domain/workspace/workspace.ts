@@ -21,7 +21,7 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         return assertNever(command.type);
     }
   },
-  evolve(state, event) {
+  evolve(_state, event) {
     switch (event.type) {
       case 'WorkspaceCreated':
         return { status: 'active', workspaceId: event.data.workspace_id, name: event.data.name };
