@@ -19,6 +19,8 @@ export interface EntityGraph {
   neighbours(namespace: string, entity: string, limit: number): Promise<EntityNeighbour[]>;
   /** Chunks mentioning any of the weighted entities; a chunk's score sums the weights it mentions. */
   chunksMentioning(namespace: string, entities: ReadonlyMap<string, number>, topK: number, filter?: IndexFilter): Promise<GraphMatch[]>;
+  /** How many chunks mention each of `entities` (capped at `cap`); unknown entities are absent. */
+  mentionCounts(namespace: string, entities: readonly string[], cap?: number): Promise<Map<string, number>>;
   entityCount(namespace: string): Promise<number>;
   ping(): Promise<void>;
 }

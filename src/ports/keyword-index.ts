@@ -9,7 +9,11 @@ export interface KeywordIndex {
   upsert(namespace: string, docs: KeywordDocument[]): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
-  /** Best first; `score` is the BM25 score (higher is better, unbounded). */
+  /**
+   * Best first. `score` is in 0..1: the chunk's BM25 divided by the best BM25 the query could
+   * reach (every query term present, saturated), so it says how well the chunk covers the query
+   * and is comparable across queries, which a raw BM25 is not.
+   */
   query(namespace: string, text: string, topK: number, filter?: IndexFilter): Promise<KeywordMatch[]>;
   count(namespace: string): Promise<number>;
   ping(): Promise<void>;

@@ -13,8 +13,8 @@ const sqlite = <T>(make: (db: ReturnType<typeof openSqlite>) => T) => async () =
   return { index: make(db), cleanup: async () => (db.close(), dir.remove()) };
 };
 
-testVectorIndex(test, 'sqlite-vec', sqlite(createSqliteVectorIndex));
-testKeywordIndex(test, 'sqlite fts5', sqlite(createSqliteKeywordIndex));
+testVectorIndex(test, 'sqlite vector', sqlite(createSqliteVectorIndex));
+testKeywordIndex(test, 'sqlite keyword', sqlite(createSqliteKeywordIndex));
 testEntityGraph(test, 'sqlite graph', sqlite(createSqliteEntityGraph));
 
 test('sqlite indexes survive reopening the file', async (t) => {
@@ -29,6 +29,36 @@ test('sqlite indexes survive reopening the file', async (t) => {
   t.is((await createSqliteVectorIndex(db).query('kb', Float32Array.from([1, 0, 0]), 1))[0]?.id, 'c1');
   t.is((await createSqliteKeywordIndex(db).query('kb', 'persistent', 1))[0]?.id, 'c1');
   t.is(await createSqliteEntityGraph(db).entityCount('kb'), 2);
+  db.close();
+  dir.remove();
+});
+
+test('sqlite keyword index: postings rebuilt on reopen stay in step with later writes', async (t) => {
+  const dir = tempDir();
+  const path = join(dir.path, 'kbqa.db');
+  let db = openSqlite(path);
+  let keywords = createSqliteKeywordIndex(db);
+  await keywords.upsert('kb', [
+    { id: 'c1', documentId: 'd1', text: 'insulin resistance in obese adults' },
+    { id: 'c2', documentId: 'd2', text: 'insulin secretion by beta cells' },
+    { id: 'c3', documentId: 'd3', text: 'beta blockers after myocardial infarction' },
+  ]);
+  const before = await keywords.query('kb', 'insulin beta cells', 10);
+  db.close();
+  db = openSqlite(path);
+  keywords = createSqliteKeywordIndex(db);
+  t.is(await keywords.count('kb'), 3, 'counted without loading the postings');
+  t.deepEqual(await keywords.query('kb', 'insulin beta cells', 10), before, 'same ranking and scores after a restart');
+  await keywords.upsert('kb', [{ id: 'c2', documentId: 'd2', text: 'glucagon from alpha cells' }]);
+  await keywords.deleteByDocument('kb', 'd1');
+  await keywords.upsert('kb', [{ id: 'c4', documentId: 'd4', text: 'insulin pumps' }]);
+  const after = (await keywords.query('kb', 'insulin', 10)).map((m) => m.id);
+  db.close();
+  db = openSqlite(path);
+  keywords = createSqliteKeywordIndex(db);
+  t.deepEqual((await keywords.query('kb', 'insulin', 10)).map((m) => m.id), after);
+  t.deepEqual(after, ['c4']);
+  t.is(await keywords.count('kb'), 3);
   db.close();
   dir.remove();
 });

@@ -5,6 +5,8 @@ import { immediate, type SqliteDatabase } from './database.ts';
  * Mentions (entity, chunk) in one table and chunk → document in another; co-occurrence is
  * counted from the mentions when asked. Kept lean: each mention costs two b-tree entries.
  */
+const NEIGHBOUR_SAMPLE = 200;
+
 export function createSqliteEntityGraph(db: SqliteDatabase): EntityGraph {
   db.exec(`
     CREATE TABLE IF NOT EXISTS graph_chunks (
@@ -25,16 +27,23 @@ export function createSqliteEntityGraph(db: SqliteDatabase): EntityGraph {
     'DELETE FROM graph_entity_mentions WHERE namespace = ? AND chunk_id IN (SELECT chunk_id FROM graph_chunks WHERE namespace = ? AND document_id = ?)',
   );
   const chunksOfDocument = db.prepare('DELETE FROM graph_chunks WHERE namespace = ? AND document_id = ?');
-  const neighbours = db.prepare<[string, string, string, number], { entity: string; weight: number }>(`
+  // Co-occurrence is counted over at most NEIGHBOUR_SAMPLE of the entity's chunks: a very common
+  // entity would otherwise make every graph query walk a large share of the mentions table.
+  const neighbours = db.prepare<[string, string, number, string, number], { entity: string; weight: number }>(`
+    WITH mine AS (SELECT namespace, chunk_id FROM graph_entity_mentions WHERE namespace = ? AND entity = ? LIMIT ?)
     SELECT other.entity AS entity, count(*) AS weight
-    FROM graph_entity_mentions mine
-    JOIN graph_entity_mentions other ON other.namespace = mine.namespace AND other.chunk_id = mine.chunk_id
-    WHERE mine.namespace = ? AND mine.entity = ? AND other.entity <> ?
+    FROM mine
+    JOIN graph_entity_mentions other INDEXED BY graph_entity_mentions_by_chunk ON other.namespace = mine.namespace AND other.chunk_id = mine.chunk_id
+    WHERE other.entity <> ?
     GROUP BY other.entity ORDER BY weight DESC, other.entity LIMIT ?`);
   const mentionsOf = db.prepare<[string, string], { chunk_id: string; document_id: string }>(`
     SELECT m.chunk_id, c.document_id FROM graph_entity_mentions m
     JOIN graph_chunks c ON c.namespace = m.namespace AND c.chunk_id = m.chunk_id
     WHERE m.namespace = ? AND m.entity = ? LIMIT 5000`);
+  // The cap keeps counting a very common entity from walking its whole index range.
+  const mentionCount = db.prepare<[string, string, number], { n: number }>(
+    'SELECT count(*) AS n FROM (SELECT 1 FROM graph_entity_mentions WHERE namespace = ? AND entity = ? LIMIT ?)',
+  );
   const entityCount = db.prepare<[string], { n: number }>('SELECT count(DISTINCT entity) AS n FROM graph_entity_mentions WHERE namespace = ?');
 
   return {
@@ -60,7 +69,7 @@ export function createSqliteEntityGraph(db: SqliteDatabase): EntityGraph {
       });
     },
     async neighbours(namespace, entity, limit) {
-      return neighbours.all(namespace, entity, entity, limit);
+      return neighbours.all(namespace, entity, NEIGHBOUR_SAMPLE, entity, limit);
     },
     async chunksMentioning(namespace, entities, topK, filter) {
       const allowed = filter?.documentIds ? new Set(filter.documentIds) : null;
@@ -77,6 +86,14 @@ export function createSqliteEntityGraph(db: SqliteDatabase): EntityGraph {
         .map(([id, { documentId, score }]) => ({ id, documentId, score }))
         .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
         .slice(0, topK);
+    },
+    async mentionCounts(namespace, entities, cap = 10_000) {
+      const counts = new Map<string, number>();
+      for (const entity of new Set(entities)) {
+        const n = mentionCount.get(namespace, entity, cap)?.n ?? 0;
+        if (n > 0) counts.set(entity, n);
+      }
+      return counts;
     },
     async entityCount(namespace) {
       return entityCount.get(namespace)?.n ?? 0;

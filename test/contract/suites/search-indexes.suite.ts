@@ -57,9 +57,26 @@ export function testVectorIndex(test: TestFn, name: string, factory: () => Promi
     t.is(await index.count(ns), 0);
     t.deepEqual(await index.query(ns, unit([0, 1, 0, 0]), 10), []);
   });
+  it('a filter finds its documents’ best matches even below thousands of better ones', async (t, index, ns) => {
+    // Wide enough and many enough that an approximate index has to shortlist: a filter applied
+    // only to the shortlist would come back empty.
+    const near = (i: number) => unit(Array.from({ length: 64 }, (_, j) => (j === 0 ? 10 : Math.sin(i * 7 + j))));
+    for (let i = 0; i < 3000; i += 500) {
+      await index.upsert(ns, Array.from({ length: 500 }, (_, k) => ({ id: `n${i + k}`, documentId: `near${(i + k) % 50}`, values: near(i + k) })));
+    }
+    const query = unit(Array.from({ length: 64 }, (_, j) => (j === 0 ? 1 : 0)));
+    await index.upsert(ns, [
+      { id: 'far', documentId: 'd-far', values: unit(Array.from({ length: 64 }, (_, j) => (j === 0 ? -1 : Math.cos(j)))) },
+      { id: 'farther', documentId: 'd-far', values: unit(Array.from({ length: 64 }, (_, j) => (j === 0 ? -30 : Math.cos(j)))) },
+    ]);
+    const matches = await index.query(ns, query, 5, { documentIds: ['d-far'] });
+    t.deepEqual(matches.map((m) => m.id), ['far', 'farther']);
+    t.true(matches[1]!.score < -0.9);
+    t.is((await index.query(ns, query, 1))[0]!.documentId.startsWith('near'), true);
+  });
 }
 
-/** BM25 over text per namespace: relevant first, stemmed, safe against query syntax. */
+/** BM25 over text per namespace: relevant first, stemmed, scored 0..1, safe against any query. */
 export function testKeywordIndex(test: TestFn, name: string, factory: () => Promise<Fixture<KeywordIndex>>) {
   const it = withIndex(test, name, factory);
   it('ranks by BM25 with stemming, and ignores query operators', async (t, index, ns) => {
@@ -76,20 +93,71 @@ export function testKeywordIndex(test: TestFn, name: string, factory: () => Prom
     t.deepEqual(await index.query(ns, 'NEAR( "bone" OR AND ) * text:', 10).then((m) => m.length > 0), true);
     t.deepEqual(await index.query(ns, '   ', 10), []);
   });
+  it('scores are in 0..1 and say how much of the query a chunk covers', async (t, index, ns) => {
+    await index.upsert(ns, [
+      { id: 'all', documentId: 'd1', text: 'Statins lower cholesterol and reduce cardiovascular mortality in older adults.' },
+      { id: 'some', documentId: 'd2', text: 'Cholesterol is carried in the blood by lipoproteins.' },
+      { id: 'none', documentId: 'd3', text: 'Glaciers retreat as the climate warms.' },
+    ]);
+    const matches = await index.query(ns, 'statins reduce cholesterol mortality', 10);
+    t.deepEqual(matches.map((m) => m.id), ['all', 'some']);
+    t.true(matches[0]!.score > matches[1]!.score, 'covering every term beats covering one');
+    for (const m of matches) t.true(m.score > 0 && m.score <= 1, `score ${m.score} within 0..1`);
+    // A query term no chunk has still counts against the best reachable score.
+    const withUnknown = await index.query(ns, 'statins reduce cholesterol mortality zyxwvut', 10);
+    t.true(withUnknown[0]!.score < matches[0]!.score);
+    t.deepEqual(await index.query(ns, 'zyxwvut qqqqq', 10), [], 'every query term missing: nothing');
+    t.deepEqual(await index.query(ns, 'statins', 0), []);
+  });
+  it('hostile queries never throw', async (t, index, ns) => {
+    await index.upsert(ns, [
+      { id: 'en', documentId: 'd1', text: 'The quick brown fox jumps over the lazy dog 🦊.' },
+      { id: 'zh', documentId: 'd2', text: '维生素D缺乏与骨折有关。' },
+      { id: 'fr', documentId: 'd3', text: 'Le café est très chaud.' },
+    ]);
+    const hostile = [
+      '"unbalanced quote',
+      'fox" OR "dog',
+      'NEAR(fox dog, 2) AND NOT {text} : ^fox * - + ( ) [ ]',
+      "'; DROP TABLE keyword_chunks; --",
+      'the of and is it to',
+      '🦊🦊🦊 🐕',
+      '\u0000\uffff\ud800',
+      'x'.repeat(10_000),
+      Array.from({ length: 2_000 }, (_, i) => `w${i}`).join(' '),
+      '骨折',
+      'CAFÉ',
+    ];
+    for (const q of hostile) {
+      const matches = await index.query(ns, q, 10);
+      t.true(Array.isArray(matches), q.slice(0, 40));
+      for (const m of matches) t.true(m.score > 0 && m.score <= 1);
+    }
+    t.deepEqual(await index.query(ns, 'the of and is it to', 10), [], 'only stop words: nothing');
+    t.is((await index.query(ns, '骨折', 10))[0]?.id, 'zh', 'CJK text is searchable without spaces');
+    t.is((await index.query(ns, 'CAFÉ', 10))[0]?.id, 'fr', 'case and accents folded');
+    t.is((await index.query(ns, 'fox" OR "dog', 10))[0]?.id, 'en');
+  });
   it('namespaces are isolated; filter, replace and delete', async (t, index, ns) => {
     await index.upsert(ns, [{ id: 'c1', documentId: 'd1', text: 'alpha beta' }, { id: 'c2', documentId: 'd2', text: 'alpha gamma' }]);
     await index.upsert(`${ns}-o`, [{ id: 'c9', documentId: 'd9', text: 'alpha' }]);
     t.deepEqual((await index.query(ns, 'alpha', 10)).map((m) => m.id).sort(), ['c1', 'c2']);
     t.deepEqual((await index.query(ns, 'alpha', 10, { documentIds: ['d2'] })).map((m) => m.id), ['c2']);
+    t.deepEqual(await index.query(ns, 'alpha', 10, { documentIds: [] }), [], 'an empty filter allows nothing');
+    t.deepEqual(await index.query(ns, 'alpha', 10, { documentIds: ['nope'] }), []);
     await index.upsert(ns, [{ id: 'c1', documentId: 'd1', text: 'delta' }]);
     t.deepEqual((await index.query(ns, 'alpha', 10)).map((m) => m.id), ['c2']);
+    t.deepEqual((await index.query(ns, 'delta', 10)).map((m) => m.id), ['c1']);
     t.is(await index.count(ns), 2);
     await index.deleteByDocument(ns, 'd2');
     t.deepEqual(await index.query(ns, 'alpha', 10), []);
+    t.is(await index.count(ns), 1);
     await index.deleteNamespace(ns);
     t.is(await index.count(ns), 0);
+    t.deepEqual(await index.query(ns, 'delta', 10), []);
     t.is((await index.query(`${ns}-o`, 'alpha', 10)).length, 1);
     await index.deleteNamespace(`${ns}-o`);
+    await index.ping();
   });
 }
 
@@ -111,6 +179,8 @@ export function testEntityGraph(test: TestFn, name: string, factory: () => Promi
     t.deepEqual(chunks.map((c) => [c.id, c.score]), [['c3', 1.5], ['c1', 1], ['c2', 0.5]]);
     t.deepEqual((await graph.chunksMentioning(ns, new Map([['tam', 1]]), 10, { documentIds: ['d2'] })).map((c) => c.id), ['c3']);
     t.is(await graph.entityCount(ns), 4);
+    t.deepEqual(await graph.mentionCounts(ns, ['tam', 'mit', 'nobody', 'tam']), new Map([['tam', 3], ['mit', 1]]));
+    t.deepEqual(await graph.mentionCounts(ns, ['tam'], 2), new Map([['tam', 2]]));
   });
   it('re-upserting a chunk replaces its mentions; deletes', async (t, graph, ns) => {
     await graph.upsert(ns, [{ chunkId: 'c1', documentId: 'd1', entities: ['a', 'b'] }]);
