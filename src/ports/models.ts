@@ -15,7 +15,20 @@ export interface Embedder {
 
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
-export type ChatRequest = { messages: ChatMessage[]; temperature?: number; maxTokens?: number; signal?: AbortSignal };
+/** A retrieved passage as the prompt numbers it: the answer cites it as `[index]`. */
+export type ContextPassage = { index: number; text: string; source?: string; page?: number };
+
+export type ChatRequest = {
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  /**
+   * The passages already rendered into `messages`, given again as data: a provider model reads the
+   * prompt, the offline extractive model reads these instead of parsing them back out of it.
+   */
+  passages?: ContextPassage[];
+  signal?: AbortSignal;
+};
 
 export type ChatUsage = { promptTokens: number; completionTokens: number };
 
@@ -31,6 +44,9 @@ export type RerankResult = { index: number; score: number };
 
 export interface Reranker {
   readonly model: ModelInfo;
-  /** Scores in 0..1, best first. */
-  rerank(query: string, passages: string[], topN: number): Promise<RerankResult[]>;
+  /**
+   * `passages` arrive in first-stage order, best first (a reranker may use that order as a prior).
+   * Returns at most `topN` results, best first; `index` points into `passages`; scores in 0..1.
+   */
+  rerank(query: string, passages: string[], topN: number, signal?: AbortSignal): Promise<RerankResult[]>;
 }

@@ -1,5 +1,6 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Embedder } from '../../ports/models.ts';
+import { toProviderApiError } from './provider-errors.ts';
 
 export type OpenAiEmbedderOptions = {
   client: OpenAI;
@@ -12,7 +13,8 @@ export type OpenAiEmbedderOptions = {
 
 /**
  * Any OpenAI-compatible `/v1/embeddings` (OpenAI, Azure, vLLM, Ollama, LiteLLM …). Texts go in
- * batches; the client retries 429 and 5xx answers with exponential backoff, honouring retry-after.
+ * batches; the client retries 429 and 5xx answers with exponential backoff, honouring retry-after,
+ * and what still fails becomes our API error (a query embedded at search time answers with it).
  */
 export function createOpenAiEmbedder({ client, model, dimensions, batchSize = 128, created = 0 }: OpenAiEmbedderOptions): Embedder {
   return {
@@ -22,7 +24,9 @@ export function createOpenAiEmbedder({ client, model, dimensions, batchSize = 12
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         const input = texts.slice(start, start + batchSize);
-        const response = await client.embeddings.create({ model, input, encoding_format: 'float' });
+        const response = await client.embeddings.create({ model, input, encoding_format: 'float' }).catch((error: unknown) => {
+          throw toProviderApiError(error, { provider: 'embedding', model });
+        });
         // Providers may answer out of order; `index` says which input each vector belongs to.
         const ordered = [...response.data].sort((a, b) => a.index - b.index);
         if (ordered.length !== input.length) throw new Error(`embedding provider returned ${ordered.length} vectors for ${input.length} inputs`);
@@ -36,8 +40,4 @@ export function createOpenAiEmbedder({ client, model, dimensions, batchSize = 12
       return out;
     },
   };
-}
-
-export function createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs }: { apiKey: string; baseURL?: string; maxRetries: number; timeoutMs: number }) {
-  return new OpenAI({ apiKey, baseURL, maxRetries, timeout: timeoutMs });
 }

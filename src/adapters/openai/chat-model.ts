@@ -1,0 +1,125 @@
+import type OpenAI from 'openai';
+import { countTokens } from '../../domain/document/tokens.ts';
+import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../../ports/models.ts';
+import { type ProviderCall, providerBadResponse, providerFailure, providerTimeout } from './provider-errors.ts';
+
+export type OpenAiChatModelOptions = {
+  client: OpenAI;
+  model: string;
+  created?: number;
+  /**
+   * Longest silence between two streamed chunks (and before the first) before the stream counts
+   * as stalled. The client's own timeout stops at the response headers, which a streaming
+   * provider sends before it has generated anything. Defaults to the client's timeout.
+   */
+  idleTimeoutMs?: number;
+};
+
+type FinishReason = 'stop' | 'length';
+type ProviderUsage = { prompt_tokens?: number; completion_tokens?: number } | null | undefined;
+
+/**
+ * Any OpenAI-compatible `/v1/chat/completions` (OpenAI, vLLM, Ollama, LiteLLM …). The client retries
+ * 429, 5xx and timeouts before an answer starts; failures surface as our API errors, and the
+ * caller's abort as the abort it is.
+ */
+export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutMs = client.timeout }: OpenAiChatModelOptions): ChatModel {
+  const call: ProviderCall = { provider: 'chat', model };
+  const body = ({ messages, temperature, maxTokens }: ChatRequest) => ({
+    model,
+    messages: messages.map(({ role, content }) => ({ role, content })),
+    ...(temperature === undefined ? {} : { temperature }),
+    ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+  });
+
+  return {
+    model: { id: model, kind: 'chat', ownedBy: 'openai-compatible', created },
+
+    async complete(request) {
+      try {
+        const response = await client.chat.completions.create({ ...body(request), stream: false }, { signal: request.signal });
+        const choice = response.choices?.[0];
+        if (!choice) throw providerBadResponse('chat');
+        const content = choice.message?.content ?? '';
+        return { content, finishReason: finishReasonOf(choice.finish_reason), usage: usageOf(response.usage) ?? estimateUsage(request.messages, content) };
+      } catch (error) {
+        throw providerFailure(error, { ...call, signal: request.signal });
+      }
+    },
+
+    async *stream(request): AsyncGenerator<ChatDelta> {
+      // Our own controller, so that leaving early, a stall and the caller's abort all cancel the upstream request.
+      const upstream = new AbortController();
+      const forwardAbort = () => upstream.abort(request.signal?.reason);
+      request.signal?.addEventListener('abort', forwardAbort, { once: true });
+      if (request.signal?.aborted) forwardAbort();
+      let idle: NodeJS.Timeout | undefined;
+      let stalled = false;
+      let chunks: AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk> | undefined;
+      const fail = (error: unknown) => (stalled && !request.signal?.aborted ? providerTimeout('chat') : providerFailure(error, { ...call, signal: request.signal }));
+      try {
+        try {
+          // Retries (the client's maxRetries) happen only inside this call, before the first byte of
+          // the answer: once a delta has reached our caller, repeating the request would repeat text.
+          const stream = await client.chat.completions.create(
+            { ...body(request), stream: true, stream_options: { include_usage: true } },
+            { signal: upstream.signal },
+          );
+          chunks = stream[Symbol.asyncIterator]();
+        } catch (error) {
+          throw fail(error);
+        }
+        let text = '';
+        let finishReason: FinishReason | undefined;
+        let usage: ChatUsage | undefined;
+        for (;;) {
+          idle = setTimeout(() => {
+            stalled = true;
+            upstream.abort();
+          }, idleTimeoutMs);
+          let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+          try {
+            next = await chunks.next();
+          } catch (error) {
+            throw fail(error);
+          } finally {
+            // The clock runs only while we wait on the provider, not while our caller is busy with a delta.
+            clearTimeout(idle);
+          }
+          if (next.done) break;
+          const chunk = next.value;
+          usage = usageOf(chunk.usage) ?? usage;
+          const choice = chunk.choices?.[0];
+          const content = choice?.delta?.content;
+          if (content) {
+            text += content;
+            yield { content };
+          }
+          if (choice?.finish_reason) finishReason = finishReasonOf(choice.finish_reason);
+        }
+        // The SDK ends the iteration quietly when its request is aborted, so an abort shows only here.
+        if (request.signal?.aborted || stalled) throw fail(new Error('stream aborted'));
+        yield { finishReason: finishReason ?? 'stop', usage: usage ?? estimateUsage(request.messages, text) };
+      } finally {
+        request.signal?.removeEventListener('abort', forwardAbort);
+        upstream.abort();
+        await chunks?.return?.().catch(() => {});
+      }
+    },
+  };
+}
+
+/** Ours has two endings: cut short by the token limit, or not. A content filter or a tool call also ends the answer. */
+function finishReasonOf(reason: string | null | undefined): FinishReason {
+  return reason === 'length' ? 'length' : 'stop';
+}
+
+function usageOf(usage: ProviderUsage): ChatUsage | undefined {
+  if (!usage || typeof usage.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number') return undefined;
+  return { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
+}
+
+/** Some providers (older Ollama, some proxies) send no usage; an estimate beats reporting zero. */
+function estimateUsage(messages: ChatMessage[], completion: string): ChatUsage {
+  return { promptTokens: messages.reduce((sum, m) => sum + countTokens(m.content), 0), completionTokens: countTokens(completion) };
+}

@@ -1,0 +1,111 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { ApiError } from '../../app/errors.ts';
+
+/** What the messages name: `provider` is the role ('chat', 'embedding', 'rerank'), not a vendor. */
+export type ProviderCall = { provider: string; model?: string };
+
+type HeaderSource = { get(name: string): string | null } | undefined;
+
+const MAX_PROVIDER_MESSAGE = 500;
+
+/**
+ * How long a provider asked us to wait, from `retry-after-ms` (a de-facto OpenAI header) or
+ * `retry-after` (seconds or an HTTP date); undefined when it did not say.
+ */
+export function retryAfterMs(headers: HeaderSource): number | undefined {
+  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headers?.get('retry-after');
+  if (!raw) return undefined;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** The API error for a provider's HTTP error answer; `providerMessage` is shown only where it helps the caller. */
+export function providerStatusError(status: number, providerMessage: string | undefined, headers: HeaderSource, { provider, model }: ProviderCall): ApiError {
+  if (status === 429) {
+    const waitMs = retryAfterMs(headers);
+    const retryAfter: Record<string, string> = waitMs === undefined ? {} : { 'retry-after': String(Math.ceil(waitMs / 1000)) };
+    return new ApiError(429, 'rate_limit_error', 'provider_rate_limited', `The ${provider} provider is rate limiting requests; retry later.`, null, retryAfter);
+  }
+  // 413 belongs here too: a prompt too large for the model is a property of the request.
+  if (status === 400 || status === 413 || status === 422) {
+    const detail = providerMessage?.trim() ? `: ${providerMessage.trim().slice(0, MAX_PROVIDER_MESSAGE)}` : '.';
+    return new ApiError(422, 'invalid_request_error', 'provider_rejected_request', `The ${provider} provider rejected the request${detail}`);
+  }
+  // The provider's own message is dropped: OpenAI's echoes part of the key, and the caller cannot fix our credentials.
+  if (status === 401 || status === 403) {
+    return new ApiError(502, 'server_error', 'provider_auth_failed', `The ${provider} provider refused this deployment's credentials.`);
+  }
+  if (status === 404) {
+    const which = model ? ` '${model}'` : '';
+    return new ApiError(404, 'not_found_error', 'model_not_found', `The ${provider} provider does not serve the model${which}.`);
+  }
+  if (status === 408) return providerTimeout(provider);
+  return providerUnavailable(provider);
+}
+
+export const providerTimeout = (provider: string) =>
+  new ApiError(504, 'server_error', 'provider_timeout', `The ${provider} provider did not answer in time.`);
+
+export const providerUnavailable = (provider: string) =>
+  new ApiError(502, 'server_error', 'provider_unavailable', `The ${provider} provider is unavailable; retry later.`);
+
+export const providerBadResponse = (provider: string) =>
+  new ApiError(502, 'server_error', 'provider_bad_response', `The ${provider} provider sent an answer this server could not read.`);
+
+/**
+ * Any failure of a provider call as our API error: OpenAI SDK errors, fetch's TimeoutError and
+ * network errors, unreadable answers. An ApiError passes through, so adapters can map once at the edge.
+ */
+export function toProviderApiError(error: unknown, call: ProviderCall): ApiError {
+  if (error instanceof ApiError) return error;
+  const mapped = classify(error, call);
+  // Kept for the server log; the auth failure's cause is dropped with its message (see above).
+  if (mapped.code !== 'provider_auth_failed') mapped.cause = error;
+  return mapped;
+}
+
+function classify(error: unknown, call: ProviderCall): ApiError {
+  if (error instanceof APIConnectionTimeoutError) return providerTimeout(call.provider);
+  if (error instanceof APIConnectionError) return providerUnavailable(call.provider);
+  if (error instanceof APIError && typeof error.status === 'number') {
+    return providerStatusError(error.status, messageOf(error.error), error.headers, call);
+  }
+  if (error instanceof Error && error.name === 'TimeoutError') return providerTimeout(call.provider);
+  if (error instanceof SyntaxError) return providerBadResponse(call.provider);
+  return providerUnavailable(call.provider);
+}
+
+/**
+ * What an adapter throws when a provider call fails: the caller's own abort stays an AbortError,
+ * so a disconnected client is not reported (or logged) as a provider failure.
+ */
+export function providerFailure(error: unknown, call: ProviderCall & { signal?: AbortSignal | undefined }): unknown {
+  if (call.signal?.aborted) return abortError(call.signal);
+  return toProviderApiError(error, call);
+}
+
+/** The signal's reason when it is an AbortError already; callers may abort with any reason (`new Error('client disconnected')`). */
+function abortError(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  // Node's typings lack DOMException's options argument, hence the assignment.
+  return Object.assign(new DOMException('The operation was aborted.', 'AbortError'), { cause: reason });
+}
+
+/** The human part of an OpenAI-, Cohere- or Jina-style error body (Jina's validation errors are FastAPI's `detail` list). */
+export function messageOf(body: unknown): string | undefined {
+  if (typeof body === 'string') return body;
+  if (Array.isArray(body)) return messageOf(body[0]);
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ['message', 'detail', 'msg', 'error']) {
+    const value = record[key];
+    if (typeof value === 'string') return value;
+    if (value && typeof value === 'object') return messageOf(value);
+  }
+  return undefined;
+}

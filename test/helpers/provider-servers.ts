@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** An HTTP error answer a provider may give; `body` is sent as JSON. */
+export type ProviderFailure = { status: number; body?: unknown; headers?: Record<string, string> };
+
+export type RecordedRequest = { url: string | undefined; authorization: string | undefined; body: Record<string, unknown> };
+
+type Loopback = {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Responses the client dropped before they were finished. */
+  readonly disconnects: number;
+  untilDisconnects(count: number): Promise<void>;
+  untilRequests(count: number): Promise<void>;
+  close(): Promise<void>;
+};
+
+type Common = {
+  /** The first `failFirst` requests get `failure` (default: 429 with retry-after: 0). */
+  failFirst?: number;
+  failure?: ProviderFailure;
+  /** Wait this long before any answer, headers included: the client's timeout fires first. */
+  stallMs?: number;
+};
+
+export type ChatServerOptions = Common & {
+  /** The answer, one piece per streamed chunk. */
+  pieces?: string[];
+  finishReason?: string;
+  /** Whether usage is reported (as OpenAI does when asked); older Ollama sends none. */
+  usage?: { prompt_tokens: number; completion_tokens: number } | false;
+  /** Pause between streamed chunks, so a client can leave mid-stream. */
+  chunkDelayMs?: number;
+  /** Send this many content chunks, then go silent with the connection open. */
+  silentAfterChunks?: number;
+};
+
+export type ChatServer = Loopback;
+
+const CREATED = 1_700_000_000;
+
+/**
+ * A loopback `/v1/chat/completions` in OpenAI's wire format: a `chat.completion` JSON answer, or with
+ * `stream: true` an SSE stream of `chat.completion.chunk`s (role first, then content, then the
+ * finish reason, then a usage-only chunk when `stream_options.include_usage`, then `[DONE]`).
+ */
+export function startChatServer(options: ChatServerOptions = {}): Promise<ChatServer> {
+  const { pieces = ['Hello', ', ', 'world', '.'], finishReason = 'stop', usage = { prompt_tokens: 11, completion_tokens: 4 } } = options;
+  return listen('/v1/chat/completions', options, async (body, res, isOpen) => {
+    const model = String(body.model);
+    const usageBody = usage ? { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } : undefined;
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const message = { role: 'assistant', content: pieces.join(''), refusal: null };
+      return res.end(JSON.stringify({ id: 'chatcmpl-loop', object: 'chat.completion', created: CREATED, model, choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], ...(usageBody && { usage: usageBody }) }));
+    }
+    const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true && usageBody !== undefined;
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-loop', object: 'chat.completion.chunk', created: CREATED, model, system_fingerprint: 'fp_loop', choices, ...(includeUsage && { usage: null }), ...extra })}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
+    for (const [i, piece] of pieces.entries()) {
+      if (options.chunkDelayMs) await sleep(options.chunkDelayMs);
+      if (!isOpen()) return;
+      if (options.silentAfterChunks !== undefined && i >= options.silentAfterChunks) return; // never ends: the client must give up
+      res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));
+    }
+    res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
+    if (includeUsage) res.write(chunk([], { usage: usageBody }));
+    res.end('data: [DONE]\n\n');
+  });
+}
+
+export type RerankServerOptions = Common & {
+  /** The raw score of a document; the default is the share of query words it contains. */
+  scoreOf?: (query: string, document: string) => number;
+  /** Sent as the 200 answer instead of the scores, to play a broken provider. */
+  answer?: unknown;
+};
+
+export type RerankServer = Loopback;
+
+/**
+ * A loopback Cohere/Jina-style `/rerank`: `{results: [{index, relevance_score}]}` for the best
+ * `top_n`, listed in document order (not best first) so that clients must sort.
+ */
+export function startRerankServer(options: RerankServerOptions = {}): Promise<RerankServer> {
+  const scoreOf = options.scoreOf ?? wordOverlap;
+  return listen('/v1/rerank', options, async (body, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (options.answer !== undefined) return res.end(typeof options.answer === 'string' ? options.answer : JSON.stringify(options.answer));
+    const documents = body.documents as string[];
+    const scored = documents.map((document, index) => ({ index, relevance_score: scoreOf(String(body.query), document) }));
+    const best = [...scored].sort((a, b) => b.relevance_score - a.relevance_score).slice(0, Number(body.top_n ?? documents.length));
+    res.end(JSON.stringify({ id: 'rerank-loop', results: best.sort((a, b) => a.index - b.index), meta: { billed_units: { search_units: 1 } } }));
+  });
+}
+
+function wordOverlap(query: string, document: string): number {
+  const words = new Set(document.toLowerCase().match(/\w+/g) ?? []);
+  const asked = query.toLowerCase().match(/\w+/g) ?? [];
+  return asked.length === 0 ? 0 : asked.filter((w) => words.has(w)).length / asked.length;
+}
+
+async function listen(
+  path: string,
+  options: Common,
+  answer: (body: Record<string, unknown>, res: ServerResponse, isOpen: () => boolean) => Promise<unknown>,
+): Promise<Loopback> {
+  const requests: RecordedRequest[] = [];
+  let failures = options.failFirst ?? 0;
+  let disconnects = 0;
+  const waiters: { count: number; resolve(): void }[] = [];
+  const requestWaiters: { count: number; resolve(): void }[] = [];
+  const server = createServer(async (req, res) => {
+    let open = true;
+    res.on('close', () => {
+      open = false;
+      if (res.writableFinished) return;
+      disconnects++;
+      for (const w of waiters.filter((w) => disconnects >= w.count)) w.resolve();
+    });
+    const raw = await read(req);
+    const body = (raw ? JSON.parse(raw) : {}) as Record<string, unknown>;
+    requests.push({ url: req.url, authorization: req.headers.authorization, body });
+    for (const w of requestWaiters.filter((w) => requests.length >= w.count)) w.resolve();
+    if (req.method !== 'POST' || req.url !== path) return res.writeHead(404).end();
+    if (options.stallMs) await sleep(options.stallMs);
+    if (!open) return;
+    if (failures-- > 0) {
+      const { status, body: errorBody, headers } = options.failure ?? { status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } };
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      return res.end(JSON.stringify(errorBody ?? { error: { message: `failure ${status}`, type: 'server_error', code: null } }));
+    }
+    await answer(body, res, () => open);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get disconnects() {
+      return disconnects;
+    },
+    untilDisconnects: (count) => (disconnects >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    untilRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => requestWaiters.push({ count, resolve }))),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function read(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sleep(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms));
+}
