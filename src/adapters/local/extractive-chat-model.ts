@@ -1,0 +1,69 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { countTokens } from '../../domain/document/tokens.ts';
+import { splitIntoDeltas } from '../../domain/answer/deltas.ts';
+import { extractAnswer } from '../../domain/answer/extract.ts';
+import { rarityFromRanks } from '../../domain/answer/rarity.ts';
+import type { SelectionOptions } from '../../domain/answer/selection.ts';
+import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatUsage, ContextPassage, ModelInfo } from '../../ports/models.ts';
+import { loadWordRanks } from './hashing-embedder.ts';
+
+export const EXTRACTIVE_CHAT_MODEL_ID = 'kbqa-extractive';
+
+export type ExtractiveChatModelOptions = SelectionOptions & {
+  wordRanks?: ReadonlyMap<string, number>;
+  /** Words per streamed delta. */
+  wordsPerDelta?: number;
+  created?: number;
+};
+
+/**
+ * A chat model that needs no download and no network: it answers by quoting the sentences of the
+ * request's passages that match the question, each cited, so the service answers offline.
+ * Deterministic, and `temperature` is ignored: there is no sampling to make random, and the same
+ * question over the same passages should quote the same sentences.
+ */
+export function createExtractiveChatModel(options: ExtractiveChatModelOptions = {}): ChatModel {
+  const { wordRanks = loadWordRanks(), wordsPerDelta = 3, created = 1_767_225_600, ...selection } = options;
+  const rarity = rarityFromRanks(wordRanks);
+  const model: ModelInfo = { id: EXTRACTIVE_CHAT_MODEL_ID, kind: 'chat', ownedBy: 'kbqa', created };
+
+  const answer = (request: ChatRequest) => {
+    request.signal?.throwIfAborted();
+    const { content, truncated } = extractAnswer(request, rarity, selection);
+    const usage: ChatUsage = { promptTokens: promptTokens(request.messages, request.passages), completionTokens: countTokens(content) };
+    return { content, finishReason: truncated ? ('length' as const) : ('stop' as const), usage };
+  };
+
+  return {
+    model,
+    async complete(request) {
+      return answer(request);
+    },
+    async *stream(request): AsyncGenerator<ChatDelta> {
+      const { content, finishReason, usage } = answer(request);
+      for (const delta of splitIntoDeltas(content, wordsPerDelta)) {
+        // A turn of the event loop between deltas lets a client's disconnect abort the signal
+        // mid-answer, as it would with a provider streaming over the network.
+        await nextTurn();
+        request.signal?.throwIfAborted();
+        yield { content: delta };
+      }
+      request.signal?.throwIfAborted();
+      yield { finishReason, usage };
+    },
+  };
+}
+
+/** What a chat format adds around each message (role and delimiters), as OpenAI bills it. */
+const MESSAGE_OVERHEAD = 4;
+
+/**
+ * The prompt's size as a provider would bill it. Passages are normally rendered into the
+ * messages already and counted there; one that is not adds its own tokens.
+ */
+function promptTokens(messages: readonly ChatMessage[], passages: readonly ContextPassage[] = []): number {
+  let tokens = 0;
+  for (const m of messages) tokens += countTokens(m.content) + MESSAGE_OVERHEAD;
+  for (const p of passages) if (!messages.some((m) => m.content.includes(p.text))) tokens += countTokens(p.text);
+  return tokens;
+}

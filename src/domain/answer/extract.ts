@@ -1,0 +1,42 @@
+import type { ChatMessage, ContextPassage } from '../../ports/models.ts';
+import { composeAnswer, fitTokens, NO_KNOWLEDGE_BASE, NOT_IN_KNOWLEDGE_BASE, type Composed } from './compose.ts';
+import { excerpt } from './excerpt.ts';
+import { passageSentences } from './passage-sentences.ts';
+import { analyseQuestion } from './question.ts';
+import type { Rarity } from './rarity.ts';
+import { scoreSentences, termWeights } from './sentence-scoring.ts';
+import { selectSentences, type SelectionOptions } from './selection.ts';
+
+export type ExtractionRequest = { messages: readonly ChatMessage[]; passages?: readonly ContextPassage[]; maxTokens?: number };
+
+/**
+ * The answer to the conversation's question in the passages' own words: the few sentences that
+ * match it best, each cited. No passages at all means plain chat, which this cannot serve; passages
+ * that share nothing with the question mean the knowledge base has no answer.
+ */
+export function extractAnswer(request: ExtractionRequest, rarity: Rarity, options: SelectionOptions = {}): Composed {
+  const { passages, maxTokens } = request;
+  if (passages === undefined) return fitTokens(NO_KNOWLEDGE_BASE, maxTokens);
+  const question = analyseQuestion(withoutPassages(request.messages, passages));
+  const chosen = selectSentences(scoreSentences(question, passageSentences(passages), rarity), options);
+  if (chosen.length === 0) return fitTokens(NOT_IN_KNOWLEDGE_BASE, maxTokens);
+  const weights = termWeights(question, rarity);
+  const weightOf = (stem: string) => weights.get(stem) ?? 0;
+  return composeAnswer(
+    chosen.map((s) => ({ text: excerpt(s.text, weightOf), citation: s.citation, passageRank: s.passageRank, position: s.position })),
+    maxTokens,
+  );
+}
+
+/**
+ * The messages with the passages' text taken out of them: a prompt may render the passages into
+ * the user's message, and their words are not the question's.
+ */
+function withoutPassages(messages: readonly ChatMessage[], passages: readonly ContextPassage[]): ChatMessage[] {
+  return messages.map((m) => {
+    if (m.role !== 'user') return m;
+    let content = m.content;
+    for (const p of passages) if (p.text && content.includes(p.text)) content = content.split(p.text).join(' ');
+    return content === m.content ? m : { ...m, content };
+  });
+}

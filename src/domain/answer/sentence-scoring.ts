@@ -1,0 +1,130 @@
+import type { PassageSentence } from './passage-sentences.ts';
+import type { Question } from './question.ts';
+import { typeCue } from './question-type.ts';
+import type { Rarity } from './rarity.ts';
+import { contentTerms, stem } from './words.ts';
+
+export type ScoredSentence = PassageSentence & {
+  score: number;
+  /** The share of the question's weight the sentence matches, 0..1. */
+  coverage: number;
+  stems: ReadonlySet<string>;
+  /** The last turn's question stems the sentence matches, itself or through its context. */
+  covers: ReadonlySet<string>;
+};
+
+/** A sentence that has what the question type asks for (a year for "when") gains this much. */
+const CUE_BONUS = 0.3;
+/** The first passage's sentences gain this much, the last passage's none: retrieval order as a prior. */
+const RANK_BONUS = 0.08;
+/** Each pair of question words found side by side ("New York", "refund policy"), up to two pairs. */
+const PHRASE_BONUS = 0.05;
+/**
+ * How much a question word counts when it is not in the sentence but in its context (see
+ * `contextOf`): "The company was founded in 1998" answers "When was Acme founded?" when the
+ * sentence before names Acme.
+ */
+const CONTEXT_WEIGHT = 0.6;
+/** Past this many words a sentence matches more by sheer length, so it is scaled down. */
+const LONG_SENTENCE_WORDS = 40;
+
+/**
+ * The question's weight for each stem: how much its turn counts times its rarity squared, which
+ * spreads the log-rank scale so that "warranty" outweighs "year" by 7 to 1 rather than 2.5 to 1.
+ * Words carried from earlier turns weigh no more, all together, than the last turn's own: a long
+ * first question must not drown a short follow-up ("How much does it cost?").
+ */
+export function termWeights(question: Question, rarity: Rarity): Map<string, number> {
+  const weights = new Map(question.terms.map((t) => [t.stem, t.weight * rarity(t.word) ** 2]));
+  let own = 0;
+  let carried = 0;
+  for (const t of question.terms) {
+    if (t.weight === 1) own += weights.get(t.stem)!;
+    else carried += weights.get(t.stem)!;
+  }
+  if (own > 0 && carried > own) for (const t of question.terms) if (t.weight < 1) weights.set(t.stem, (weights.get(t.stem)! * own) / carried);
+  return weights;
+}
+
+/**
+ * Every sentence that shares at least one content word with the question, scored: the
+ * rarity-weighted share of the question it matches, plus bonuses for the kind of answer the
+ * question wants, for question phrases kept together, and for the passage's retrieval rank.
+ */
+export function scoreSentences(question: Question, sentences: readonly PassageSentence[], rarity: Rarity): ScoredSentence[] {
+  const weights = termWeights(question, rarity);
+  let total = 0;
+  for (const w of weights.values()) total += w;
+  if (total === 0) return [];
+  const isQuestionWord = (word: string) => weights.has(stem(word));
+  const lastTurnStems = question.terms.filter((t) => t.weight === 1).map((t) => t.stem);
+  const lastTurn = new Set(lastTurnStems);
+  const questionPairs = pairs(lastTurnStems);
+  const passageCount = sentences.reduce((n, s) => Math.max(n, s.passageRank + 1), 1);
+  const analysed = sentences.map((sentence) => {
+    const terms = contentTerms(sentence.text);
+    return { sentence, terms, stems: new Set(terms.map((t) => t.stem)) };
+  });
+
+  const scored: ScoredSentence[] = [];
+  analysed.forEach(({ sentence, terms, stems }, i) => {
+    let own = 0;
+    for (const s of stems) own += weights.get(s) ?? 0;
+    if (own === 0) return;
+    const covers = new Set([...stems].filter((s) => lastTurn.has(s)));
+    let context = 0;
+    for (const neighbour of contextOf(analysed, i)) {
+      for (const s of neighbour.stems) {
+        if (stems.has(s) || !weights.has(s) || covers.has(s)) continue;
+        context += weights.get(s)!;
+        if (lastTurn.has(s)) covers.add(s);
+      }
+    }
+    const coverage = Math.min(1, (own + CONTEXT_WEIGHT * context) / total);
+    const sentencePairs = pairs(terms.map((t) => t.stem));
+    let together = 0;
+    for (const p of questionPairs) if (sentencePairs.has(p)) together++;
+    const score =
+      (coverage +
+        PHRASE_BONUS * Math.min(2, together) +
+        CUE_BONUS * typeCue(question.type, sentence.text, isQuestionWord) +
+        RANK_BONUS * (1 - sentence.passageRank / passageCount)) *
+      shapeFactor(sentence.text, terms.length);
+    scored.push({ ...sentence, score, coverage, stems, covers });
+  });
+  return scored;
+}
+
+/** Questions are not answers (an FAQ's question repeats the user's); headings and fragments say little. */
+function shapeFactor(text: string, contentWords: number): number {
+  let factor = 1;
+  if (/\?["')\]]*$/.test(text)) factor *= 0.5;
+  if (contentWords < 3) factor *= 0.6;
+  const length = text.split(' ').length;
+  if (length > LONG_SENTENCE_WORDS) factor *= (LONG_SENTENCE_WORDS / length) ** 0.3;
+  return factor;
+}
+
+/** A sentence opening like this talks about something named before it. */
+const ANAPHOR = /^(?:it|its|they|their|them|this|these|that|those|he|she|his|her|such|the|both|each|here|there)\b/i;
+
+/**
+ * The passage's first sentence, which often names what the passage is about, and the sentence
+ * before when this one points back to it ("It employs …", "The company …"). Only the first for a
+ * table row: rows do not continue each other. `analysed` lists each passage's sentences together
+ * and in order, as `passageSentences` gives them.
+ */
+function contextOf<T extends { sentence: PassageSentence }>(analysed: readonly T[], i: number): T[] {
+  const { passageRank, position, tableRow, text } = analysed[i]!.sentence;
+  if (position === 0) return [];
+  const inPassage = (j: number) => (j >= 0 && analysed[j]!.sentence.passageRank === passageRank ? [analysed[j]!] : []);
+  const first = inPassage(i - position);
+  if (tableRow || position === 1 || !ANAPHOR.test(text)) return first;
+  return [...inPassage(i - 1), ...first];
+}
+
+function pairs(stems: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (let i = 1; i < stems.length; i++) out.add(`${stems[i - 1]} ${stems[i]}`);
+  return out;
+}
