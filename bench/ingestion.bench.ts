@@ -1,57 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasSciFact, loadSciFact } from './scifact.ts';
-import { peakRssMb, ROOT, startKbqa, stopChild, waitFor } from './server-process.ts';
-import { freePort, log, round, withTempDir } from './util.ts';
+import { hasSciFact, loadSciFact, sciFactUpload } from './scifact.ts';
+import { type Api, json, settleAll, uploadFile, uploadTexts, withKbqa } from './kbqa-api.ts';
+import { peakRssMb, ROOT } from './server-process.ts';
+import { log, round } from './util.ts';
 
 const DOCS = join(ROOT, '..', 'shared', 'data', 'docs');
 const CLIENTS = 16;
 
-type Api = { base: string; headers: Record<string, string> };
-
-async function json(api: Api, method: string, path: string, body?: unknown) {
-  const res = await fetch(api.base + path, { method, headers: { ...api.headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return (await res.json()) as any;
-}
-
-async function uploadFile(api: Api, kb: string, path: string) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(readFileSync(path))]), path.split('/').pop()!);
-  const res = await fetch(`${api.base}/v1/knowledge-bases/${kb}/documents`, { method: 'POST', headers: api.headers, body: form });
-  return ((await res.json()) as any).data[0].id as string;
-}
-
-/** Polls the list until every document of the knowledge base is ready or failed; samples peak memory meanwhile. */
-async function settleAll(api: Api, kb: string, expected: number, pid: number, timeoutMs = 600_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let done = 0;
-    const failed: { name: string; error: unknown }[] = [];
-    let after: string | undefined;
-    do {
-      const page = await json(api, 'GET', `/v1/knowledge-bases/${kb}/documents?limit=100&order=asc${after ? `&after=${after}` : ''}`);
-      done += page.data.filter((d: any) => d.status === 'ready' || d.status === 'failed').length;
-      failed.push(...page.data.filter((d: any) => d.status === 'failed').map((d: any) => ({ name: d.name, error: d.error })));
-      after = page.has_more ? page.last_id : undefined;
-    } while (after);
-    if (done >= expected) return { failed, peakRssMb: peakRssMb(pid) };
-    if (Date.now() > deadline) throw new Error(`only ${done}/${expected} documents settled`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function withServer<T>(fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
-  return withTempDir('ingest', async (dataDir) => {
-    const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', ...env });
-    try {
-      // Ready, not just alive: the parser threads have loaded pdf.js and the Office parsers.
-      await waitFor(child, `${child.base}/readyz`);
-      return await fn({ base: child.base, headers: child.headers }, child.proc.pid!);
-    } finally {
-      await stopChild(child);
-    }
-  });
-}
+const withServer = <T>(fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}) => withKbqa('ingest', fn, env);
 
 /** All 5,183 SciFact abstracts uploaded as JSON text by 16 clients, until every one is ready. */
 export async function ingestSciFactBench() {
@@ -60,15 +17,7 @@ export async function ingestSciFactBench() {
   return withServer(async (api, pid) => {
     const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'scifact' })).id;
     const t0 = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (next < corpus.length) {
-          const doc = corpus[next++]!;
-          await json(api, 'POST', `/v1/knowledge-bases/${kb}/documents`, { name: `${doc.id}.txt`, text: `${doc.title}\n\n${doc.text}` });
-        }
-      }),
-    );
+    await uploadTexts(api, kb, corpus.map(sciFactUpload), CLIENTS);
     const uploadedS = (performance.now() - t0) / 1000;
     log(`ingest_scifact: ${corpus.length} uploads accepted in ${round(uploadedS, 1)} s`);
     const { failed, peakRssMb } = await settleAll(api, kb, corpus.length, pid);

@@ -32,6 +32,9 @@ export function loadSciFact(dir = SCIFACT_DIR): SciFact {
   return { corpus, queries, qrels };
 }
 
+/** How the service ingests a SciFact abstract: one text document named after its corpus id. */
+export const sciFactUpload = (doc: { id: string; title: string; text: string }) => ({ name: `${doc.id}.txt`, text: `${doc.title}\n\n${doc.text}` });
+
 /** Binary-relevance nDCG@k of a ranked list of document ids. */
 export function ndcgAt(ranked: readonly string[], relevant: ReadonlySet<string>, k = 10): number {
   let dcg = 0;

@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
+const modelList = z.string().regex(/^\s*[^,\s]+\s*(,\s*[^,\s]+\s*)*$/, 'a comma-separated list of model ids');
+const ids = (list: string | undefined) => (list ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+
 const Env = z.object({
   PORT: int(2678).pipe(z.number().max(65535)),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -27,6 +30,12 @@ const Env = z.object({
     .regex(/^\s*[^:,\s]+:\d+\s*(,\s*[^:,\s]+:\d+\s*)*$/, 'a comma-separated list of model:dimensions, e.g. text-embedding-3-small:1536')
     .optional(),
   KBQA_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional(),
+  KBQA_OPENAI_CHAT_MODELS: modelList.optional(),
+  KBQA_RERANK_URL: z.url().optional(),
+  KBQA_RERANK_API_KEY: z.string().min(1).optional(),
+  KBQA_RERANK_MODELS: modelList.optional(),
+  KBQA_STORE_CHAT_CONTENT: z.enum(['on', 'off']).default('off'),
+  KBQA_CHAT_MAX_CONTEXT_TOKENS: int(3000, 100),
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -46,11 +55,20 @@ export type Config = {
     apiKey: string;
     baseUrl: string | undefined;
     embeddingModels: { id: string; dimensions: number }[];
+    chatModels: string[];
     maxRetries: number;
     timeoutMs: number;
   } | null;
   /** Knowledge bases created without an embedding_model get this one (else the offline model). */
   defaultEmbeddingModel: string | undefined;
+  /** A Cohere/Jina-style `/rerank` endpoint and the models it serves. */
+  rerank: { baseUrl: string; apiKey: string | undefined; models: string[]; maxRetries: number; timeoutMs: number } | null;
+  chat: {
+    /** Whether ChatCompleted events carry the question and the answer, or only their metadata. */
+    storeContent: boolean;
+    /** How many tokens of retrieved passages a prompt may carry. */
+    maxContextTokens: number;
+  };
   ingestion: {
     maxUploadBytes: number;
     maxFilesPerUpload: number;
@@ -92,11 +110,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
               const [id, dims] = entry.trim().split(':');
               return { id: id!, dimensions: Number(dims) };
             }),
+          chatModels: ids(e.KBQA_OPENAI_CHAT_MODELS),
           maxRetries: e.KBQA_OPENAI_MAX_RETRIES,
           timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000,
         }
       : null,
     defaultEmbeddingModel: e.KBQA_DEFAULT_EMBEDDING_MODEL,
+    rerank: e.KBQA_RERANK_URL
+      ? {
+          baseUrl: e.KBQA_RERANK_URL,
+          apiKey: e.KBQA_RERANK_API_KEY,
+          models: ids(e.KBQA_RERANK_MODELS),
+          maxRetries: e.KBQA_OPENAI_MAX_RETRIES,
+          timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000,
+        }
+      : null,
+    chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     ingestion: {
       maxUploadBytes: e.KBQA_MAX_UPLOAD_MB * 1024 * 1024,
       maxFilesPerUpload: e.KBQA_MAX_FILES_PER_UPLOAD,

@@ -20,8 +20,16 @@ import { parserConsumer } from '../consumers/parser/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createFsBlobStore } from './adapters/fs/blob-store.ts';
 import { createHashingEmbedder } from './adapters/local/hashing-embedder.ts';
-import { createOpenAiClient, createOpenAiEmbedder } from './adapters/openai/embedder.ts';
-import type { Embedder } from './ports/models.ts';
+import { createOpenAiEmbedder } from './adapters/openai/embedder.ts';
+import { createOpenAiClient } from './adapters/openai/client.ts';
+import { createOpenAiChatModel } from './adapters/openai/chat-model.ts';
+import { createApiReranker } from './adapters/rerank-api/reranker.ts';
+import { createExtractiveChatModel } from './adapters/local/extractive-chat-model.ts';
+import { createOfflineReranker } from './adapters/local/offline-reranker.ts';
+import { createSqlitePassageStore } from './adapters/sqlite/passage-store.ts';
+import { createChatService } from './app/services/chat.ts';
+import { createSearchService } from './app/services/search.ts';
+import type { ChatModel, Embedder, Reranker } from './ports/models.ts';
 import { createInProcessBus } from './adapters/local/in-process-bus.ts';
 import { createSqliteCheckpointStore } from './adapters/sqlite/checkpoint-store.ts';
 import { openSqlite } from './adapters/sqlite/database.ts';
@@ -68,15 +76,18 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     now: clock,
     consistencyTimeoutMs: config.consistencyTimeoutMs,
   };
-  const embedders = createEmbedders(config);
+  const { embedders, chatModels, rerankers, defaultReranker } = createModels(config);
   const offline = [...embedders.values()][0]!;
   const models = createModelCatalog(
-    [...embedders.values()].map((e) => e.model),
+    [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
     config.defaultEmbeddingModel ?? offline.model.id,
   );
   const vectors = createSqliteVectorIndex(db);
   const keywords = createSqliteKeywordIndex(db);
   const graph = createSqliteEntityGraph(db);
+  const passages = createSqlitePassageStore(db);
+  const search = createSearchService({ readModels, indexes: { vectors, keywords, graph, passages }, embedders, rerankers, defaultReranker });
+  const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent, maxContextTokens: config.chat.maxContextTokens });
   const { ingestion } = config;
   const parser = createWorkerParser({
     threads: ingestion.parserThreads,
@@ -96,7 +107,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
         concurrency: ingestion.parserThreads,
       }),
     ),
-    await bus.subscribe(indexerConsumer({ ctx, embedders, vectors, keywords, graph, feed })),
+    await bus.subscribe(indexerConsumer({ ctx, embedders, vectors, keywords, graph, passages, feed })),
   ];
   return {
     ctx,
@@ -108,8 +119,10 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     authenticator,
     knowledgeBases: createKnowledgeBaseService(ctx, models),
     documents: createDocumentService(ctx),
+    search,
+    chat,
     feed,
-    indexes: { vectors, keywords, graph },
+    indexes: { vectors, keywords, graph, passages },
     parser,
     consumers: () => ({ [PROJECTOR_GROUP]: projector.position(), parser: consumers[0]!.position(), indexer: consumers[1]!.position() }),
     async close() {
@@ -124,16 +137,25 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
-/** The offline embedder always; an OpenAI-compatible provider's models when configured. */
-function createEmbedders(config: Config): Map<string, Embedder> {
-  const offline = createHashingEmbedder();
-  const embedders = new Map<string, Embedder>([[offline.model.id, offline]]);
+/** The offline models always (listed first); a provider's models when configured. */
+function createModels(config: Config) {
+  const offlineEmbedder = createHashingEmbedder();
+  const embedders = new Map<string, Embedder>([[offlineEmbedder.model.id, offlineEmbedder]]);
+  const extractive = createExtractiveChatModel();
+  const chatModels = new Map<string, ChatModel>([[extractive.model.id, extractive]]);
+  const offlineReranker = createOfflineReranker();
+  const rerankers = new Map<string, Reranker>([[offlineReranker.model.id, offlineReranker]]);
   if (config.openai) {
-    const { apiKey, baseUrl, maxRetries, timeoutMs, embeddingModels } = config.openai;
+    const { apiKey, baseUrl, maxRetries, timeoutMs, embeddingModels, chatModels: chatIds } = config.openai;
     const client = createOpenAiClient({ apiKey, baseURL: baseUrl, maxRetries, timeoutMs });
     for (const { id, dimensions } of embeddingModels) embedders.set(id, createOpenAiEmbedder({ client, model: id, dimensions }));
+    for (const id of chatIds) chatModels.set(id, createOpenAiChatModel({ client, model: id }));
   }
-  return embedders;
+  if (config.rerank) {
+    const { baseUrl, apiKey, models, maxRetries, timeoutMs } = config.rerank;
+    for (const id of models) rerankers.set(id, createApiReranker({ baseUrl, apiKey, model: id, maxRetries, timeoutMs }));
+  }
+  return { embedders, chatModels, rerankers, defaultReranker: offlineReranker.model.id };
 }
 
 export function createHttpApp(runtime: Runtime, config: Config) {
@@ -143,6 +165,8 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     authenticator: runtime.authenticator,
     models: runtime.models,
     knowledgeBases: runtime.knowledgeBases,
+    search: runtime.search,
+    chat: runtime.chat,
     documents: {
       documents: runtime.documents,
       blobs: runtime.blobs,

@@ -13,6 +13,7 @@ import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import type { KeywordIndex } from '../../src/ports/keyword-index.ts';
 import type { Embedder } from '../../src/ports/models.ts';
+import type { PassageStore } from '../../src/ports/passage-store.ts';
 import type { VectorIndex } from '../../src/ports/vector-index.ts';
 import { failDocument } from '../shared.ts';
 
@@ -22,6 +23,7 @@ export type IndexerDeps = {
   vectors: VectorIndex;
   keywords: KeywordIndex;
   graph: EntityGraph;
+  passages: PassageStore;
   feed: LiveFeed;
   embedBatchSize?: number;
 };
@@ -33,9 +35,9 @@ export const indexedText = (chunk: Pick<Chunk, 'heading_path' | 'text'>) =>
   chunk.heading_path.length > 0 ? `${chunk.heading_path.join(' › ')}\n${chunk.text}` : chunk.text;
 
 /**
- * DocumentParsed → embeddings, vector index, keyword index, entity graph → DocumentIndexed.
+ * DocumentParsed → embeddings, vector index, keyword index, entity graph, passages → DocumentIndexed.
  * Every write is an upsert by chunk id, so a redelivered event re-indexes the same chunks in place.
- * DocumentDeleted and KnowledgeBaseDeleted take chunks back out of all three indexes.
+ * DocumentDeleted and KnowledgeBaseDeleted take chunks back out of all of them.
  */
 export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
   return {
@@ -64,15 +66,20 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
   };
 }
 
-async function removeFromIndexes({ vectors, keywords, graph }: IndexerDeps, event: RecordedEvent) {
+async function removeFromIndexes({ vectors, keywords, graph, passages }: IndexerDeps, event: RecordedEvent) {
   if (event.type === 'DocumentDeleted') {
     const { knowledge_base_id: kb, document_id: doc } = event.data as z.infer<typeof DocumentDeleted>;
-    await Promise.all([vectors.deleteByDocument(kb, doc), keywords.deleteByDocument(kb, doc), graph.deleteByDocument(kb, doc)]);
+    await Promise.all([
+      vectors.deleteByDocument(kb, doc),
+      keywords.deleteByDocument(kb, doc),
+      graph.deleteByDocument(kb, doc),
+      passages.deleteByDocument(kb, doc),
+    ]);
     return;
   }
   if (event.type === 'KnowledgeBaseDeleted') {
     const kb = (event.data as { knowledge_base_id: string }).knowledge_base_id;
-    await Promise.all([vectors.deleteNamespace(kb), keywords.deleteNamespace(kb), graph.deleteNamespace(kb)]);
+    await Promise.all([vectors.deleteNamespace(kb), keywords.deleteNamespace(kb), graph.deleteNamespace(kb), passages.deleteNamespace(kb)]);
   }
 }
 
@@ -106,7 +113,7 @@ async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[
 
 async function indexDocuments(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[]) {
   if (parsed.length === 0) return;
-  const { ctx, feed, vectors, keywords, graph, embedBatchSize = 256 } = deps;
+  const { ctx, feed, vectors, keywords, graph, passages, embedBatchSize = 256 } = deps;
   const t0 = performance.now();
   const work = await gather(deps, parsed);
   const entities = new Map<string, Set<string>>();
@@ -129,6 +136,17 @@ async function indexDocuments(deps: IndexerDeps, parsed: z.infer<typeof Document
     await vectors.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, values: embeddings[i]! })));
     await keywords.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, text: texts[i]! })));
     await graph.upsert(first.kbId, mentions);
+    await passages.upsert(
+      first.kbId,
+      slice.map(({ w, chunk }) => ({
+        chunkId: chunk.chunk_id,
+        documentId: w.id,
+        index: chunk.index,
+        page: chunk.page,
+        headingPath: chunk.heading_path,
+        text: chunk.text,
+      })),
+    );
     for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);
     for (const w of new Set(slice.map((s) => s.w))) {
       feed.publish(w.id, { event: 'progress', data: { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length } });

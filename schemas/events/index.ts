@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { apiKeyEvents } from './api-key.ts';
+import { chatEvents } from './chat.ts';
 import { contentClaimEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { workspaceEvents } from './workspace.ts';
@@ -14,6 +15,7 @@ export const eventCatalog = {
   ...entries(documentEvents, 'document'),
   ...entries(contentClaimEvents, 'document_content'),
   ...entries(idempotencyEvents, 'idempotency'),
+  ...entries(chatEvents, 'chat'),
 };
 
 type Catalog = typeof eventCatalog;

@@ -2,7 +2,9 @@ import Koa, { type Context } from 'koa';
 import type { AppContext } from '../app/context.ts';
 import { ApiError } from '../app/errors.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
+import type { ChatService } from '../app/services/chat.ts';
 import type { KnowledgeBaseService } from '../app/services/knowledge-bases.ts';
+import type { SearchService } from '../app/services/search.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
 import { requireScope } from '../app/services/principal.ts';
 import { bearerToken } from './auth.ts';
@@ -14,10 +16,12 @@ import type { RateLimiter } from './rate-limit.ts';
 import type { RouteSpec } from './route.ts';
 import { createRouter } from './router.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { chatRoutes } from './routes/chat.ts';
 import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
 import { modelRoutes } from './routes/models.ts';
 import { operationRoutes, type ReadinessCheck } from './routes/operations.ts';
+import { searchRoutes } from './routes/search.ts';
 import { parseOr400 } from './validate.ts';
 
 export type AppDeps = {
@@ -26,6 +30,8 @@ export type AppDeps = {
   models: ModelCatalog;
   knowledgeBases: KnowledgeBaseService;
   documents: DocumentRouteDeps;
+  search: SearchService;
+  chat: ChatService;
   metrics: Metrics;
   rateLimiter: RateLimiter;
   maxJsonBytes: number;
@@ -40,6 +46,8 @@ export function createApp(deps: AppDeps): Koa {
     ...apiKeyRoutes(deps.ctx),
     ...knowledgeBaseRoutes(deps.knowledgeBases),
     ...documentRoutes(deps.documents),
+    ...searchRoutes(deps.search),
+    ...chatRoutes(deps.chat, (error) => deps.onServerError(error, 'chat')),
   ];
   let openApi: unknown;
   const routes: RouteSpec[] = [
@@ -50,6 +58,11 @@ export function createApp(deps: AppDeps): Koa {
 
   const app = new Koa();
   app.proxy = true;
+  // Koa reports failures while piping a streamed body here; a client that left mid-stream is not one.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    deps.onServerError(error, 'stream');
+  });
   app.use(envelope(deps.metrics, deps.onServerError));
   app.use(async (ctx) => {
     const found = router.match(ctx.method, ctx.path);

@@ -50,7 +50,7 @@ test('killed mid-ingestion: after a restart every document is ready or failed, w
     const db = new Database(join(dir.path, 'kbqa.db'), { readonly: true });
     const parsedTwice = db.prepare("SELECT stream_id, count(*) AS n FROM events WHERE type = 'DocumentParsed' GROUP BY stream_id HAVING n > 1").all();
     t.deepEqual(parsedTwice, []);
-    const keyword = db.prepare('SELECT count(*) AS n, count(DISTINCT chunk_id) AS d FROM keyword_rows').get() as { n: number; d: number };
+    const keyword = db.prepare('SELECT count(*) AS n, count(DISTINCT chunk_id) AS d FROM keyword_chunks').get() as { n: number; d: number };
     const vectors = db.prepare('SELECT count(*) AS n, count(DISTINCT chunk_id) AS d FROM vector_rows').get() as { n: number; d: number };
     const chunks = db
       .prepare("SELECT sum(json_extract(data, '$.chunk_count')) AS n FROM events WHERE type = 'DocumentParsed'")
@@ -59,6 +59,8 @@ test('killed mid-ingestion: after a restart every document is ready or failed, w
     t.is(vectors.n, vectors.d, 'no duplicate chunks in the vector index');
     t.is(keyword.n, chunks.n);
     t.is(vectors.n, chunks.n);
+    const passages = db.prepare('SELECT count(*) AS n FROM passages').get() as { n: number };
+    t.is(passages.n, chunks.n, 'every chunk has its passage, once');
     db.close();
   } finally {
     dir.remove();

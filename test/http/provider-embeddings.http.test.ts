@@ -8,7 +8,8 @@ test('a configured OpenAI-compatible embedding model is listed, selectable per k
   const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:16' });
   try {
     const models = (await server.call('GET', '/v1/models')).body.data.map((m: { id: string }) => m.id);
-    t.deepEqual(models.sort(), ['kbqa-hash-embed-512', 'loop-embed'].sort());
+    t.true(models.includes('kbqa-hash-embed-512'));
+    t.true(models.includes('loop-embed'));
     const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'provider', settings: { embedding_model: 'loop-embed' } } })).body;
     t.is(kb.settings.embedding_model, 'loop-embed');
     const up = await server.call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name: 'p.txt', text: 'Embedded by the provider, not offline.' } });

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { peakRssMb, startKbqa, stopChild, waitFor } from './server-process.ts';
+import { freePort, withTempDir } from './util.ts';
+
+/** Where a running service answers, and the admin key's header. */
+export type Api = { base: string; headers: Record<string, string> };
+
+export async function json(api: Api, method: string, path: string, body?: unknown) {
+  const res = await fetch(api.base + path, { method, headers: { ...api.headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const parsed = (await res.json()) as any;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+export async function uploadFile(api: Api, kb: string, path: string) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(readFileSync(path))]), path.split('/').pop()!);
+  const res = await fetch(`${api.base}/v1/knowledge-bases/${kb}/documents`, { method: 'POST', headers: api.headers, body: form });
+  return ((await res.json()) as any).data[0].id as string;
+}
+
+/** Uploads texts with `clients` concurrent uploaders. */
+export async function uploadTexts(api: Api, kb: string, docs: { name: string; text: string }[], clients = 16) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < docs.length) {
+        const doc = docs[next++]!;
+        await json(api, 'POST', `/v1/knowledge-bases/${kb}/documents`, doc);
+      }
+    }),
+  );
+}
+
+/** Polls the list until every document of the knowledge base is ready or failed; samples peak memory meanwhile. */
+export async function settleAll(api: Api, kb: string, expected: number, pid: number, timeoutMs = 1_800_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let done = 0;
+    const failed: { name: string; error: unknown }[] = [];
+    let after: string | undefined;
+    do {
+      const page = await json(api, 'GET', `/v1/knowledge-bases/${kb}/documents?limit=100&order=asc${after ? `&after=${after}` : ''}`);
+      done += page.data.filter((d: any) => d.status === 'ready' || d.status === 'failed').length;
+      failed.push(...page.data.filter((d: any) => d.status === 'failed').map((d: any) => ({ name: d.name, error: d.error })));
+      after = page.has_more ? page.last_id : undefined;
+    } while (after);
+    if (done >= expected) return { failed, peakRssMb: peakRssMb(pid) };
+    if (Date.now() > deadline) throw new Error(`only ${done}/${expected} documents settled`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The real service in its own process over a temp data dir, ready (parser threads warm) before `fn` runs. */
+export async function withKbqa<T>(label: string, fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+  return withTempDir(label, async (dataDir) => {
+    const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', ...env });
+    try {
+      await waitFor(child, `${child.base}/readyz`);
+      return await fn({ base: child.base, headers: child.headers }, child.proc.pid!);
+    } finally {
+      await stopChild(child);
+    }
+  });
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+export const ChatCitationRecord = z.strictObject({
+  index: z.int().min(1),
+  document_id: z.string(),
+  chunk_id: z.string(),
+  source: z.string(),
+  page: z.int().min(1),
+  score: z.number(),
+});
+
+/**
+ * One answered chat, for downstream systems (analytics, audit, evaluation). The question and the
+ * answer are carried only when KBQA_STORE_CHAT_CONTENT=on: conversations may hold personal data,
+ * and an event log is forever.
+ */
+export const ChatCompleted = z.strictObject({
+  chat_id: z.string(),
+  workspace_id: z.string(),
+  api_key_id: z.string(),
+  knowledge_base_id: z.string().nullable(),
+  model: z.string(),
+  stream: z.boolean(),
+  finish_reason: z.enum(['stop', 'length']),
+  citations: z.array(ChatCitationRecord),
+  usage: z.strictObject({ prompt_tokens: z.int().min(0), completion_tokens: z.int().min(0), total_tokens: z.int().min(0) }),
+  latency_ms: z.strictObject({ retrieval: z.number().min(0), first_token: z.number().min(0).nullable(), total: z.number().min(0) }),
+  messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).optional(),
+  answer: z.string().optional(),
+  completed_at: z.iso.datetime(),
+});
+
+export const chatEvents = { ChatCompleted } as const;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const textPart = z.strictObject({ type: z.literal('text'), text: z.string() });
+
+export const ChatMessageBody = z.strictObject({
+  role: z.enum(['system', 'developer', 'user', 'assistant']),
+  content: z.union([z.string(), z.array(textPart).min(1)]).describe('Text, or OpenAI content parts of type text'),
+  name: z.string().max(64).optional(),
+});
+
+/** OpenAI's request, plus `knowledge_base_id`. Sampling fields we cannot honour are accepted and ignored, as providers do. */
+export const ChatCompletionBody = z
+  .strictObject({
+    model: z.string().min(1).max(200),
+    messages: z.array(ChatMessageBody).min(1, 'needs at least one message').max(500),
+    knowledge_base_id: z.string().min(1).max(200).optional(),
+    stream: z.boolean().optional(),
+    stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+    temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),
+    max_tokens: z.int().min(1).max(100_000).nullable().optional(),
+    max_completion_tokens: z.int().min(1).max(100_000).nullable().optional(),
+    top_p: z.number().min(0).max(1).nullable().optional(),
+    n: z.literal(1, 'only n=1 is supported').nullable().optional(),
+    stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
+    presence_penalty: z.number().min(-2).max(2).nullable().optional(),
+    frequency_penalty: z.number().min(-2).max(2).nullable().optional(),
+    seed: z.int().nullable().optional(),
+    user: z.string().max(256).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.messages.some((m) => m.role === 'user')) ctx.addIssue({ code: 'custom', path: ['messages'], message: 'needs at least one user message' });
+  });
+export type ChatCompletionBody = z.infer<typeof ChatCompletionBody>;
+
+export const CitationBody = z.object({
+  index: z.int(),
+  source: z.string(),
+  page: z.int(),
+  paragraph: z.string(),
+  document_id: z.string(),
+  chunk_id: z.string(),
+  score: z.number(),
+});
+
+const Usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
+
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.int(),
+      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+      finish_reason: z.enum(['stop', 'length']),
+      logprobs: z.null(),
+    }),
+  ),
+  usage: Usage,
+  citations: z.array(CitationBody),
+  knowledge_base_id: z.string().nullable(),
+});
+
+export const QuickChatResponse = z.object({
+  id: z.string(),
+  object: z.literal('chat.answer'),
+  model: z.string(),
+  content: z.string(),
+  citations: z.array(z.object({ index: z.int(), source: z.string(), page: z.int(), paragraph: z.string(), document_id: z.string(), chunk_id: z.string(), score: z.number() })),
+});

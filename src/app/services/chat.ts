@@ -1,0 +1,149 @@
+import { questionFromConversation } from '../../domain/answer/question.ts';
+import { chatDecider } from '../../domain/chat/chat.ts';
+import { fitContext, groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
+import { countTokens } from '../../domain/document/tokens.ts';
+import type { ChatDelta, ChatMessage, ChatModel, ChatUsage, ContextPassage } from '../../ports/models.ts';
+import { handleCommand } from '../command-handler.ts';
+import { type AppContext, commandMetadata } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { Principal } from './principal.ts';
+import type { SearchHit, SearchService } from './search.ts';
+
+export type ChatInput = {
+  model: string;
+  messages: ChatMessage[];
+  knowledgeBaseId?: string;
+  temperature?: number;
+  maxTokens?: number;
+  stream: boolean;
+};
+
+export type Citation = {
+  index: number;
+  source: string;
+  page: number;
+  paragraph: string;
+  document_id: string;
+  chunk_id: string;
+  score: number;
+};
+
+export type ChatOutcome = { content: string; finishReason: 'stop' | 'length'; usage: ChatUsage; firstTokenMs: number | null };
+
+/** A chat whose retrieval is done: citations are fixed before the first token is generated. */
+export type PreparedChat = {
+  id: string;
+  created: number;
+  model: string;
+  knowledgeBaseId: string | null;
+  citations: Citation[];
+  /** Deltas of the answer, then one delta with the finish reason and usage. */
+  generate(signal: AbortSignal): AsyncIterable<ChatDelta>;
+  complete(signal: AbortSignal): Promise<ChatOutcome>;
+  /** Appends ChatCompleted; call once the answer is out. */
+  record(outcome: ChatOutcome): Promise<void>;
+};
+
+export type ChatDeps = {
+  ctx: AppContext;
+  search: SearchService;
+  chatModels: ReadonlyMap<string, ChatModel>;
+  storeContent: boolean;
+  maxContextTokens: number;
+};
+
+export function createChatService({ ctx, search, chatModels, storeContent, maxContextTokens }: ChatDeps) {
+  return {
+    /**
+     * Checks the model, retrieves with the question the conversation asks (not just its last
+     * line), and builds the prompt. Nothing above the threshold: the answer is fixed, not generated.
+     */
+    async prepare(principal: Principal, input: ChatInput, signal: AbortSignal): Promise<PreparedChat> {
+      const started = performance.now();
+      const model = chatModels.get(input.model);
+      if (!model) {
+        const message = `The model '${input.model}' does not exist or is not a chat model; GET /v1/models lists them.`;
+        throw new ApiError(404, 'not_found_error', 'model_not_found', message, 'model');
+      }
+      let citations: Citation[] = [];
+      let passages: ContextPassage[] = [];
+      let messages = input.messages;
+      let notCovered = false;
+      if (input.knowledgeBaseId) {
+        const kb = await search.knowledgeBase(principal, input.knowledgeBaseId);
+        const question = questionFromConversation(input.messages);
+        const hits = question.trim() ? await search.searchKnowledgeBase(kb, { query: question }, signal) : [];
+        const context = fitContext(hits.map(asContext), maxContextTokens);
+        citations = context.map(({ hit }, i) => citationOf(hit, i + 1));
+        passages = context.map(({ hit, text }, i) => ({ index: i + 1, text, source: hit.source, page: hit.page }));
+        messages = groundedMessages(input.messages, passages);
+        notCovered = passages.length === 0;
+      }
+      const retrievalMs = performance.now() - started;
+      const id = `chatcmpl-${ctx.newId('chat').slice('chat_'.length)}`;
+      const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: input.knowledgeBaseId ? passages : undefined };
+      const promptTokens = () => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
+
+      return {
+        id,
+        created: Math.floor(ctx.now().getTime() / 1000),
+        model: model.model.id,
+        knowledgeBaseId: input.knowledgeBaseId ?? null,
+        citations,
+        generate(abort) {
+          if (notCovered) return fixedAnswer(NOT_COVERED_ANSWER, promptTokens());
+          return model.stream({ ...request, signal: abort });
+        },
+        async complete(abort) {
+          const t0 = performance.now();
+          if (notCovered) {
+            return { content: NOT_COVERED_ANSWER, finishReason: 'stop', usage: { promptTokens: promptTokens(), completionTokens: countTokens(NOT_COVERED_ANSWER) }, firstTokenMs: null };
+          }
+          const result = await model.complete({ ...request, signal: abort });
+          return { ...result, firstTokenMs: performance.now() - t0 };
+        },
+        async record(outcome) {
+          const { usage } = outcome;
+          await handleCommand(ctx.store, chatDecider, id, {
+            type: 'RecordChat',
+            data: {
+              chat_id: id,
+              workspace_id: principal.workspaceId,
+              api_key_id: principal.keyId,
+              knowledge_base_id: input.knowledgeBaseId ?? null,
+              model: model.model.id,
+              stream: input.stream,
+              finish_reason: outcome.finishReason,
+              citations: citations.map(({ paragraph: _text, ...c }) => c),
+              usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
+              latency_ms: {
+                retrieval: round(retrievalMs),
+                first_token: outcome.firstTokenMs === null ? null : round(retrievalMs + outcome.firstTokenMs),
+                total: round(performance.now() - started),
+              },
+              ...(storeContent && { messages: input.messages, answer: outcome.content }),
+            },
+            metadata: commandMetadata(ctx, principal.keyId),
+          });
+        },
+      };
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;
+
+function asContext(hit: SearchHit) {
+  return { hit, text: hit.headingPath.length > 0 ? `${hit.headingPath.join(' › ')}\n${hit.paragraph}` : hit.paragraph };
+}
+
+function citationOf(hit: SearchHit, index: number): Citation {
+  return { index, source: hit.source, page: hit.page, paragraph: hit.paragraph, document_id: hit.documentId, chunk_id: hit.chunkId, score: hit.score };
+}
+
+async function* fixedAnswer(content: string, promptTokens: number): AsyncIterable<ChatDelta> {
+  yield { content };
+  yield { finishReason: 'stop', usage: { promptTokens, completionTokens: countTokens(content) } };
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;

@@ -1,0 +1,87 @@
+import type { ChatInput, ChatService } from '../../app/services/chat.ts';
+import type { ChatMessage } from '../../ports/models.ts';
+import { ChatCompletion, ChatCompletionBody, QuickChatResponse } from '../../../schemas/http/chat.ts';
+import { abortOnDisconnect } from '../client-abort.ts';
+import { type Reply, route } from '../route.ts';
+import { SSE_HEADERS, streamChatCompletion, usageBody } from '../sse-chat.ts';
+
+const tag = 'chat';
+
+function toChatInput(body: ChatCompletionBody): ChatInput {
+  const messages: ChatMessage[] = body.messages.map((m) => ({
+    // `developer` is OpenAI's newer name for the system role.
+    role: m.role === 'developer' ? 'system' : m.role,
+    content: typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('\n'),
+  }));
+  return {
+    model: body.model,
+    messages,
+    knowledgeBaseId: body.knowledge_base_id,
+    temperature: body.temperature ?? undefined,
+    maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+    stream: body.stream ?? false,
+  };
+}
+
+export function chatRoutes(chat: ChatService, onError: (error: unknown) => void) {
+  /** Retrieval, then either one JSON answer or a chunk stream; the chat is recorded once answered. */
+  async function answer(input: RouteInputs, present: 'completion' | 'quick'): Promise<Reply> {
+    const { ctx, principal, body } = input;
+    const abort = abortOnDisconnect(ctx);
+    const chatInput = toChatInput(body);
+    const prepared = await chat.prepare(principal, chatInput, abort.signal);
+    const record = (outcome: Parameters<typeof prepared.record>[0]) => prepared.record(outcome).catch(onError);
+    if (chatInput.stream) {
+      ctx.req.socket.setTimeout(0);
+      const stream = streamChatCompletion(prepared, {
+        includeUsage: body.stream_options?.include_usage ?? false,
+        abort,
+        onError,
+        onDone: (outcome) => void record(outcome),
+      });
+      return { headers: SSE_HEADERS, body: stream };
+    }
+    const outcome = await prepared.complete(abort.signal);
+    await record(outcome);
+    if (present === 'quick') {
+      return { body: { id: prepared.id, object: 'chat.answer', model: prepared.model, content: outcome.content, citations: prepared.citations } };
+    }
+    return {
+      body: {
+        id: prepared.id,
+        object: 'chat.completion',
+        created: prepared.created,
+        model: prepared.model,
+        system_fingerprint: null,
+        choices: [{ index: 0, message: { role: 'assistant', content: outcome.content, refusal: null }, finish_reason: outcome.finishReason, logprobs: null }],
+        usage: usageBody(outcome.usage),
+        citations: prepared.citations,
+        knowledge_base_id: prepared.knowledgeBaseId,
+      },
+    };
+  }
+  type RouteInputs = Parameters<Parameters<typeof route<typeof ChatCompletionBody>>[0]['handle']>[0];
+
+  return [
+    route({
+      method: 'post',
+      path: '/v1/chat/completions',
+      summary: 'OpenAI-compatible chat; with knowledge_base_id the answer is grounded in retrieved passages and cites them',
+      tag,
+      scope: 'read',
+      body: ChatCompletionBody,
+      response: ChatCompletion,
+      handle: (input) => answer(input, 'completion'),
+    }),
+    route({
+      method: 'post',
+      path: '/v1/chat',
+      summary: 'Quick-start chat: the answer and its citations',
+      tag,
+      scope: 'read',
+      body: ChatCompletionBody,
+      response: QuickChatResponse,
+      handle: (input) => answer(input, 'quick'),
+    }),
+  ];
+}

@@ -1,0 +1,60 @@
+import { recallsFor, type SearchHit, type SearchService } from '../../app/services/search.ts';
+import { SearchBody, SearchResponse } from '../../../schemas/http/search.ts';
+import { route } from '../route.ts';
+
+export function presentHit(hit: SearchHit, explain: boolean) {
+  return {
+    object: 'search_result' as const,
+    chunk_id: hit.chunkId,
+    document_id: hit.documentId,
+    source: hit.source,
+    page: hit.page,
+    paragraph: hit.paragraph,
+    heading_path: hit.headingPath,
+    score: hit.score,
+    ...(explain && { scores: hit.scores }),
+  };
+}
+
+export function searchRoutes(search: SearchService) {
+  return [
+    route({
+      method: 'post',
+      path: '/v1/knowledge-bases/:kb_id/search',
+      summary: 'Search a knowledge base: vector, keyword and graph recall, fused by reciprocal rank, optionally reranked',
+      tag: 'search',
+      scope: 'read',
+      body: SearchBody,
+      response: SearchResponse,
+      handle: async ({ principal, params, body, ctx }) => {
+        const aborted = new AbortController();
+        ctx.req.once('close', () => aborted.abort());
+        const { kb, hits } = await search.search(
+          principal,
+          params.kb_id!,
+          {
+            query: body.query,
+            topK: body.top_k,
+            scoreThreshold: body.score_threshold,
+            mode: body.mode,
+            rerank: body.rerank,
+            filter: body.filter && { documentIds: body.filter.document_ids, metadata: body.filter.metadata },
+            explain: body.explain,
+          },
+          aborted.signal,
+        );
+        const recalls = recallsFor(body.mode, kb.settings);
+        return {
+          body: {
+            object: 'list',
+            data: hits.map((h) => presentHit(h, body.explain ?? false)),
+            has_more: false,
+            knowledge_base_id: kb.id,
+            mode: recalls.length === 1 ? recalls[0] : 'hybrid',
+            rerank: body.rerank ?? kb.settings.rerank.enabled,
+          },
+        };
+      },
+    }),
+  ];
+}
