@@ -5,7 +5,11 @@ import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
+import { keywordIndexBench } from './keyword-index.bench.ts';
 import { replayBench } from './replay.bench.ts';
+import { rerankerBench } from './reranker.bench.ts';
+import { searchChatBench } from './search.bench.ts';
+import { vectorIndexBench } from './vector-index.bench.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
 const BENCHES = {
@@ -17,10 +21,14 @@ const BENCHES = {
   ingest_scifact: ingestSciFactBench,
   ingest_pdf: ingestPdfBench,
   ocr: ocrBench,
+  keyword_index: keywordIndexBench,
+  vector_index: vectorIndexBench,
+  reranker: rerankerBench,
+  search_chat: searchChatBench,
 } as const;
 type Name = keyof typeof BENCHES;
 
-const ALIASES: Record<string, Name> = { commands: 'command_shell', http: 'http_models', models: 'http_models' };
+const ALIASES: Record<string, Name> = { commands: 'command_shell', http: 'http_models', models: 'http_models', search: 'search_chat', chat: 'search_chat' };
 
 function selected(argv: string[]): Name[] {
   if (argv.length === 0) return Object.keys(BENCHES) as Name[];

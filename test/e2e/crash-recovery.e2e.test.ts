@@ -51,7 +51,7 @@ test('killed mid-ingestion: after a restart every document is ready or failed, w
     const parsedTwice = db.prepare("SELECT stream_id, count(*) AS n FROM events WHERE type = 'DocumentParsed' GROUP BY stream_id HAVING n > 1").all();
     t.deepEqual(parsedTwice, []);
     const keyword = db.prepare('SELECT count(*) AS n, count(DISTINCT chunk_id) AS d FROM keyword_chunks').get() as { n: number; d: number };
-    const vectors = db.prepare('SELECT count(*) AS n, count(DISTINCT chunk_id) AS d FROM vector_rows').get() as { n: number; d: number };
+    const vectors = db.prepare('SELECT count(*) AS n, count(DISTINCT chunk_id) AS d FROM vector_chunks').get() as { n: number; d: number };
     const chunks = db
       .prepare("SELECT sum(json_extract(data, '$.chunk_count')) AS n FROM events WHERE type = 'DocumentParsed'")
       .get() as { n: number };

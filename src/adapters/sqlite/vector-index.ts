@@ -1,100 +1,154 @@
-import * as sqliteVec from 'sqlite-vec';
-import type { VectorIndex } from '../../ports/vector-index.ts';
-import { immediate, type SqliteDatabase, type Statement } from './database.ts';
+import type { VectorIndex, VectorRecord } from '../../ports/vector-index.ts';
+import { immediate, type SqliteDatabase } from './database.ts';
+import { encoderFor } from './vector-codes.ts';
+import { createMirror, type Mirror, type MirrorOptions } from './vector-mirror.ts';
+import { asBlob, prepareVectorSchema } from './vector-schema.ts';
+
+const MAX_DIMS = 8192;
+
+/** What this process holds in memory for one namespace, and the version it reflects. */
+type Loaded = { version: number; mirrors: Map<number, Mirror> };
 
 /**
- * sqlite-vec: exact cosine k-NN in a vec0 table per vector width, partitioned by namespace,
- * with the document id as a filterable column. Persisted in the same file as everything else.
+ * Cosine k-NN over vectors persisted in SQLite and searched in memory: each namespace's
+ * compressed copy (vector-mirror.ts) is loaded on its first query and then kept in step with
+ * this process's writes. Every write bumps the namespace's version in the same transaction, and
+ * every query compares it, so a copy that missed a write (another connection, a rolled-back
+ * outer transaction) is dropped and reloaded instead of answering stale.
  */
-export function createSqliteVectorIndex(db: SqliteDatabase): VectorIndex {
-  sqliteVec.load(db);
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS vector_rows (
-      vec_rowid INTEGER PRIMARY KEY AUTOINCREMENT,
-      namespace TEXT NOT NULL, chunk_id TEXT NOT NULL, document_id TEXT NOT NULL, dims INTEGER NOT NULL,
-      UNIQUE (namespace, chunk_id)
-    );
-    CREATE INDEX IF NOT EXISTS vector_rows_by_document ON vector_rows (namespace, document_id);`);
-  type Table = { name: string; insert: Statement; remove: Statement };
-  const tables = new Map<number, Table>();
-  /** The vec0 table for one vector width, created on first use, with its statements prepared once. */
-  const tableFor = (dims: number): Table => {
-    let table = tables.get(dims);
-    if (table) return table;
-    if (!Number.isInteger(dims) || dims < 1 || dims > 8192) throw new Error(`unsupported vector width ${dims}`);
-    const name = `vectors_${dims}`;
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${name} USING vec0(
-      namespace TEXT PARTITION KEY, embedding FLOAT[${dims}] distance_metric=cosine, document_id TEXT, +chunk_id TEXT)`);
-    table = {
-      name,
-      insert: db.prepare(`INSERT INTO ${name} (rowid, namespace, embedding, document_id, chunk_id) VALUES (?, ?, ?, ?, ?)`),
-      remove: db.prepare(`DELETE FROM ${name} WHERE rowid = ?`),
-    };
-    tables.set(dims, table);
-    return table;
-  };
-  const findRow = db.prepare<[string, string], { vec_rowid: number; dims: number }>(
-    'SELECT vec_rowid, dims FROM vector_rows WHERE namespace = ? AND chunk_id = ?',
+export function createSqliteVectorIndex(db: SqliteDatabase, options: MirrorOptions = {}): VectorIndex {
+  prepareVectorSchema(db);
+  const versionOf = db.prepare<[string], { version: number }>('SELECT version FROM vector_namespaces WHERE namespace = ?');
+  const bump = db.prepare<[string], { version: number }>(
+    'INSERT INTO vector_namespaces (namespace, version) VALUES (?, 1) ON CONFLICT (namespace) DO UPDATE SET version = version + 1 RETURNING version',
   );
-  const addRow = db.prepare('INSERT INTO vector_rows (namespace, chunk_id, document_id, dims) VALUES (?, ?, ?, ?)');
-  const rowsWhere = (clause: string) =>
-    db.prepare<[string, ...string[]], { vec_rowid: number; dims: number }>(`SELECT vec_rowid, dims FROM vector_rows WHERE ${clause}`);
-  const ofDocument = rowsWhere('namespace = ? AND document_id = ?');
-  const ofNamespace = rowsWhere('namespace = ?');
-  const countRows = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM vector_rows WHERE namespace = ?');
+  const putChunk = db.prepare<[string, string, string, number, Buffer], { id: number }>(`
+    INSERT INTO vector_chunks (namespace, chunk_id, document_id, dims, codes) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (namespace, chunk_id) DO UPDATE SET document_id = excluded.document_id, dims = excluded.dims, codes = excluded.codes
+    RETURNING id`);
+  const putEmbedding = db.prepare('INSERT OR REPLACE INTO vector_embeddings (id, embedding) VALUES (?, ?)');
+  const chunksOfDocument = db.prepare<[string, string], { chunk_id: string }>('SELECT chunk_id FROM vector_chunks WHERE namespace = ? AND document_id = ?');
+  const deleteDocument = db.prepare('DELETE FROM vector_chunks WHERE namespace = ? AND document_id = ?');
+  const deleteNamespace = db.prepare('DELETE FROM vector_chunks WHERE namespace = ?');
+  const countRows = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM vector_chunks WHERE namespace = ?');
+  const countWidth = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM vector_chunks WHERE namespace = ? AND dims = ?');
+  const rowsOfWidth = db.prepare<[string, number], { chunk_id: string; document_id: string; codes: Buffer }>(
+    'SELECT chunk_id, document_id, codes FROM vector_chunks WHERE namespace = ? AND dims = ?',
+  );
+  const chunksOfDocuments = db.prepare<[string, number, string], { chunk_id: string }>(
+    'SELECT chunk_id FROM vector_chunks WHERE namespace = ? AND dims = ? AND document_id IN (SELECT value FROM json_each(?))',
+  );
+  const ping = db.prepare("SELECT 1 FROM vector_settings WHERE key = 'code_format'");
 
-  const dropRow = db.prepare('DELETE FROM vector_rows WHERE vec_rowid = ?');
-  const removeRows = (rows: { vec_rowid: number; dims: number }[]) => {
-    for (const row of rows) {
-      tableFor(row.dims).remove.run(BigInt(row.vec_rowid));
-      dropRow.run(row.vec_rowid);
-    }
+  const loaded = new Map<string, Loaded>();
+  const version = (namespace: string) => versionOf.get(namespace)?.version ?? 0;
+
+  const load = (namespace: string, dims: number): Mirror => {
+    const mirror = createMirror(dims, options);
+    mirror.reserve(countWidth.get(namespace, dims)!.n);
+    for (const row of rowsOfWidth.iterate(namespace, dims)) mirror.put(row.chunk_id, row.document_id, row.codes);
+    return mirror;
+  };
+
+  /** The namespace's copy for one width, current with the database, loading what is missing. */
+  const mirrorFor = (namespace: string, dims: number): Mirror => {
+    let state = loaded.get(namespace);
+    const mirror = state?.version === version(namespace) ? state.mirrors.get(dims) : undefined;
+    if (mirror) return mirror;
+    // One read transaction, so that the rows loaded are those of the version recorded.
+    return db.transaction(() => {
+      const current = version(namespace);
+      if (!state || state.version !== current) loaded.set(namespace, (state = { version: current, mirrors: new Map() }));
+      const fresh = load(namespace, dims);
+      state.mirrors.set(dims, fresh);
+      return fresh;
+    })();
+  };
+
+  /**
+   * Runs `write` in a transaction that bumps the namespace's version, then brings the loaded
+   * copy along with `follow`, or drops it if it had already fallen behind.
+   */
+  const writing = (namespace: string, write: () => boolean, follow: (state: Loaded) => void) => {
+    const change = immediate(db, () => {
+      const before = version(namespace);
+      return write() ? { before, after: bump.get(namespace)!.version } : undefined;
+    });
+    const state = loaded.get(namespace);
+    if (!change || !state) return;
+    if (state.version !== change.before) return void loaded.delete(namespace);
+    follow(state);
+    state.version = change.after;
   };
 
   return {
     async upsert(namespace, records) {
-      immediate(db, () => {
-        for (const record of records) {
-          const existing = findRow.get(namespace, record.id);
-          if (existing) removeRows([existing]);
-          const dims = record.values.length;
-          const { lastInsertRowid } = addRow.run(namespace, record.id, record.documentId, dims);
-          tableFor(dims).insert.run(
-            BigInt(lastInsertRowid),
-            namespace,
-            Buffer.from(record.values.buffer, record.values.byteOffset, record.values.byteLength),
-            record.documentId,
-            record.id,
-          );
-        }
-      });
+      const encoded = records.map((record) => ({ record, codes: encoderFor(checkedWidth(record.values.length)).encode(record.values) }));
+      writing(
+        namespace,
+        () => {
+          for (const { record, codes } of encoded) {
+            const { id } = putChunk.get(namespace, record.id, record.documentId, record.values.length, asBlob(codes))!;
+            putEmbedding.run(id, asBlob(record.values));
+          }
+          return encoded.length > 0;
+        },
+        (state) => {
+          for (const { record, codes } of encoded) followUpsert(state, record, codes);
+        },
+      );
     },
     async deleteByDocument(namespace, documentId) {
-      immediate(db, () => removeRows(ofDocument.all(namespace, documentId)));
+      let chunkIds: string[] = [];
+      writing(
+        namespace,
+        () => {
+          chunkIds = chunksOfDocument.all(namespace, documentId).map((row) => row.chunk_id);
+          deleteDocument.run(namespace, documentId);
+          return chunkIds.length > 0;
+        },
+        (state) => {
+          for (const mirror of state.mirrors.values()) for (const id of chunkIds) mirror.remove(id);
+        },
+      );
     },
     async deleteNamespace(namespace) {
-      immediate(db, () => removeRows(ofNamespace.all(namespace)));
+      writing(namespace, () => deleteNamespace.run(namespace).changes > 0, (state) => state.mirrors.clear());
     },
     async query(namespace, vector, topK, filter) {
       if (topK < 1) return [];
-      if (filter?.documentIds && filter.documentIds.length === 0) return [];
-      const ids = filter?.documentIds ?? [];
-      const inList = ids.length > 0 ? ` AND document_id IN (${ids.map(() => '?').join(',')})` : '';
-      const table = tableFor(vector.length).name;
-      const rows = db
-        .prepare(`SELECT chunk_id, document_id, distance FROM ${table} WHERE embedding MATCH ? AND k = ? AND namespace = ?${inList}`)
-        .all(Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), Math.min(topK, 4096), namespace, ...ids) as {
-        chunk_id: string;
-        document_id: string;
-        distance: number;
-      }[];
-      return rows.map((r) => ({ id: r.chunk_id, documentId: r.document_id, score: 1 - r.distance }));
+      const documentIds = filter?.documentIds;
+      if (documentIds && documentIds.length === 0) return [];
+      const dims = checkedWidth(vector.length);
+      const mirror = mirrorFor(namespace, dims);
+      if (mirror.size === 0) return [];
+      if (!documentIds) return mirror.search(vector, topK);
+      const within: number[] = [];
+      for (const row of chunksOfDocuments.all(namespace, dims, JSON.stringify(documentIds))) {
+        const slot = mirror.slotOf(row.chunk_id);
+        if (slot !== undefined) within.push(slot);
+      }
+      return within.length === 0 ? [] : mirror.search(vector, topK, within);
     },
     async count(namespace) {
       return countRows.get(namespace)?.n ?? 0;
     },
     async ping() {
-      db.prepare('SELECT vec_version()').get();
+      ping.get();
     },
   };
+}
+
+/** A chunk keeps one width: re-embedding it with another model moves it between copies. */
+function followUpsert(state: Loaded, record: VectorRecord, codes: Uint8Array) {
+  const dims = record.values.length;
+  for (const mirror of state.mirrors.values()) {
+    if (mirror.dims === dims) mirror.put(record.id, record.documentId, codes);
+    else mirror.remove(record.id);
+  }
+}
+
+function checkedWidth(dims: number): number {
+  if (!Number.isInteger(dims) || dims < 1 || dims > MAX_DIMS) throw new Error(`unsupported vector width ${dims}`);
+  return dims;
 }
