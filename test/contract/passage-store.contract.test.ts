@@ -8,5 +8,5 @@ import { testPassageStore } from './suites/passage-store.suite.ts';
 testPassageStore(test, 'sqlite passages', async () => {
   const dir = tempDir();
   const db = openSqlite(join(dir.path, 'kbqa.db'));
-  return { store: createSqlitePassageStore(db), cleanup: async () => (db.close(), dir.remove()) };
+  return { index: createSqlitePassageStore(db), cleanup: async () => (db.close(), dir.remove()) };
 });

@@ -1,8 +1,7 @@
-import type { ExecutionContext, TestFn } from 'ava';
-import { randomUUID } from 'node:crypto';
+import type { TestFn } from 'ava';
 import type { Passage, PassageStore } from '../../../src/ports/passage-store.ts';
+import { type Fixture, withIndex } from './search-indexes.suite.ts';
 
-type Fixture = { store: PassageStore; cleanup(): Promise<void> };
 
 const passage = (chunkId: string, documentId: string, text: string, page = 1): Passage => ({
   chunkId,
@@ -14,16 +13,8 @@ const passage = (chunkId: string, documentId: string, text: string, page = 1): P
 });
 
 /** Passages by chunk id, per namespace, replaced by upsert and removed by document or namespace. */
-export function testPassageStore(test: TestFn, name: string, factory: () => Promise<Fixture>) {
-  const it = (title: string, body: (t: ExecutionContext, store: PassageStore, ns: string) => Promise<void>) =>
-    test(`${name} › ${title}`, async (t) => {
-      const { store, cleanup } = await factory();
-      try {
-        await body(t, store, `kb_${randomUUID().slice(0, 8)}`);
-      } finally {
-        await cleanup();
-      }
-    });
+export function testPassageStore(test: TestFn, name: string, factory: () => Promise<Fixture<PassageStore>>) {
+  const it = withIndex(test, name, factory);
 
   it('gets what was stored, field for field; unknown ids are absent', async (t, store, ns) => {
     await store.upsert(ns, [passage('c1', 'd1', 'first', 3), passage('c2', 'd1', 'second')]);

@@ -4,9 +4,10 @@ import type { EntityGraph } from '../../../src/ports/entity-graph.ts';
 import type { KeywordIndex } from '../../../src/ports/keyword-index.ts';
 import type { VectorIndex } from '../../../src/ports/vector-index.ts';
 
-type Fixture<T> = { index: T; cleanup(): Promise<void> };
+export type Fixture<T> = { index: T; cleanup(): Promise<void> };
 
-const withIndex = <T>(test: TestFn, name: string, factory: () => Promise<Fixture<T>>) =>
+/** Each test gets a fresh index from `factory` and a namespace of its own. */
+export const withIndex = <T>(test: TestFn, name: string, factory: () => Promise<Fixture<T>>) =>
   (title: string, body: (t: ExecutionContext, index: T, ns: string) => Promise<void>) =>
     test(`${name} › ${title}`, async (t) => {
       const { index, cleanup } = await factory();
