@@ -6,6 +6,7 @@ import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import { extractEntities } from '../../src/domain/document/entities.ts';
+import { underHeadings } from '../../src/domain/retrieval/passage-text.ts';
 import { fold } from '../../src/domain/shared/decider.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import type { EntityGraph } from '../../src/ports/entity-graph.ts';
@@ -31,8 +32,7 @@ export type IndexerDeps = {
 type Chunk = z.infer<typeof ChunkRecord>;
 
 /** What retrieval matches against: the chunk's text under its headings. */
-export const indexedText = (chunk: Pick<Chunk, 'heading_path' | 'text'>) =>
-  chunk.heading_path.length > 0 ? `${chunk.heading_path.join(' › ')}\n${chunk.text}` : chunk.text;
+export const indexedText = (chunk: Pick<Chunk, 'heading_path' | 'text'>) => underHeadings(chunk.heading_path, chunk.text);
 
 /**
  * DocumentParsed → embeddings, vector index, keyword index, entity graph, passages → DocumentIndexed.

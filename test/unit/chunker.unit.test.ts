@@ -51,8 +51,8 @@ test('a heading starts a new chunk and becomes its heading path', (t) => {
   const chunks = chunkBlocks('doc_1', blocks, { max_tokens: 500, overlap_tokens: 50 });
   t.deepEqual(chunks.map((c) => [c.text, c.heading_path]), [
     ['Intro text.', []],
-    ['Methods We measured things.', ['Methods']],
-    ['Sampling Samples were random.', ['Methods', 'Sampling']],
+    ['Methods\nWe measured things.', ['Methods']],
+    ['Sampling\nSamples were random.', ['Methods', 'Sampling']],
   ]);
 });
 

@@ -3,6 +3,7 @@ import { chatDecider } from '../../src/domain/chat/chat.ts';
 import { fitContext, groundedMessages, NOT_COVERED_ANSWER } from '../../src/domain/chat/prompt.ts';
 import { fuseByReciprocalRank, RRF_K } from '../../src/domain/retrieval/fusion.ts';
 import { entityCandidates, entityWeights } from '../../src/domain/retrieval/graph-query.ts';
+import { underHeadings } from '../../src/domain/retrieval/passage-text.ts';
 import { recallsFor } from '../../src/app/services/search.ts';
 import { defaultSettings } from '../../schemas/knowledge-base-settings.ts';
 
@@ -86,4 +87,11 @@ test('a chat is recorded once', (t) => {
   t.is(events.length, 1);
   t.is(events[0]!.data.completed_at, '2026-01-01T00:00:00.000Z');
   t.deepEqual(chatDecider.decide(command, chatDecider.evolve(chatDecider.initialState(), events[0]!)), []);
+});
+
+test('a chunk reads under its headings, its own opening heading not repeated', (t) => {
+  t.is(underHeadings([], 'Text.'), 'Text.');
+  t.is(underHeadings(['Guide', 'Setup'], 'Run it.'), 'Guide › Setup\nRun it.');
+  t.is(underHeadings(['Guide', 'Setup'], 'Setup\nRun it.'), 'Guide\nSetup\nRun it.');
+  t.is(underHeadings(['Setup'], 'Setup\nRun it.'), 'Setup\nRun it.');
 });

@@ -2,6 +2,7 @@ import { questionFromConversation } from '../../domain/answer/question.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
 import { fitContext, groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
+import { underHeadings } from '../../domain/retrieval/passage-text.ts';
 import type { ChatDelta, ChatMessage, ChatModel, ChatUsage, ContextPassage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
@@ -134,7 +135,7 @@ export function createChatService({ ctx, search, chatModels, storeContent, maxCo
 export type ChatService = ReturnType<typeof createChatService>;
 
 function asContext(hit: SearchHit) {
-  return { hit, text: hit.headingPath.length > 0 ? `${hit.headingPath.join(' › ')}\n${hit.paragraph}` : hit.paragraph };
+  return { hit, text: underHeadings(hit.headingPath, hit.paragraph) };
 }
 
 function citationOf(hit: SearchHit, index: number): Citation {

@@ -3,6 +3,7 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { KnowledgeBaseSettings } from '../../../schemas/knowledge-base-settings.ts';
 import { type Candidate, fuseByReciprocalRank, type Recall, type RecallList } from '../../domain/retrieval/fusion.ts';
 import { entityCandidates, entityWeights } from '../../domain/retrieval/graph-query.ts';
+import { underHeadings } from '../../domain/retrieval/passage-text.ts';
 import type { EntityGraph } from '../../ports/entity-graph.ts';
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
 import type { Embedder, Reranker } from '../../ports/models.ts';
@@ -209,7 +210,7 @@ export function recallsFor(mode: SearchMode | undefined, settings: KnowledgeBase
 }
 
 /** What a reranker reads: the chunk under its headings, as the indexes saw it. */
-const rerankText = (p: Passage) => (p.headingPath.length > 0 ? `${p.headingPath.join(' › ')}\n${p.text}` : p.text);
+const rerankText = (p: Passage) => underHeadings(p.headingPath, p.text);
 
 function matches(actual: MetadataValue | undefined, expected: MetadataValue | MetadataValue[]): boolean {
   return Array.isArray(expected) ? expected.some((e) => e === actual) : expected === actual;

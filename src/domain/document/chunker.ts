@@ -17,7 +17,7 @@ export type Chunk = {
   token_count: number;
 };
 
-type Unit = { text: string; start: number; end: number; tokens: number; headingPath: string[]; boundary: boolean };
+type Unit = { text: string; start: number; end: number; tokens: number; headingPath: string[]; boundary: boolean; heading: boolean };
 
 /**
  * Slices blocks into chunks of at most `max_tokens`, sentence by sentence (a table row counts as
@@ -66,7 +66,7 @@ function unitsByPage(blocks: readonly Block[], maxTokens: number): Map<number, U
         const at = block.text.indexOf(part, searchFrom);
         const start = offset + (at >= 0 ? at : searchFrom);
         searchFrom = at >= 0 ? at + part.length : searchFrom;
-        units.push({ text: part, start, end: start + part.length, tokens: countTokens(part), headingPath: block.headingPath, boundary: block.kind === 'heading' && i === 0 });
+        units.push({ text: part, start, end: start + part.length, tokens: countTokens(part), headingPath: block.headingPath, boundary: block.kind === 'heading' && i === 0, heading: block.kind === 'heading' });
       }
     });
     offsets.set(block.page, offset + block.text.length + 1);
@@ -107,7 +107,9 @@ function overlapTail(units: Unit[], overlapTokens: number, room: number): Unit[]
 }
 
 function makeChunk(documentId: string, index: number, page: number, units: Unit[]): Chunk {
-  const text = units.map((u) => u.text).join(' ');
+  // A heading ends its line, so readers (and the extractive answerer) do not take it for the
+  // first words of the sentence after it.
+  const text = units.map((u, i) => (i === 0 ? '' : units[i - 1]!.heading ? '\n' : ' ') + u.text).join('');
   const first = units[0]!;
   // A chunk that opens with a heading sits under that heading.
   const headingPath = first.boundary ? [...first.headingPath, first.text] : first.headingPath;
