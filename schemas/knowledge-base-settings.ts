@@ -40,7 +40,7 @@ export function defaultSettings(embeddingModel: string): KnowledgeBaseSettings {
     top_k: 5,
     score_threshold: 0,
     recall: { vector: true, keyword: true, graph: false },
-    rerank: { enabled: false, model: null },
+    rerank: { enabled: true, model: null },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
   };
 }

@@ -18,7 +18,7 @@ test.serial('create answers 201 with defaults filled in, an ETag, and is readabl
     top_k: 10,
     score_threshold: 0,
     recall: { vector: true, keyword: true, graph: false },
-    rerank: { enabled: false, model: null },
+    rerank: { enabled: true, model: null },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
   });
   const got = await call('GET', `/v1/knowledge-bases/${res.body.id}`);

@@ -7,7 +7,7 @@ let kb: SampleKb;
 
 test.before(async () => {
   server = await startServer();
-  kb = await sampleKnowledgeBase(server, { recall: { vector: true, keyword: true, graph: true } });
+  kb = await sampleKnowledgeBase(server, { recall: { vector: true, keyword: true, graph: true }, rerank: { enabled: false } });
 });
 test.after.always(() => server?.close());
 

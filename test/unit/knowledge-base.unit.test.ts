@@ -40,7 +40,7 @@ test('defaults are those of API.md', (t) => {
     top_k: 5,
     score_threshold: 0,
     recall: { vector: true, keyword: true, graph: false },
-    rerank: { enabled: false, model: null },
+    rerank: { enabled: true, model: null },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
   });
 });
