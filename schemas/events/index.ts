@@ -3,6 +3,8 @@ import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
 import { contentClaimEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
+import { workflowEvents } from './workflow.ts';
+import { workflowRunEvents } from './workflow-run.ts';
 import { workspaceEvents } from './workspace.ts';
 
 export const SCHEMA_VERSION = 1;
@@ -16,6 +18,8 @@ export const eventCatalog = {
   ...entries(contentClaimEvents, 'document_content'),
   ...entries(idempotencyEvents, 'idempotency'),
   ...entries(chatEvents, 'chat'),
+  ...entries(workflowEvents, 'workflow'),
+  ...entries(workflowRunEvents, 'workflow_run'),
 };
 
 type Catalog = typeof eventCatalog;

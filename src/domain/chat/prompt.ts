@@ -4,7 +4,8 @@ import { countTokens } from '../document/tokens.ts';
 /** What every model answers when no passage passed the threshold: nothing to cite, nothing made up. */
 export const NOT_COVERED_ANSWER = 'The knowledge base does not cover this question: none of its passages is relevant enough to answer it.';
 
-const INSTRUCTIONS = [
+/** How a model must use the passages; the knowledge-qa workflow template gives the same rules. */
+export const GROUNDING_INSTRUCTIONS = [
   'You answer questions using only the numbered passages from a knowledge base below.',
   'After each statement, cite the passages that support it by their numbers in square brackets, such as [1] or [2][3].',
   'If the passages do not contain the answer, say that the knowledge base does not cover the question, and cite nothing.',
@@ -32,5 +33,5 @@ export function groundedMessages(conversation: readonly ChatMessage[], passages:
       return `[${p.index}]${place ? ` (${place})` : ''}\n${p.text}`;
     })
     .join('\n\n');
-  return [{ role: 'system', content: `${INSTRUCTIONS}\n\nPassages:\n\n${context}` }, ...conversation];
+  return [{ role: 'system', content: `${GROUNDING_INSTRUCTIONS}\n\nPassages:\n\n${context}` }, ...conversation];
 }

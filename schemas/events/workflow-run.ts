@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const run = { run_id: z.string() };
+const RunError = z.strictObject({ code: z.string(), message: z.string(), node_id: z.string().nullable() });
+const NodeError = z.strictObject({ code: z.string(), message: z.string() });
+const Values = z.record(z.string(), z.unknown());
+
+export const WorkflowRunRequested = z.strictObject({
+  ...run,
+  workflow_id: z.string(),
+  workflow_version: z.int().min(1),
+  workspace_id: z.string(),
+  inputs: Values,
+  response_mode: z.enum(['blocking', 'streaming', 'async']),
+  requested_at: z.iso.datetime(),
+});
+
+export const WorkflowRunStarted = z.strictObject({ ...run, started_at: z.iso.datetime() });
+
+/** `attempt` counts starts of the node: a run resumed after a crash starts an unfinished node again. */
+export const NodeRunStarted = z.strictObject({ ...run, node_id: z.string(), node_type: z.string(), attempt: z.int().min(1), inputs: Values, started_at: z.iso.datetime() });
+
+export const NodeRunSucceeded = z.strictObject({ ...run, node_id: z.string(), outputs: Values, elapsed_ms: z.number().min(0), finished_at: z.iso.datetime() });
+
+export const NodeRunFailed = z.strictObject({ ...run, node_id: z.string(), error: NodeError, elapsed_ms: z.number().min(0), finished_at: z.iso.datetime() });
+
+export const WorkflowRunSucceeded = z.strictObject({ ...run, outputs: Values, finished_at: z.iso.datetime() });
+
+export const WorkflowRunFailed = z.strictObject({ ...run, error: RunError, finished_at: z.iso.datetime() });
+
+export const workflowRunEvents = {
+  WorkflowRunRequested,
+  WorkflowRunStarted,
+  NodeRunStarted,
+  NodeRunSucceeded,
+  NodeRunFailed,
+  WorkflowRunSucceeded,
+  WorkflowRunFailed,
+} as const;

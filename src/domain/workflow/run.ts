@@ -1,0 +1,119 @@
+import type { z } from 'zod';
+import type { workflowRunEvents } from '../../../schemas/events/workflow-run.ts';
+import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { conflict, notFound } from '../shared/errors.ts';
+
+type Events = typeof workflowRunEvents;
+type Data<K extends keyof Events> = z.infer<Events[K]>;
+
+export type WorkflowRunEvent = { [K in keyof Events]: { type: K; data: Data<K> } }[keyof Events];
+
+export type WorkflowRunCommand =
+  | Command<'RequestRun', Omit<Data<'WorkflowRunRequested'>, 'requested_at'>>
+  | Command<'StartRun', { run_id: string }>
+  | Command<'StartNode', Omit<Data<'NodeRunStarted'>, 'started_at' | 'attempt'>>
+  | Command<'CompleteNode', Omit<Data<'NodeRunSucceeded'>, 'finished_at'>>
+  | Command<'FailNode', Omit<Data<'NodeRunFailed'>, 'finished_at'>>
+  | Command<'CompleteRun', Omit<Data<'WorkflowRunSucceeded'>, 'finished_at'>>
+  | Command<'FailRun', Omit<Data<'WorkflowRunFailed'>, 'finished_at'>>;
+
+export type NodeState = { status: 'running' | 'succeeded' | 'failed'; attempts: number; outputs: Record<string, unknown> | null };
+
+export type WorkflowRunState =
+  | { status: 'absent' }
+  | {
+      status: 'queued' | 'running' | 'succeeded' | 'failed';
+      workflowId: string;
+      workflowVersion: number;
+      workspaceId: string;
+      inputs: Record<string, unknown>;
+      nodes: Record<string, NodeState>;
+    };
+
+/**
+ * A run is requested once, started once, and each node finishes at most once, so a redelivered
+ * request or a runner resuming after a crash never repeats finished work: repeated commands
+ * decide nothing. Only a node that started and never finished may start again.
+ */
+export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  streamId: (id) => `workflow_run-${id}`,
+  decide(command, state) {
+    const { now } = command.metadata;
+    switch (command.type) {
+      case 'RequestRun':
+        if (state.status !== 'absent') throw conflict('workflow_run_exists', `run ${command.data.run_id} already exists`);
+        return [{ type: 'WorkflowRunRequested', data: { ...command.data, requested_at: now } }];
+      case 'StartRun':
+        if (requireRun(state, command.data.run_id).status !== 'queued') return [];
+        return [{ type: 'WorkflowRunStarted', data: { run_id: command.data.run_id, started_at: now } }];
+      case 'StartNode': {
+        const run = requireRunning(state, command.data.run_id);
+        const node = run.nodes[command.data.node_id];
+        if (node?.status === 'succeeded' || node?.status === 'failed') return [];
+        return [{ type: 'NodeRunStarted', data: { ...command.data, attempt: (node?.attempts ?? 0) + 1, started_at: now } }];
+      }
+      case 'CompleteNode':
+      case 'FailNode': {
+        const run = requireRunning(state, command.data.run_id);
+        const node = run.nodes[command.data.node_id];
+        if (!node) throw conflict('node_not_started', `node ${command.data.node_id} has not started`);
+        if (node.status !== 'running') return [];
+        return command.type === 'CompleteNode'
+          ? [{ type: 'NodeRunSucceeded', data: { ...command.data, finished_at: now } }]
+          : [{ type: 'NodeRunFailed', data: { ...command.data, finished_at: now } }];
+      }
+      case 'CompleteRun':
+        if (requireRun(state, command.data.run_id).status !== 'running') return [];
+        return [{ type: 'WorkflowRunSucceeded', data: { ...command.data, finished_at: now } }];
+      case 'FailRun': {
+        const { status } = requireRun(state, command.data.run_id);
+        if (status !== 'queued' && status !== 'running') return [];
+        return [{ type: 'WorkflowRunFailed', data: { ...command.data, finished_at: now } }];
+      }
+      default:
+        return assertNever(command);
+    }
+  },
+  evolve(state, event) {
+    if (event.type === 'WorkflowRunRequested') {
+      const { workflow_id, workflow_version, workspace_id, inputs } = event.data;
+      return { status: 'queued', workflowId: workflow_id, workflowVersion: workflow_version, workspaceId: workspace_id, inputs, nodes: {} };
+    }
+    if (state.status === 'absent') return state;
+    switch (event.type) {
+      case 'WorkflowRunStarted':
+        return { ...state, status: 'running' };
+      case 'NodeRunStarted':
+        return { ...state, nodes: { ...state.nodes, [event.data.node_id]: { status: 'running', attempts: event.data.attempt, outputs: null } } };
+      case 'NodeRunSucceeded':
+        return withNode(state, event.data.node_id, { status: 'succeeded', outputs: event.data.outputs });
+      case 'NodeRunFailed':
+        return withNode(state, event.data.node_id, { status: 'failed', outputs: null });
+      case 'WorkflowRunSucceeded':
+        return { ...state, status: 'succeeded' };
+      case 'WorkflowRunFailed':
+        return { ...state, status: 'failed' };
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+type Existing = Exclude<WorkflowRunState, { status: 'absent' }>;
+
+function requireRun(state: WorkflowRunState, runId: string): Existing {
+  if (state.status === 'absent') throw notFound('workflow_run_not_found', `no run ${runId}`);
+  return state;
+}
+
+function requireRunning(state: WorkflowRunState, runId: string): Existing {
+  const run = requireRun(state, runId);
+  if (run.status !== 'running') throw conflict('workflow_run_not_running', `run ${runId} is ${run.status}`);
+  return run;
+}
+
+function withNode(state: Existing, nodeId: string, change: Pick<NodeState, 'status' | 'outputs'>): Existing {
+  const node = state.nodes[nodeId] ?? { attempts: 1, status: 'running', outputs: null };
+  return { ...state, nodes: { ...state.nodes, [nodeId]: { ...node, ...change } } };
+}

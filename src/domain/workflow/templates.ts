@@ -1,0 +1,24 @@
+/**
+ * `{{ node_id.field }}` references inside node templates. Anything that does not match exactly,
+ * such as `{{ question }}` or an unclosed `{{`, is literal text, so prompts may contain braces.
+ */
+
+export type TemplateReference = { nodeId: string; field: string; raw: string };
+
+const REFERENCE = /\{\{\s*([a-z][a-z0-9_]{0,63})\.([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g;
+
+export function referencesIn(template: string): TemplateReference[] {
+  return [...template.matchAll(REFERENCE)].map((m) => ({ nodeId: m[1] ?? '', field: m[2] ?? '', raw: m[0] }));
+}
+
+export function render(template: string, values: (nodeId: string, field: string) => unknown): string {
+  return template.replace(REFERENCE, (_raw, nodeId: string, field: string) => stringify(values(nodeId, field)));
+}
+
+function stringify(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  // A value JSON cannot encode (a function, a symbol) has nothing useful to show in a prompt.
+  return JSON.stringify(value) ?? '';
+}

@@ -1,0 +1,91 @@
+import type { z } from 'zod';
+import type { workflowEvents } from '../../../schemas/events/workflow.ts';
+import type { WorkflowGraph } from '../../../schemas/workflow.ts';
+import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { validateGraph } from './graph.ts';
+
+type Events = typeof workflowEvents;
+export type WorkflowEvent = { [K in keyof Events]: { type: K; data: z.infer<Events[K]> } }[keyof Events];
+
+type Target = { workflow_id: string; workspace_id: string };
+
+export type WorkflowCommand =
+  | Command<'CreateWorkflow', Target & { name: string; description: string | null; graph: WorkflowGraph }>
+  | Command<'UpdateWorkflow', Target & { name?: string; description?: string | null; graph?: WorkflowGraph }>
+  | Command<'DeleteWorkflow', Target>;
+
+export type WorkflowState =
+  | { status: 'absent' }
+  | { status: 'active' | 'deleted'; workspaceId: string; name: string; description: string | null; graph: WorkflowGraph; version: number };
+
+/** Workflows are saved only with a graph that can run: every fault is refused at save, naming its node. */
+export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  streamId: (id) => `workflow-${id}`,
+  decide(command, state) {
+    const { data, metadata } = command;
+    switch (command.type) {
+      case 'CreateWorkflow': {
+        if (state.status !== 'absent') throw conflict('workflow_exists', `workflow ${data.workflow_id} already exists`);
+        const { graph, name, description, workspace_id } = command.data;
+        requireValid(graph);
+        return [{ type: 'WorkflowCreated', data: { workflow_id: data.workflow_id, workspace_id, name, description, graph, version: 1, created_at: metadata.now } }];
+      }
+      case 'UpdateWorkflow': {
+        const current = requireActive(state, data);
+        const change = command.data;
+        const graph = change.graph ?? current.graph;
+        if (change.graph) requireValid(graph);
+        return [
+          {
+            type: 'WorkflowUpdated',
+            data: {
+              workflow_id: data.workflow_id,
+              name: change.name ?? current.name,
+              description: change.description === undefined ? current.description : change.description,
+              graph,
+              version: current.version + 1,
+              updated_at: metadata.now,
+            },
+          },
+        ];
+      }
+      case 'DeleteWorkflow':
+        requireActive(state, data);
+        return [{ type: 'WorkflowDeleted', data: { workflow_id: data.workflow_id, deleted_at: metadata.now } }];
+      default:
+        return assertNever(command);
+    }
+  },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'WorkflowCreated': {
+        const { workspace_id, name, description, graph, version } = event.data;
+        return { status: 'active', workspaceId: workspace_id, name, description, graph, version };
+      }
+      case 'WorkflowUpdated': {
+        if (state.status === 'absent') return state;
+        const { name, description, graph, version } = event.data;
+        return { ...state, name, description, graph, version };
+      }
+      case 'WorkflowDeleted':
+        return state.status === 'absent' ? state : { ...state, status: 'deleted' };
+      default:
+        return assertNever(event);
+    }
+  },
+};
+
+function requireActive(state: WorkflowState, target: Target) {
+  // Another workspace's workflow answers exactly like a missing one.
+  if (state.status !== 'active' || state.workspaceId !== target.workspace_id) throw notFound('workflow_not_found', `no workflow ${target.workflow_id}`);
+  return state;
+}
+
+function requireValid(graph: WorkflowGraph) {
+  const [fault] = validateGraph(graph);
+  if (!fault) return;
+  const param = fault.node === null ? 'graph' : `graph.nodes.${fault.node}`;
+  throw invalid(`invalid_graph_${fault.code}`, fault.message, param);
+}
