@@ -3,6 +3,8 @@ import { chunkBatchesProjection } from './chunk-batches/index.ts';
 import { documentsProjection } from './documents/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
 import type { Projection } from './projection.ts';
+import { workflowRunsProjection } from './workflow-runs/index.ts';
+import { workflowsProjection } from './workflows/index.ts';
 import { workspacesProjection } from './workspaces/index.ts';
 
 export const allProjections: readonly Projection[] = [
@@ -12,4 +14,6 @@ export const allProjections: readonly Projection[] = [
   knowledgeBasesProjection,
   documentsProjection,
   chunkBatchesProjection,
+  workflowsProjection,
+  workflowRunsProjection,
 ];

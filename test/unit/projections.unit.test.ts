@@ -70,3 +70,53 @@ test('workspaces', async (t) => {
     .given({ type: 'WorkspaceCreated', data: { workspace_id: 'w', name: 'W', created_at: T0 } })
     .then('workspaces', { w: { id: 'w', object: 'workspace', name: 'W', created_at: T0 } });
 });
+
+const graph = { nodes: [], edges: [] };
+const wfCreated = { type: 'WorkflowCreated', data: { workflow_id: 'wf_1', workspace_id: 'w', name: 'QA', description: null, graph, version: 1, created_at: T0 } };
+
+test('workflow: the current version; deleted leaves nothing', async (t) => {
+  await spec(t)
+    .given(wfCreated, { type: 'WorkflowUpdated', data: { workflow_id: 'wf_1', name: 'QA 2', description: 'd', graph, version: 2, updated_at: T1 } })
+    .then('workflows', {
+      wf_1: { id: 'wf_1', object: 'workflow', workspace_id: 'w', name: 'QA 2', description: 'd', graph, version: 2, created_at: T0, updated_at: T1 },
+    });
+  await spec(t).given(wfCreated, { type: 'WorkflowDeleted', data: { workflow_id: 'wf_1', deleted_at: T1 } }).then('workflows', {});
+});
+
+test('workflow run: nodes with inputs, outputs, timings and errors; an interrupted node replaced by its retry', async (t) => {
+  const run_id = 'run_1';
+  const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+  await spec(t)
+    .given(
+      { type: 'WorkflowRunRequested', data: { run_id, workflow_id: 'wf_1', workflow_version: 1, workspace_id: 'w', inputs: { q: 'x' }, response_mode: 'async', requested_at: at(0) } },
+      { type: 'WorkflowRunStarted', data: { run_id, started_at: at(1) } },
+      { type: 'NodeRunStarted', data: { run_id, node_id: 'start', node_type: 'start', attempt: 1, inputs: {}, started_at: at(1) } },
+      { type: 'NodeRunStarted', data: { run_id, node_id: 'start', node_type: 'start', attempt: 2, inputs: {}, started_at: at(2) } },
+      { type: 'NodeRunSucceeded', data: { run_id, node_id: 'start', outputs: { q: 'x' }, elapsed_ms: 3, finished_at: at(2) } },
+      { type: 'NodeRunStarted', data: { run_id, node_id: 'llm', node_type: 'llm', attempt: 1, inputs: { prompt: 'x' }, started_at: at(2) } },
+      { type: 'NodeRunFailed', data: { run_id, node_id: 'llm', error: { code: 'timeout', message: 'slow' }, elapsed_ms: 900, finished_at: at(3) } },
+      { type: 'WorkflowRunFailed', data: { run_id, error: { code: 'timeout', message: 'slow', node_id: 'llm' }, finished_at: at(3) } },
+    )
+    .then('workflow_runs', {
+      run_1: {
+        id: run_id,
+        object: 'workflow_run',
+        workspace_id: 'w',
+        workflow_id: 'wf_1',
+        workflow_version: 1,
+        status: 'failed',
+        response_mode: 'async',
+        inputs: { q: 'x' },
+        outputs: null,
+        node_runs: [
+          { node_id: 'start', node_type: 'start', status: 'succeeded', attempt: 2, inputs: {}, outputs: { q: 'x' }, error: null, started_at: at(2), finished_at: at(2), elapsed_ms: 3 },
+          { node_id: 'llm', node_type: 'llm', status: 'failed', attempt: 1, inputs: { prompt: 'x' }, outputs: null, error: { code: 'timeout', message: 'slow' }, started_at: at(2), finished_at: at(3), elapsed_ms: 900 },
+        ],
+        error: { code: 'timeout', message: 'slow', node_id: 'llm' },
+        created_at: at(0),
+        started_at: at(1),
+        finished_at: at(3),
+        elapsed_ms: 3000,
+      },
+    });
+});

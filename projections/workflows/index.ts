@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import type { workflowEvents } from '../../schemas/events/workflow.ts';
+import type { WorkflowGraph } from '../../schemas/workflow.ts';
+import { defineProjection } from '../projection.ts';
+
+type E = { [K in keyof typeof workflowEvents]: z.infer<(typeof workflowEvents)[K]> };
+
+export type WorkflowDoc = {
+  id: string;
+  object: 'workflow';
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  graph: WorkflowGraph;
+  version: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The current version of each workflow; a run finds the version it ran in the workflow's stream. */
+export const workflowsProjection = defineProjection<WorkflowDoc>({
+  collection: 'workflows',
+  eventTypes: ['WorkflowCreated', 'WorkflowUpdated', 'WorkflowDeleted'],
+  idsOf: (event) => [(event.data as { workflow_id: string }).workflow_id],
+  evolve(doc, event) {
+    switch (event.type) {
+      case 'WorkflowCreated': {
+        const d = event.data as E['WorkflowCreated'];
+        return {
+          id: d.workflow_id,
+          object: 'workflow',
+          workspace_id: d.workspace_id,
+          name: d.name,
+          description: d.description,
+          graph: d.graph,
+          version: d.version,
+          created_at: d.created_at,
+          updated_at: d.created_at,
+        };
+      }
+      case 'WorkflowUpdated': {
+        const d = event.data as E['WorkflowUpdated'];
+        return doc && { ...doc, name: d.name, description: d.description, graph: d.graph, version: d.version, updated_at: d.updated_at };
+      }
+      default:
+        return null;
+    }
+  },
+});
