@@ -9,6 +9,7 @@ import { keywordIndexBench } from './keyword-index.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';
+import { workflowBench } from './workflow.bench.ts';
 import { vectorIndexBench } from './vector-index.bench.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
@@ -25,6 +26,7 @@ const BENCHES = {
   vector_index: vectorIndexBench,
   reranker: rerankerBench,
   search_chat: searchChatBench,
+  workflow: workflowBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

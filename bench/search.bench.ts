@@ -4,8 +4,8 @@ import { latencySummary, log, round } from './util.ts';
 
 /** 100k chunks by default; SEARCH_BENCH_CHUNKS shrinks it for a quick look. */
 const TARGET_CHUNKS = Number(process.env.SEARCH_BENCH_CHUNKS ?? 100_000);
-const CHUNKS_PER_DOCUMENT = 100;
-const CHUNK_TOKENS = 128;
+export const CHUNKS_PER_DOCUMENT = 100;
+export const CHUNK_TOKENS = 128;
 const SAMPLES = 400;
 const CONCURRENT_CLIENTS = 32;
 const THROUGHPUT_S = 10;
@@ -26,7 +26,7 @@ function prng(seed: number) {
  * is a distinct, realistic passage (about 100 words at 128 tokens a chunk). Without SciFact,
  * sentences of words drawn from a Zipf-like vocabulary.
  */
-function corpus(documents: number): { docs: { name: string; text: string }[]; queries: string[] } {
+export function benchCorpus(documents: number): { docs: { name: string; text: string }[]; queries: string[] } {
   const random = prng(42);
   let sentences: string[];
   let queries: string[];
@@ -55,13 +55,13 @@ function corpus(documents: number): { docs: { name: string; text: string }[]; qu
   return { docs, queries };
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
 }
 
-async function post(api: Api, path: string, body: unknown) {
+export async function post(api: Api, path: string, body: unknown) {
   const res = await fetch(api.base + path, { method: 'POST', headers: { ...api.headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const text = await res.text();
   if (!res.ok) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
@@ -80,7 +80,7 @@ async function firstByte(api: Api, body: unknown): Promise<number> {
 }
 
 /** Requests per second with `clients` concurrent keep-alive clients for `seconds`. */
-async function throughput(clients: number, seconds: number, request: (i: number) => Promise<unknown>) {
+export async function throughput(clients: number, seconds: number, request: (i: number) => Promise<unknown>) {
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   let errors = 0;
@@ -106,7 +106,7 @@ async function throughput(clients: number, seconds: number, request: (i: number)
 /** Search and chat over HTTP on one knowledge base of 100k chunks: latency one at a time, then throughput at 32 clients. */
 export async function searchChatBench() {
   const documents = Math.ceil(TARGET_CHUNKS / CHUNKS_PER_DOCUMENT);
-  const { docs, queries } = corpus(documents);
+  const { docs, queries } = benchCorpus(documents);
   return withKbqa('search', async (api, pid) => {
     const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'bench', settings: { chunking: { max_tokens: CHUNK_TOKENS, overlap_tokens: 0 } } })).id;
     const t0 = performance.now();

@@ -36,6 +36,7 @@ const Env = z.object({
   KBQA_RERANK_MODELS: modelList.optional(),
   KBQA_STORE_CHAT_CONTENT: z.enum(['on', 'off']).default('off'),
   KBQA_CHAT_MAX_CONTEXT_TOKENS: int(3000, 100),
+  KBQA_WORKFLOW_BLOCKING_WAIT_S: int(30, 1),
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -63,6 +64,8 @@ export type Config = {
   defaultEmbeddingModel: string | undefined;
   /** A Cohere/Jina-style `/rerank` endpoint and the models it serves. */
   rerank: { baseUrl: string; apiKey: string | undefined; models: string[]; maxRetries: number; timeoutMs: number } | null;
+  /** How long a blocking workflow run waits before answering 202 with the run so far. */
+  workflowBlockingWaitMs: number;
   chat: {
     /** Whether ChatCompleted events carry the question and the answer, or only their metadata. */
     storeContent: boolean;
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
+    workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
     ingestion: {
       maxUploadBytes: e.KBQA_MAX_UPLOAD_MB * 1024 * 1024,
       maxFilesPerUpload: e.KBQA_MAX_FILES_PER_UPLOAD,

@@ -17,6 +17,7 @@ import { lifecycleMessage } from './http/sse-document-events.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { indexerConsumer } from '../consumers/indexer/index.ts';
 import { parserConsumer } from '../consumers/parser/index.ts';
+import { runnerConsumer } from '../consumers/runner/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createFsBlobStore } from './adapters/fs/blob-store.ts';
 import { createHashingEmbedder } from './adapters/local/hashing-embedder.ts';
@@ -29,6 +30,7 @@ import { createOfflineReranker } from './adapters/local/offline-reranker.ts';
 import { createSqlitePassageStore } from './adapters/sqlite/passage-store.ts';
 import { createChatService } from './app/services/chat.ts';
 import { createSearchService } from './app/services/search.ts';
+import { createWorkflowService } from './app/services/workflows.ts';
 import type { ChatModel, Embedder, Reranker } from './ports/models.ts';
 import { createInProcessBus } from './adapters/local/in-process-bus.ts';
 import { createSqliteCheckpointStore } from './adapters/sqlite/checkpoint-store.ts';
@@ -65,6 +67,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       for (const event of batch) {
         if (event.type === 'ApiKeyRevoked') authenticator.evictKey((event.data as { key_id: string }).key_id);
         if (event.streamId.startsWith('document-')) feed.publish(event.streamId.slice('document-'.length), lifecycleMessage(event));
+        // Run events reach waiting requests once projected, so a read right after sees them.
+        if (event.streamId.startsWith('workflow_run-')) feed.publish(event.streamId.slice('workflow_run-'.length), { event: event.type, data: event.data as Record<string, unknown> });
       }
     }),
   );
@@ -108,6 +112,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       }),
     ),
     await bus.subscribe(indexerConsumer({ ctx, embedders, vectors, keywords, graph, passages, feed })),
+    await bus.subscribe(runnerConsumer({ ctx, search, chatModels, maxContextTokens: config.chat.maxContextTokens })),
   ];
   return {
     ctx,
@@ -121,10 +126,11 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     documents: createDocumentService(ctx),
     search,
     chat,
+    workflows: createWorkflowService(ctx, models),
     feed,
     indexes: { vectors, keywords, graph, passages },
     parser,
-    consumers: () => ({ [PROJECTOR_GROUP]: projector.position(), parser: consumers[0]!.position(), indexer: consumers[1]!.position() }),
+    consumers: () => ({ [PROJECTOR_GROUP]: projector.position(), parser: consumers[0]!.position(), indexer: consumers[1]!.position(), runner: consumers[2]!.position() }),
     async close() {
       await bus.close();
       await parser.close();
@@ -167,6 +173,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     knowledgeBases: runtime.knowledgeBases,
     search: runtime.search,
     chat: runtime.chat,
+    workflows: { workflows: runtime.workflows, feed: runtime.feed, blockingWaitMs: config.workflowBlockingWaitMs },
     documents: {
       documents: runtime.documents,
       blobs: runtime.blobs,

@@ -22,6 +22,7 @@ import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
 import { modelRoutes } from './routes/models.ts';
 import { operationRoutes, type ReadinessCheck } from './routes/operations.ts';
 import { searchRoutes } from './routes/search.ts';
+import { workflowRoutes, type WorkflowRouteDeps } from './routes/workflows.ts';
 import { parseOr400 } from './validate.ts';
 
 export type AppDeps = {
@@ -32,6 +33,7 @@ export type AppDeps = {
   documents: DocumentRouteDeps;
   search: SearchService;
   chat: ChatService;
+  workflows: WorkflowRouteDeps;
   metrics: Metrics;
   rateLimiter: RateLimiter;
   maxJsonBytes: number;
@@ -48,6 +50,7 @@ export function createApp(deps: AppDeps): Koa {
     ...documentRoutes(deps.documents),
     ...searchRoutes(deps.search),
     ...chatRoutes(deps.chat, (error) => deps.onServerError(error, 'chat')),
+    ...workflowRoutes(deps.workflows),
   ];
   let openApi: unknown;
   const routes: RouteSpec[] = [

@@ -27,11 +27,15 @@ export function fitContext<T extends { text: string }>(ranked: readonly T[], max
 
 /** Our instructions and the numbered passages first, then the client's own conversation as sent. */
 export function groundedMessages(conversation: readonly ChatMessage[], passages: readonly ContextPassage[]): ChatMessage[] {
-  const context = passages
+  return [{ role: 'system', content: `${GROUNDING_INSTRUCTIONS}\n\nPassages:\n\n${numberedPassages(passages)}` }, ...conversation];
+}
+
+/** The passages as a prompt lists them, so chat and a workflow's retrieval number them alike. */
+export function numberedPassages(passages: readonly ContextPassage[]): string {
+  return passages
     .map((p) => {
       const place = [p.source && `source: ${p.source}`, p.page && `page ${p.page}`].filter(Boolean).join(', ');
       return `[${p.index}]${place ? ` (${place})` : ''}\n${p.text}`;
     })
     .join('\n\n');
-  return [{ role: 'system', content: `${GROUNDING_INSTRUCTIONS}\n\nPassages:\n\n${context}` }, ...conversation];
 }

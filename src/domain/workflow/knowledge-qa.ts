@@ -1,7 +1,8 @@
 import { DEFAULT_TIMEOUT_MS, type WorkflowGraph } from '../../../schemas/workflow.ts';
 import { GROUNDING_INSTRUCTIONS } from '../chat/prompt.ts';
 
-const PROMPT = 'Passages:\n\n{{retrieve.context}}\n\nQuestion: {{start.question}}';
+/** The same messages chat sends: rules and numbered passages as the system message, the question as the user's. */
+const SYSTEM = `${GROUNDING_INSTRUCTIONS}\n\nPassages:\n\n{{retrieve.context}}`;
 
 /** The flow behind `template: "knowledge-qa"`: question → retrieval → grounded answer → reply. */
 export function knowledgeQaGraph(knowledgeBaseId: string, model = 'kbqa-extractive'): WorkflowGraph {
@@ -10,7 +11,7 @@ export function knowledgeQaGraph(knowledgeBaseId: string, model = 'kbqa-extracti
     nodes: [
       { id: 'start', type: 'start', timeout_ms, config: { inputs: [{ name: 'question', type: 'string', required: true }] } },
       { id: 'retrieve', type: 'knowledge_retrieval', timeout_ms, config: { knowledge_base_id: knowledgeBaseId, query: '{{start.question}}' } },
-      { id: 'llm', type: 'llm', timeout_ms, config: { model, system: GROUNDING_INSTRUCTIONS, prompt: PROMPT } },
+      { id: 'llm', type: 'llm', timeout_ms, config: { model, system: SYSTEM, prompt: '{{start.question}}' } },
       { id: 'answer', type: 'direct_reply', timeout_ms, config: { template: '{{llm.text}}' } },
     ],
     edges: [

@@ -1,0 +1,100 @@
+import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
+import { executeNode } from '../../src/app/workflow-engine/execute-node.ts';
+import { type EngineDeps, lookup, type NodeOutputs, type RunScope } from '../../src/app/workflow-engine/types.ts';
+import type { LiveFeed } from '../../src/app/live-feed.ts';
+import { templateFields, topologicalOrder } from '../../src/domain/workflow/graph.ts';
+import type { WorkflowRunState } from '../../src/domain/workflow/run.ts';
+import { render } from '../../src/domain/workflow/templates.ts';
+import type { RecordedEvent } from '../../src/ports/event-store.ts';
+import { runCommand } from './run-commands.ts';
+
+type Run = Exclude<WorkflowRunState, { status: 'absent' }>;
+/**
+ * `feed` is left out where the projector already publishes run events (as the runtime does), so
+ * listeners do not see each event twice.
+ */
+export type RunnerDeps = EngineDeps & { feed?: LiveFeed };
+
+/** Which node is executing, so an unexpected error can name it when the run fails. */
+export type Progress = { nodeId: string | null };
+
+/**
+ * Walks the graph in topological order. A node already finished in the run's stream is not run
+ * again: its outputs come from the stream, which is what makes a redelivered request or a resumed
+ * run execute each node once.
+ */
+export async function executeRun(deps: RunnerDeps, runId: string, run: Run, history: readonly RecordedEvent[], graph: WorkflowGraph, progress: Progress) {
+  const { ctx, feed } = deps;
+  const state = await runCommand(ctx, feed, runId, { type: 'StartRun', data: { run_id: runId } });
+  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
+  const outputs = new Map<string, NodeOutputs>();
+  const scope: RunScope = { workspaceId: run.workspaceId, inputs: run.inputs, outputs, nodeTypes: new Map(graph.nodes.map((n) => [n.id, n.type])) };
+  const known = state.status === 'absent' ? {} : state.nodes;
+  let answer: unknown;
+  let citations: unknown;
+
+  for (const id of topologicalOrder(graph)) {
+    const node = nodes.get(id)!;
+    if (!isLive(node, graph, outputs, nodes)) continue;
+    const previous = known[id];
+    if (previous?.status === 'failed') {
+      const error = failureOf(history, id);
+      return runCommand(ctx, feed, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+    }
+    let result: NodeOutputs;
+    if (previous?.status === 'succeeded' && previous.outputs) {
+      result = previous.outputs;
+    } else {
+      progress.nodeId = id;
+      const inputs = node.type === 'start' ? run.inputs : renderedInputs(node, scope);
+      await runCommand(ctx, feed, runId, { type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
+      const t0 = performance.now();
+      const outcome = await executeNode(node, scope, deps);
+      const elapsed_ms = Math.round((performance.now() - t0) * 100) / 100;
+      if (!outcome.ok) {
+        const error = { code: outcome.code, message: outcome.message };
+        await runCommand(ctx, feed, runId, { type: 'FailNode', data: { run_id: runId, node_id: id, error, elapsed_ms } });
+        return runCommand(ctx, feed, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+      }
+      result = outcome.outputs;
+      await runCommand(ctx, feed, runId, { type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
+      progress.nodeId = null;
+    }
+    outputs.set(id, result);
+    if (node.type === 'direct_reply') answer = result.answer;
+    if (node.type === 'knowledge_retrieval') citations = result.citations;
+  }
+
+  if (answer === undefined) {
+    const error = { code: 'no_reply', message: 'no direct_reply node was reached on the branches this run took', node_id: null };
+    return runCommand(ctx, feed, runId, { type: 'FailRun', data: { run_id: runId, error } });
+  }
+  return runCommand(ctx, feed, runId, {
+    type: 'CompleteRun',
+    data: { run_id: runId, outputs: { answer, ...(citations !== undefined && { citations }) } },
+  });
+}
+
+/**
+ * A node runs when one of its incoming edges is live: its source ran and, out of a condition, the
+ * edge's `when` is the condition's result. The start node has no incoming edges and always runs.
+ */
+function isLive(node: WorkflowNode, graph: WorkflowGraph, ran: ReadonlyMap<string, NodeOutputs>, nodes: ReadonlyMap<string, WorkflowNode>): boolean {
+  if (node.type === 'start') return true;
+  return graph.edges.some((edge) => {
+    if (edge.to !== node.id) return false;
+    const source = ran.get(edge.from);
+    if (!source) return false;
+    return nodes.get(edge.from)?.type !== 'condition' || edge.when === source.result;
+  });
+}
+
+function renderedInputs(node: WorkflowNode, scope: RunScope): Record<string, string> {
+  return Object.fromEntries(templateFields(node).map(({ field, template }) => [field, render(template, lookup(scope))]));
+}
+
+/** A node that failed before a crash kept its reason only in its event. */
+function failureOf(history: readonly RecordedEvent[], nodeId: string): { code: string; message: string } {
+  const failed = [...history].reverse().find((e) => e.type === 'NodeRunFailed' && (e.data as { node_id: string }).node_id === nodeId);
+  return (failed?.data as { error?: { code: string; message: string } } | undefined)?.error ?? { code: 'node_failed', message: `node '${nodeId}' failed` };
+}

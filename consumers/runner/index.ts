@@ -1,0 +1,61 @@
+import { DomainError } from '../../src/domain/shared/errors.ts';
+import { fold } from '../../src/domain/shared/decider.ts';
+import { workflowRunDecider, type WorkflowRunEvent } from '../../src/domain/workflow/run.ts';
+import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
+import { executeRun, type Progress, type RunnerDeps } from './execute-run.ts';
+import { loadGraph } from './load-graph.ts';
+import { runCommand } from './run-commands.ts';
+
+export type { RunnerDeps } from './execute-run.ts';
+
+/**
+ * WorkflowRunRequested → the run, node by node, recorded in the run's stream. Delivery is at least
+ * once; the run's own stream decides what is left to do, so a redelivered request does nothing
+ * more than what is still missing. Runs of a batch go one after the other.
+ */
+export function runnerConsumer(deps: RunnerDeps): ConsumerGroup {
+  return {
+    name: 'runner',
+    eventTypes: new Set(['WorkflowRunRequested']),
+    batchSize: 8,
+    async handle(batch) {
+      for (const event of batch) await runOnce(deps, (event.data as { run_id: string }).run_id);
+    },
+    onParked: async (event, error) => {
+      await failRun(deps, (event.data as { run_id: string }).run_id, null, error);
+    },
+  };
+}
+
+async function runOnce(deps: RunnerDeps, runId: string) {
+  const progress: Progress = { nodeId: null };
+  try {
+    const history = await deps.ctx.store.readStream(workflowRunDecider.streamId(runId));
+    const run = fold(workflowRunDecider.evolve, workflowRunDecider.initialState(), history as unknown as WorkflowRunEvent[]);
+    if (run.status === 'absent' || run.status === 'succeeded' || run.status === 'failed') return;
+    const loaded = await loadGraph(deps.ctx.store, run.workflowId, run.workflowVersion);
+    if (!loaded.ok) {
+      const error = { code: 'workflow_deleted', message: loaded.message, node_id: null };
+      await runCommand(deps.ctx, deps.feed, runId, { type: 'FailRun', data: { run_id: runId, error } });
+      return;
+    }
+    await executeRun(deps, runId, run, history, loaded.graph, progress);
+  } catch (error) {
+    // A bug or an outage fails this run, not the runner: the next runs of the batch still go.
+    // Should even that append fail, the bus retries the batch and parks the event in the end.
+    await failRun(deps, runId, progress.nodeId, error);
+  }
+}
+
+async function failRun(deps: RunnerDeps, runId: string, nodeId: string | null, error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  try {
+    await runCommand(deps.ctx, deps.feed, runId, {
+    type: 'FailRun',
+      data: { run_id: runId, error: { code: 'internal_error', message, node_id: nodeId } },
+    });
+  } catch (failure) {
+    // No such run: there is nothing to mark failed.
+    if (!(failure instanceof DomainError)) throw failure;
+  }
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { WorkflowGraph } from '../workflow.ts';
+
+const name = z.string().trim().min(1).max(200);
+const description = z.string().max(2000).nullable().optional();
+
+/** Either a graph, or a ready-made template with what it needs (one object, so errors name their field). */
+export const CreateWorkflowBody = z
+  .strictObject({
+    name,
+    description,
+    graph: WorkflowGraph.optional(),
+    template: z.literal('knowledge-qa').optional(),
+    knowledge_base_id: z.string().min(1).max(200).optional(),
+    model: z.string().min(1).max(200).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.graph && body.template) ctx.addIssue({ code: 'custom', path: ['template'], message: 'give either graph or template, not both' });
+    if (!body.graph && !body.template) ctx.addIssue({ code: 'invalid_type', expected: 'object', path: ['graph'], message: 'give a graph, or template: "knowledge-qa"' });
+    if (body.template && !body.knowledge_base_id) ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['knowledge_base_id'], message: 'the knowledge-qa template needs a knowledge_base_id' });
+    if (!body.template && (body.knowledge_base_id || body.model)) ctx.addIssue({ code: 'custom', path: [body.model ? 'model' : 'knowledge_base_id'], message: 'only used with template' });
+  });
+export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
+
+export const ReplaceWorkflowBody = z.strictObject({ name, description, graph: WorkflowGraph });
+
+export const RunWorkflowBody = z.strictObject({
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  response_mode: z.enum(['blocking', 'streaming', 'async']).default('blocking'),
+});
+
+export const Workflow = z.object({
+  id: z.string(),
+  object: z.literal('workflow'),
+  name: z.string(),
+  description: z.string().nullable(),
+  graph: WorkflowGraph,
+  version: z.int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const WorkflowRun = z.object({
+  id: z.string(),
+  object: z.literal('workflow_run'),
+  workflow_id: z.string(),
+  workflow_version: z.int(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  inputs: z.record(z.string(), z.unknown()),
+  outputs: z.record(z.string(), z.unknown()).nullable(),
+  node_runs: z.array(z.record(z.string(), z.unknown())),
+  error: z.object({ code: z.string(), message: z.string(), node_id: z.string().nullable() }).nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  elapsed_ms: z.number().nullable(),
+});

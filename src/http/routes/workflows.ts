@@ -1,0 +1,135 @@
+import { PassThrough } from 'node:stream';
+import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
+import type { LiveFeed } from '../../app/live-feed.ts';
+import { presentRun, type WorkflowService } from '../../app/services/workflows.ts';
+import { Deleted, ListQuery, listOf } from '../../../schemas/http/common.ts';
+import { CreateWorkflowBody, ReplaceWorkflowBody, RunWorkflowBody, Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
+import { route } from '../route.ts';
+import { SSE_HEADERS } from '../sse-chat.ts';
+
+const tag = 'workflows';
+const TERMINAL = new Set(['WorkflowRunSucceeded', 'WorkflowRunFailed']);
+
+export type WorkflowRouteDeps = { workflows: WorkflowService; feed: LiveFeed; blockingWaitMs: number };
+
+/**
+ * Resolves when the run reaches a final state or `waitMs` passes, with the run as the read model
+ * has it. The feed carries the run's events once projected; subscribing before the first read
+ * means a run that finishes in between is still seen.
+ */
+function waitForRun(deps: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string, waitMs: number): Promise<WorkflowRunDoc> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      read().then(resolve, reject);
+    };
+    const unsubscribe = deps.feed.subscribe(runId, (m) => TERMINAL.has(m.event) && finish());
+    const timer = setTimeout(finish, waitMs);
+    read().then((doc) => (doc.status === 'succeeded' || doc.status === 'failed') && finish(), reject);
+  });
+}
+
+export function workflowRoutes(deps: WorkflowRouteDeps) {
+  const { workflows, feed } = deps;
+  return [
+    route({
+      method: 'post',
+      path: '/v1/workflows',
+      summary: 'Create a workflow from a graph of nodes, or from the knowledge-qa template',
+      tag,
+      scope: 'write',
+      body: CreateWorkflowBody,
+      response: Workflow,
+      status: 201,
+      handle: async ({ principal, body, requestId }) => ({ status: 201, body: await workflows.create(principal, body, requestId) }),
+    }),
+    route({
+      method: 'get',
+      path: '/v1/workflows',
+      summary: 'List workflows',
+      tag,
+      scope: 'read',
+      query: ListQuery,
+      response: listOf(Workflow),
+      handle: async ({ principal, query }) => ({ body: await workflows.list(principal, query) }),
+    }),
+    route({
+      method: 'get',
+      path: '/v1/workflows/:workflow_id',
+      summary: 'Get a workflow (its current version)',
+      tag,
+      scope: 'read',
+      response: Workflow,
+      handle: async ({ principal, params }) => ({ body: await workflows.get(principal, params.workflow_id!) }),
+    }),
+    route({
+      method: 'put',
+      path: '/v1/workflows/:workflow_id',
+      summary: 'Replace a workflow’s name, description and graph: a new version',
+      tag,
+      scope: 'write',
+      body: ReplaceWorkflowBody,
+      response: Workflow,
+      handle: async ({ principal, params, body, requestId }) => ({ body: await workflows.replace(principal, params.workflow_id!, body, requestId) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/v1/workflows/:workflow_id',
+      summary: 'Delete a workflow (its queued runs fail)',
+      tag,
+      scope: 'write',
+      response: Deleted('workflow.deleted'),
+      handle: async ({ principal, params, requestId }) => ({ body: await workflows.remove(principal, params.workflow_id!, requestId) }),
+    }),
+    route({
+      method: 'post',
+      path: '/v1/workflows/:workflow_id/run',
+      summary: 'Run a workflow: blocking (waits for the run), streaming (node events), or async (202, queued)',
+      tag,
+      scope: 'write',
+      body: RunWorkflowBody,
+      response: WorkflowRun,
+      handle: async ({ ctx, principal, params, body }) => {
+        const idempotencyKey = ctx.get('idempotency-key') || undefined;
+        const mode = body.response_mode;
+        const { runId } = await workflows.requestRun(principal, params.workflow_id!, { inputs: body.inputs, mode, idempotencyKey });
+        const read = () => workflows.run(principal, runId);
+        if (mode === 'streaming') return { headers: SSE_HEADERS, body: streamRun(deps, read, runId) };
+        const waitMs = mode === 'blocking' ? deps.blockingWaitMs : 0;
+        const run = await waitForRun(deps, read, runId, waitMs);
+        const finished = run.status === 'succeeded' || run.status === 'failed';
+        return { status: finished && mode === 'blocking' ? 200 : 202, body: presentRun(run) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/workflow-runs/:run_id',
+      summary: 'Get a workflow run with every node’s inputs, outputs, timings and error',
+      tag,
+      scope: 'read',
+      response: WorkflowRun,
+      handle: async ({ principal, params }) => ({ body: presentRun(await workflows.run(principal, params.run_id!)) }),
+    }),
+  ];
+
+  /** Node events as they are projected, then the finished run as the last event. */
+  function streamRun(d: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string): PassThrough {
+    const out = new PassThrough();
+    const send = (event: string, data: unknown) => out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const unsubscribe = feed.subscribe(runId, (m) => {
+      if (!TERMINAL.has(m.event)) send(m.event, m.data);
+    });
+    waitForRun(d, read, runId, 600_000)
+      .then((run) => send('workflow_run', presentRun(run)))
+      .catch((error: unknown) => send('error', { error: { message: error instanceof Error ? error.message : 'run failed', type: 'server_error', param: null, code: 'internal_error' } }))
+      .finally(() => {
+        unsubscribe();
+        out.end();
+      });
+    return out;
+  }
+}

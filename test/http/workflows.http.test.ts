@@ -1,0 +1,159 @@
+import test from 'ava';
+import { sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let kb: SampleKb;
+
+test.before(async () => {
+  server = await startServer();
+  kb = await sampleKnowledgeBase(server);
+});
+test.after.always(() => server?.close());
+
+const qa = async () => (await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kb.kbId } })).body;
+const run = (id: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  server.call('POST', `/v1/workflows/${id}/run`, { json: body, headers });
+
+test('create from the template, get, list, replace (a new version), delete', async (t) => {
+  const created = await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kb.kbId } });
+  t.is(created.status, 201);
+  t.is(created.body.object, 'workflow');
+  t.is(created.body.version, 1);
+  t.deepEqual(created.body.graph.nodes.map((n: { type: string }) => n.type), ['start', 'knowledge_retrieval', 'llm', 'direct_reply']);
+  const id = created.body.id;
+  t.is((await server.call('GET', `/v1/workflows/${id}`)).body.name, 'QA');
+  t.true((await server.call('GET', '/v1/workflows')).body.data.some((w: { id: string }) => w.id === id));
+  const replaced = await server.call('PUT', `/v1/workflows/${id}`, { json: { name: 'QA 2', graph: created.body.graph } });
+  t.is(replaced.status, 200);
+  t.is(replaced.body.version, 2);
+  t.is((await server.call('DELETE', `/v1/workflows/${id}`)).body.deleted, true);
+  t.is((await server.call('GET', `/v1/workflows/${id}`)).status, 404);
+});
+
+test('a faulty graph is 400 naming the node and the problem', async (t) => {
+  const { body: wf } = await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kb.kbId } });
+  const graph = structuredClone(wf.graph);
+  graph.nodes[2].config.prompt = 'Answer {{retrieve.contex}}';
+  const bad = await server.call('POST', '/v1/workflows', { json: { name: 'bad', graph } });
+  t.is(bad.status, 400);
+  t.is(bad.body.error.param, 'graph.nodes.llm');
+  t.regex(bad.body.error.message, /contex/);
+  const model = structuredClone(wf.graph);
+  model.nodes[2].config.model = 'no-such-model';
+  const noModel = await server.call('POST', '/v1/workflows', { json: { name: 'bad', graph: model } });
+  t.is(noModel.status, 400);
+  t.is(noModel.body.error.param, 'graph.nodes.llm.config.model');
+  const missing = await server.call('POST', '/v1/workflows', { json: { name: 'x', template: 'knowledge-qa' } });
+  t.is(missing.body.error.param, 'knowledge_base_id');
+});
+
+test('blocking run answers like the chat endpoint, with the same citations', async (t) => {
+  const wf = await qa();
+  const question = 'How long is each Zephyr-9 blade?';
+  const { status, body } = await run(wf.id, { inputs: { question } });
+  t.is(status, 200);
+  t.is(body.status, 'succeeded', JSON.stringify(body.error));
+  t.is(body.workflow_version, 1);
+  t.deepEqual(body.node_runs.map((n: { node_id: string; status: string }) => [n.node_id, n.status]), [
+    ['start', 'succeeded'],
+    ['retrieve', 'succeeded'],
+    ['llm', 'succeeded'],
+    ['answer', 'succeeded'],
+  ]);
+  const chat = await server.call('POST', '/v1/chat/completions', {
+    json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content: question }] },
+  });
+  t.is(body.outputs.answer, chat.body.choices[0].message.content);
+  t.deepEqual(body.outputs.citations, chat.body.citations);
+  const fetched = await server.call('GET', `/v1/workflow-runs/${body.id}`);
+  t.deepEqual(fetched.body, body);
+});
+
+test('async answers 202 queued; the run finishes on its own', async (t) => {
+  const wf = await qa();
+  const { status, body } = await run(wf.id, { inputs: { question: 'What makes sourdough bread rise?' }, response_mode: 'async' });
+  t.is(status, 202);
+  t.true(['queued', 'running', 'succeeded'].includes(body.status));
+  const deadline = Date.now() + 10_000;
+  let doc = body;
+  while (doc.status !== 'succeeded' && doc.status !== 'failed' && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    doc = (await server.call('GET', `/v1/workflow-runs/${body.id}`)).body;
+  }
+  t.is(doc.status, 'succeeded');
+  t.regex(doc.outputs.answer, /yeast/);
+});
+
+test('streaming sends node events, then the finished run', async (t) => {
+  const wf = await qa();
+  const res = await fetch(`${server.url}/v1/workflows/${wf.id}/run`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer test-admin-key-0123456789abcdef', 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: { question: 'When did the Erebus lava lake become active?' }, response_mode: 'streaming' }),
+  });
+  t.is(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+  const text = await res.text();
+  const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
+  t.true(events.includes('NodeRunStarted'));
+  t.true(events.includes('NodeRunSucceeded'));
+  t.is(events.at(-1), 'workflow_run');
+  const final = JSON.parse(text.trim().split('\n').at(-1)!.slice('data: '.length));
+  t.is(final.status, 'succeeded');
+  t.regex(final.outputs.answer, /1972/);
+});
+
+test('inputs are checked against the start node; Idempotency-Key returns the first run', async (t) => {
+  const wf = await qa();
+  const missing = await run(wf.id, { inputs: {} });
+  t.is(missing.status, 400);
+  t.is(missing.body.error.param, 'inputs.question');
+  const wrong = await run(wf.id, { inputs: { question: 42 } });
+  t.is(wrong.body.error.param, 'inputs.question');
+  const first = await run(wf.id, { inputs: { question: 'blade length?' } }, { 'idempotency-key': 'k-1' });
+  const again = await run(wf.id, { inputs: { question: 'blade length?' } }, { 'idempotency-key': 'k-1' });
+  t.is(again.body.id, first.body.id);
+  t.is((await run('wf_nope', { inputs: {} })).status, 404);
+  t.is((await server.call('GET', '/v1/workflow-runs/run_nope')).status, 404);
+});
+
+test('a node that fails fails the run with the node and the reason', async (t) => {
+  const { body: other } = await server.call('POST', '/v1/knowledge-bases', { json: { name: 'temp' } });
+  const { body: wf } = await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: other.id } });
+  await server.call('DELETE', `/v1/knowledge-bases/${other.id}`);
+  const { status, body } = await run(wf.id, { inputs: { question: 'anything?' } });
+  t.is(status, 200);
+  t.is(body.status, 'failed');
+  t.is(body.error.node_id, 'retrieve');
+  t.is(body.error.code, 'knowledge_base_not_found');
+});
+
+test('a blocking run that outlasts KBQA_WORKFLOW_BLOCKING_WAIT_S answers 202 with the run so far', async (t) => {
+  const { startChatServer } = await import('../helpers/provider-servers.ts');
+  const provider = await startChatServer({ stallMs: 1_500, pieces: ['Slow answer [1].'] });
+  const slow = await startServer({
+    KBQA_WORKFLOW_BLOCKING_WAIT_S: '1',
+    OPENAI_API_KEY: 'sk-loopback',
+    OPENAI_BASE_URL: provider.baseUrl,
+    KBQA_OPENAI_CHAT_MODELS: 'loop-chat',
+  });
+  try {
+    const { kbId } = await sampleKnowledgeBase(slow);
+    const { body: wf } = await slow.call('POST', '/v1/workflows', { json: { name: 'slow', template: 'knowledge-qa', knowledge_base_id: kbId, model: 'loop-chat' } });
+    const { status, body } = await slow.call('POST', `/v1/workflows/${wf.id}/run`, { json: { inputs: { question: 'How long is a Zephyr-9 blade?' } } });
+    t.is(status, 202);
+    t.is(body.status, 'running');
+    t.is(body.node_runs.at(-1).node_id, 'llm');
+    let doc = body;
+    const deadline = Date.now() + 10_000;
+    while (doc.status === 'running' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      doc = (await slow.call('GET', `/v1/workflow-runs/${body.id}`)).body;
+    }
+    t.is(doc.status, 'succeeded');
+    t.is(doc.outputs.answer, 'Slow answer [1].');
+  } finally {
+    await slow.close();
+    await provider.close();
+  }
+});
