@@ -1,26 +1,13 @@
 import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
-import { seededRandom } from '../../bench/util.ts';
 import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.ts';
 import type { VectorIndex } from '../../src/ports/vector-index.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { cosine, seededVectors } from '../helpers/vectors.ts';
 
-const random = seededRandom(5);
-const gaussian = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-const randomVector = (dims: number) => Float32Array.from({ length: dims }, gaussian);
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-};
+const { random, gaussian, randomVector } = seededVectors(5);
 
 type Stored = { id: string; documentId: string; values: Float32Array };
 const exactTop = (stored: Iterable<Stored>, q: Float32Array, k: number) =>

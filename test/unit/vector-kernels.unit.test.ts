@@ -1,23 +1,10 @@
 import test from 'ava';
-import { seededRandom } from '../../bench/util.ts';
 import { codeShape, encoderFor, recordFields } from '../../src/adapters/sqlite/vector-codes.ts';
 import { instantiateKernels } from '../../src/adapters/sqlite/vector-kernels.ts';
 import { collectListed, createTopK, keepBest, sampleCut } from '../../src/adapters/sqlite/vector-select.ts';
+import { cosine, seededVectors } from '../helpers/vectors.ts';
 
-const random = seededRandom(11);
-const gaussian = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-const randomVector = (dims: number) => Float32Array.from({ length: dims }, gaussian);
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-};
+const { random, randomVector } = seededVectors(11);
 
 /** Memory laid out as the mirror does it, small enough to check every slot against plain loops. */
 function kernelsFor(bitBytes: number, codeBytes: number, slots: number) {
