@@ -1,7 +1,6 @@
 import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
 import { executeNode } from '../../src/app/workflow-engine/execute-node.ts';
 import { type EngineDeps, lookup, type NodeOutputs, type RunScope } from '../../src/app/workflow-engine/types.ts';
-import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { templateFields, topologicalOrder } from '../../src/domain/workflow/graph.ts';
 import type { WorkflowRunState } from '../../src/domain/workflow/run.ts';
 import { render } from '../../src/domain/workflow/templates.ts';
@@ -9,11 +8,7 @@ import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import { runCommand } from './run-commands.ts';
 
 type Run = Exclude<WorkflowRunState, { status: 'absent' }>;
-/**
- * `feed` is left out where the projector already publishes run events (as the runtime does), so
- * listeners do not see each event twice.
- */
-export type RunnerDeps = EngineDeps & { feed?: LiveFeed };
+export type RunnerDeps = EngineDeps;
 
 /** Which node is executing, so an unexpected error can name it when the run fails. */
 export type Progress = { nodeId: string | null };
@@ -24,8 +19,8 @@ export type Progress = { nodeId: string | null };
  * run execute each node once.
  */
 export async function executeRun(deps: RunnerDeps, runId: string, run: Run, history: readonly RecordedEvent[], graph: WorkflowGraph, progress: Progress) {
-  const { ctx, feed } = deps;
-  const state = await runCommand(ctx, feed, runId, { type: 'StartRun', data: { run_id: runId } });
+  const { ctx } = deps;
+  const state = await runCommand(ctx, runId, { type: 'StartRun', data: { run_id: runId } });
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const outputs = new Map<string, NodeOutputs>();
   const scope: RunScope = { workspaceId: run.workspaceId, inputs: run.inputs, outputs, nodeTypes: new Map(graph.nodes.map((n) => [n.id, n.type])) };
@@ -39,7 +34,7 @@ export async function executeRun(deps: RunnerDeps, runId: string, run: Run, hist
     const previous = known[id];
     if (previous?.status === 'failed') {
       const error = failureOf(history, id);
-      return runCommand(ctx, feed, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+      return runCommand(ctx, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
     }
     let result: NodeOutputs;
     if (previous?.status === 'succeeded' && previous.outputs) {
@@ -47,17 +42,17 @@ export async function executeRun(deps: RunnerDeps, runId: string, run: Run, hist
     } else {
       progress.nodeId = id;
       const inputs = node.type === 'start' ? run.inputs : renderedInputs(node, scope);
-      await runCommand(ctx, feed, runId, { type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
+      await runCommand(ctx, runId, { type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
       const t0 = performance.now();
       const outcome = await executeNode(node, scope, deps);
       const elapsed_ms = Math.round((performance.now() - t0) * 100) / 100;
       if (!outcome.ok) {
         const error = { code: outcome.code, message: outcome.message };
-        await runCommand(ctx, feed, runId, { type: 'FailNode', data: { run_id: runId, node_id: id, error, elapsed_ms } });
-        return runCommand(ctx, feed, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+        await runCommand(ctx, runId, { type: 'FailNode', data: { run_id: runId, node_id: id, error, elapsed_ms } });
+        return runCommand(ctx, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
       }
       result = outcome.outputs;
-      await runCommand(ctx, feed, runId, { type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
+      await runCommand(ctx, runId, { type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
       progress.nodeId = null;
     }
     outputs.set(id, result);
@@ -67,9 +62,9 @@ export async function executeRun(deps: RunnerDeps, runId: string, run: Run, hist
 
   if (answer === undefined) {
     const error = { code: 'no_reply', message: 'no direct_reply node was reached on the branches this run took', node_id: null };
-    return runCommand(ctx, feed, runId, { type: 'FailRun', data: { run_id: runId, error } });
+    return runCommand(ctx, runId, { type: 'FailRun', data: { run_id: runId, error } });
   }
-  return runCommand(ctx, feed, runId, {
+  return runCommand(ctx, runId, {
     type: 'CompleteRun',
     data: { run_id: runId, outputs: { answer, ...(citations !== undefined && { citations }) } },
   });

@@ -36,7 +36,7 @@ async function runOnce(deps: RunnerDeps, runId: string) {
     const loaded = await loadGraph(deps.ctx.store, run.workflowId, run.workflowVersion);
     if (!loaded.ok) {
       const error = { code: 'workflow_deleted', message: loaded.message, node_id: null };
-      await runCommand(deps.ctx, deps.feed, runId, { type: 'FailRun', data: { run_id: runId, error } });
+      await runCommand(deps.ctx, runId, { type: 'FailRun', data: { run_id: runId, error } });
       return;
     }
     await executeRun(deps, runId, run, history, loaded.graph, progress);
@@ -50,8 +50,8 @@ async function runOnce(deps: RunnerDeps, runId: string) {
 async function failRun(deps: RunnerDeps, runId: string, nodeId: string | null, error: unknown) {
   const message = error instanceof Error ? error.message : String(error);
   try {
-    await runCommand(deps.ctx, deps.feed, runId, {
-    type: 'FailRun',
+    await runCommand(deps.ctx, runId, {
+      type: 'FailRun',
       data: { run_id: runId, error: { code: 'internal_error', message, node_id: nodeId } },
     });
   } catch (failure) {
