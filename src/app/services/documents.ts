@@ -8,8 +8,9 @@ import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { badRequest, notFoundError } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
+import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
+import type { Principal } from './principal.ts';
 
 /** A file already in the blob store, with the type its bytes revealed. */
 export type StoredFile = { name: string; sha256: string; sizeBytes: number; mediaType: string };
@@ -26,12 +27,7 @@ export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }:
 }
 
 export function createDocumentService(ctx: AppContext) {
-  async function knowledgeBase(principal: Principal, kbId: string): Promise<KnowledgeBaseDoc> {
-    requireKnowledgeBaseAccess(principal, kbId);
-    const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
-    if (!kb || kb.workspace_id !== principal.workspaceId) throw notFoundError('knowledge_base_not_found', `No knowledge base found with id '${kbId}'.`);
-    return kb;
-  }
+  const knowledgeBase = (principal: Principal, kbId: string) => requireKnowledgeBase(ctx.readModels, principal, kbId);
 
   async function document(principal: Principal, kbId: string, documentId: string): Promise<DocumentDoc> {
     await knowledgeBase(principal, kbId);

@@ -3,8 +3,9 @@ import type { KnowledgeBaseSettingsPatch } from '../../../schemas/knowledge-base
 import { knowledgeBaseDecider } from '../../domain/knowledge-base/knowledge-base.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
-import { badRequest, forbidden, notFoundError } from '../errors.ts';
+import { badRequest, forbidden } from '../errors.ts';
 import type { ModelCatalog } from './models.ts';
+import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
 
@@ -26,11 +27,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
   };
 
   async function view(principal: Principal, id: string): Promise<KnowledgeBaseView> {
-    requireKnowledgeBaseAccess(principal, id);
-    const doc = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', id);
-    if (!doc || doc.workspace_id !== principal.workspaceId) {
-      throw notFoundError('knowledge_base_not_found', `No knowledge base found with id '${id}'.`);
-    }
+    const doc = await requireKnowledgeBase(ctx.readModels, principal, id);
     return { body: presentKnowledgeBase(doc), revision: doc.revision };
   }
 

@@ -10,8 +10,9 @@ import type { Embedder, Reranker } from '../../ports/models.ts';
 import type { Passage, PassageStore } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { IndexFilter, VectorIndex } from '../../ports/vector-index.ts';
-import { ApiError, badRequest, notFoundError } from '../errors.ts';
-import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import { requireKnowledgeBase } from './knowledge-base-access.ts';
+import type { Principal } from './principal.ts';
 
 export type SearchMode = 'hybrid' | Recall;
 
@@ -59,12 +60,7 @@ const NEIGHBOUR_WEIGHT = 0.3;
 export function createSearchService(deps: SearchDeps) {
   const { readModels, indexes } = deps;
 
-  async function knowledgeBase(principal: Principal, kbId: string): Promise<KnowledgeBaseDoc> {
-    requireKnowledgeBaseAccess(principal, kbId);
-    const kb = await readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
-    if (!kb || kb.workspace_id !== principal.workspaceId) throw notFoundError('knowledge_base_not_found', `No knowledge base found with id '${kbId}'.`);
-    return kb;
-  }
+  const knowledgeBase = (principal: Principal, kbId: string) => requireKnowledgeBase(readModels, principal, kbId);
 
   /** Metadata filters become document ids (every adapter can filter on those natively). */
   async function resolveFilter(kb: KnowledgeBaseDoc, filter: SearchRequest['filter']): Promise<IndexFilter> {
