@@ -98,7 +98,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
         const mode = body.response_mode;
         const { runId } = await workflows.requestRun(principal, params.workflow_id!, { inputs: body.inputs, mode, idempotencyKey });
         const read = () => workflows.run(principal, runId);
-        if (mode === 'streaming') return { headers: SSE_HEADERS, body: streamRun(deps, read, runId) };
+        if (mode === 'streaming') return { headers: SSE_HEADERS, body: streamRun(read, runId) };
         const waitMs = mode === 'blocking' ? deps.blockingWaitMs : 0;
         const run = await waitForRun(deps, read, runId, waitMs);
         const finished = run.status === 'succeeded' || run.status === 'failed';
@@ -117,13 +117,13 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
   ];
 
   /** Node events as they are projected, then the finished run as the last event. */
-  function streamRun(d: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string): PassThrough {
+  function streamRun(read: () => Promise<WorkflowRunDoc>, runId: string): PassThrough {
     const out = new PassThrough();
     const send = (event: string, data: unknown) => out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const unsubscribe = feed.subscribe(runId, (m) => {
       if (!TERMINAL.has(m.event)) send(m.event, m.data);
     });
-    waitForRun(d, read, runId, 600_000)
+    waitForRun(deps, read, runId, 600_000)
       .then((run) => send('workflow_run', presentRun(run)))
       .catch((error: unknown) => send('error', { error: { message: error instanceof Error ? error.message : 'run failed', type: 'server_error', param: null, code: 'internal_error' } }))
       .finally(() => {
