@@ -1,3 +1,4 @@
+import { boundedMemo } from '../../domain/shared/bounded-memo.ts';
 import { porterStem } from './rerank-stem.ts';
 
 /**
@@ -19,19 +20,8 @@ const SEPARATORS = new Set(['.', '!', '?', ';', '\n']);
 /** A first line longer than this is prose, not a heading or title. */
 const MAX_TITLE_WORDS = 40;
 
-/** Stems repeat across passages and requests; the cache is bounded so odd vocabularies cannot grow it forever. */
-const STEM_CACHE_LIMIT = 100_000;
-const stems = new Map<string, string>();
-
-export function stem(word: string): string {
-  let s = stems.get(word);
-  if (s === undefined) {
-    if (stems.size >= STEM_CACHE_LIMIT) stems.clear();
-    s = porterStem(word);
-    stems.set(word, s);
-  }
-  return s;
-}
+/** Stems repeat across passages and requests, so they are remembered. */
+export const stem = boundedMemo(porterStem, 100_000);
 
 export type QueryTerm = { stem: string; word: string };
 

@@ -1,3 +1,5 @@
+import { boundedMemo } from '../shared/bounded-memo.ts';
+
 /**
  * Words as the answer extractor compares them: lower-cased, numbers kept whole ("3.5", "1,000"
  * as "1000"), function words dropped, and a light suffix stripping so that "founded", "founding"
@@ -50,19 +52,8 @@ const VOWEL = /[aeiouy]/;
  * Plural, -ing, -ed and a final -e, nothing more: enough to join the inflections a question and
  * its answer tend to differ by, without Porter's over-reach ("university" and "universe").
  */
-export function stem(word: string): string {
-  let known = STEMS.get(word);
-  if (known === undefined) {
-    if (STEMS.size >= STEM_CACHE_SIZE) STEMS.clear();
-    known = stemUncached(word);
-    STEMS.set(word, known);
-  }
-  return known;
-}
-
-/** Stemming is a hot path (every word of every passage); the vocabulary of a service is small. */
-const STEMS = new Map<string, string>();
-const STEM_CACHE_SIZE = 100_000;
+// A hot path (every word of every passage) over a small vocabulary, so stems are remembered.
+export const stem = boundedMemo(stemUncached, 100_000);
 
 function stemUncached(word: string): string {
   if (word.length <= 3 || DIGIT.test(word)) return word;

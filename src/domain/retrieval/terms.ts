@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { boundedMemo } from '../shared/bounded-memo.ts';
 
 /**
  * NLTK's English stop list, less "t" (as in T cells). On SciFact the list hardly matters to
@@ -52,18 +53,7 @@ const classify = (char: string) => (CJK_CHAR.test(char) ? CJK : WORD_CHAR.test(c
  * Word → term, or null for a stop word: one lookup per token. Stemming is the costly step of
  * indexing and vocabularies repeat, so stems are remembered (bounded).
  */
-const CACHE_LIMIT = 200_000;
-const terms = new Map<string, string | null>();
-
-function termOf(word: string): string | null {
-  let term = terms.get(word);
-  if (term === undefined) {
-    if (terms.size >= CACHE_LIMIT) terms.clear();
-    term = STOP_WORDS.has(word) ? null : isStemmable(word) ? stemmer(word) : word;
-    terms.set(word, term);
-  }
-  return term;
-}
+const termOf = boundedMemo((word): string | null => (STOP_WORDS.has(word) ? null : isStemmable(word) ? stemmer(word) : word), 200_000);
 
 function isStemmable(word: string) {
   if (word.length < 3) return false;
