@@ -10,8 +10,6 @@ export type KnowledgeBaseDoc = {
   name: string;
   description: string | null;
   settings: KnowledgeBaseSettings;
-  document_count: number;
-  chunk_count: number;
   created_at: string;
   updated_at: string;
   /** Revision of the knowledge base's stream: the ETag clients send back in If-Match. */
@@ -20,25 +18,20 @@ export type KnowledgeBaseDoc = {
 
 export const knowledgeBasesProjection = defineProjection<KnowledgeBaseDoc>({
   collection: 'knowledge_bases',
-  eventTypes: ['KnowledgeBaseCreated', 'KnowledgeBaseUpdated', 'KnowledgeBaseDeleted', 'DocumentUploaded', 'DocumentIndexed', 'DocumentDeleted'],
+  // Only the knowledge base's own stream: its document and chunk counts are totals of the
+  // documents read model (see app/services/knowledge-base-totals.ts), so this document never
+  // depends on the order in which other streams' events arrive (Kafka orders per stream only).
+  eventTypes: ['KnowledgeBaseCreated', 'KnowledgeBaseUpdated', 'KnowledgeBaseDeleted'],
   idsOf: (event) => [(event.data as { knowledge_base_id: string }).knowledge_base_id],
   evolve(doc, event) {
     switch (event.type) {
       case 'KnowledgeBaseCreated': {
         const { knowledge_base_id, ...rest } = event.data as z.infer<typeof KnowledgeBaseCreated>;
-        return { id: knowledge_base_id, object: 'knowledge_base', ...rest, document_count: 0, chunk_count: 0, updated_at: rest.created_at, revision: event.revision };
+        return { id: knowledge_base_id, object: 'knowledge_base', ...rest, updated_at: rest.created_at, revision: event.revision };
       }
       case 'KnowledgeBaseUpdated': {
         const { name, description, settings, updated_at } = event.data as z.infer<typeof KnowledgeBaseUpdated>;
         return doc && { ...doc, name, description, settings, updated_at, revision: event.revision };
-      }
-      case 'DocumentUploaded':
-        return doc && { ...doc, document_count: doc.document_count + 1 };
-      case 'DocumentIndexed':
-        return doc && { ...doc, chunk_count: doc.chunk_count + (event.data as { chunk_count: number }).chunk_count };
-      case 'DocumentDeleted': {
-        const { indexed_chunk_count } = event.data as { indexed_chunk_count: number };
-        return doc && { ...doc, document_count: doc.document_count - 1, chunk_count: doc.chunk_count - indexed_chunk_count };
       }
       default:
         return null;

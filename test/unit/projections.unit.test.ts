@@ -26,8 +26,6 @@ test('knowledge base: created then updated', async (t) => {
         name: 'B',
         description: 'd',
         settings: { ...settings, top_k: 9 },
-        document_count: 0,
-        chunk_count: 0,
         created_at: T0,
         updated_at: T1,
         revision: 1,

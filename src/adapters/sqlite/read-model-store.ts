@@ -1,4 +1,4 @@
-import type { FindQuery, ReadModelStore, ReadModelWrite } from '../../ports/read-models.ts';
+import type { FindQuery, GroupTotals, ReadModelStore, ReadModelWrite } from '../../ports/read-models.ts';
 import { immediate, type SqliteDatabase, type Statement } from './database.ts';
 import { checkpointWriter, ensureCheckpointTables } from './checkpoint-store.ts';
 
@@ -16,7 +16,9 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
       PRIMARY KEY (collection, id)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS read_models_by_workspace
-      ON read_models (collection, json_extract(data, '$.workspace_id'), id) WHERE data IS NOT NULL;`);
+      ON read_models (collection, json_extract(data, '$.workspace_id'), id) WHERE data IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS read_models_by_knowledge_base
+      ON read_models (collection, json_extract(data, '$.knowledge_base_id')) WHERE data IS NOT NULL;`);
   const getStmt = db.prepare<[string, string], { data: string }>(
     'SELECT data FROM read_models WHERE collection = ? AND id = ? AND data IS NOT NULL',
   );
@@ -76,6 +78,19 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
     async count(collection, where) {
       const { sql, params } = whereClause(collection, { where }, false);
       return (prepared(`SELECT count(*) AS n FROM read_models WHERE ${sql}`).get(...params) as { n: number }).n;
+    },
+    async totals(collection, groupBy, values, sum, where) {
+      if (![groupBy, ...sum].every((f) => FIELD.test(f))) throw new Error(`unsupported field name among ${[groupBy, ...sum].join(', ')}`);
+      const result = new Map<string, GroupTotals>();
+      if (values.length === 0) return result;
+      const sums = sum.map((f, i) => `, total(json_extract(data, '$.${f}')) AS s${i}`).join('');
+      const filter = whereClause(collection, { where }, false);
+      const sql = `SELECT json_extract(data, '$.${groupBy}') AS g, count(*) AS n${sums} FROM read_models
+        WHERE ${filter.sql} AND json_extract(data, '$.${groupBy}') IN (${values.map(() => '?').join(',')}) GROUP BY g`;
+      for (const row of prepared(sql).all(...filter.params, ...values) as Record<string, number | string>[]) {
+        result.set(String(row.g), { count: Number(row.n), sums: Object.fromEntries(sum.map((f, i) => [f, Number(row[`s${i}`])])) });
+      }
+      return result;
     },
     async commit(writes: ReadModelWrite[], checkpoint) {
       immediate(db, () => {

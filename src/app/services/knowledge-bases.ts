@@ -6,13 +6,14 @@ import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { badRequest, forbidden } from '../errors.ts';
 import type { ModelCatalog } from './models.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
+import { type KnowledgeBaseWithTotals, withTotals } from './knowledge-base-totals.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
 
 export type KnowledgeBaseInput = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
 export type KnowledgeBasePatch = { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
 
-export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, ...visible }: KnowledgeBaseDoc) {
+export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, ...visible }: KnowledgeBaseWithTotals) {
   return visible;
 }
 
@@ -27,8 +28,8 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
   };
 
   async function view(principal: Principal, id: string): Promise<KnowledgeBaseView> {
-    const doc = await requireKnowledgeBase(ctx.readModels, principal, id);
-    return { body: presentKnowledgeBase(doc), revision: doc.revision };
+    const [doc] = await withTotals(ctx.readModels, [await requireKnowledgeBase(ctx.readModels, principal, id)]);
+    return { body: presentKnowledgeBase(doc!), revision: doc!.revision };
   }
 
   return {
@@ -52,7 +53,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
         },
         metadata: commandMetadata(ctx, principal.keyId, correlationId),
       });
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return view(principal, id);
     },
 
@@ -66,7 +67,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
         { type: 'UpdateKnowledgeBase', data: { knowledge_base_id: id, workspace_id: principal.workspaceId, ...patch }, metadata: commandMetadata(ctx, principal.keyId, correlationId) },
         { expectedRevision },
       );
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return view(principal, id);
     },
 
@@ -79,15 +80,16 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
         { type: 'DeleteKnowledgeBase', data: { knowledge_base_id: id, workspace_id: principal.workspaceId }, metadata: commandMetadata(ctx, principal.keyId, correlationId) },
         { expectedRevision },
       );
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return { id, object: 'knowledge_base.deleted' as const, deleted: true };
     },
 
     list(principal: Principal, page: PageRequest) {
-      return findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, presentKnowledgeBase).then(
-        (result) => {
+      return findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, (kb: KnowledgeBaseDoc) => kb).then(
+        async (result) => {
           const allowed = principal.knowledgeBaseIds;
-          return allowed === null ? result : { ...result, data: result.data.filter((kb) => allowed.includes(kb.id)) };
+          const visible = allowed === null ? result.data : result.data.filter((kb) => allowed.includes(kb.id));
+          return { ...result, data: (await withTotals(ctx.readModels, visible)).map(presentKnowledgeBase) };
         },
       );
     },

@@ -84,7 +84,8 @@ export function createSearchService(deps: SearchDeps) {
 
   async function graphRecall(kb: KnowledgeBaseDoc, query: string, depth: number, filter: IndexFilter): Promise<RecallList> {
     const counts = await indexes.graph.mentionCounts(kb.id, entityCandidates(query));
-    const weights = entityWeights(counts, kb.chunk_count);
+    // The keyword index counts the namespace's chunks without a scan: the rarity baseline.
+    const weights = entityWeights(counts, await indexes.keywords.count(kb.id));
     const asked = [...weights.values()].reduce((a, b) => a + b, 0);
     if (asked === 0) return { recall: 'graph', matches: [] };
     const walk = new Map(weights);
