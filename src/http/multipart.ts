@@ -25,7 +25,8 @@ export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: M
   const stored: Promise<ReceivedFile>[] = [];
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: ctx.req.headers, limits: { files: limits.maxFiles, fields: 20, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + 20 } });
+    // Clients send raw UTF-8 file names (curl, browsers, FormData); busboy would read them as Latin-1.
+    parser = busboy({ headers: ctx.req.headers, defParamCharset: 'utf8', limits: { files: limits.maxFiles, fields: 20, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + 20 } });
   } catch {
     throw badRequest('invalid_multipart', 'The multipart body is malformed (missing boundary?).', 'file');
   }

@@ -169,3 +169,9 @@ test.serial('a hostile file fails its own document with a code; the server and o
   t.is(fine.status, 'ready');
   t.is((await t.context.server.call('GET', '/healthz', { key: null })).status, 200);
 });
+
+test('a multipart file name in raw UTF-8, as curl, browsers and FormData send it, keeps its accents', async (t) => {
+  const res = await uploadFiles(t.context.server, t.context.kb, [{ name: 'café crème.txt', bytes: 'Espresso with steamed milk.', type: 'text/plain' }]);
+  t.is(res.status, 202);
+  t.is(res.body.data[0].name, 'café crème.txt');
+});
