@@ -1,12 +1,10 @@
-import { type Bm25Parameters, bestReachable, idf } from '../../domain/retrieval/bm25.ts';
+import { type Bm25Parameters, bestReachable, idf, MAX_TERM_FREQUENCY } from '../../domain/retrieval/bm25.ts';
 import type { KeywordMatch } from '../../ports/keyword-index.ts';
 import { grown } from './keyword-arrays.ts';
 import { decodeInto, maxTerms } from './keyword-codec.ts';
 import { DeltaPostings } from './keyword-delta.ts';
 import { TopK } from './keyword-top-k.ts';
 
-/** BM25 saturates long before this; one byte per posting keeps 100k chunks' postings near 25 MB. */
-const MAX_TF = 255;
 
 /** A chunk's term ids, ascending, with their frequencies. */
 export type ChunkTerms = { ids: ArrayLike<number>; tfs: ArrayLike<number> };
@@ -90,7 +88,7 @@ export class NamespacePostings {
       const o = this.#newOrdinal(chunkId, documentId, length);
       ids = grown(ids, n + maxTerms(bytes));
       tfs = grown(tfs, n + maxTerms(bytes));
-      n = decodeInto(bytes, ids, tfs, n, MAX_TF);
+      n = decodeInto(bytes, ids, tfs, n, MAX_TERM_FREQUENCY);
       ends = grown(ends, o + 1);
       ends[o] = n;
     }
@@ -117,7 +115,7 @@ export class NamespacePostings {
     const ordinal = this.#newOrdinal(chunkId, documentId, length);
     for (let i = 0; i < terms.ids.length; i++) {
       const term = terms.ids[i]!;
-      this.#delta.add(term, ordinal, Math.min(terms.tfs[i]!, MAX_TF));
+      this.#delta.add(term, ordinal, Math.min(terms.tfs[i]!, MAX_TERM_FREQUENCY));
       this.#df[term]!++;
     }
   }

@@ -23,3 +23,6 @@ export const saturation = (tf: number, length: number, averageLength: number, { 
  * chunk's BM25 divided by this is in 0..1 and comparable across queries.
  */
 export const bestReachable = (idfs: readonly number[], { k1 }: Bm25Parameters) => idfs.reduce((sum, w) => sum + w * (k1 + 1), 0);
+
+/** Term frequencies count up to here: BM25 saturates long before, and one byte per posting keeps 100k chunks' postings near 25 MB. */
+export const MAX_TERM_FREQUENCY = 255;
