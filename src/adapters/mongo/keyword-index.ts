@@ -1,0 +1,117 @@
+import type { Db } from 'mongodb';
+import { BM25_DEFAULTS, type Bm25Parameters } from '../../domain/retrieval/bm25.ts';
+import { queryTerms } from '../../domain/retrieval/terms.ts';
+import type { KeywordIndex } from '../../ports/keyword-index.ts';
+import {
+  type Candidate,
+  type ChunkTerms,
+  candidatePipeline,
+  corpusStats,
+  decrementedTerms,
+  type KeywordChunkDoc,
+  keywordChunk,
+  latestPerChunk,
+  NAMESPACE_STATS,
+  rankCandidates,
+  type StatsChange,
+  statsDelta,
+  statsWrites,
+  type TermDoc,
+} from './keyword-bm25.ts';
+import { lazyIndexes } from './lazy-indexes.ts';
+
+/** Enough candidates that textScore's order rarely decides what BM25 would rank in the top k ($limit takes an integer). */
+const candidateCap = (topK: number) => Math.min(Math.max(10 * topK, 1000), 2 ** 31 - 1);
+
+const COUNTS = { projection: { _id: 0, tf: 1, length: 1 } } as const;
+
+/**
+ * BM25 with the embedded index's analyser and scores, over MongoDB. Each chunk is stored
+ * analysed (keyword-bm25.ts); Mongo's text index, built with language "none" so it neither
+ * stems nor drops words again, only finds candidates; their BM25 is then computed exactly from
+ * the stored counts and the namespace's statistics in `keyword_terms` (chunk count, total
+ * length, document frequency per term), so scores equal the embedded index's.
+ *
+ * The one approximation: candidates are the best `candidateCap` by Mongo's textScore, which
+ * weighs term frequency but not rarity. When a query's terms match more chunks than that, a
+ * chunk that BM25 would rank in the top k for a rare term can lose its place to chunks that
+ * repeat a common one, and is missed.
+ *
+ * Statistics are kept by $inc from what each write atomically replaced or removed, so a batch
+ * redelivered while its first delivery still runs counts every chunk once. Without a
+ * transaction, a crash between a chunk's write and its $inc leaves the statistics off by that
+ * chunk: its idf and the average length drift slightly, matching is unaffected.
+ */
+export function createMongoKeywordIndex(db: Db, params: Bm25Parameters = BM25_DEFAULTS): KeywordIndex {
+  const chunks = db.collection<KeywordChunkDoc>('keyword_chunks');
+  const terms = db.collection<TermDoc>('keyword_terms');
+  const ready = lazyIndexes(
+    [
+      chunks,
+      [
+        { key: { namespace: 1, chunkId: 1 }, name: 'namespace_chunk', unique: true },
+        { key: { namespace: 1, documentId: 1 }, name: 'namespace_document' },
+        { key: { namespace: 1, terms: 'text' }, name: 'namespace_terms_text', default_language: 'none' },
+      ],
+    ],
+    [terms, [{ key: { namespace: 1, term: 1 }, name: 'namespace_term', unique: true }]],
+  );
+
+  /** Applies the writes that succeeded to the statistics, then reports the first that failed. */
+  const account = async (namespace: string, settled: PromiseSettledResult<StatsChange>[]) => {
+    const delta = statsDelta(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
+    const writes = statsWrites(namespace, delta);
+    if (writes.length > 0) await terms.bulkWrite(writes, { ordered: false });
+    const emptied = decrementedTerms(delta);
+    // The df condition is checked per row at delete time: a row a concurrent upsert just raised stays.
+    if (emptied.length > 0) await terms.deleteMany({ namespace, term: { $in: emptied }, df: { $lte: 0 } });
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+  };
+
+  return {
+    async upsert(namespace, docs) {
+      if (docs.length === 0) return;
+      await ready();
+      const replaced = latestPerChunk(docs).map(async (doc): Promise<StatsChange> => {
+        const after = keywordChunk(namespace, doc);
+        const filter = { namespace, chunkId: after.chunkId };
+        const before = await chunks.findOneAndReplace(filter, after, { ...COUNTS, upsert: true, returnDocument: 'before' });
+        return { before: before as ChunkTerms | null, after };
+      });
+      await account(namespace, await Promise.allSettled(replaced));
+    },
+    async deleteByDocument(namespace, documentId) {
+      await ready();
+      const ids = await chunks.find({ namespace, documentId }, { projection: { _id: 0, chunkId: 1 } }).toArray();
+      const removed = ids.map(async ({ chunkId }): Promise<StatsChange> => {
+        const before = await chunks.findOneAndDelete({ namespace, chunkId, documentId }, COUNTS);
+        return { before: before as ChunkTerms | null, after: null };
+      });
+      await account(namespace, await Promise.allSettled(removed));
+    },
+    async deleteNamespace(namespace) {
+      await ready();
+      await Promise.all([chunks.deleteMany({ namespace }), terms.deleteMany({ namespace })]);
+    },
+    async query(namespace, text, topK, filter) {
+      if (filter?.documentIds?.length === 0) return [];
+      const wanted = queryTerms(text);
+      const k = Math.floor(topK);
+      if (wanted.length === 0 || !(k > 0)) return [];
+      await ready();
+      const [rows, candidates] = await Promise.all([
+        terms.find({ namespace, term: { $in: [NAMESPACE_STATS, ...wanted] } }, { projection: { _id: 0 } }).toArray(),
+        chunks.aggregate<Candidate>(candidatePipeline(namespace, wanted, candidateCap(k), filter?.documentIds)).toArray(),
+      ]);
+      return rankCandidates(wanted, corpusStats(rows), candidates, k, params);
+    },
+    async count(namespace) {
+      await ready();
+      return chunks.countDocuments({ namespace });
+    },
+    async ping() {
+      await db.command({ ping: 1 });
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import test from 'ava';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { createInProcessBus } from '../../src/adapters/local/in-process-bus.ts';
+import { createGridFsBlobStore } from '../../src/adapters/mongo/blob-store.ts';
+import { createMongoCheckpointStore } from '../../src/adapters/mongo/checkpoint-store.ts';
+import { connectMongo, type MongoConnection } from '../../src/adapters/mongo/connection.ts';
+import { createMongoReadModelStore } from '../../src/adapters/mongo/read-model-store.ts';
+import { openSqlite } from '../../src/adapters/sqlite/database.ts';
+import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
+import { withService } from '../helpers/services.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { testBlobStore } from './suites/blob-store.suite.ts';
+import { testEventBus } from './suites/event-bus.suite.ts';
+import { testReadModels } from './suites/read-models.suite.ts';
+
+withService(test, 'mongodb read models, checkpoints and GridFS blobs', ['MONGODB_URL'], (env) => {
+  const url = env.MONGODB_URL!; // withService registers only when it is set
+  /** A database of its own per fixture, dropped afterwards, so runs and tests never see each other's data. */
+  const freshDatabase = async (): Promise<{ conn: MongoConnection; cleanup(): Promise<void> }> => {
+    const base = await connectMongo(url);
+    const conn = { ...base, db: base.client.db(`kbqa_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`) };
+    return {
+      conn,
+      cleanup: async () => {
+        await conn.db.dropDatabase();
+        await conn.close();
+      },
+    };
+  };
+
+  testReadModels(test, 'mongodb', async () => {
+    const { conn, cleanup } = await freshDatabase();
+    return { readModels: createMongoReadModelStore(conn), checkpoints: createMongoCheckpointStore(conn), cleanup };
+  });
+
+  testBlobStore(test, 'gridfs', async () => {
+    const { conn, cleanup } = await freshDatabase();
+    return { blobs: createGridFsBlobStore(conn), cleanup };
+  });
+
+  testEventBus(test, 'in-process bus with mongodb checkpoints', async () => {
+    const { conn, cleanup } = await freshDatabase();
+    const dir = tempDir();
+    const db = openSqlite(join(dir.path, 'kbqa.db'));
+    const store = createSqliteEventStore({ db, pollIntervalMs: 20 });
+    const checkpoints = createMongoCheckpointStore(conn);
+    const bus = createInProcessBus({ store, checkpoints, backoff: { attempts: 3, baseMs: 1, maxMs: 5 } });
+    return {
+      store,
+      bus,
+      checkpoints,
+      cleanup: async () => {
+        await store.close();
+        db.close();
+        dir.remove();
+        await cleanup();
+      },
+    };
+  });
+
+  test('mongodb › positions past 2^53 are kept exactly, and still guard', async (t) => {
+    const { conn, cleanup } = await freshDatabase();
+    try {
+      const readModels = createMongoReadModelStore(conn);
+      const checkpoints = createMongoCheckpointStore(conn);
+      const high = 2n ** 60n + 1n;
+      await readModels.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 'high' }, position: high + 1n }], { group: 'g', position: high + 1n });
+      await readModels.commit([{ op: 'put', collection: 'c', id: 'a', doc: { v: 'lower' }, position: high }], { group: 'g', position: high });
+      t.deepEqual(await readModels.getVersioned('c', 'a'), { doc: { v: 'high' }, position: high + 1n });
+      t.is(await checkpoints.load('g'), high + 1n);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test('mongodb › a parked event comes back exactly, once however often it is parked', async (t) => {
+    const { conn, cleanup } = await freshDatabase();
+    try {
+      const checkpoints = createMongoCheckpointStore(conn);
+      const entry = {
+        group: 'g',
+        event: {
+          id: 'e1',
+          type: 'DocumentParsed',
+          streamId: 'document-d1',
+          revision: 2,
+          position: 2n ** 55n + 3n,
+          data: { document_id: 'd1', pages: [1, 2.5], note: null },
+          metadata: { schemaVersion: 1, correlationId: 'c1' },
+          recordedAt: '2026-01-01T00:00:00.000Z',
+        },
+        error: 'PermanentError: no',
+        parkedAt: '2026-01-01T00:00:01.000Z',
+      };
+      await checkpoints.park(entry);
+      await checkpoints.park({ ...entry, error: 'again', parkedAt: '2026-01-01T00:00:02.000Z' });
+      t.deepEqual(await checkpoints.parked('g'), [entry]);
+      t.deepEqual(await checkpoints.parked('other'), []);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test('gridfs › a refused upload leaves no file and no chunk behind', async (t) => {
+    const { conn, cleanup } = await freshDatabase();
+    try {
+      const blobs = createGridFsBlobStore(conn, { bucketName: 'refused' });
+      // Several GridFS chunks (255 KB each) are stored before the limit trips.
+      await t.throwsAsync(blobs.put(Readable.from([randomBytes(300_000), randomBytes(300_000), randomBytes(300_000)]), { maxBytes: 800_000 }));
+      t.is(await conn.db.collection('refused.files').countDocuments(), 0);
+      t.is(await conn.db.collection('refused.chunks').countDocuments(), 0);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  test('gridfs › localPath copies the bytes to a file that release removes', async (t) => {
+    const { conn, cleanup } = await freshDatabase();
+    const dir = tempDir();
+    try {
+      const blobs = createGridFsBlobStore(conn, { tempDir: dir.path });
+      const bytes = randomBytes(400_000);
+      const { sha256 } = await blobs.put(Readable.from([bytes]));
+      const local = await blobs.localPath(sha256);
+      t.true((await readFile(local!.path)).equals(bytes));
+      await local!.release();
+      await t.throwsAsync(access(local!.path));
+      t.is(await blobs.localPath('0'.repeat(64)), null);
+    } finally {
+      dir.remove();
+      await cleanup();
+    }
+  });
+});
