@@ -1,0 +1,126 @@
+import type { ConsumerConfig, Kafka } from 'kafkajs';
+import type { Backoff } from '../../app/retry.ts';
+import type { CheckpointStore, ConsumerGroup, EventBus, GroupHandle } from '../../ports/event-bus.ts';
+import type { RecordedEvent } from '../../ports/event-store.ts';
+import { type BatchDeps, consumeBatch, type Where } from './consume-batch.ts';
+import { describeError } from './delivery.ts';
+import { createGroupProgress } from './group-position.ts';
+import { encodeDeadLetter, type Publisher } from './messages.ts';
+import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
+import { createPositionWaiters } from './waiters.ts';
+
+export type KafkaBusOptions = {
+  kafka: Kafka;
+  /** Mirrors each group's position (GroupHandle.position) and keeps its parked events. */
+  checkpoints: CheckpointStore;
+  /** Sends dead letters; resolves once the broker has them. */
+  publisher: Publisher;
+  topics?: TopicMap;
+  backoff?: Backoff;
+  now?: () => Date;
+  onError?: (group: string, error: unknown) => void;
+  /** kafkajs consumer settings (session timeout, fetch sizes …); the group id is the bus's own. */
+  consumer?: Omit<ConsumerConfig, 'groupId'>;
+};
+
+export const groupIdOf = (name: string) => `kbqa.${name}`;
+
+/**
+ * Consumer groups over the relay's topics: Kafka keeps each group's offsets, committed only for
+ * messages handled, parked or passed over. Partitions are worked one at a time, as the in-process
+ * bus calls a group: handlers such as the projector's are not written for concurrent batches.
+ */
+export function createKafkaBus({
+  kafka,
+  checkpoints,
+  publisher,
+  topics = CONTRACT_TOPICS,
+  backoff = { attempts: 5, baseMs: 100, maxMs: 5000 },
+  now = () => new Date(),
+  onError = () => {},
+  consumer: consumerConfig = {},
+}: KafkaBusOptions): EventBus {
+  const handles = new Set<GroupHandle>();
+
+  async function subscribe(group: ConsumerGroup): Promise<GroupHandle> {
+    const subscribed = topics.forEventTypes(group.eventTypes);
+    if (subscribed.length === 0) throw new Error(`consumer group ${group.name}: no topic carries any of its event types`);
+    const report = (error: unknown) => onError(group.name, error);
+    const progress = createGroupProgress(await checkpoints.load(group.name));
+    let position = progress.position();
+    const waiters = createPositionWaiters(`consumer group ${group.name}`, () => position);
+
+    // The checkpoint store mirrors the position for readers without the handle (metrics, restarts).
+    const reach = async (next: bigint) => {
+      if (next <= position) return;
+      await checkpoints.save(group.name, next);
+      if (next > position) position = next;
+      waiters.settle();
+    };
+
+    const park = async (event: RecordedEvent, error: unknown, where: Where) => {
+      report(error);
+      const parkedAt = now().toISOString();
+      const reason = describeError(error);
+      await publisher.publish([encodeDeadLetter({ group: group.name, ...where, error: reason, parkedAt, event }, topics.deadLetter)]);
+      await checkpoints.park({ group: group.name, event, error: reason, parkedAt });
+      await group.onParked?.(event, error).catch(report);
+    };
+
+    const deps: BatchDeps = {
+      group,
+      backoff,
+      heartbeatMs: consumerConfig.heartbeatInterval ?? 3000,
+      park,
+      progress: async (topic, partition, committed) => {
+        if (!committed) progress.begin(topic, partition);
+        else await reach(progress.advance(topic, partition, committed.position, committed.caughtUp));
+      },
+      onError: report,
+    };
+
+    const consumer = kafka.consumer({ ...consumerConfig, groupId: groupIdOf(group.name) });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => void reach(progress.retain(payload.memberAssignment)).catch(report));
+    consumer.on(consumer.events.CRASH, ({ payload }) => report(payload.error));
+    await consumer.connect();
+    try {
+      // fromBeginning applies only to a group without committed offsets: a new group reads the whole log.
+      await consumer.subscribe({ topics: subscribed, fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: 1,
+        eachBatch: (payload) => consumeBatch(payload, deps),
+      });
+    } catch (error) {
+      await consumer.disconnect().catch(report);
+      throw error;
+    }
+
+    let stopped = false;
+    const handle: GroupHandle = {
+      position: () => position,
+      waitFor: (target, timeoutMs) => waiters.waitFor(target, timeoutMs),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        handles.delete(handle);
+        try {
+          // Waits for the batch in hand (it stops at its next step and commits what is done), then leaves the group.
+          await consumer.disconnect();
+        } finally {
+          waiters.rejectAll('stopped');
+        }
+      },
+    };
+    handles.add(handle);
+    return handle;
+  }
+
+  return {
+    subscribe,
+    async close() {
+      await Promise.all([...handles].map((h) => h.stop()));
+    },
+  };
+}

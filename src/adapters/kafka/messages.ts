@@ -1,0 +1,82 @@
+import { type DeadLetterMessage, EventMessage, HEADER } from '../../../schemas/topics.ts';
+import { PermanentError } from '../../app/retry.ts';
+import type { RecordedEvent } from '../../ports/event-store.ts';
+
+/** A message on its way to the broker; headers are strings so any client can read them. */
+export type OutgoingMessage = { topic: string; key: string; value: string; headers: Record<string, string> };
+
+/** Sends messages in order; resolves only once the broker acknowledged every one of them. */
+export interface Publisher {
+  publish(messages: readonly OutgoingMessage[]): Promise<void>;
+}
+
+/** A message as a consumer receives it (the fields of kafkajs's KafkaMessage this adapter reads). */
+export type IncomingMessage = {
+  key: Buffer | null;
+  value: Buffer | null;
+  offset: string;
+  headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+};
+
+export function encodeEvent(event: RecordedEvent, topic: string): OutgoingMessage {
+  return { topic, key: event.streamId, value: JSON.stringify(toEventMessage(event)), headers: eventHeaders(event) };
+}
+
+export type DeadLetter = Omit<DeadLetterMessage, 'event'> & { event: RecordedEvent };
+
+export function encodeDeadLetter(letter: DeadLetter, topic: string): OutgoingMessage {
+  const value: DeadLetterMessage = { ...letter, event: toEventMessage(letter.event) };
+  return { topic, key: letter.event.streamId, value: JSON.stringify(value), headers: eventHeaders(letter.event) };
+}
+
+/** The event type from the headers, so a group can pass over what it does not handle without parsing the value. */
+export function eventTypeOf(message: IncomingMessage): string | undefined {
+  return header(message, HEADER.eventType);
+}
+
+/**
+ * The recorded event a message carries. Anything off the contract (no value, bad JSON, a value
+ * that fails the schema, headers or key that disagree with it) is a PermanentError: no retry
+ * can make it readable.
+ */
+export function decodeEvent(message: IncomingMessage): RecordedEvent {
+  if (!message.value) throw malformed(message, 'it has no value');
+  let json: unknown;
+  try {
+    json = JSON.parse(message.value.toString('utf8'));
+  } catch {
+    throw malformed(message, 'its value is not JSON');
+  }
+  const parsed = EventMessage.safeParse(json);
+  if (!parsed.success) throw malformed(message, `its value is not an EventMessage (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
+  const value = parsed.data;
+  const expected = { [HEADER.eventType]: value.type, [HEADER.eventId]: value.id, [HEADER.schemaVersion]: String(value.metadata.schemaVersion) };
+  for (const [name, want] of Object.entries(expected)) {
+    const got = header(message, name);
+    if (got !== want) throw malformed(message, `header ${name} is ${got === undefined ? 'missing' : `'${got}'`}, the value says '${want}'`);
+  }
+  const key = message.key?.toString('utf8');
+  if (key !== value.streamId) throw malformed(message, `its key '${key ?? ''}' is not the stream id '${value.streamId}'`);
+  const { position, metadata, ...rest } = value;
+  return { ...rest, position: BigInt(position), metadata: metadata as RecordedEvent['metadata'] };
+}
+
+function toEventMessage(event: RecordedEvent): EventMessage {
+  const { id, type, streamId, revision, position, data, metadata, recordedAt } = event;
+  return { id, type, streamId, revision, position: position.toString(), data: data as Record<string, unknown>, metadata, recordedAt };
+}
+
+function eventHeaders(event: RecordedEvent): Record<string, string> {
+  return { [HEADER.eventType]: event.type, [HEADER.eventId]: event.id, [HEADER.schemaVersion]: String(event.metadata.schemaVersion) };
+}
+
+/** A header repeated with different values is as unreadable as a missing one. */
+function header(message: IncomingMessage, name: string): string | undefined {
+  const raw = message.headers?.[name];
+  const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((v) => v.toString());
+  return values.length > 0 && values.every((v) => v === values[0]) ? values[0] : undefined;
+}
+
+function malformed(message: IncomingMessage, why: string) {
+  return new PermanentError(`malformed message at offset ${message.offset}: ${why}`);
+}

@@ -1,0 +1,71 @@
+import { type Admin, type Kafka, type Message, Partitioners, type TopicMessages } from 'kafkajs';
+import type { OutgoingMessage, Publisher } from './messages.ts';
+import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
+
+export type KafkaPublisher = Publisher & { close(): Promise<void> };
+
+/**
+ * Brokers refuse a record batch over `message.max.bytes` (1 MB by default) for one partition, and
+ * events run up to 512 KB, so a publish is sent in chunks under this many bytes of keys and values.
+ */
+const MAX_REQUEST_BYTES = 900_000;
+
+/**
+ * The relay's and the dead letters' producer. Idempotent with one request in flight, so the
+ * broker drops a retried duplicate and never reorders a partition; `acks: -1` waits for every
+ * in-sync replica, so a resolved publish survives a broker loss. Keys go through the
+ * Java-compatible murmur2 partitioner, so other clients place a stream in the same partition.
+ */
+export async function createKafkaPublisher(kafka: Kafka, maxRequestBytes = MAX_REQUEST_BYTES): Promise<KafkaPublisher> {
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await producer.connect();
+  return {
+    async publish(messages) {
+      for (const chunk of chunkBySize(messages, maxRequestBytes)) await producer.sendBatch({ acks: -1, topicMessages: byTopic(chunk) });
+    },
+    close: () => producer.disconnect(),
+  };
+}
+
+/** Creates whichever topics of the map are missing; safe to run from several processes at once. */
+export async function ensureTopics(admin: Admin, { partitions, replicationFactor, topics = CONTRACT_TOPICS }: { partitions: number; replicationFactor: number; topics?: TopicMap }) {
+  const existing = new Set(await admin.listTopics());
+  const missing = topics.all.filter((topic) => !existing.has(topic));
+  if (missing.length === 0) return;
+  await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) });
+}
+
+/** Consecutive runs of messages under `maxBytes` each (a larger message travels alone), in order. */
+export function chunkBySize(messages: readonly OutgoingMessage[], maxBytes: number): OutgoingMessage[][] {
+  const chunks: OutgoingMessage[][] = [];
+  let current: OutgoingMessage[] = [];
+  let size = 0;
+  for (const message of messages) {
+    const bytes = Buffer.byteLength(message.key) + Buffer.byteLength(message.value);
+    if (current.length > 0 && size + bytes > maxBytes) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(message);
+    size += bytes;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** One entry per topic, each keeping the order its messages had. */
+function byTopic(messages: readonly OutgoingMessage[]): TopicMessages[] {
+  const topics = new Map<string, Message[]>();
+  for (const { topic, key, value, headers } of messages) {
+    const list = topics.get(topic) ?? [];
+    list.push({ key, value, headers });
+    topics.set(topic, list);
+  }
+  return [...topics].map(([topic, list]) => ({ topic, messages: list }));
+}
