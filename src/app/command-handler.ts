@@ -3,7 +3,7 @@ import { eventCatalog, isKnownEventType } from '../../schemas/events/index.ts';
 import { type Command, type Decider, type DomainEvent, fold } from '../domain/shared/decider.ts';
 import { ConcurrencyError, type EventStore, type NewEvent } from '../ports/event-store.ts';
 
-export type CommandResult<State, E> = { state: State; events: E[]; revision: number; position: bigint };
+export type CommandResult<State, E> = { state: State; events: E[]; streamId: string; revision: number; position: bigint };
 
 /**
  * The one imperative shell around every decider: read the stream, fold, decide, append with the
@@ -25,9 +25,9 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
     throw new ConcurrencyError(streamId, options.expectedRevision, current ?? 'no_stream');
   }
   const events = decider.decide(command, state);
-  if (events.length === 0) return { state, events, revision: current ?? -1, position: 0n };
+  if (events.length === 0) return { state, events, streamId, revision: current ?? -1, position: 0n };
   const result = await store.append(streamId, events.map((e) => toNewEvent(e, command)), current ?? 'no_stream');
-  return { state: fold(decider.evolve, state, events), events, revision: result.nextRevision, position: result.lastPosition };
+  return { state: fold(decider.evolve, state, events), events, streamId, revision: result.nextRevision, position: result.lastPosition };
 }
 
 function toNewEvent(event: DomainEvent, command: Command): NewEvent {

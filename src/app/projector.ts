@@ -3,6 +3,7 @@ import type { ConsumerGroup } from '../ports/event-bus.ts';
 import type { RecordedEvent } from '../ports/event-store.ts';
 import type { ReadModelStore, ReadModelWrite } from '../ports/read-models.ts';
 import { createProjectionSession } from './projection-session.ts';
+import { STREAM_POSITIONS } from './projection-watch.ts';
 
 export const PROJECTOR_GROUP = 'projector';
 
@@ -23,22 +24,38 @@ export function indexProjections(projections: readonly Projection[]) {
   return { eventTypes: new Set(byType.keys()), projectionsFor: (type: string) => byType.get(type) ?? [] };
 }
 
-/**
- * The consumer group that keeps every read model current; writes and checkpoint commit together.
- * `onCommitted` lets in-process caches of read models drop what the batch changed.
- */
-export function projectorGroup(
-  projections: readonly Projection[],
-  store: ReadModelStore,
-  onCommitted: (batch: readonly RecordedEvent[]) => void = () => {},
-): ConsumerGroup {
+/** Notes the last position of each stream among `events`. */
+export function noteStreamPositions(events: readonly RecordedEvent[], last: Map<string, bigint> = new Map()): Map<string, bigint> {
+  for (const event of events) if (event.position > (last.get(event.streamId) ?? 0n)) last.set(event.streamId, event.position);
+  return last;
+}
+
+/** Those positions as writes to STREAM_POSITIONS (position-guarded like any read model). */
+export function streamPositionWrites(last: ReadonlyMap<string, bigint>): ReadModelWrite[] {
+  return [...last].map(([streamId, position]) => ({ op: 'put', collection: STREAM_POSITIONS, id: streamId, doc: { position: String(position) }, position }));
+}
+
+export type ProjectorOptions = {
+  /** Lets in-process caches of read models drop what the batch changed, and live feeds announce it. */
+  onCommitted?: (batch: readonly RecordedEvent[]) => void;
+  /**
+   * Record every stream's applied position (see STREAM_POSITIONS). Then the group takes every
+   * event type, so a stream whose last event no projection uses still reports its position.
+   */
+  trackStreams?: boolean;
+};
+
+/** The consumer group that keeps every read model current; writes and checkpoint commit together. */
+export function projectorGroup(projections: readonly Projection[], store: ReadModelStore, options: ProjectorOptions = {}): ConsumerGroup {
   const { eventTypes, projectionsFor } = indexProjections(projections);
+  const { onCommitted = () => {}, trackStreams = false } = options;
   return {
     name: PROJECTOR_GROUP,
-    eventTypes,
+    eventTypes: trackStreams ? undefined : eventTypes,
     batchSize: 1000,
     async handle(batch) {
       const writes = await projectBatch(batch, projectionsFor, store);
+      if (trackStreams) writes.push(...streamPositionWrites(noteStreamPositions(batch)));
       await store.commit(writes, { group: PROJECTOR_GROUP, position: batch[batch.length - 1]!.position });
       onCommitted(batch);
     },

@@ -41,7 +41,7 @@ export async function createApiKey(
     data: { key_id: keyId, workspace_id: workspaceId, hash: hashSecret(secret), prefix: secret.slice(0, 12), ...key },
     metadata: commandMetadata(ctx, options.actor, options.correlationId),
   });
-  await settled(ctx, result.position);
+  await settled(ctx, result);
   const doc = await ctx.readModels.get<ApiKeyDoc>('api_keys', keyId);
   return { key: presentKey(doc!), secret };
 }
@@ -52,7 +52,7 @@ export async function revokeApiKey(ctx: AppContext, principal: Principal, keyId:
     data: { key_id: keyId, workspace_id: principal.workspaceId },
     metadata: commandMetadata(ctx, principal.keyId, correlationId),
   });
-  await settled(ctx, result.position);
+  await settled(ctx, result);
 }
 
 export function listApiKeys(ctx: AppContext, principal: Principal, page: PageRequest) {

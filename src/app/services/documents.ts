@@ -46,11 +46,11 @@ export function createDocumentService(ctx: AppContext) {
     let claimed = await claim({ document_id: id });
     const holder = claimed.events.length === 0 ? claimed.state.holder : null;
     if (holder) {
-      if (await ctx.readModels.get('documents', holder)) return { id: holder, position: 0n };
+      if (await ctx.readModels.get('documents', holder)) return { id: holder, written: null };
       // The holder was deleted but its claim never released (a crash in between): release it now.
       await claim({ document_id: holder }, 'ReleaseContent');
       claimed = await claim({ document_id: id });
-      if (claimed.events.length === 0) return { id: claimed.state.holder!, position: 0n };
+      if (claimed.events.length === 0) return { id: claimed.state.holder!, written: null };
     }
     const result = await handleCommand(ctx.store, documentDecider, id, {
       type: 'UploadDocument',
@@ -67,7 +67,7 @@ export function createDocumentService(ctx: AppContext) {
       },
       metadata: meta,
     });
-    return { id, position: result.position };
+    return { id, written: result };
   }
 
   return {
@@ -90,9 +90,8 @@ export function createDocumentService(ctx: AppContext) {
         const added = [];
         for (const file of files) added.push(await addOne(principal, kb, file, chunking, options));
         ids = added.map((a) => a.id);
-        const last = added.reduce((max, a) => (a.position > max ? a.position : max), 0n);
         if (options.idempotencyKey) await completeIdempotencyKey(ctx, principal, options.idempotencyKey, 202, ids);
-        await settled(ctx, last);
+        await settled(ctx, ...added.flatMap((a) => (a.written ? [a.written] : [])));
       }
       const docs = await Promise.all(ids.map((id) => ctx.readModels.get<DocumentDoc>('documents', id)));
       return { object: 'list' as const, data: docs.filter((d): d is DocumentDoc => d !== null).map(presentDocument), has_more: false };
@@ -146,7 +145,7 @@ export function createDocumentService(ctx: AppContext) {
         data: { knowledge_base_id: kbId, sha256: doc.sha256, document_id: documentId },
         metadata: meta,
       });
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return { id: documentId, object: 'document.deleted' as const, deleted: true };
     },
   };

@@ -71,7 +71,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
         data: { workflow_id: id, workspace_id: principal.workspaceId, name: input.name, description: input.description ?? null, graph },
         metadata: commandMetadata(ctx, principal.keyId, correlationId),
       });
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return presentWorkflow(await workflow(principal, id));
     },
 
@@ -89,7 +89,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
         data: { workflow_id: id, workspace_id: principal.workspaceId, name: input.name, description: input.description ?? null, graph: input.graph },
         metadata: commandMetadata(ctx, principal.keyId, correlationId),
       });
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return presentWorkflow(await workflow(principal, id));
     },
 
@@ -100,7 +100,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
         data: { workflow_id: id, workspace_id: principal.workspaceId },
         metadata: commandMetadata(ctx, principal.keyId, correlationId),
       });
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return { id, object: 'workflow.deleted', deleted: true };
     },
 
@@ -133,7 +133,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
         metadata: commandMetadata(ctx, principal.keyId),
       });
       if (input.idempotencyKey) await completeIdempotencyKey(ctx, principal, input.idempotencyKey, 200, [runId]);
-      await settled(ctx, result.position);
+      await settled(ctx, result);
       return { runId, position: result.position };
     },
 

@@ -15,7 +15,7 @@ export async function ensureWorkspace(ctx: AppContext, workspaceId: string, name
       data: { workspace_id: workspaceId, name },
       metadata: commandMetadata(ctx, 'system'),
     });
-    await settled(ctx, result.position);
+    await settled(ctx, result);
     return true;
   } catch (error) {
     if (isAlreadyThere(error)) return false;
