@@ -122,7 +122,8 @@ async function timedReplay(dbPath: string) {
   try {
     const store = createSqliteEventStore({ db });
     const readModels = createSqliteReadModelStore(db);
-    const { result, ms } = await timed(() => replayReadModels({ store, readModels, projections: allProjections }));
+    const checkpoints = createSqliteCheckpointStore(db);
+    const { result, ms } = await timed(() => replayReadModels({ store, readModels, checkpoints, projections: allProjections }));
     return { events: result.events, head: result.head, ms };
   } finally {
     db.close();
