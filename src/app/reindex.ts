@@ -1,0 +1,97 @@
+import type { z } from 'zod';
+import type { DocumentDoc } from '../../projections/documents/index.ts';
+import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
+import type { ChunkRecord, DocumentChunksExtracted, DocumentParsed } from '../../schemas/events/document.ts';
+import { documentDecider } from '../domain/document/document.ts';
+import { underHeadings } from '../domain/retrieval/passage-text.ts';
+import type { RecordedEvent, EventStore } from '../ports/event-store.ts';
+import type { Embedder } from '../ports/models.ts';
+import type { ReadModelStore } from '../ports/read-models.ts';
+import type { VectorIndex } from '../ports/vector-index.ts';
+
+type Chunk = z.infer<typeof ChunkRecord>;
+
+/** Where an unfinished reindex stands, by knowledge base (an operational record, not a projection). */
+export const REINDEX_PROGRESS = 'reindex_progress';
+
+export type ReindexProgress = { documents: number; totalDocuments: number; chunks: number; resumed: boolean; after: string | null };
+
+type ProgressDoc = { id: string; model: string; after: string | null; documents: number; chunks: number; started_at: string };
+
+/** The chunks of a document's latest successful parse, straight from its stream. */
+export function parsedChunks(events: readonly RecordedEvent[]): Chunk[] {
+  const parsed = [...events].reverse().find((e) => e.type === 'DocumentParsed');
+  if (!parsed) return [];
+  const { attempt } = parsed.data as z.infer<typeof DocumentParsed>;
+  return events
+    .filter((e) => e.type === 'DocumentChunksExtracted' && (e.data as { attempt: number }).attempt === attempt)
+    .flatMap((e) => (e.data as z.infer<typeof DocumentChunksExtracted>).chunks);
+}
+
+/**
+ * Re-embeds every ready document of a knowledge base with its current embedding model, from the
+ * log (chunk text travels in events), into the vector index: after the model changed, or to fill
+ * a new vector index. Documents go in id order and progress is saved after each, so an
+ * interrupted run resumes after the last finished document; a fresh run clears the namespace
+ * first, since vectors of another model (or dimension) must not mix with the new ones.
+ */
+export async function reindexKnowledgeBase(opts: {
+  store: EventStore;
+  readModels: ReadModelStore;
+  vectors: VectorIndex;
+  embedders: ReadonlyMap<string, Embedder>;
+  knowledgeBaseId: string;
+  restart?: boolean;
+  batchSize?: number;
+  now?: () => Date;
+  onProgress?: (p: ReindexProgress) => void;
+}): Promise<ReindexProgress> {
+  const { store, readModels, vectors, embedders, knowledgeBaseId: kbId, restart = false, batchSize = 256, now = () => new Date(), onProgress } = opts;
+  const kb = await readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
+  if (!kb) throw new Error(`no knowledge base '${kbId}'`);
+  const model = kb.settings.embedding_model;
+  const embedder = embedders.get(model);
+  if (!embedder) throw new Error(`knowledge base '${kbId}' uses embedding model '${model}', which this deployment does not serve (see GET /v1/models)`);
+
+  let version = (await readModels.getVersioned<ProgressDoc>(REINDEX_PROGRESS, kbId))?.position ?? 0n;
+  const save = async (doc: ProgressDoc | null) => {
+    // Versions only need to grow, across runs too: the clock in ms, bumped past the last one.
+    version = BigInt(Math.max(Number(version) + 1, now().getTime()));
+    await readModels.commit([doc ? { op: 'put', collection: REINDEX_PROGRESS, id: kbId, doc, position: version } : { op: 'delete', collection: REINDEX_PROGRESS, id: kbId, position: version }]);
+  };
+  const earlier = restart ? null : await readModels.get<ProgressDoc>(REINDEX_PROGRESS, kbId);
+  const resumed = earlier !== null && earlier.model === model;
+  const state: ProgressDoc = resumed ? earlier : { id: kbId, model, after: null, documents: 0, chunks: 0, started_at: now().toISOString() };
+  if (!resumed) {
+    await vectors.deleteNamespace(kbId);
+    await save(state);
+  }
+  const progress: ReindexProgress = {
+    documents: state.documents,
+    chunks: state.chunks,
+    totalDocuments: await readModels.count('documents', { knowledge_base_id: kbId, status: 'ready' }),
+    resumed,
+    after: state.after,
+  };
+  onProgress?.(progress);
+  for (;;) {
+    const page = await readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kbId, status: 'ready' }, order: 'asc', after: state.after ?? undefined, limit: 50 });
+    if (page.length === 0) break;
+    for (const doc of page) {
+      const chunks = parsedChunks(await store.readStream(documentDecider.streamId(doc.id)));
+      for (let start = 0; start < chunks.length; start += batchSize) {
+        const slice = chunks.slice(start, start + batchSize);
+        const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
+        await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
+      }
+      state.after = doc.id;
+      state.documents += 1;
+      state.chunks += chunks.length;
+      await save(state);
+      Object.assign(progress, { documents: state.documents, chunks: state.chunks, after: state.after });
+      onProgress?.(progress);
+    }
+  }
+  await save(null);
+  return progress;
+}

@@ -1,0 +1,48 @@
+import test from 'ava';
+import { reindexKnowledgeBase } from '../../src/app/reindex.ts';
+import { settledDocument } from '../helpers/documents.ts';
+import { startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
+import { startServer } from '../helpers/server.ts';
+
+test('reindex re-embeds a knowledge base from the log after its embedding model changed, and resumes when interrupted', async (t) => {
+  const provider = await startEmbeddingsServer({ dimensions: 16 });
+  const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:16' });
+  try {
+    const { call, runtime } = server;
+    const kb = (await call('POST', '/v1/knowledge-bases', { json: { name: 'moving', settings: { recall: { vector: true, keyword: false, graph: false }, rerank: { enabled: false } } } })).body;
+    const texts = ['Basalt is a volcanic rock.', 'Sourdough rises slowly overnight.', 'Turbines turn wind into power.'];
+    const docs = [];
+    for (const [i, text] of texts.entries()) {
+      const up = await call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name: `d${i}.txt`, text } });
+      docs.push(await settledDocument(server, kb.id, up.body.data[0].id));
+    }
+    const chunks = docs.reduce((n, d) => n + d.chunk_count, 0);
+    t.is(provider.requests.length, 0, 'indexed offline first');
+
+    await call('PATCH', `/v1/knowledge-bases/${kb.id}`, { json: { settings: { embedding_model: 'loop-embed' } } });
+    const deps = { store: runtime.store, readModels: runtime.readModels, vectors: runtime.indexes.vectors, embedders: runtime.embedders, knowledgeBaseId: kb.id };
+    const interrupted = reindexKnowledgeBase({
+      ...deps,
+      onProgress: (p) => {
+        if (p.documents === 2) throw new Error('killed');
+      },
+    });
+    await t.throwsAsync(interrupted, { message: 'killed' });
+    const seen: number[] = [];
+    const resumed = await reindexKnowledgeBase({ ...deps, onProgress: (p) => seen.push(p.documents) });
+    t.true(resumed.resumed);
+    t.deepEqual(seen, [2, 3], 'the two finished documents are not embedded again');
+    t.is(resumed.chunks, chunks);
+    t.is(await runtime.indexes.vectors.count(kb.id), chunks, 'only vectors of the new model remain');
+    const embedded = provider.requests.flatMap((r) => r.inputs);
+    t.is(embedded.length, chunks, 'each chunk embedded once by the new model');
+
+    const hits = (await call('POST', `/v1/knowledge-bases/${kb.id}/search`, { json: { query: 'volcanic rock', top_k: 3 } })).body;
+    t.is(hits.data.length, 3, 'vector search works with the new model');
+    const again = await reindexKnowledgeBase(deps);
+    t.false(again.resumed, 'a finished reindex leaves nothing to resume');
+  } finally {
+    await server.close();
+    await provider.close();
+  }
+});
