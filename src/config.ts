@@ -40,7 +40,24 @@ const Env = z.object({
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
+  KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
+  KAFKA_CLIENT_ID: z.string().min(1).default('kbqa'),
+  KAFKA_TOPIC_PARTITIONS: int(6, 1),
+  KAFKA_REPLICATION_FACTOR: int(1, 1),
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'a mongodb:// or mongodb+srv:// connection string').optional(),
+  PINECONE_API_KEY: z.string().min(1).optional(),
+  PINECONE_INDEX: z.string().min(1).optional(),
+  PINECONE_INDEX_HOST: z.string().min(1).optional(),
 });
+
+/** Which engine backs each port; null means the embedded adapter under the data directory. */
+export type DistributedConfig = {
+  eventStore: { url: string } | null;
+  kafka: { brokers: string[]; clientId: string; partitions: number; replicationFactor: number } | null;
+  mongo: { url: string } | null;
+  pinecone: { apiKey: string; index: string; host: string | undefined } | null;
+};
 
 export type Config = {
   port: number;
@@ -72,6 +89,7 @@ export type Config = {
     /** How many tokens of retrieved passages a prompt may carry. */
     maxContextTokens: number;
   };
+  distributed: DistributedConfig;
   ingestion: {
     maxUploadBytes: number;
     maxFilesPerUpload: number;
@@ -86,7 +104,8 @@ export type Config = {
 
 /** The only reader of the environment: everything else receives a Config. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = Env.safeParse(env);
+  // An empty variable means unset (compose files pass optional settings through as empty strings).
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
@@ -130,6 +149,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
+    distributed: {
+      eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,
+      kafka: e.KAFKA_BROKERS
+        ? { brokers: ids(e.KAFKA_BROKERS), clientId: e.KAFKA_CLIENT_ID, partitions: e.KAFKA_TOPIC_PARTITIONS, replicationFactor: e.KAFKA_REPLICATION_FACTOR }
+        : null,
+      mongo: e.MONGODB_URL ? { url: e.MONGODB_URL } : null,
+      pinecone: pinecone(e),
+    },
     ingestion: {
       maxUploadBytes: e.KBQA_MAX_UPLOAD_MB * 1024 * 1024,
       maxFilesPerUpload: e.KBQA_MAX_FILES_PER_UPLOAD,
@@ -141,4 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       warmUp: e.KBQA_PARSER_WARMUP === 'on',
     },
   };
+}
+
+function pinecone(e: z.infer<typeof Env>): DistributedConfig['pinecone'] {
+  if (!e.PINECONE_API_KEY && !e.PINECONE_INDEX) return null;
+  if (!e.PINECONE_API_KEY || !e.PINECONE_INDEX) throw new Error('invalid configuration: PINECONE_API_KEY and PINECONE_INDEX go together');
+  return { apiKey: e.PINECONE_API_KEY, index: e.PINECONE_INDEX, host: e.PINECONE_INDEX_HOST };
 }

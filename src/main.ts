@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { allProjections } from '../projections/index.ts';
 import type { AppContext } from './app/context.ts';
@@ -10,16 +9,11 @@ import { createDocumentService } from './app/services/documents.ts';
 import { createKnowledgeBaseService } from './app/services/knowledge-bases.ts';
 import { createLiveFeed } from './app/live-feed.ts';
 import { createWorkerParser } from './adapters/local/worker-parser.ts';
-import { createSqliteEntityGraph } from './adapters/sqlite/entity-graph.ts';
-import { createSqliteKeywordIndex } from './adapters/sqlite/keyword-index.ts';
-import { createSqliteVectorIndex } from './adapters/sqlite/vector-index.ts';
-import { lifecycleMessage } from './http/sse-document-events.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { indexerConsumer } from '../consumers/indexer/index.ts';
 import { parserConsumer } from '../consumers/parser/index.ts';
 import { runnerConsumer } from '../consumers/runner/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
-import { createFsBlobStore } from './adapters/fs/blob-store.ts';
 import { createHashingEmbedder } from './adapters/local/hashing-embedder.ts';
 import { createOpenAiEmbedder } from './adapters/openai/embedder.ts';
 import { createOpenAiClient } from './adapters/openai/client.ts';
@@ -27,18 +21,20 @@ import { createOpenAiChatModel } from './adapters/openai/chat-model.ts';
 import { createApiReranker } from './adapters/rerank-api/reranker.ts';
 import { createExtractiveChatModel } from './adapters/local/extractive-chat-model.ts';
 import { createOfflineReranker } from './adapters/local/offline-reranker.ts';
-import { createSqlitePassageStore } from './adapters/sqlite/passage-store.ts';
 import { createChatService } from './app/services/chat.ts';
 import { createSearchService } from './app/services/search.ts';
 import { createWorkflowService } from './app/services/workflows.ts';
 import type { ChatModel, Embedder, Reranker } from './ports/models.ts';
-import { createInProcessBus } from './adapters/local/in-process-bus.ts';
-import { createSqliteCheckpointStore } from './adapters/sqlite/checkpoint-store.ts';
-import { openSqlite } from './adapters/sqlite/database.ts';
-import { createSqliteEventStore } from './adapters/sqlite/event-store.ts';
-import { createSqliteReadModelStore } from './adapters/sqlite/read-model-store.ts';
 import type { Config } from './config.ts';
-import { createApp } from './http/app.ts';
+import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
+import { announcer } from './composition/announce.ts';
+import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
+import { followLog } from './composition/log-feed.ts';
+import { checkRole, partsOf, type Role, type RoleParts } from './composition/roles.ts';
+import type { GroupHandle } from './ports/event-bus.ts';
+import type { Subscription } from './ports/event-store.ts';
+import type { ReadinessCheck } from './http/routes/operations.ts';
+import { createApp, createOperationsApp } from './http/app.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 
@@ -48,103 +44,148 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, base: { service: 'kbqa' } }, pino.destination(2));
 }
 
-/** The composition root of the embedded profile: every port gets its in-process adapter. */
-export async function createRuntime(config: Config, logger: Logger = createLogger(config), clock: () => Date = () => new Date()) {
-  const db = openSqlite(join(config.dataDir, 'kbqa.db'));
-  const store = createSqliteEventStore({ db });
-  const checkpoints = createSqliteCheckpointStore(db);
-  const readModels = createSqliteReadModelStore(db);
-  const blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
-  const bus = createInProcessBus({
-    store,
-    checkpoints,
-    onError: (group, error) => logger.error({ err: error, group }, 'consumer group error'),
-  });
+export type RuntimeOptions = { role?: Role };
+
+/**
+ * The composition root: binds every port to the adapter the configuration names, then starts
+ * what the role runs (composition/roles.ts): the API's services, the relay, the workers (parser,
+ * indexer, runner) and the projector. `npm start` is role `all` with every adapter embedded.
+ */
+export async function createRuntime(config: Config, logger: Logger = createLogger(config), clock: () => Date = () => new Date(), options: RuntimeOptions = {}) {
+  const role = options.role ?? 'all';
+  checkRole(role, config.distributed);
+  const parts = partsOf(role);
+  const infra = await openInfrastructure(config, logger);
+  const { store, readModels, blobs, indexes, bus } = infra;
   const authenticator = createAuthenticator({ readModels, now: clock });
   const feed = createLiveFeed();
-  const projector = await bus.subscribe(
-    projectorGroup(allProjections, readModels, (batch) => {
-      for (const event of batch) {
-        if (event.type === 'ApiKeyRevoked') authenticator.evictKey((event.data as { key_id: string }).key_id);
-        if (event.streamId.startsWith('document-')) feed.publish(event.streamId.slice('document-'.length), lifecycleMessage(event));
-        // Run events reach waiting requests once projected, so a read right after sees them.
-        if (event.streamId.startsWith('workflow_run-')) feed.publish(event.streamId.slice('workflow_run-'.length), { event: event.type, data: event.data as Record<string, unknown> });
-      }
-    }),
-  );
-  const ctx: AppContext = {
-    store,
-    readModels,
-    projector,
-    newId: createIdGenerator(() => clock().getTime()),
-    now: clock,
-    consistencyTimeoutMs: config.consistencyTimeoutMs,
+  const announce = announcer(feed, authenticator);
+  const groups = new Map<string, GroupHandle>();
+  let relay: RelayHandle | null = null;
+  let following: Subscription | null = null;
+  let parser: ReturnType<typeof createWorkerParser> | null = null;
+  try {
+    if (parts.projector) {
+      groups.set(PROJECTOR_GROUP, await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: parts.api ? announce : undefined, trackStreams: infra.perStreamOrder })));
+    }
+    const projections = infra.perStreamOrder ? streamPositionWatch(readModels) : groupWatch(groups.get(PROJECTOR_GROUP)!);
+    const ctx: AppContext = {
+      store,
+      readModels,
+      projections,
+      newId: createIdGenerator(() => clock().getTime()),
+      now: clock,
+      consistencyTimeoutMs: config.consistencyTimeoutMs,
+    };
+    const { embedders, chatModels, rerankers, defaultReranker } = createModels(config);
+    const offline = [...embedders.values()][0]!;
+    const models = createModelCatalog(
+      [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
+      config.defaultEmbeddingModel ?? offline.model.id,
+    );
+    const search = createSearchService({ readModels, indexes, embedders, rerankers, defaultReranker });
+    const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent, maxContextTokens: config.chat.maxContextTokens });
+    if (parts.api && !parts.projector) {
+      following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
+    }
+    if (parts.relay && infra.startRelay) relay = await infra.startRelay();
+    if (parts.worker) {
+      const { ingestion } = config;
+      const workerParser = createWorkerParser({
+        threads: ingestion.parserThreads,
+        maxMemoryMb: ingestion.parseMemoryMb,
+        warmUp: ingestion.warmUp,
+        onWorkerError: (error) => logger.warn({ err: error }, 'a parser worker died; its document failed and a new worker replaces it'),
+      });
+      parser = workerParser;
+      const limits = { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr };
+      const concurrency = ingestion.parserThreads;
+      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency })));
+      groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed })));
+      groups.set('runner', await bus.subscribe(runnerConsumer({ ctx, search, chatModels, maxContextTokens: config.chat.maxContextTokens })));
+    }
+    logger.info({ role, adapters: infra.adapters }, 'runtime started');
+    return {
+      role,
+      parts,
+      ctx,
+      store,
+      readModels,
+      checkpoints: infra.checkpoints,
+      blobs,
+      models,
+      embedders,
+      logger,
+      authenticator,
+      knowledgeBases: createKnowledgeBaseService(ctx, models),
+      documents: createDocumentService(ctx),
+      search,
+      chat,
+      workflows: createWorkflowService(ctx, models),
+      feed,
+      indexes,
+      groups,
+      usesDataDir: infra.usesDataDir,
+      perStreamOrder: infra.perStreamOrder,
+      readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
+      consumers: () => ({ ...Object.fromEntries([...groups].map(([name, g]) => [name, g.position()])), ...(relay && { relay: relay.position() }) }),
+      async close() {
+        await following?.stop();
+        await relay?.stop();
+        await infra.bus.close();
+        await parser?.close();
+        await infra.close();
+      },
+    };
+  } catch (error) {
+    await following?.stop().catch(() => {});
+    await relay?.stop().catch(() => {});
+    await parser?.close().catch(() => {});
+    await infra.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** What /readyz checks: every port the role uses, and the progress of what it runs. */
+function readinessChecks(opts: {
+  parts: RoleParts;
+  infra: Infrastructure;
+  groups: ReadonlyMap<string, GroupHandle>;
+  relay: () => RelayHandle | null;
+  parser: { ping(): Promise<void> } | null;
+}): ReadinessCheck {
+  const { parts, infra, groups, parser } = opts;
+  const { store, readModels, blobs, indexes } = infra;
+  const lagCheck = (name: string, position: () => bigint) => async () => {
+    const lag = (await store.headPosition()) - position();
+    // Kafka groups report progress per partition, so only a per-stream-ordered bus's relay is measured here.
+    if (lag > 10_000n) throw new Error(`${name} is ${lag} positions behind the log`);
   };
-  const { embedders, chatModels, rerankers, defaultReranker } = createModels(config);
-  const offline = [...embedders.values()][0]!;
-  const models = createModelCatalog(
-    [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
-    config.defaultEmbeddingModel ?? offline.model.id,
-  );
-  const vectors = createSqliteVectorIndex(db);
-  const keywords = createSqliteKeywordIndex(db);
-  const graph = createSqliteEntityGraph(db);
-  const passages = createSqlitePassageStore(db);
-  const search = createSearchService({ readModels, indexes: { vectors, keywords, graph, passages }, embedders, rerankers, defaultReranker });
-  const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent, maxContextTokens: config.chat.maxContextTokens });
-  const { ingestion } = config;
-  const parser = createWorkerParser({
-    threads: ingestion.parserThreads,
-    maxMemoryMb: ingestion.parseMemoryMb,
-    warmUp: ingestion.warmUp,
-    onWorkerError: (error) => logger.warn({ err: error }, 'a parser worker died; its document failed and a new worker replaces it'),
-  });
-  const consumers = [
-    await bus.subscribe(
-      parserConsumer({
-        ctx,
-        blobs,
-        parser,
-        feed,
-        limits: { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr },
-        timeoutMs: ingestion.parseTimeoutMs,
-        concurrency: ingestion.parserThreads,
-      }),
-    ),
-    await bus.subscribe(indexerConsumer({ ctx, embedders, vectors, keywords, graph, passages, feed })),
-    await bus.subscribe(runnerConsumer({ ctx, search, chatModels, maxContextTokens: config.chat.maxContextTokens })),
-  ];
-  return {
-    ctx,
-    store,
-    readModels,
-    blobs,
-    models,
-    logger,
-    authenticator,
-    knowledgeBases: createKnowledgeBaseService(ctx, models),
-    documents: createDocumentService(ctx),
-    search,
-    chat,
-    workflows: createWorkflowService(ctx, models),
-    feed,
-    indexes: { vectors, keywords, graph, passages },
-    parser,
-    consumers: () => ({ [PROJECTOR_GROUP]: projector.position(), parser: consumers[0]!.position(), indexer: consumers[1]!.position(), runner: consumers[2]!.position() }),
-    async close() {
-      await bus.close();
-      await parser.close();
-      await store.close();
-      await readModels.close();
-      db.close();
-    },
-  };
+  const checks: ReadinessCheck = { event_store: () => store.ping(), read_models: () => readModels.ping() };
+  if (parts.api || parts.worker) {
+    Object.assign(checks, {
+      blob_store: () => blobs.ping(),
+      vector_index: () => indexes.vectors.ping(),
+      keyword_index: () => indexes.keywords.ping(),
+    });
+  }
+  if (parser) checks.parser = () => parser.ping();
+  const projector = groups.get(PROJECTOR_GROUP);
+  if (projector && !infra.perStreamOrder) checks.projector = lagCheck('projector', () => projector.position());
+  if (parts.relay && infra.startRelay) {
+    checks.relay = async () => {
+      const relay = opts.relay();
+      if (!relay) throw new Error('relay not started');
+      await lagCheck('relay', () => relay.position())();
+    };
+  }
+  return checks;
 }
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
 /** The offline models always (listed first); a provider's models when configured. */
-function createModels(config: Config) {
+export function createModels(config: Config) {
   const offlineEmbedder = createHashingEmbedder();
   const embedders = new Map<string, Embedder>([[offlineEmbedder.model.id, offlineEmbedder]]);
   const extractive = createExtractiveChatModel();
@@ -164,8 +205,11 @@ function createModels(config: Config) {
   return { embedders, chatModels, rerankers, defaultReranker: offlineReranker.model.id };
 }
 
+/** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
 export function createHttpApp(runtime: Runtime, config: Config) {
   const metrics = createMetrics({ consumers: runtime.consumers, logHead: () => runtime.store.headPosition() });
+  const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
+  if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError });
   return createApp({
     ctx: runtime.ctx,
     authenticator: runtime.authenticator,
@@ -185,18 +229,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     rateLimiter: createRateLimiter(config.rateLimitPerMinute),
     maxJsonBytes: config.maxJsonBytes,
     version: VERSION,
-    readiness: {
-      event_store: () => runtime.store.ping(),
-      read_models: () => runtime.readModels.ping(),
-      blob_store: () => runtime.blobs.ping(),
-      vector_index: () => runtime.indexes.vectors.ping(),
-      keyword_index: () => runtime.indexes.keywords.ping(),
-      parser: () => runtime.parser.ping(),
-      projector: async () => {
-        const lag = (await runtime.store.headPosition()) - runtime.ctx.projector.position();
-        if (lag > 10_000n) throw new Error(`projector is ${lag} events behind`);
-      },
-    },
+    readiness: runtime.readiness,
     onServerError: (error, requestId) => runtime.logger.error({ err: error, requestId }, 'request failed'),
   });
 }

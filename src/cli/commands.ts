@@ -5,26 +5,38 @@ import { createApiKey } from '../app/services/api-keys.ts';
 import { bootstrap, createWorkspaceWithAdminKey, DEFAULT_WORKSPACE } from '../app/services/workspaces.ts';
 import { ApiKeyScope } from '../../schemas/events/api-key.ts';
 import type { Config } from '../config.ts';
-import { createLogger, createRuntime, listen } from '../main.ts';
+import { createLogger, createModels, createRuntime, listen } from '../main.ts';
+import { reindexKnowledgeBase } from '../app/reindex.ts';
+import { openInfrastructure, type Infrastructure, usesDataDir } from '../composition/infrastructure.ts';
+import { checkRole, type Role } from '../composition/roles.ts';
 import { progressBar } from './progress.ts';
 
-export async function serve(config: Config) {
+export async function serve(config: Config, role: Role = 'all') {
   const logger = createLogger(config);
-  const release = lockDataDir(config.dataDir, 'serve');
-  const runtime = await createRuntime(config, logger);
-  const printed = await bootstrap(runtime.ctx, config.adminKey);
-  if (printed) {
-    process.stdout.write(
-      `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
-    );
+  checkRole(role, config.distributed);
+  const release = usesDataDir(config.distributed) ? lockDataDir(config.dataDir, 'serve') : () => {};
+  const runtime = await createRuntime(config, logger, undefined, { role });
+  if (runtime.parts.api) {
+    const printed = await bootstrap(runtime.ctx, config.adminKey);
+    if (printed) {
+      process.stdout.write(
+        `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
+      );
+    }
   }
   const http = await listen(runtime, config);
-  process.stdout.write(`KBQA listening on http://localhost:${http.port}/v1 (data in ${config.dataDir})\n`);
+  const where = usesDataDir(config.distributed) ? ` (data in ${config.dataDir})` : '';
+  process.stdout.write(
+    runtime.parts.api
+      ? `KBQA listening on http://localhost:${http.port}/v1${where}\n`
+      : `KBQA ${role} running; health on http://localhost:${http.port}/readyz${where}\n`,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Consumers finish the batch in hand and commit before leaving their groups.
+    logger.info({ signal, role }, 'shutting down: finishing in-flight requests and batches');
     await http.close();
     release();
     logger.info('stopped');
@@ -34,11 +46,14 @@ export async function serve(config: Config) {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
+/** One-off commands write through the API's services; beside a distributed cluster they start no consumers. */
+const toolRole = (config: Config): Role => (usesDataDir(config.distributed) ? 'all' : 'api');
+
 export async function createKey(
   config: Config,
   options: { workspace: string; name: string; scopes: string; knowledgeBases?: string; expiresAt?: string },
 ) {
-  const runtime = await createRuntime(config);
+  const runtime = await createRuntime(config, undefined, undefined, { role: toolRole(config) });
   try {
     const scopes = options.scopes.split(',').map((s) => ApiKeyScope.parse(s.trim()));
     const kbs = options.knowledgeBases ? options.knowledgeBases.split(',').map((s) => s.trim()) : null;
@@ -57,7 +72,7 @@ export async function createKey(
 }
 
 export async function createWorkspace(config: Config, workspaceId: string) {
-  const runtime = await createRuntime(config);
+  const runtime = await createRuntime(config, undefined, undefined, { role: toolRole(config) });
   try {
     const secret = await createWorkspaceWithAdminKey(runtime.ctx, workspaceId);
     if (secret === null) throw new Error(`workspace '${workspaceId}' already exists`);
@@ -67,24 +82,51 @@ export async function createWorkspace(config: Config, workspaceId: string) {
   }
 }
 
-export async function replay(config: Config) {
-  const release = lockDataDir(config.dataDir, 'replay');
-  const runtime = await createRuntime(config);
+/** Opens the stores without starting any consumer: replay and reindex run beside nothing that writes. */
+async function withInfrastructure<T>(config: Config, purpose: string, body: (infra: Infrastructure) => Promise<T>): Promise<T> {
+  const release = usesDataDir(config.distributed) ? lockDataDir(config.dataDir, purpose) : () => {};
+  const infra = await openInfrastructure(config, createLogger({ logLevel: 'warn' }));
   try {
+    return await body(infra);
+  } finally {
+    await infra.close();
+    release();
+  }
+}
+
+export async function replay(config: Config, options: { restart: boolean }) {
+  await withInfrastructure(config, 'replay', async ({ store, readModels, checkpoints, perStreamOrder }) => {
     const bar = progressBar('replaying');
-    // The live projector must not write while the read models are rebuilt under it.
-    await runtime.ctx.projector.stop();
     const started = performance.now();
     const result = await replayReadModels({
-      store: runtime.store,
-      readModels: runtime.readModels,
+      store,
+      readModels,
+      checkpoints,
       projections: allProjections,
+      trackStreams: perStreamOrder,
+      restart: options.restart,
       onProgress: (p) => bar.update(Number(p.position), Number(p.head)),
     });
     const seconds = (performance.now() - started) / 1000;
-    bar.done(`replayed ${result.events} events into ${allProjections.length} read models in ${seconds.toFixed(2)} s`);
-  } finally {
-    await runtime.close();
-    release();
-  }
+    const resumed = result.resumedFrom > 0n ? ` (resumed from position ${result.resumedFrom})` : '';
+    bar.done(`replayed ${result.events} events into ${allProjections.length} read models in ${seconds.toFixed(2)} s${resumed}`);
+  });
+}
+
+export async function reindex(config: Config, options: { knowledgeBase: string; restart: boolean }) {
+  await withInfrastructure(config, 'reindex', async ({ store, readModels, indexes }) => {
+    const bar = progressBar(`re-embedding ${options.knowledgeBase}`);
+    const started = performance.now();
+    const result = await reindexKnowledgeBase({
+      store,
+      readModels,
+      vectors: indexes.vectors,
+      embedders: createModels(config).embedders,
+      knowledgeBaseId: options.knowledgeBase,
+      restart: options.restart,
+      onProgress: (p) => bar.update(p.documents, p.totalDocuments),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    bar.done(`re-embedded ${result.chunks} chunks of ${result.documents} documents in ${seconds.toFixed(2)} s${result.resumed ? ' (resumed)' : ''}`);
+  });
 }

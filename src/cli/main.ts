@@ -1,17 +1,24 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { createKey, createWorkspace, replay, serve } from './commands.ts';
+import { parseRole } from '../composition/roles.ts';
+import { createKey, createWorkspace, reindex, replay, serve } from './commands.ts';
 
 const USAGE = `usage: kbqa <command>
 
-  serve                                   start the API (embedded profile) on $PORT (2678)
+  serve [--role all|api|relay|worker|projector]
+                                          start the service on $PORT (2678); a role other than
+                                          all runs one part of a distributed deployment
+  replay [--restart]                      rebuild every read model from the event log; resumes an
+                                          interrupted replay unless --restart
+  reindex --kb <id> [--restart]           re-embed a knowledge base's chunks from the log into the
+                                          vector index with its current embedding model; resumes
   keys create [--workspace default] [--name NAME] [--scopes read,write,admin]
               [--knowledge-bases kb_1,kb_2] [--expires-at ISO-8601]
                                           create an API key and print its secret once
   workspaces create <id>                  create a workspace and print its first admin key
-  replay                                  drop and rebuild every read model from the event log
 
-Configuration comes from the environment (see README): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY, ...`;
+Configuration comes from the environment (see README): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY,
+EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
 
 async function run(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -23,14 +30,21 @@ async function run(argv: string[]) {
       scopes: { type: 'string', default: 'write' },
       'knowledge-bases': { type: 'string' },
       'expires-at': { type: 'string' },
+      role: { type: 'string' },
+      kb: { type: 'string' },
+      restart: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, sub, arg] = positionals;
   if (values.help || !command) return void process.stdout.write(`${USAGE}\n`);
   const config = loadConfig();
-  if (command === 'serve') return serve(config);
-  if (command === 'replay') return replay(config);
+  if (command === 'serve') return serve(config, parseRole(values.role));
+  if (command === 'replay') return replay(config, { restart: values.restart! });
+  if (command === 'reindex') {
+    if (!values.kb) throw new Error(`reindex needs --kb <knowledge base id>\n\n${USAGE}`);
+    return reindex(config, { knowledgeBase: values.kb, restart: values.restart! });
+  }
   if (command === 'keys' && sub === 'create') {
     return createKey(config, {
       workspace: values.workspace!,

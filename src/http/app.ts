@@ -81,6 +81,24 @@ export function createApp(deps: AppDeps): Koa {
   return app;
 }
 
+/** A process that serves no API (relay, worker, projector) still answers its operators. */
+export function createOperationsApp(deps: Pick<AppDeps, 'metrics' | 'readiness' | 'version' | 'onServerError'>): Koa {
+  const routes: RouteSpec[] = operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: () => buildOpenApi(routes, deps.version) });
+  const router = createRouter(routes);
+  const app = new Koa();
+  app.use(envelope(deps.metrics, deps.onServerError));
+  app.use(async (ctx) => {
+    const found = router.match(ctx.method, ctx.path);
+    if (found === null || 'allowed' in found) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path} in this process; the API is served by the api role.`);
+    ctx.state.route = found.spec.path;
+    const reply = await found.spec.handle({ ctx, principal: null!, body: undefined, query: {}, params: found.params, requestId: ctx.state.requestId as string });
+    ctx.status = reply.status ?? 200;
+    if (reply.headers) ctx.set(reply.headers);
+    ctx.body = reply.body;
+  });
+  return app;
+}
+
 async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, string>, deps: AppDeps) {
   let principal = null;
   if (spec.scope !== 'public') {

@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { Kafka, logLevel } from 'kafkajs';
+import type { Config } from '../config.ts';
+import { createEsdbEventStore } from '../adapters/esdb/event-store.ts';
+import { createFsBlobStore } from '../adapters/fs/blob-store.ts';
+import { createKafkaBus } from '../adapters/kafka/bus.ts';
+import { createKafkaPublisher, ensureTopics } from '../adapters/kafka/producer.ts';
+import { createRelay } from '../adapters/kafka/relay.ts';
+import { createInProcessBus } from '../adapters/local/in-process-bus.ts';
+import { createGridFsBlobStore } from '../adapters/mongo/blob-store.ts';
+import { createMongoCheckpointStore } from '../adapters/mongo/checkpoint-store.ts';
+import { connectMongo } from '../adapters/mongo/connection.ts';
+import { createMongoEntityGraph } from '../adapters/mongo/entity-graph.ts';
+import { createMongoKeywordIndex } from '../adapters/mongo/keyword-index.ts';
+import { createMongoPassageStore } from '../adapters/mongo/passage-store.ts';
+import { createMongoReadModelStore } from '../adapters/mongo/read-model-store.ts';
+import { createPineconeVectorIndex } from '../adapters/pinecone/vector-index.ts';
+import { createSqliteCheckpointStore } from '../adapters/sqlite/checkpoint-store.ts';
+import { openSqlite, type SqliteDatabase } from '../adapters/sqlite/database.ts';
+import { createSqliteEntityGraph } from '../adapters/sqlite/entity-graph.ts';
+import { createSqliteEventStore } from '../adapters/sqlite/event-store.ts';
+import { createSqliteKeywordIndex } from '../adapters/sqlite/keyword-index.ts';
+import { createSqlitePassageStore } from '../adapters/sqlite/passage-store.ts';
+import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
+import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
+import type { BlobStore } from '../ports/blob-store.ts';
+import type { EntityGraph } from '../ports/entity-graph.ts';
+import type { CheckpointStore, EventBus } from '../ports/event-bus.ts';
+import type { EventStore } from '../ports/event-store.ts';
+import type { KeywordIndex } from '../ports/keyword-index.ts';
+import type { PassageStore } from '../ports/passage-store.ts';
+import type { ReadModelStore } from '../ports/read-models.ts';
+import type { VectorIndex } from '../ports/vector-index.ts';
+
+export type SearchIndexes = { vectors: VectorIndex; keywords: KeywordIndex; graph: EntityGraph; passages: PassageStore };
+
+export type RelayHandle = { position(): bigint; stop(): Promise<void> };
+
+/** Every port bound to its adapter, as the configuration chose, and how to release them. */
+export type Infrastructure = {
+  store: EventStore;
+  readModels: ReadModelStore;
+  checkpoints: CheckpointStore;
+  blobs: BlobStore;
+  indexes: SearchIndexes;
+  bus: EventBus;
+  /** True when the bus orders events per stream only (Kafka): read-your-writes then waits per stream. */
+  perStreamOrder: boolean;
+  /** Publishes the log to the bus's topics (Kafka only; the in-process bus reads the log itself). */
+  startRelay: (() => Promise<RelayHandle>) | null;
+  /** The adapter behind each port, for the startup log and the README's table. */
+  adapters: Record<string, string>;
+  /** Whether anything lives in the data directory (then one process owns it). */
+  usesDataDir: boolean;
+  close(): Promise<void>;
+};
+
+/** Whether some port stays embedded, so the data directory is used (and one process owns it). */
+export function usesDataDir(distributed: Config['distributed']): boolean {
+  return !distributed.eventStore || !distributed.mongo || !distributed.pinecone;
+}
+
+/**
+ * Each port gets the engine its variable names (EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL,
+ * PINECONE_API_KEY) or, without one, its embedded adapter in the data directory. Any mix works
+ * in one process; roles that run apart need them all (composition/roles.ts).
+ */
+export async function openInfrastructure(config: Config, logger: Logger): Promise<Infrastructure> {
+  const { eventStore, kafka, mongo, pinecone } = config.distributed;
+  const closers: (() => Promise<void> | void)[] = [];
+  let db: SqliteDatabase | null = null;
+  const sqlite = () => {
+    if (!db) {
+      const opened = openSqlite(join(config.dataDir, 'kbqa.db'));
+      closers.push(() => void opened.close());
+      db = opened;
+    }
+    return db;
+  };
+  try {
+    const adapters: Record<string, string> = {};
+    const store = eventStore ? createEsdbEventStore({ connectionString: eventStore.url }) : createSqliteEventStore({ db: sqlite() });
+    closers.unshift(() => store.close());
+    adapters.event_store = eventStore ? 'eventstoredb' : 'sqlite';
+
+    const conn = mongo ? await connectMongo(mongo.url) : null;
+    if (conn) closers.unshift(() => conn.close());
+    const readModels = conn ? createMongoReadModelStore(conn) : createSqliteReadModelStore(sqlite());
+    closers.unshift(() => readModels.close());
+    const checkpoints = conn ? createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
+    const blobs = conn ? createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
+    const indexes: SearchIndexes = {
+      vectors: pinecone ? createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : createSqliteVectorIndex(sqlite()),
+      keywords: conn ? createMongoKeywordIndex(conn.db) : createSqliteKeywordIndex(sqlite()),
+      graph: conn ? createMongoEntityGraph(conn.db) : createSqliteEntityGraph(sqlite()),
+      passages: conn ? createMongoPassageStore(conn.db) : createSqlitePassageStore(sqlite()),
+    };
+    Object.assign(adapters, {
+      read_models: conn ? 'mongodb' : 'sqlite',
+      blob_store: conn ? 'gridfs' : 'files',
+      vector_index: pinecone ? 'pinecone' : 'embedded',
+      keyword_index: conn ? 'mongodb' : 'embedded',
+      bus: kafka ? 'kafka' : 'in-process',
+    });
+
+    const onBusError = (group: string, error: unknown) => logger.error({ err: error, group }, 'consumer group error');
+    let bus: EventBus;
+    let startRelay: Infrastructure['startRelay'] = null;
+    if (kafka) {
+      const client = new Kafka({ clientId: kafka.clientId, brokers: kafka.brokers, logLevel: logLevel.WARN });
+      const admin = client.admin();
+      await admin.connect();
+      await ensureTopics(admin, { partitions: kafka.partitions, replicationFactor: kafka.replicationFactor });
+      await admin.disconnect();
+      const publisher = await createKafkaPublisher(client);
+      closers.unshift(() => publisher.close());
+      bus = createKafkaBus({ kafka: client, checkpoints, publisher, onError: onBusError });
+      startRelay = async () =>
+        createRelay({ store, publisher, checkpoints, onError: (error: unknown) => logger.error({ err: error }, 'relay error') });
+    } else {
+      bus = createInProcessBus({ store, checkpoints, onError: onBusError });
+    }
+    closers.unshift(() => bus.close());
+
+    return {
+      store,
+      readModels,
+      checkpoints,
+      blobs,
+      indexes,
+      bus,
+      perStreamOrder: kafka !== null,
+      startRelay,
+      adapters,
+      usesDataDir: db !== null,
+      async close() {
+        for (const close of closers.splice(0)) await close();
+      },
+    };
+  } catch (error) {
+    for (const close of closers.splice(0)) await Promise.resolve(close()).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+import test from 'ava';
+import { loadConfig } from '../../src/config.ts';
+
+test('with no engine variables every port stays embedded', (t) => {
+  t.deepEqual(loadConfig({}).distributed, { eventStore: null, kafka: null, mongo: null, pinecone: null });
+});
+
+test('engine variables select the distributed adapters; an empty variable means unset', (t) => {
+  const config = loadConfig({
+    EVENTSTORE_URL: 'esdb://eventstore:2113?tls=false',
+    KAFKA_BROKERS: 'kafka:9092, kafka2:9092',
+    KAFKA_TOPIC_PARTITIONS: '12',
+    MONGODB_URL: 'mongodb://mongo:27017/kbqa?replicaSet=rs0',
+    PINECONE_API_KEY: 'pc-key',
+    PINECONE_INDEX: 'kbqa',
+    OPENAI_API_KEY: '',
+    KBQA_OPENAI_CHAT_MODELS: '',
+  });
+  t.deepEqual(config.distributed, {
+    eventStore: { url: 'esdb://eventstore:2113?tls=false' },
+    kafka: { brokers: ['kafka:9092', 'kafka2:9092'], clientId: 'kbqa', partitions: 12, replicationFactor: 1 },
+    mongo: { url: 'mongodb://mongo:27017/kbqa?replicaSet=rs0' },
+    pinecone: { apiKey: 'pc-key', index: 'kbqa', host: undefined },
+  });
+  t.is(config.openai, null);
+});
+
+test('a malformed engine variable is named', (t) => {
+  t.throws(() => loadConfig({ KAFKA_BROKERS: 'kafka' }), { message: /KAFKA_BROKERS: a comma-separated list of host:port/ });
+  t.throws(() => loadConfig({ MONGODB_URL: 'http://mongo' }), { message: /MONGODB_URL: a mongodb:\/\// });
+  t.throws(() => loadConfig({ PINECONE_API_KEY: 'k' }), { message: /PINECONE_API_KEY and PINECONE_INDEX go together/ });
+});
