@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Optional
+
+from ._http import Transport
+from ._streams import stream_events
+from .errors import APIConnectionError, api_error
+from .models import ChatChunk, ChatResult, Citation, QueryResult, Usage
+
+Message = Dict[str, str]
+
+
+class Chat:
+    def __init__(self, transport: Transport, default_model: str) -> None:
+        self._t = transport
+        self._default_model = default_model
+
+    def _body(
+        self,
+        messages: List[Message],
+        model: Optional[str],
+        knowledge_base_id: Optional[str],
+        temperature: Optional[float],
+        max_tokens: Optional[int],
+    ) -> Dict[str, Any]:
+        body: Dict[str, Any] = {"model": model or self._default_model, "messages": messages}
+        extra = {"knowledge_base_id": knowledge_base_id, "temperature": temperature, "max_tokens": max_tokens}
+        body.update({k: v for k, v in extra.items() if v is not None})
+        return body
+
+    def create(
+        self,
+        messages: List[Message],
+        *,
+        model: Optional[str] = None,
+        knowledge_base_id: Optional[str] = None,
+        temperature: Optional[float] = None,
+        max_tokens: Optional[int] = None,
+    ) -> ChatResult:
+        """One answer (``POST /v1/chat/completions``); with ``knowledge_base_id`` it cites the knowledge base."""
+        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens)
+        c = self._t.json("POST", "/chat/completions", json_body=body).body
+        choice = c["choices"][0]
+        return ChatResult(
+            id=c["id"],
+            model=c["model"],
+            content=choice["message"]["content"],
+            finish_reason=choice["finish_reason"],
+            citations=[Citation.from_api(x) for x in c.get("citations") or []],
+            usage=Usage.from_dict(c["usage"]),
+            knowledge_base_id=c.get("knowledge_base_id"),
+        )
+
+    def stream(
+        self,
+        messages: List[Message],
+        *,
+        model: Optional[str] = None,
+        knowledge_base_id: Optional[str] = None,
+        temperature: Optional[float] = None,
+        max_tokens: Optional[int] = None,
+        include_usage: bool = False,
+    ) -> Iterator[ChatChunk]:
+        """The answer as it is generated: ``for chunk in client.chat.stream(...)``. The first chunk
+        carries the citations; an error the server sends mid-stream is raised as its APIError;
+        leaving the loop early closes the connection."""
+        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens)
+        body["stream"] = True
+        if include_usage:
+            body["stream_options"] = {"include_usage": True}
+        for event, data in stream_events(self._t, "POST", "/chat/completions", json_body=body):
+            if event == "done":
+                return
+            if event == "error":
+                raise api_error(data.get("status", 500), data)
+            yield _chunk(data)
+        raise APIConnectionError("The chat stream ended before [DONE].")
+
+    def query(self, knowledge_base_id: str, question: str, *, model: Optional[str] = None, history: Optional[List[Message]] = None) -> QueryResult:
+        """SPEC.md's query operation (``POST /v1/chat``): the answer to a question and the passages it cites."""
+        messages = list(history or []) + [{"role": "user", "content": question}]
+        a = self._t.json("POST", "/chat", json_body=self._body(messages, model, knowledge_base_id, None, None)).body
+        return QueryResult(id=a["id"], model=a["model"], answer=a["content"], citations=[Citation.from_api(c) for c in a["citations"]])
+
+
+def _chunk(c: Dict[str, Any]) -> ChatChunk:
+    choice = (c.get("choices") or [{}])[0]
+    usage = c.get("usage")
+    return ChatChunk(
+        id=c["id"],
+        model=c["model"],
+        content=(choice.get("delta") or {}).get("content") or "",
+        finish_reason=choice.get("finish_reason"),
+        citations=[Citation.from_api(x) for x in c["citations"]] if "citations" in c else None,
+        knowledge_base_id=c.get("knowledge_base_id"),
+        usage=Usage.from_dict(usage) if usage else None,
+    )

@@ -1,0 +1,269 @@
+"""Results as dataclasses. Field names are the API's (snake_case, API.md), with one exception
+SPEC.md asks for: a citation carries ``text`` where the API says ``paragraph``. Each result keeps
+the object it was built from in ``raw`` (fields a newer server adds are there)."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Dict, Generic, List, Optional, Type, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R", bound="_Result")
+
+
+@dataclass
+class _Result:
+    @classmethod
+    def from_dict(cls: Type[R], data: Dict[str, Any], **overrides: Any) -> R:
+        """Picks the fields this class has (missing ones are None), then applies ``overrides``."""
+        values = {f.name: data.get(f.name) for f in dataclasses.fields(cls) if f.name != "raw"}
+        values.update(overrides)
+        return cls(**values, raw=data)  # type: ignore[call-arg]
+
+
+def _raw() -> Any:
+    return field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass
+class Page(Generic[T]):
+    """A list as the API pages it: continue with ``after=page.last_id``."""
+
+    data: List[T]
+    has_more: bool
+    first_id: Optional[str] = None
+    last_id: Optional[str] = None
+
+
+@dataclass
+class Deleted(_Result):
+    id: str
+    object: str
+    deleted: bool
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class Model(_Result):
+    id: str
+    created: int
+    owned_by: str
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class KnowledgeBase(_Result):
+    id: str
+    name: str
+    description: Optional[str]
+    settings: Dict[str, Any]
+    document_count: int
+    chunk_count: int
+    created_at: str
+    updated_at: str
+    etag: Optional[str] = None
+    """From the ``ETag`` header: pass it back as ``if_match`` for optimistic concurrency."""
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class Document(_Result):
+    id: str
+    knowledge_base_id: str
+    name: str
+    media_type: str
+    size_bytes: int
+    sha256: str
+    status: str
+    """queued, parsing, indexing, ready or failed."""
+    metadata: Dict[str, Any]
+    page_count: Optional[int]
+    chunk_count: Optional[int]
+    ocr_pages: List[int]
+    warnings: List[str]
+    error: Optional[Dict[str, str]]
+    """``{stage, code, message}`` when failed."""
+    timings: Dict[str, Any]
+    created_at: str
+    updated_at: str
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class Chunk(_Result):
+    id: str
+    document_id: str
+    index: int
+    source: str
+    page: int
+    paragraph: str
+    heading_path: List[str]
+    char_start: int
+    char_end: int
+    token_count: int
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class SearchResult(_Result):
+    chunk_id: str
+    document_id: str
+    source: str
+    page: int
+    paragraph: str
+    heading_path: List[str]
+    score: float
+    scores: Optional[Dict[str, Optional[float]]]
+    """Every stage's score, with ``explain=True``."""
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class SearchResponse:
+    data: List[SearchResult]
+    knowledge_base_id: str
+    mode: str
+    rerank: bool
+
+
+@dataclass
+class Citation(_Result):
+    """A cited passage: ``source`` is the document's file name, ``page`` 1-based, ``text`` the passage."""
+
+    index: int
+    source: str
+    page: int
+    text: str
+    document_id: str
+    chunk_id: str
+    score: float
+    raw: Dict[str, Any] = _raw()
+
+    @classmethod
+    def from_api(cls, data: Dict[str, Any]) -> "Citation":
+        return cls.from_dict(data, text=data.get("paragraph"))
+
+
+@dataclass
+class Usage(_Result):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class QueryResult:
+    """The result of ``query``: the answer and the passages it cites."""
+
+    id: str
+    model: str
+    answer: str
+    citations: List[Citation]
+
+
+@dataclass
+class ChatResult:
+    id: str
+    model: str
+    content: str
+    finish_reason: str
+    citations: List[Citation]
+    usage: Usage
+    knowledge_base_id: Optional[str]
+
+
+@dataclass
+class ChatChunk:
+    """One event of a streamed chat: the first carries ``citations``; the last ones
+    ``finish_reason``, then ``usage`` when asked for."""
+
+    id: str
+    model: str
+    content: str
+    """The text this chunk adds ('' when it adds none)."""
+    finish_reason: Optional[str] = None
+    citations: Optional[List[Citation]] = None
+    knowledge_base_id: Optional[str] = None
+    usage: Optional[Usage] = None
+
+
+@dataclass
+class Workflow(_Result):
+    id: str
+    name: str
+    description: Optional[str]
+    graph: Dict[str, Any]
+    version: int
+    created_at: str
+    updated_at: str
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class WorkflowRun(_Result):
+    id: str
+    workflow_id: str
+    workflow_version: int
+    status: str
+    """queued, running, succeeded or failed."""
+    inputs: Dict[str, Any]
+    outputs: Optional[Dict[str, Any]]
+    node_runs: List[Dict[str, Any]]
+    error: Optional[Dict[str, Any]]
+    created_at: str
+    started_at: Optional[str]
+    finished_at: Optional[str]
+    elapsed_ms: Optional[float]
+    raw: Dict[str, Any] = _raw()
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("succeeded", "failed")
+
+    @property
+    def answer(self) -> Optional[str]:
+        """``outputs.answer``: what the run's direct_reply node answered."""
+        return (self.outputs or {}).get("answer")
+
+    @property
+    def citations(self) -> List[Citation]:
+        """``outputs.citations`` of the last retrieval that ran, as SDK citations."""
+        return [Citation.from_api(c) for c in (self.outputs or {}).get("citations") or []]
+
+
+@dataclass
+class ServerEvent:
+    """A server-sent event: ``event`` is its name, ``data`` its parsed JSON."""
+
+    event: str
+    data: Any
+
+
+@dataclass
+class UploadProgress:
+    """One step of one document on its way to ``ready``, and how many of the waited-for documents have settled."""
+
+    document_id: str
+    name: str
+    status: str
+    event: str
+    """The lifecycle event (``DocumentParsed`` ...) or ``progress``."""
+    settled: int
+    total: int
+    pages_parsed: Optional[int] = None
+    page_count: Optional[int] = None
+    chunks_indexed: Optional[int] = None
+    chunk_count: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class RetryInfo:
+    """What a retry reports to ``on_retry``: the attempt that failed (0-based), why, and the wait before the next."""
+
+    attempt: int
+    delay: float
+    method: str
+    path: str
+    status: Optional[int]
+    error: Exception

@@ -1,0 +1,118 @@
+import { KbqaError } from './errors.ts';
+import { createTransport, type RetryInfo, type Transport } from './http.ts';
+import { chatResource, type ChatResource, type QueryOptions } from './resources/chat.ts';
+import { documentsResource, type DocumentsResource } from './resources/documents.ts';
+import { knowledgeBasesResource, type KnowledgeBasesResource } from './resources/knowledge-bases.ts';
+import { modelsResource, type ModelsResource } from './resources/models.ts';
+import { workflowsResource, type RunOptions, type WorkflowsResource } from './resources/workflows.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import type { QueryResult, SearchMode, SearchResponse, WorkflowRun, MetadataValue } from './types.ts';
+import { VERSION } from './version.ts';
+
+export const DEFAULT_BASE_URL = 'http://localhost:2678/v1';
+
+export type ClientOptions = {
+  /** The API root: the cloud `{base_url}` or `http://{host}:2678/v1`; `/v1` is appended when missing. Else `KBQA_BASE_URL`, else localhost. */
+  baseUrl?: string;
+  /** Else `KBQA_API_KEY`. */
+  apiKey?: string;
+  /** Per attempt, until the response (for streams: until its headers). 60 s by default. */
+  timeoutMs?: number;
+  /** Retries after a 429 (any call) or a 5xx or lost connection (idempotent calls). 3 by default. */
+  maxRetries?: number;
+  /** Finer control of the backoff. */
+  retry?: Partial<RetryPolicy>;
+  /** The model of `query` and `chat` when a call names none (`kbqa-extractive`, always served). */
+  defaultModel?: string;
+  /** Called before each retry, after the failed attempt (for logs and tests). */
+  onRetry?: (info: RetryInfo) => void;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+};
+
+export type SearchOptions = {
+  topK?: number;
+  scoreThreshold?: number;
+  mode?: SearchMode;
+  rerank?: boolean;
+  filter?: { documentIds?: string[]; metadata?: Record<string, MetadataValue | MetadataValue[]> };
+  /** Adds every stage's score to each result. */
+  explain?: boolean;
+  signal?: AbortSignal;
+};
+
+type Env = Record<string, string | undefined>;
+const processEnv = (): Env => (globalThis as { process?: { env?: Env } }).process?.env ?? {};
+const runtime = (): string => {
+  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+  return node ? ` node/${node}` : '';
+};
+
+/** `https://host/v1/` and `https://host` both become `https://host/v1`. */
+export function normaliseBaseUrl(url: string): string {
+  const trimmed = url.trim().replace(/\/+$/, '');
+  return /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+}
+
+/** A client of the KBQA API. Without options it reads `KBQA_BASE_URL` and `KBQA_API_KEY`. */
+export class Kbqa {
+  readonly baseUrl: string;
+  readonly models: ModelsResource;
+  readonly knowledgeBases: KnowledgeBasesResource;
+  readonly documents: DocumentsResource;
+  readonly chat: ChatResource;
+  readonly workflows: WorkflowsResource;
+  readonly #transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    const env = processEnv();
+    const apiKey = options.apiKey ?? env.KBQA_API_KEY;
+    if (!apiKey) throw new KbqaError('No API key: pass { apiKey } or set KBQA_API_KEY.');
+    this.baseUrl = normaliseBaseUrl(options.baseUrl ?? env.KBQA_BASE_URL ?? DEFAULT_BASE_URL);
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') throw new KbqaError('No fetch here: pass { fetch } (Node 18+ and browsers have one).');
+    this.#transport = createTransport({
+      baseUrl: this.baseUrl,
+      apiKey,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      retry: { ...DEFAULT_RETRY, ...options.retry, ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }) },
+      userAgent: `kbqa-sdk-typescript/${VERSION}${runtime()}`,
+      fetch: (input, init) => fetchImpl(input, init),
+      onRetry: options.onRetry,
+    });
+    this.models = modelsResource(this.#transport);
+    this.knowledgeBases = knowledgeBasesResource(this.#transport);
+    this.documents = documentsResource(this.#transport);
+    this.chat = chatResource(this.#transport, options.defaultModel ?? 'kbqa-extractive');
+    this.workflows = workflowsResource(this.#transport);
+  }
+
+  /** Asks a knowledge base a question: `{answer, citations: [{source, page, text, …}]}`. */
+  query(knowledgeBaseId: string, question: string, options: QueryOptions = {}): Promise<QueryResult> {
+    return this.chat.query(knowledgeBaseId, question, options);
+  }
+
+  /** Runs a workflow with its inputs; resolves with the run (see RunOptions for the modes). */
+  runWorkflow(workflowId: string, inputs: Record<string, unknown> = {}, options: RunOptions = {}): Promise<WorkflowRun> {
+    return this.workflows.run(workflowId, inputs, options);
+  }
+
+  /** Retrieval only: the knowledge base's best passages for a query, with scores. */
+  async search(knowledgeBaseId: string, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const { filter, signal } = options;
+    const json = {
+      query,
+      ...(options.topK !== undefined && { top_k: options.topK }),
+      ...(options.scoreThreshold !== undefined && { score_threshold: options.scoreThreshold }),
+      ...(options.mode !== undefined && { mode: options.mode }),
+      ...(options.rerank !== undefined && { rerank: options.rerank }),
+      ...(options.explain !== undefined && { explain: options.explain }),
+      ...(filter && {
+        filter: { ...(filter.documentIds && { document_ids: filter.documentIds }), ...(filter.metadata && { metadata: filter.metadata }) },
+      }),
+    };
+    const path = `/knowledge-bases/${encodeURIComponent(knowledgeBaseId)}/search`;
+    // Search changes nothing on the server, so a 5xx may be retried like a GET.
+    return (await this.#transport.json<SearchResponse>({ method: 'POST', path, json, idempotent: true, signal })).body;
+  }
+}

@@ -1,0 +1,11 @@
+export { Kbqa, DEFAULT_BASE_URL, normaliseBaseUrl, type ClientOptions, type SearchOptions } from './client.ts';
+export * from './errors.ts';
+export type { RetryInfo } from './http.ts';
+export type { RetryPolicy } from './retry.ts';
+export type { ChatParams, QueryOptions } from './resources/chat.ts';
+export type { UploadFile, UploadOptions, TextUpload } from './resources/documents.ts';
+export type { UploadProgress, WaitOptions } from './resources/wait.ts';
+export type { RunOptions, WaitForRunOptions } from './resources/workflows.ts';
+export type { ConcurrencyOptions } from './resources/knowledge-bases.ts';
+export type * from './types.ts';
+export { VERSION } from './version.ts';

@@ -1,0 +1,115 @@
+import { toCitation } from '../citations.ts';
+import { apiError, APIConnectionError, APIUserAbortError } from '../errors.ts';
+import type { Transport } from '../http.ts';
+import { readJsonEvents } from '../sse.ts';
+import type { ChatChunk, ChatResult, FinishReason, Message, QueryResult, Usage, WireCitation } from '../types.ts';
+
+export type ChatParams = {
+  messages: Message[];
+  /** Defaults to the client's `defaultModel` (`kbqa-extractive`). */
+  model?: string;
+  /** Answer from this knowledge base, citing its passages. */
+  knowledgeBaseId?: string;
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+};
+
+export type QueryOptions = {
+  model?: string;
+  /** Earlier turns of the conversation, for follow-up questions. */
+  history?: Message[];
+  signal?: AbortSignal;
+};
+
+type WireCompletion = {
+  id: string;
+  model: string;
+  choices: { message: { content: string }; finish_reason: FinishReason }[];
+  usage: Usage;
+  citations: WireCitation[];
+  knowledge_base_id: string | null;
+};
+type WireChunk = {
+  id: string;
+  model: string;
+  choices: { delta: { content?: string }; finish_reason: FinishReason | null }[];
+  citations?: WireCitation[];
+  knowledge_base_id?: string | null;
+  usage?: Usage | null;
+};
+
+export function chatResource(t: Transport, defaultModel: string) {
+  const body = (p: ChatParams) => ({
+    model: p.model ?? defaultModel,
+    messages: p.messages,
+    ...(p.knowledgeBaseId !== undefined && { knowledge_base_id: p.knowledgeBaseId }),
+    ...(p.temperature !== undefined && { temperature: p.temperature }),
+    ...(p.maxTokens !== undefined && { max_tokens: p.maxTokens }),
+  });
+
+  return {
+    /** One answer (`POST /v1/chat/completions`). */
+    async create(params: ChatParams): Promise<ChatResult> {
+      const { body: c } = await t.json<WireCompletion>({ method: 'POST', path: '/chat/completions', json: body(params), signal: params.signal });
+      const choice = c.choices[0]!;
+      return {
+        id: c.id,
+        model: c.model,
+        content: choice.message.content,
+        finish_reason: choice.finish_reason,
+        citations: c.citations.map(toCitation),
+        usage: c.usage,
+        knowledge_base_id: c.knowledge_base_id,
+      };
+    },
+
+    /**
+     * The answer as it is generated: `for await (const chunk of kbqa.chat.stream({...}))`. The
+     * first chunk carries the citations; an error the server sends mid-stream is thrown as its
+     * APIError; leaving the loop early closes the connection.
+     */
+    async *stream(params: ChatParams & { includeUsage?: boolean }): AsyncGenerator<ChatChunk> {
+      const json = { ...body(params), stream: true, ...(params.includeUsage && { stream_options: { include_usage: true } }) };
+      const stream = await t.stream({ method: 'POST', path: '/chat/completions', json, signal: params.signal });
+      try {
+        for await (const { event, data } of readJsonEvents(stream)) {
+          if (event === 'done') return;
+          if (event === 'error') throw apiError(data.status ?? 500, data);
+          yield toChunk(data as WireChunk);
+        }
+      } catch (error) {
+        if (params.signal?.aborted) throw new APIUserAbortError('The stream was aborted.', { cause: error });
+        throw error;
+      }
+      throw new APIConnectionError('The chat stream ended before [DONE].');
+    },
+
+    /** SPEC.md's query operation (`POST /v1/chat`): the answer to a question and the passages it cites. */
+    async query(kbId: string, question: string, options: QueryOptions = {}): Promise<QueryResult> {
+      const json = body({ model: options.model, knowledgeBaseId: kbId, messages: [...(options.history ?? []), { role: 'user', content: question }] });
+      const { body: a } = await t.json<{ id: string; model: string; content: string; citations: WireCitation[] }>({
+        method: 'POST',
+        path: '/chat',
+        json,
+        signal: options.signal,
+      });
+      return { id: a.id, model: a.model, answer: a.content, citations: a.citations.map(toCitation) };
+    },
+  };
+}
+
+function toChunk(c: WireChunk): ChatChunk {
+  const choice = c.choices[0];
+  return {
+    id: c.id,
+    model: c.model,
+    content: choice?.delta.content ?? '',
+    finish_reason: choice?.finish_reason ?? null,
+    ...(c.citations && { citations: c.citations.map(toCitation) }),
+    ...(c.knowledge_base_id !== undefined && { knowledge_base_id: c.knowledge_base_id }),
+    ...(c.usage !== undefined && { usage: c.usage }),
+  };
+}
+
+export type ChatResource = ReturnType<typeof chatResource>;

@@ -1,0 +1,90 @@
+import { KbqaError } from '../errors.ts';
+import type { Transport } from '../http.ts';
+import { readJsonEvents } from '../sse.ts';
+import type { Chunk, Chunking, Deleted, Document, DocumentStatus, ListParams, MetadataValue, Page, ServerEvent } from '../types.ts';
+import { newIdempotencyKey } from '../idempotency.ts';
+import { multipartBody, type FormPart } from '../multipart.ts';
+import { waitForDocuments, type WaitOptions } from './wait.ts';
+
+/** A file to upload: a `File`, or a name with its bytes (a string is sent as UTF-8). */
+export type UploadFile = Blob | { name: string; data: Blob | ArrayBuffer | Uint8Array | string; type?: string };
+
+export type UploadOptions = WaitOptions & {
+  metadata?: Record<string, MetadataValue>;
+  chunking?: Chunking;
+  /** Sent as `Idempotency-Key`, which also makes the upload safe to retry. A fresh one per call by default; `false` sends none. */
+  idempotencyKey?: string | false;
+  /** Resolve only when every document is `ready` (a `failed` one throws DocumentFailedError), reporting progress on the way. */
+  wait?: boolean;
+};
+
+export type TextUpload = { name: string; text: string };
+
+const base = (kbId: string) => `/knowledge-bases/${encodeURIComponent(kbId)}/documents`;
+const one = (kbId: string, docId: string) => `${base(kbId)}/${encodeURIComponent(docId)}`;
+
+function part(file: UploadFile): { blob: Blob; filename: string } {
+  if (file instanceof Blob) {
+    const name = (file as Blob & { name?: unknown }).name;
+    if (typeof name !== 'string' || name === '') throw new KbqaError('A Blob to upload needs a name: pass a File, or {name, data}.');
+    return { blob: file, filename: name };
+  }
+  const { data, name, type = 'application/octet-stream' } = file;
+  const bytes = typeof data === 'string' || data instanceof Blob ? data : new Uint8Array(data);
+  return { blob: data instanceof Blob ? data : new Blob([bytes], { type }), filename: name };
+}
+
+function idempotencyHeader(key: string | false | undefined): Record<string, string> {
+  return key === false ? {} : { 'idempotency-key': key ?? newIdempotencyKey() };
+}
+
+export function documentsResource(t: Transport) {
+  const resource = {
+    /** Multipart upload of one or more files; answers with the documents `queued`, or settled with `wait: true`. */
+    async upload(kbId: string, files: UploadFile | UploadFile[], options: UploadOptions = {}): Promise<Document[]> {
+      const parts: FormPart[] = (Array.isArray(files) ? files : [files]).map((file) => ({ name: 'file', ...part(file) }));
+      if (options.metadata) parts.push({ name: 'metadata', value: JSON.stringify(options.metadata) });
+      if (options.chunking) parts.push({ name: 'chunking', value: JSON.stringify(options.chunking) });
+      const { body: form, contentType } = multipartBody(parts);
+      const headers = { 'content-type': contentType, ...idempotencyHeader(options.idempotencyKey) };
+      const { body } = await t.json<Page<Document>>({ method: 'POST', path: base(kbId), form, headers, signal: options.signal });
+      return options.wait ? waitForDocuments(t, kbId, body.data, options) : body.data;
+    },
+    /** Plain text or Markdown as a document (`name` says which: `notes.md`, `notes.txt`). */
+    async uploadText(kbId: string, text: TextUpload, options: UploadOptions = {}): Promise<Document> {
+      const json = { ...text, ...(options.metadata && { metadata: options.metadata }), ...(options.chunking && { chunking: options.chunking }) };
+      const headers = idempotencyHeader(options.idempotencyKey);
+      const { body } = await t.json<Page<Document>>({ method: 'POST', path: base(kbId), json, headers, signal: options.signal });
+      return (options.wait ? await waitForDocuments(t, kbId, body.data, options) : body.data)[0]!;
+    },
+    /**
+     * Waits until each document is `ready`, following its server-sent lifecycle and calling
+     * `onProgress` on every step; throws DocumentFailedError if one `failed`.
+     */
+    waitUntilReady(kbId: string, documents: (string | Document)[] | string | Document, options: WaitOptions = {}): Promise<Document[]> {
+      return waitForDocuments(t, kbId, Array.isArray(documents) ? documents : [documents], options);
+    },
+    async list(kbId: string, params: ListParams & { status?: DocumentStatus; signal?: AbortSignal } = {}): Promise<Page<Document>> {
+      const { signal, ...query } = params;
+      return (await t.json<Page<Document>>({ method: 'GET', path: base(kbId), query, signal })).body;
+    },
+    async get(kbId: string, docId: string, options: { signal?: AbortSignal } = {}): Promise<Document> {
+      return (await t.json<Document>({ method: 'GET', path: one(kbId, docId), signal: options.signal })).body;
+    },
+    /** The document's chunks in order; continue with `after: <last chunk's index>`. */
+    async chunks(kbId: string, docId: string, params: { limit?: number; after?: number; signal?: AbortSignal } = {}): Promise<Page<Chunk>> {
+      const { signal, ...query } = params;
+      return (await t.json<Page<Chunk>>({ method: 'GET', path: `${one(kbId, docId)}/chunks`, query, signal })).body;
+    },
+    async delete(kbId: string, docId: string, options: { signal?: AbortSignal } = {}): Promise<Deleted> {
+      return (await t.json<Deleted>({ method: 'DELETE', path: one(kbId, docId), signal: options.signal })).body;
+    },
+    /** The document's lifecycle events (replayed, then live with `progress`), ending when it is ready, failed or deleted. */
+    async *events(kbId: string, docId: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<ServerEvent> {
+      yield* readJsonEvents(await t.stream({ method: 'GET', path: `${one(kbId, docId)}/events`, signal: options.signal }));
+    },
+  };
+  return resource;
+}
+
+export type DocumentsResource = ReturnType<typeof documentsResource>;

@@ -1,0 +1,160 @@
+/**
+ * The API's resources as they travel (snake_case, API.md). The SDK returns them unchanged, with
+ * one exception SPEC.md asks for: a citation carries `text` where the API says `paragraph`.
+ */
+
+export type Page<T> = { object: 'list'; data: T[]; has_more: boolean; first_id?: string | null; last_id?: string | null };
+export type ListParams = { limit?: number; after?: string; order?: 'asc' | 'desc' };
+export type Deleted = { id: string; object: string; deleted: true };
+
+export type Model = { id: string; object: 'model'; created: number; owned_by: string };
+
+export type KnowledgeBaseSettings = {
+  embedding_model: string;
+  top_k: number;
+  score_threshold: number;
+  recall: { vector: boolean; keyword: boolean; graph: boolean };
+  rerank: { enabled: boolean; model: string | null };
+  chunking: { max_tokens: number; overlap_tokens: number };
+};
+/** What create and update accept: any part of the settings (update deep-merges it). */
+export type KnowledgeBaseSettingsPatch = {
+  [K in keyof KnowledgeBaseSettings]?: KnowledgeBaseSettings[K] extends object ? Partial<KnowledgeBaseSettings[K]> : KnowledgeBaseSettings[K];
+};
+export type KnowledgeBase = {
+  id: string;
+  object: 'knowledge_base';
+  name: string;
+  description: string | null;
+  settings: KnowledgeBaseSettings;
+  document_count: number;
+  chunk_count: number;
+  created_at: string;
+  updated_at: string;
+  /** Added by the SDK from the `ETag` header: pass it back as `ifMatch` for optimistic concurrency. */
+  etag: string | null;
+};
+export type CreateKnowledgeBase = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
+export type UpdateKnowledgeBase = Partial<CreateKnowledgeBase>;
+
+export type DocumentStatus = 'queued' | 'parsing' | 'indexing' | 'ready' | 'failed';
+export type MetadataValue = string | number | boolean;
+export type Chunking = { max_tokens?: number; overlap_tokens?: number };
+export type Document = {
+  id: string;
+  object: 'document';
+  knowledge_base_id: string;
+  name: string;
+  media_type: string;
+  size_bytes: number;
+  sha256: string;
+  status: DocumentStatus;
+  metadata: Record<string, MetadataValue>;
+  page_count: number | null;
+  chunk_count: number | null;
+  ocr_pages: number[];
+  warnings: string[];
+  error: { stage: string; code: string; message: string } | null;
+  timings: { parse_ms: number | null; index_ms: number | null; parsing_started_at: string | null; parsed_at: string | null; indexed_at: string | null };
+  created_at: string;
+  updated_at: string;
+};
+export type Chunk = {
+  id: string;
+  object: 'chunk';
+  document_id: string;
+  index: number;
+  source: string;
+  page: number;
+  paragraph: string;
+  heading_path: string[];
+  char_start: number;
+  char_end: number;
+  token_count: number;
+};
+
+export type SearchMode = 'hybrid' | 'vector' | 'keyword' | 'graph';
+export type SearchResult = {
+  object: 'search_result';
+  chunk_id: string;
+  document_id: string;
+  source: string;
+  page: number;
+  paragraph: string;
+  heading_path: string[];
+  score: number;
+  scores?: { vector: number | null; keyword: number | null; graph: number | null; fused: number | null; rerank: number | null };
+};
+export type SearchResponse = Page<SearchResult> & { knowledge_base_id: string; mode: SearchMode; rerank: boolean };
+
+/** A cited passage: `source` is the document's file name, `page` is 1-based, `text` the passage. */
+export type Citation = { index: number; source: string; page: number; text: string; document_id: string; chunk_id: string; score: number };
+/** A citation as the API sends it (before the SDK renames `paragraph` to `text`). */
+export type WireCitation = Omit<Citation, 'text'> & { paragraph: string };
+
+export type Message = { role: 'system' | 'developer' | 'user' | 'assistant'; content: string };
+export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+export type FinishReason = 'stop' | 'length';
+
+/** The result of `query`: the answer and the passages it cites. */
+export type QueryResult = { id: string; model: string; answer: string; citations: Citation[] };
+
+export type ChatResult = {
+  id: string;
+  model: string;
+  content: string;
+  finish_reason: FinishReason;
+  citations: Citation[];
+  usage: Usage;
+  knowledge_base_id: string | null;
+};
+/** One event of a streamed chat: the first carries `citations`; the last ones `finish_reason`, then `usage` when asked for. */
+export type ChatChunk = {
+  id: string;
+  model: string;
+  /** The text this chunk adds ('' when it adds none). */
+  content: string;
+  finish_reason: FinishReason | null;
+  citations?: Citation[];
+  knowledge_base_id?: string | null;
+  usage?: Usage | null;
+};
+
+export type WorkflowNode = { id: string; type: string; config: Record<string, unknown>; timeout_ms?: number };
+export type WorkflowEdge = { from: string; to: string; when?: boolean };
+export type WorkflowGraph = { nodes: WorkflowNode[]; edges: WorkflowEdge[] };
+export type Workflow = {
+  id: string;
+  object: 'workflow';
+  name: string;
+  description: string | null;
+  graph: WorkflowGraph;
+  version: number;
+  created_at: string;
+  updated_at: string;
+};
+export type CreateWorkflow =
+  | { name: string; description?: string | null; graph: WorkflowGraph }
+  | { name: string; description?: string | null; template: 'knowledge-qa'; knowledge_base_id: string; model?: string };
+export type ReplaceWorkflow = { name: string; description?: string | null; graph: WorkflowGraph };
+
+export type WorkflowRunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type ResponseMode = 'blocking' | 'streaming' | 'async';
+export type WorkflowRun = {
+  id: string;
+  object: 'workflow_run';
+  workflow_id: string;
+  workflow_version: number;
+  status: WorkflowRunStatus;
+  inputs: Record<string, unknown>;
+  outputs: ({ answer?: string; citations?: WireCitation[] } & Record<string, unknown>) | null;
+  node_runs: Record<string, unknown>[];
+  error: { code: string; message: string; node_id: string | null } | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  elapsed_ms: number | null;
+};
+
+/** A server-sent event: `event` is its name (`message` when unnamed), `data` its parsed JSON. */
+export type ServerEvent<T = Record<string, unknown>> = { event: string; data: T };

@@ -1,0 +1,315 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import {
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  DocumentFailedError,
+  InternalServerError,
+  Kbqa,
+  NotFoundError,
+  RateLimitError,
+  type Document,
+  type RetryInfo,
+  type ServerEvent,
+  type UploadProgress,
+} from '../../sdk/typescript/src/index.ts';
+import { fileFromPath } from '../../sdk/typescript/src/node.ts';
+import { FACTS, turbinePdf } from '../helpers/knowledge-base.ts';
+import { startChatServer } from '../helpers/provider-servers.ts';
+import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { faultyProxy } from './faulty-proxy.ts';
+
+/** The SDK against the real app (in-process, random port, fresh data dir); each step builds on the one before. */
+let server: TestServer;
+let kbqa: Kbqa;
+const dir = tempDir('kbqa-sdk-');
+const state = { kbId: '', docs: {} as Record<string, Document>, workflowId: '' };
+
+test.before(async () => {
+  server = await startServer();
+  // No `/v1`: the client appends it.
+  kbqa = new Kbqa({ baseUrl: server.url, apiKey: ADMIN_KEY });
+});
+test.after.always(async () => {
+  await server?.close();
+  dir.remove();
+});
+
+test.serial('models: list and get', async (t) => {
+  t.is(kbqa.baseUrl, `${server.url}/v1`);
+  const models = await kbqa.models.list();
+  t.is(models.object, 'list');
+  t.true(models.data.some((m) => m.id === 'kbqa-extractive'));
+  t.like(await kbqa.models.get('kbqa-hash-embed-512'), { id: 'kbqa-hash-embed-512', object: 'model' });
+});
+
+test.serial('knowledge bases: create, list, get, update with an ETag, a stale ETag, delete', async (t) => {
+  const kb = await kbqa.knowledgeBases.create({ name: 'Scratch', settings: { top_k: 8 } });
+  t.like(kb, { object: 'knowledge_base', name: 'Scratch', settings: { top_k: 8 }, etag: '"0"' });
+  t.true((await kbqa.knowledgeBases.list({ limit: 100 })).data.some((k) => k.id === kb.id));
+  t.is((await kbqa.knowledgeBases.get(kb.id)).etag, kb.etag);
+  const updated = await kbqa.knowledgeBases.update(kb.id, { description: 'for the SDK test', settings: { rerank: { enabled: false } } }, { ifMatch: kb.etag! });
+  t.like(updated, { description: 'for the SDK test', settings: { top_k: 8, rerank: { enabled: false } } });
+  t.not(updated.etag, kb.etag);
+  const stale = await t.throwsAsync(kbqa.knowledgeBases.update(kb.id, { name: 'lost' }, { ifMatch: kb.etag! }), { instanceOf: ConflictError });
+  t.is(stale.error.code, 'concurrent_modification');
+  t.like(await kbqa.knowledgeBases.delete(kb.id, { ifMatch: updated.etag! }), { id: kb.id, deleted: true });
+  await t.throwsAsync(kbqa.knowledgeBases.get(kb.id), { instanceOf: NotFoundError });
+});
+
+test.serial('upload text and files, waiting for ready with progress', async (t) => {
+  const kb = await kbqa.knowledgeBases.create({ name: 'Handbook' });
+  state.kbId = kb.id;
+  const textProgress: UploadProgress[] = [];
+  const erebus = await kbqa.documents.uploadText(
+    kb.id,
+    { name: 'erebus.md', text: `# Mount Erebus\n\n${FACTS.volcano}\n\n## Lava lake\n\n${FACTS.lake}` },
+    { metadata: { topic: 'geology' }, wait: true, onProgress: (p) => textProgress.push(p) },
+  );
+  t.like(erebus, { name: 'erebus.md', status: 'ready', page_count: 1, metadata: { topic: 'geology' } });
+  t.deepEqual([...new Set(textProgress.map((p) => p.status))], ['queued', 'parsing', 'indexing', 'ready']);
+  t.like(textProgress.at(-1), { document_id: erebus.id, name: 'erebus.md', event: 'DocumentIndexed', settled: 1, total: 1 });
+
+  const sourdough = join(dir.path, 'sourdough.txt');
+  writeFileSync(sourdough, `${FACTS.bread}\n\n${FACTS.starter}`);
+  const progress: UploadProgress[] = [];
+  const docs = await kbqa.documents.upload(
+    kb.id,
+    [{ name: 'zephyr-9.pdf', data: await turbinePdf(), type: 'application/pdf' }, await fileFromPath(sourdough, 'sourdough (crème).txt')],
+    { metadata: { lang: 'en' }, chunking: { max_tokens: 256 }, wait: true, onProgress: (p) => progress.push(p) },
+  );
+  t.deepEqual(docs.map((d) => [d.name, d.status]), [['zephyr-9.pdf', 'ready'], ['sourdough (crème).txt', 'ready']]);
+  t.is(docs[0]!.page_count, 2);
+  t.true(progress.some((p) => p.document_id === docs[0]!.id && p.event === 'DocumentParsed' && p.page_count === 2));
+  t.true(progress.some((p) => p.event === 'progress' && typeof p.chunks_indexed === 'number'), 'index progress is reported');
+  t.is(progress.at(-1)!.settled, 2);
+  t.is(Math.max(...progress.map((p) => p.settled)), 2);
+  state.docs = { erebus, zephyr: docs[0]!, sourdough: docs[1]! };
+
+  // Without waiting: queued, and waitUntilReady settles them later.
+  const queued = await kbqa.documents.uploadText(kb.id, { name: 'notes.txt', text: 'Scratch notes that will be deleted.' });
+  t.is(queued.status, 'queued');
+  const [settled] = await kbqa.documents.waitUntilReady(kb.id, queued.id);
+  t.is(settled!.status, 'ready');
+  t.is((await kbqa.documents.list(kb.id, { status: 'ready', limit: 10 })).data.length, 4);
+  t.is((await kbqa.documents.get(kb.id, erebus.id)).chunk_count, erebus.chunk_count);
+  const chunks = await kbqa.documents.chunks(kb.id, docs[0]!.id);
+  t.true(chunks.data.some((c) => c.page === 2 && c.paragraph.includes('78 metres')));
+  const events: string[] = [];
+  for await (const e of kbqa.documents.events(kb.id, erebus.id)) events.push(e.event);
+  t.deepEqual([events[0], events.at(-1)], ['DocumentUploaded', 'DocumentIndexed']);
+  t.like(await kbqa.documents.delete(kb.id, queued.id), { id: queued.id, deleted: true });
+});
+
+test.serial('a document that fails is a DocumentFailedError carrying it', async (t) => {
+  const error = await t.throwsAsync(kbqa.documents.upload(state.kbId, { name: 'blank.txt', data: '' }, { wait: true }), { instanceOf: DocumentFailedError });
+  t.like(error.failed[0], { name: 'blank.txt', status: 'failed', error: { code: 'empty' } });
+});
+
+test.serial('search: passages with source, page and scores', async (t) => {
+  const result = await kbqa.search(state.kbId, 'How long is a Zephyr-9 blade?', { topK: 3, explain: true, filter: { metadata: { lang: 'en' } } });
+  t.like(result, { object: 'list', knowledge_base_id: state.kbId });
+  t.like(result.data[0], { source: 'zephyr-9.pdf', page: 2, document_id: state.docs.zephyr!.id });
+  t.true(result.data.every((r) => r.document_id !== state.docs.erebus!.id), 'the metadata filter leaves out erebus.md');
+  t.is(typeof result.data[0]!.scores!.keyword, 'number');
+});
+
+test.serial('query: the answer with citations {source, page, text}', async (t) => {
+  const result = await kbqa.query(state.kbId, 'How long is a Zephyr-9 blade?');
+  t.regex(result.answer, /78 metres long/);
+  t.regex(result.answer, /\[1\]/);
+  t.like(result.citations[0], { index: 1, source: 'zephyr-9.pdf', page: 2 });
+  t.true(result.citations[0]!.text.includes(FACTS.blades));
+  t.false('paragraph' in result.citations[0]!);
+  const followUp = await kbqa.query(state.kbId, 'What is it made of?', {
+    history: [
+      { role: 'user', content: 'How long is a Zephyr-9 blade?' },
+      { role: 'assistant', content: result.answer },
+    ],
+  });
+  t.regex(followUp.answer, /glass fibre/);
+});
+
+test.serial('chat: one answer, and the same answer streamed through an async iterator', async (t) => {
+  const messages = [{ role: 'user' as const, content: 'When has the lava lake of Mount Erebus been active since?' }];
+  const whole = await kbqa.chat.create({ messages, knowledgeBaseId: state.kbId });
+  t.regex(whole.content, /1972/);
+  t.like(whole, { finish_reason: 'stop', knowledge_base_id: state.kbId });
+  t.is(whole.citations[0]!.source, 'erebus.md');
+
+  const chunks = [];
+  for await (const chunk of kbqa.chat.stream({ messages, knowledgeBaseId: state.kbId, includeUsage: true })) chunks.push(chunk);
+  t.deepEqual(chunks[0]!.citations, whole.citations);
+  t.true(chunks.filter((c) => c.content !== '').length > 1, 'several content deltas');
+  t.is(chunks.map((c) => c.content).join(''), whole.content);
+  t.true(chunks.some((c) => c.finish_reason === 'stop'));
+  t.true((chunks.at(-1)!.usage?.total_tokens ?? 0) > 0);
+
+  // Leaving the loop early closes the stream; so does the caller's AbortSignal; the client keeps working.
+  for await (const chunk of kbqa.chat.stream({ messages, knowledgeBaseId: state.kbId })) if (chunk.content) break;
+  const aborter = new AbortController();
+  await t.throwsAsync(
+    async () => {
+      for await (const chunk of kbqa.chat.stream({ messages, knowledgeBaseId: state.kbId, signal: aborter.signal })) if (chunk.content) aborter.abort();
+    },
+    { instanceOf: APIUserAbortError },
+  );
+  t.truthy((await kbqa.models.list()).data.length);
+});
+
+test.serial('runWorkflow: blocking, async then fetched, streaming with node events', async (t) => {
+  const wf = await kbqa.workflows.create({ name: 'QA', template: 'knowledge-qa', knowledge_base_id: state.kbId });
+  state.workflowId = wf.id;
+  t.true((await kbqa.workflows.list()).data.some((w) => w.id === wf.id));
+  t.is((await kbqa.workflows.get(wf.id)).version, 1);
+  const question = 'How long is a Zephyr-9 blade?';
+
+  const blocking = await kbqa.runWorkflow(wf.id, { question }, { mode: 'blocking' });
+  t.like(blocking, { object: 'workflow_run', workflow_id: wf.id, status: 'succeeded', inputs: { question } });
+  t.regex(String(blocking.outputs!.answer), /78 metres/);
+  t.is(blocking.outputs!.citations![0]!.source, 'zephyr-9.pdf');
+
+  const queued = await kbqa.runWorkflow(wf.id, { question }, { mode: 'async' });
+  const fetched = await kbqa.workflows.waitForRun(queued.id);
+  t.is(fetched.status, 'succeeded');
+  t.deepEqual(fetched.outputs, blocking.outputs);
+  t.is((await kbqa.workflows.getRun(queued.id)).id, queued.id);
+
+  const events: ServerEvent[] = [];
+  const streamed = await kbqa.runWorkflow(wf.id, { question }, { mode: 'streaming', onEvent: (e) => events.push(e) });
+  t.is(streamed.status, 'succeeded');
+  t.deepEqual(streamed.outputs, blocking.outputs);
+  t.true(events.some((e) => e.event === 'NodeRunSucceeded' && e.data.node_id === 'llm'));
+
+  const bad = await t.throwsAsync(kbqa.runWorkflow(wf.id, {}), { instanceOf: BadRequestError });
+  t.is(bad.param, 'inputs.question');
+  const replaced = await kbqa.workflows.update(wf.id, { name: 'QA 2', graph: wf.graph });
+  t.is(replaced.version, 2);
+});
+
+test.serial('errors: a bad key and an unknown knowledge base, typed and carrying the API error body', async (t) => {
+  const stranger = new Kbqa({ baseUrl: `${server.url}/v1/`, apiKey: 'kbqa-not-a-real-key', maxRetries: 0 });
+  const denied = await t.throwsAsync(stranger.query(state.kbId, 'Anything?'), { instanceOf: AuthenticationError });
+  t.is(denied.status, 401);
+  t.deepEqual(denied.error, { message: 'Incorrect API key provided.', type: 'authentication_error', param: null, code: 'invalid_api_key' });
+  t.truthy(denied.requestId);
+
+  const missing = await t.throwsAsync(kbqa.query('kb_does_not_exist', 'Anything?'), { instanceOf: NotFoundError });
+  t.like(missing, { status: 404, code: 'knowledge_base_not_found', type: 'not_found_error' });
+  await t.throwsAsync(kbqa.search('kb_does_not_exist', 'x'), { instanceOf: NotFoundError });
+  const streamMissing = kbqa.chat.stream({ messages: [{ role: 'user', content: 'x' }], knowledgeBaseId: 'kb_does_not_exist' });
+  await t.throwsAsync(streamMissing.next(), { instanceOf: NotFoundError });
+  const invalid = await t.throwsAsync(kbqa.chat.create({ messages: [{ role: 'user', content: 'x' }], temperature: 3 }), { instanceOf: BadRequestError });
+  t.is(invalid.param, 'temperature');
+  t.is((await t.throwsAsync(kbqa.models.get('no-such-model'), { instanceOf: NotFoundError })).code, 'model_not_found');
+});
+
+test.serial('base URL and key from KBQA_BASE_URL and KBQA_API_KEY', async (t) => {
+  const saved = { base: process.env.KBQA_BASE_URL, key: process.env.KBQA_API_KEY };
+  process.env.KBQA_BASE_URL = `${server.url}/v1`;
+  process.env.KBQA_API_KEY = ADMIN_KEY;
+  try {
+    const fromEnv = new Kbqa();
+    t.is(fromEnv.baseUrl, `${server.url}/v1`);
+    t.true((await fromEnv.models.list()).data.length > 0);
+    delete process.env.KBQA_API_KEY;
+    t.throws(() => new Kbqa(), { message: /KBQA_API_KEY/ });
+  } finally {
+    for (const [name, value] of [['KBQA_BASE_URL', saved.base], ['KBQA_API_KEY', saved.key]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+});
+
+test('a 429 from the real rate limiter is retried after its retry-after, for a GET and a POST alike', async (t) => {
+  const limited = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '60' });
+  try {
+    const exhaust = async () => {
+      for (let i = 0; i < 200; i++) if ((await limited.call('GET', '/v1/models')).status === 429) return;
+      throw new Error('the rate limit never answered 429');
+    };
+    await exhaust();
+    const impatient = new Kbqa({ baseUrl: limited.url, apiKey: ADMIN_KEY, maxRetries: 0 });
+    const refused = await t.throwsAsync(impatient.models.list(), { instanceOf: RateLimitError });
+    t.like(refused, { status: 429, retryAfter: 1, code: 'rate_limit_exceeded', type: 'rate_limit_error' });
+
+    const retries: RetryInfo[] = [];
+    const patient = new Kbqa({ baseUrl: limited.url, apiKey: ADMIN_KEY, onRetry: (r) => retries.push(r) });
+    let started = Date.now();
+    t.true((await patient.models.list()).data.length > 0);
+    t.like(retries[0], { status: 429, delayMs: 1000, method: 'GET' });
+    t.true(Date.now() - started >= 950, 'waited for retry-after');
+
+    await exhaust();
+    retries.length = 0;
+    started = Date.now();
+    const answer = await patient.chat.create({ messages: [{ role: 'user', content: 'Hello?' }] });
+    t.truthy(answer.content);
+    t.like(retries[0], { status: 429, delayMs: 1000, method: 'POST' });
+    t.true(Date.now() - started >= 950);
+  } finally {
+    await limited.close();
+  }
+});
+
+test('a 5xx is retried for idempotent calls only; an Idempotency-Key makes upload and run retryable', async (t) => {
+  const faults = new Map<string, { status: number; forward: boolean }>([
+    ['GET /v1/models', { status: 503, forward: false }],
+    ['POST /v1/chat', { status: 503, forward: false }],
+    [`POST /v1/knowledge-bases/${state.kbId}/documents`, { status: 502, forward: true }],
+    [`POST /v1/workflows/${state.workflowId}/run`, { status: 502, forward: true }],
+  ]);
+  // Each listed request fails the first time it is seen.
+  const proxy = await faultyProxy(server.url, ({ method, path, n }) => (n === 0 ? (faults.get(`${method} ${path}`) ?? null) : null));
+  try {
+    const retries: RetryInfo[] = [];
+    const client = new Kbqa({ baseUrl: proxy.url, apiKey: ADMIN_KEY, retry: { initialDelayMs: 10 }, onRetry: (r) => retries.push(r) });
+    t.true((await client.models.list()).data.length > 0);
+    t.like(retries, [{ status: 503, method: 'GET', path: '/models' }]);
+
+    await t.throwsAsync(client.query(state.kbId, 'How long is a Zephyr-9 blade?'), { instanceOf: InternalServerError });
+    t.is(proxy.seen.filter((s) => s.path === '/v1/chat').length, 1, 'a chat is not repeated after a 5xx');
+
+    // The first upload and run reached the server and their answers were lost: the retries get the same resources back.
+    const doc = await client.documents.uploadText(state.kbId, { name: 'retry.md', text: '# Retry\n\nUploaded through a flaky gateway.' });
+    const uploads = proxy.seen.filter((s) => s.method === 'POST' && s.path.endsWith('/documents'));
+    t.is(uploads.length, 2);
+    t.is(uploads[0]!.headers['idempotency-key'], uploads[1]!.headers['idempotency-key']);
+    t.is(JSON.parse(uploads[0]!.forwardedBody!).data[0].id, doc.id);
+
+    const run = await client.runWorkflow(state.workflowId, { question: 'How long is a Zephyr-9 blade?' });
+    const runs = proxy.seen.filter((s) => s.path.endsWith('/run'));
+    t.is(runs.length, 2);
+    t.is(JSON.parse(runs[0]!.forwardedBody!).id, run.id);
+    t.is(run.status, 'succeeded');
+    t.is(retries.length, 3);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('an error the server sends after a stream started is thrown as its typed APIError', async (t) => {
+  // A provider model that always answers 429: the stream's headers are out first, so it arrives as an `error` event.
+  const provider = await startChatServer({ failFirst: 1000 });
+  const withProvider = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
+  try {
+    const client = new Kbqa({ baseUrl: withProvider.url, apiKey: ADMIN_KEY, maxRetries: 0 });
+    const chunks: unknown[] = [];
+    const error = await t.throwsAsync(
+      async () => {
+        for await (const chunk of client.chat.stream({ model: 'loop-chat', messages: [{ role: 'user', content: 'hi' }] })) chunks.push(chunk);
+      },
+      { instanceOf: RateLimitError },
+    );
+    t.like(error, { status: 429, code: 'provider_rate_limited', type: 'rate_limit_error' });
+    t.is(chunks.length, 1, 'the first chunk (role, citations) came before the error');
+  } finally {
+    await withProvider.close();
+    await provider.close();
+  }
+});
