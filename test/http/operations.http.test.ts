@@ -1,4 +1,8 @@
 import anyTest, { type TestFn } from 'ava';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createOperationsApp } from '../../src/http/app.ts';
+import { createMetrics } from '../../src/http/metrics.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const test = anyTest as TestFn<{ server: TestServer }>;
@@ -78,5 +82,29 @@ test.serial('rate limit: 429 with retry-after and x-ratelimit headers once the b
     t.true(Number(last!.headers.get('retry-after')) >= 1);
   } finally {
     await server.close();
+  }
+});
+
+test('a role that serves no API (relay, worker, projector) answers its operators and refuses the rest', async (t) => {
+  const app = createOperationsApp({
+    metrics: createMetrics({ consumers: () => ({ indexer: 41n }), logHead: async () => 42n }),
+    readiness: { event_store: async () => {}, relay: async () => Promise.reject(new Error('relay is 20000 positions behind the log')) },
+    version: 'test',
+    onServerError: () => {},
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const ready = await fetch(`${url}/readyz`);
+    t.is(ready.status, 503);
+    t.deepEqual(await ready.json(), { status: 'not_ready', checks: { event_store: 'ok', relay: 'relay is 20000 positions behind the log' } });
+    t.is((await fetch(`${url}/healthz`)).status, 200);
+    t.regex(await (await fetch(`${url}/metrics`)).text(), /kbqa_consumer_position\{group="indexer"\} 41/);
+    const api = await fetch(`${url}/v1/models`);
+    t.is(api.status, 404);
+    t.regex(((await api.json()) as { error: { message: string } }).error.message, /the API is served by the api role/);
+  } finally {
+    server.close();
   }
 });
