@@ -59,17 +59,41 @@ export const EventMessage = z
 
 export type EventMessage = z.infer<typeof EventMessage>;
 
-/** The value of a message on kbqa.dead-letter: what failed for good, where it came from, and why. */
-export const DeadLetterMessage = z
+/** Where a dead letter came from and why it was parked: common to both of its forms. */
+const deadLetterSource = {
+  group: z.string().min(1),
+  topic: z.string().min(1),
+  partition: z.number().int().min(0),
+  offset: z.string().regex(/^\d+$/),
+  error: z.string(),
+  parkedAt: z.string(),
+};
+
+/** A message as it was on its topic, for one that could not be read as an EventMessage. */
+export const RawMessage = z
   .object({
-    group: z.string().min(1),
-    topic: z.string().min(1),
-    partition: z.number().int().min(0),
-    offset: z.string().regex(/^\d+$/),
-    error: z.string(),
-    parkedAt: z.string(),
-    event: EventMessage,
+    key: z.string().nullable(),
+    value: z.base64().nullable(),
+    headers: z.record(z.string(), z.string()),
   })
+  .meta({ title: 'RawMessage', description: 'The key (UTF-8) and headers of the message, and its value as base64 of its bytes' });
+
+export type RawMessage = z.infer<typeof RawMessage>;
+
+/**
+ * The value of a message on kbqa.dead-letter: what failed for good, where it came from, and why.
+ * It carries the event a group could not handle or, for a message that could not even be read,
+ * the raw message: exactly one of them. The absent one is `never` (not just left out) because an
+ * object admits unknown keys, and a letter carrying both must fail in JSON Schema too.
+ */
+export const DeadLetterMessage = z
+  .xor([
+    z.object({ ...deadLetterSource, event: EventMessage, raw: z.never().optional() }).meta({ title: 'EventDeadLetter' }),
+    z.object({ ...deadLetterSource, raw: RawMessage, event: z.never().optional() }).meta({ title: 'UnreadableDeadLetter' }),
+  ])
   .meta({ title: 'DeadLetterMessage', description: 'The value of a message on kbqa.dead-letter' });
 
 export type DeadLetterMessage = z.infer<typeof DeadLetterMessage>;
+
+/** Headers a dead letter adds to those of the message it parks. */
+export const DEAD_LETTER_HEADER = { error: 'kbqa-dead-letter-error' } as const;

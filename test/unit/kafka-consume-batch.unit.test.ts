@@ -33,7 +33,7 @@ function control(batch: IncomingMessage[], { heartbeat = async () => {} } = {}) 
 }
 
 function deps(group: Partial<ConsumerGroup> & Pick<ConsumerGroup, 'handle'>, overrides: Partial<BatchDeps> = {}) {
-  const seen = { parked: [] as string[], parkedAt: [] as string[], progress: [] as unknown[], errors: [] as unknown[] };
+  const seen = { parked: [] as string[], parkedAt: [] as string[], unreadable: [] as { message: IncomingMessage; offset: string }[], progress: [] as unknown[], errors: [] as unknown[] };
   const d: BatchDeps = {
     group: { name: 'g', ...group },
     backoff: { attempts: 3, baseMs: 1, maxMs: 2 },
@@ -42,6 +42,7 @@ function deps(group: Partial<ConsumerGroup> & Pick<ConsumerGroup, 'handle'>, ove
       seen.parked.push(event.id);
       seen.parkedAt.push(where.offset);
     },
+    parkUnreadable: async (message, _error, where) => void seen.unreadable.push({ message, offset: where.offset }),
     progress: async (_topic, _partition, committed) => void seen.progress.push(committed),
     onError: (error) => void seen.errors.push(error),
     ...overrides,
@@ -124,16 +125,46 @@ test('a consumer stopping during a retry leaves the event uncommitted and unpark
   t.deepEqual(log.commits, []);
 });
 
-test('an unreadable message of a wanted type is reported and passed over, not retried forever', async (t) => {
+test('an unreadable message of a wanted type is reported, parked as it is before its offset is committed, not retried forever', async (t) => {
   const batch = messages(['A', 'A']);
   batch[0] = { ...batch[0]!, value: Buffer.from('{broken') };
   const handled: string[][] = [];
   const { payload, log } = control(batch);
-  const { d, seen } = deps({ handle: async (b) => void handled.push(ids(b)) });
+  const parked: { message: IncomingMessage; offset: string; commitsBefore: number }[] = [];
+  const { d, seen } = deps(
+    { handle: async (b) => void handled.push(ids(b)) },
+    { parkUnreadable: async (message, _error, where) => void parked.push({ message, offset: where.offset, commitsBefore: log.commits.length }) },
+  );
   await consumeBatch(payload, d);
   t.deepEqual(handled, [['e1']]);
+  t.deepEqual(parked, [{ message: batch[0]!, offset: '10', commitsBefore: 0 }], 'exactly once, the very message, before any commit');
   t.deepEqual(log.commits, ['12']);
   t.true(seen.errors.some((e) => e instanceof PermanentError && /offset 10: its value is not JSON/.test(e.message)));
+});
+
+test('a message without a type header is parked as unreadable; an unreadable one of another type is passed over silently', async (t) => {
+  const batch = messages(['A', 'B', 'A', 'B']);
+  batch[1] = { ...batch[1]!, value: null };
+  batch[2] = { ...batch[2]!, headers: {} };
+  batch[3] = { ...batch[3]!, value: Buffer.from('{broken') };
+  const { payload, log } = control(batch);
+  const { d, seen } = deps({ eventTypes: new Set(['A']), handle: async () => {} });
+  await consumeBatch(payload, d);
+  t.deepEqual(seen.unreadable.map((u) => u.offset), ['12']);
+  t.is(seen.errors.length, 1);
+  t.deepEqual(log.commits, ['14']);
+});
+
+test('when an unreadable message cannot be dead-lettered the batch fails uncommitted, so Kafka delivers it again', async (t) => {
+  const batch = messages(['A', 'A']);
+  batch[1] = { ...batch[1]!, value: Buffer.from('{broken') };
+  const handled: string[][] = [];
+  const { payload, log } = control(batch);
+  const { d } = deps({ handle: async (b) => void handled.push(ids(b)) }, { parkUnreadable: async () => Promise.reject(new Error('dead-letter topic unavailable')) });
+  await t.throwsAsync(consumeBatch(payload, d), { message: /dead-letter topic unavailable/ });
+  t.deepEqual(handled, [], 'the slice stops before its handler runs');
+  t.deepEqual(log.commits, []);
+  t.deepEqual(log.resolved, []);
 });
 
 test('a failed heartbeat during a long handler (a rebalance) ends the batch after that slice and rethrows to kafkajs', async (t) => {

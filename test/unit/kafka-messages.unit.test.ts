@@ -1,6 +1,6 @@
 import test from 'ava';
-import { DeadLetterMessage, HEADER } from '../../schemas/topics.ts';
-import { decodeEvent, encodeDeadLetter, encodeEvent, eventTypeOf, type IncomingMessage, type OutgoingMessage } from '../../src/adapters/kafka/messages.ts';
+import { DEAD_LETTER_HEADER, DeadLetterMessage, HEADER } from '../../schemas/topics.ts';
+import { decodeEvent, encodeDeadLetter, encodeEvent, encodeUnreadableDeadLetter, eventTypeOf, type IncomingMessage, type OutgoingMessage } from '../../src/adapters/kafka/messages.ts';
 import { chunkBySize } from '../../src/adapters/kafka/producer.ts';
 import { CONTRACT_TOPICS } from '../../src/adapters/kafka/topics.ts';
 import { PermanentError } from '../../src/app/retry.ts';
@@ -67,7 +67,41 @@ test('a dead letter carries the event, where it came from and why, on the dead-l
   t.is(m.headers[HEADER.eventType], 'DocumentUploaded');
   const value = DeadLetterMessage.parse(JSON.parse(m.value));
   t.like(value, { group: 'indexer', partition: 2, offset: '17', error: 'PermanentError: bad' });
-  t.is(value.event.position, '9007199254740993');
+  t.is(value.event?.position, '9007199254740993');
+  t.is(value.raw, undefined);
+});
+
+const source = { group: 'indexer', topic: 'kbqa.document', partition: 2, offset: '17', error: 'PermanentError: unreadable', parkedAt: '2025-01-02T03:04:06.000Z' };
+
+test('an unreadable message is dead-lettered as it was: its key, its headers plus the error, its bytes in base64', (t) => {
+  const bytes = Buffer.from([0x7b, 0xff, 0x00, 0x80]);
+  const original: IncomingMessage = { key: Buffer.from('document-doc_01-a'), value: bytes, offset: '17', headers: { [HEADER.eventType]: Buffer.from('DocumentUploaded'), [HEADER.eventId]: ['a', 'b'] } };
+  const m = encodeUnreadableDeadLetter(source, original, CONTRACT_TOPICS.deadLetter);
+  t.is(m.topic, 'kbqa.dead-letter');
+  t.is(m.key, 'document-doc_01-a');
+  t.deepEqual(m.headers, { [HEADER.eventType]: 'DocumentUploaded', [HEADER.eventId]: 'b', [DEAD_LETTER_HEADER.error]: 'PermanentError: unreadable' });
+  const value = DeadLetterMessage.parse(JSON.parse(m.value));
+  t.like(value, source);
+  t.is(value.event, undefined);
+  t.deepEqual(value.raw, { key: 'document-doc_01-a', value: bytes.toString('base64'), headers: { [HEADER.eventType]: 'DocumentUploaded', [HEADER.eventId]: 'b' } });
+  t.deepEqual(Buffer.from(value.raw!.value!, 'base64'), bytes);
+});
+
+test('an unreadable message without key, value or headers is dead-lettered with nulls', (t) => {
+  const m = encodeUnreadableDeadLetter(source, { key: null, value: null, offset: '17' }, CONTRACT_TOPICS.deadLetter);
+  t.is(m.key, '', 'the publisher takes a string key');
+  t.deepEqual(m.headers, { [DEAD_LETTER_HEADER.error]: 'PermanentError: unreadable' });
+  t.deepEqual(DeadLetterMessage.parse(JSON.parse(m.value)).raw, { key: null, value: null, headers: {} });
+});
+
+test('a dead letter carries exactly one of the event and the raw message', (t) => {
+  const eventMessage = JSON.parse(encodeEvent(event, 'kbqa.document').value);
+  const raw = { key: 'k', value: 'e2Jyb2tlbg==', headers: {} };
+  t.true(DeadLetterMessage.safeParse({ ...source, event: eventMessage }).success, 'the event');
+  t.true(DeadLetterMessage.safeParse({ ...source, raw }).success, 'the raw message');
+  t.false(DeadLetterMessage.safeParse({ ...source, event: eventMessage, raw }).success, 'both');
+  t.false(DeadLetterMessage.safeParse(source).success, 'neither');
+  t.false(DeadLetterMessage.safeParse({ ...source, raw: { ...raw, value: 'not base64!' } }).success, 'a value that is not base64');
 });
 
 test('a publish is cut into requests under the size limit, in order, a large message alone', (t) => {

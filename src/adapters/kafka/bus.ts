@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../../ports/event-store.ts';
 import { type BatchDeps, consumeBatch, type Where } from './consume-batch.ts';
 import { describeError } from './delivery.ts';
 import { createGroupProgress } from './group-position.ts';
-import { encodeDeadLetter, type Publisher } from './messages.ts';
+import { encodeDeadLetter, encodeUnreadableDeadLetter, type IncomingMessage, type Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
 import { createPositionWaiters } from './waiters.ts';
 
@@ -67,11 +67,18 @@ export function createKafkaBus({
       await group.onParked?.(event, error).catch(report);
     };
 
+    // No checkpoint-store record nor onParked here: both take a recorded event, and this message holds none.
+    const parkUnreadable = async (message: IncomingMessage, error: unknown, where: Where) => {
+      const letter = { group: group.name, ...where, error: describeError(error), parkedAt: now().toISOString() };
+      await publisher.publish([encodeUnreadableDeadLetter(letter, message, topics.deadLetter)]);
+    };
+
     const deps: BatchDeps = {
       group,
       backoff,
       heartbeatMs: consumerConfig.heartbeatInterval ?? 3000,
       park,
+      parkUnreadable,
       progress: async (topic, partition, committed) => {
         if (!committed) progress.begin(topic, partition);
         else await reach(progress.advance(topic, partition, committed.position, committed.caughtUp));

@@ -19,6 +19,8 @@ export type BatchDeps = {
   heartbeatMs: number;
   /** Dead-letters the event for good (and reports it); rejects if it could not: the batch then stops uncommitted. */
   park(event: RecordedEvent, error: unknown, where: Where): Promise<void>;
+  /** Dead-letters a message that cannot be read, as it is (onError reports it); rejects as `park` does. */
+  parkUnreadable(message: IncomingMessage, error: unknown, where: Where): Promise<void>;
   /** The partition's progress, before work starts (null) and after each commit. */
   progress(topic: string, partition: number, committed: { position: bigint | null; caughtUp: boolean } | null): Promise<void>;
   /** Messages that cannot be read; a retried failure is not reported, as the in-process bus does not. */
@@ -29,14 +31,17 @@ export type BatchDeps = {
 /** Raised inside the batch when the consumer is stopping or the partition was taken away. */
 class Interrupted extends Error {}
 
+/** An entry with, for a message the group should have had but cannot read, why (it is dead-lettered as it is). */
+type ReadEntry = Entry & { unreadable?: { error: unknown } };
+
 /**
  * One fetched batch of one partition: hand its events to the group in slices, retry and isolate
- * failures, park poison, and commit after every slice exactly the entries that are done.
+ * failures, park poison and unreadable messages, and commit after every slice exactly the entries that are done.
  */
 export async function consumeBatch(control: BatchControl, deps: BatchDeps): Promise<void> {
   const { batch } = control;
   const entries = batch.messages.map((m, i) => readEntry(m, deps, i === batch.messages.length - 1));
-  const done = entries.map((e) => e.event === null);
+  const done = entries.map((e) => e.event === null && !e.unreadable);
   const pulse = keepAlive(control.heartbeat, deps.heartbeatMs);
   const live = () => control.isRunning() && !control.isStale() && pulse.failure === undefined;
   let committedThrough = -1;
@@ -65,6 +70,11 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
     }
   };
 
+  const parkUnreadable = async (i: number): Promise<void> => {
+    await deps.parkUnreadable(batch.messages[i]!, entries[i]!.unreadable!.error, { topic: batch.topic, partition: batch.partition, offset: entries[i]!.offset });
+    done[i] = true;
+  };
+
   const deliver = async (events: RecordedEvent[], indexes: number[]): Promise<void> => {
     const error = await attempt(events);
     if (error === undefined) {
@@ -83,6 +93,9 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
   try {
     for (const segment of planSegments(entries, deps.group.batchSize ?? 500)) {
       if (!live()) throw new Interrupted();
+      // The slice's unreadable messages first: if the dead letter cannot be published, the batch
+      // stops before the handler runs, so a redelivery does not hand the same events over twice.
+      for (const i of range(segment.from, segment.to)) if (entries[i]!.unreadable) await parkUnreadable(i);
       const indexes = range(segment.from, segment.to).filter((i) => entries[i]!.event !== null);
       if (segment.events.length > 0) await deliver(segment.events, indexes);
       await commitDone();
@@ -102,7 +115,7 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
  * An entry per message. The value is read only for events the group handles, and for the batch's
  * last message, whose position tells how far the partition is done (positions grow within it).
  */
-function readEntry(message: IncomingMessage, deps: BatchDeps, last: boolean): Entry {
+function readEntry(message: IncomingMessage, deps: BatchDeps, last: boolean): ReadEntry {
   const type = eventTypeOf(message);
   const wanted = type !== undefined && (!deps.group.eventTypes || deps.group.eventTypes.has(type));
   if (!wanted && !last && type !== undefined) return { offset: message.offset, event: null, position: null };
@@ -110,9 +123,13 @@ function readEntry(message: IncomingMessage, deps: BatchDeps, last: boolean): En
     const event = decodeEvent(message);
     return { offset: message.offset, event: wanted ? event : null, position: event.position };
   } catch (error) {
-    // Unreadable: nothing can handle it, and holding the partition for it would stop every later event.
-    if (wanted || type === undefined) deps.onError(error);
-    return { offset: message.offset, event: null, position: null };
+    // Unreadable: nothing can handle it, and holding the partition for it would stop every later
+    // event. One the group should have had is parked on the dead-letter topic; another type's
+    // (read only for its position) is none of this group's business.
+    const entry = { offset: message.offset, event: null, position: null };
+    if (!wanted && type !== undefined) return entry;
+    deps.onError(error);
+    return { ...entry, unreadable: { error } };
   }
 }
 

@@ -1,4 +1,4 @@
-import { type DeadLetterMessage, EventMessage, HEADER } from '../../../schemas/topics.ts';
+import { DEAD_LETTER_HEADER, type DeadLetterMessage, EventMessage, HEADER } from '../../../schemas/topics.ts';
 import { PermanentError } from '../../app/retry.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 
@@ -22,11 +22,26 @@ export function encodeEvent(event: RecordedEvent, topic: string): OutgoingMessag
   return { topic, key: event.streamId, value: JSON.stringify(toEventMessage(event)), headers: eventHeaders(event) };
 }
 
-export type DeadLetter = Omit<DeadLetterMessage, 'event'> & { event: RecordedEvent };
+/** Where a dead letter came from and why: group, topic, partition, offset, error, parkedAt. */
+export type DeadLetterSource = Omit<DeadLetterMessage, 'event' | 'raw'>;
+export type DeadLetter = DeadLetterSource & { event: RecordedEvent };
 
 export function encodeDeadLetter(letter: DeadLetter, topic: string): OutgoingMessage {
   const value: DeadLetterMessage = { ...letter, event: toEventMessage(letter.event) };
   return { topic, key: letter.event.streamId, value: JSON.stringify(value), headers: eventHeaders(letter.event) };
+}
+
+/**
+ * A dead letter for a message that could not be read: its bytes travel as they were (the value as
+ * base64, since it may not even be text), under its own key and headers plus the error, so it can
+ * be inspected or republished as is. A message without a key goes out with an empty one (the
+ * publisher takes strings); `raw.key` keeps the null.
+ */
+export function encodeUnreadableDeadLetter(letter: DeadLetterSource, message: IncomingMessage, topic: string): OutgoingMessage {
+  const key = message.key?.toString('utf8') ?? null;
+  const headers = plainHeaders(message);
+  const value: DeadLetterMessage = { ...letter, raw: { key, value: message.value?.toString('base64') ?? null, headers } };
+  return { topic, key: key ?? '', value: JSON.stringify(value), headers: { ...headers, [DEAD_LETTER_HEADER.error]: letter.error } };
 }
 
 /** The event type from the headers, so a group can pass over what it does not handle without parsing the value. */
@@ -68,6 +83,16 @@ function toEventMessage(event: RecordedEvent): EventMessage {
 
 function eventHeaders(event: RecordedEvent): Record<string, string> {
   return { [HEADER.eventType]: event.type, [HEADER.eventId]: event.id, [HEADER.schemaVersion]: String(event.metadata.schemaVersion) };
+}
+
+/** Every header as a string; of a repeated one the last value, as Kafka's own clients read it (`lastHeader`). */
+function plainHeaders(message: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(message.headers ?? {})) {
+    const last = Array.isArray(raw) ? raw.at(-1) : raw;
+    if (last !== undefined) headers[name] = last.toString();
+  }
+  return headers;
 }
 
 /** A header repeated with different values is as unreadable as a missing one. */
