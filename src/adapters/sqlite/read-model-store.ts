@@ -4,6 +4,9 @@ import { checkpointWriter, ensureCheckpointTables } from './checkpoint-store.ts'
 
 const FIELD = /^[a-z_][a-z0-9_]*$/i;
 
+/** The fields with an expression index, and its name. */
+const INDEXED_FIELDS: Record<string, string> = { workspace_id: 'read_models_by_workspace', knowledge_base_id: 'read_models_by_knowledge_base_totals' };
+
 /** Read models as JSON documents in one table; deletes leave a tombstone so older events cannot resurrect them. */
 export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
   ensureCheckpointTables(db);
@@ -17,8 +20,11 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS read_models_by_workspace
       ON read_models (collection, json_extract(data, '$.workspace_id'), id) WHERE data IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS read_models_by_knowledge_base
-      ON read_models (collection, json_extract(data, '$.knowledge_base_id')) WHERE data IS NOT NULL;`);
+    DROP INDEX IF EXISTS read_models_by_knowledge_base;
+    -- Covers a knowledge base's document totals (status, chunk count) without reading any document.
+    CREATE INDEX IF NOT EXISTS read_models_by_knowledge_base_totals
+      ON read_models (collection, json_extract(data, '$.knowledge_base_id'), json_extract(data, '$.status'), json_extract(data, '$.chunk_count'))
+      WHERE data IS NOT NULL;`);
   const getStmt = db.prepare<[string, string], { data: string }>(
     'SELECT data FROM read_models WHERE collection = ? AND id = ? AND data IS NOT NULL',
   );
@@ -85,7 +91,9 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
       if (values.length === 0) return result;
       const sums = sum.map((f, i) => `, total(json_extract(data, '$.${f}')) AS s${i}`).join('');
       const filter = whereClause(collection, { where }, false);
-      const sql = `SELECT json_extract(data, '$.${groupBy}') AS g, count(*) AS n${sums} FROM read_models
+      // Without statistics SQLite scans the whole collection by primary key instead (100 ms at 31k documents).
+      const hint = INDEXED_FIELDS[groupBy] ? ` INDEXED BY ${INDEXED_FIELDS[groupBy]}` : '';
+      const sql = `SELECT json_extract(data, '$.${groupBy}') AS g, count(*) AS n${sums} FROM read_models${hint}
         WHERE ${filter.sql} AND json_extract(data, '$.${groupBy}') IN (${values.map(() => '?').join(',')}) GROUP BY g`;
       for (const row of prepared(sql).all(...filter.params, ...values) as Record<string, number | string>[]) {
         result.set(String(row.g), { count: Number(row.n), sums: Object.fromEntries(sum.map((f, i) => [f, Number(row[`s${i}`])])) });
