@@ -1,6 +1,8 @@
 // Runs the benchmarks and prints their figures as one JSON object on stdout (progress on stderr).
 //   npm run bench                 all of them
 //   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
+//   npm run bench -- kafka_messages projector_streams kb_totals   the costs the distributed profile adds
+import { kafkaMessagesBench, kbTotalsBench, projectorStreamsBench } from './distributed.bench.ts';
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
@@ -27,6 +29,9 @@ const BENCHES = {
   reranker: rerankerBench,
   search_chat: searchChatBench,
   workflow: workflowBench,
+  kafka_messages: kafkaMessagesBench,
+  projector_streams: projectorStreamsBench,
+  kb_totals: kbTotalsBench,
 } as const;
 type Name = keyof typeof BENCHES;
 
