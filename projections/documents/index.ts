@@ -26,10 +26,19 @@ export type DocumentDoc = {
   updated_at: string;
 };
 
+export const KNOWLEDGE_BASE_TOTALS = 'knowledge_base_totals';
+
+export type KnowledgeBaseTotals = { document_count: number; chunk_count: number };
+
 /** The status a client polls: queued → parsing → indexing → ready | failed. */
 export const documentsProjection = defineProjection<DocumentDoc>({
   collection: 'documents',
   eventTypes: ['DocumentUploaded', 'DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed', 'DocumentFailed', 'DocumentDeleted'],
+  // Every document counts toward its knowledge base; its chunks count once it is ready (searchable).
+  totals: {
+    collection: KNOWLEDGE_BASE_TOTALS,
+    contribution: (doc) => ({ id: doc.knowledge_base_id, fields: { document_count: 1, chunk_count: doc.status === 'ready' ? (doc.chunk_count ?? 0) : 0 } }),
+  },
   idsOf: (event) => [(event.data as { document_id: string }).document_id],
   evolve(doc, event) {
     if (event.type === 'DocumentUploaded') {

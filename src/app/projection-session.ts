@@ -14,6 +14,13 @@ export type DocLoader = (collection: string, id: string) => Promise<Versioned | 
  */
 export function createProjectionSession(projectionsFor: (type: string) => readonly Projection[], load: DocLoader) {
   const slots = new Map<string, Slot>();
+  const additions = new Map<string, { collection: string; id: string; fields: Record<string, number> }>();
+  const add = (collection: string, id: string, fields: Record<string, number>, sign: 1 | -1) => {
+    const key = `${collection}\u0000${id}`;
+    const entry = additions.get(key) ?? { collection, id, fields: {} };
+    for (const [field, amount] of Object.entries(fields)) entry.fields[field] = (entry.fields[field] ?? 0) + sign * amount;
+    additions.set(key, entry);
+  };
   const slotFor = async (collection: string, id: string): Promise<Slot> => {
     const key = `${collection}\u0000${id}`;
     let slot = slots.get(key);
@@ -31,14 +38,20 @@ export function createProjectionSession(projectionsFor: (type: string) => readon
           for (const id of projection.idsOf(event)) {
             const slot = await slotFor(projection.collection, id);
             if (event.position <= slot.position) continue;
+            const before = slot.doc;
             slot.doc = projection.evolve(slot.doc, event, id);
+            if (projection.totals && before !== slot.doc) {
+              const { collection, contribution } = projection.totals;
+              if (before) add(collection, contribution(before).id, contribution(before).fields, -1);
+              if (slot.doc) add(collection, contribution(slot.doc).id, contribution(slot.doc).fields, 1);
+            }
             slot.position = event.position;
             slot.dirty = true;
           }
         }
       }
     },
-    /** The writes for every document changed since the last drain. */
+    /** The writes for every document changed since the last drain, and what they add to totals. */
     drain(): ReadModelWrite[] {
       const writes: ReadModelWrite[] = [];
       for (const slot of slots.values()) {
@@ -47,6 +60,11 @@ export function createProjectionSession(projectionsFor: (type: string) => readon
         const { collection, id, doc, position } = slot;
         writes.push(doc === null ? { op: 'delete', collection, id, position } : { op: 'put', collection, id, doc, position });
       }
+      for (const { collection, id, fields } of additions.values()) {
+        const changed = Object.entries(fields).filter(([, amount]) => amount !== 0);
+        if (changed.length > 0) writes.push({ op: 'add', collection, id, fields: Object.fromEntries(changed) });
+      }
+      additions.clear();
       return writes;
     },
     size: () => slots.size,

@@ -36,7 +36,7 @@ export async function replayReadModels(opts: {
   const resumedFrom = restart ? 0n : await checkpoints.load(REPLAY_GROUP);
   const fromStore = (collection: string, id: string) => readModels.getVersioned(collection, id);
   if (resumedFrom === 0n) {
-    const collections = projections.map((p) => p.collection);
+    const collections = [...new Set(projections.flatMap((p) => (p.totals ? [p.collection, p.totals.collection] : [p.collection])))];
     await readModels.drop(trackStreams ? [...collections, STREAM_POSITIONS] : collections, [PROJECTOR_GROUP, REPLAY_GROUP]);
   }
   let session = createProjectionSession(projectionsFor, resumedFrom === 0n ? async () => null : fromStore);

@@ -118,3 +118,30 @@ test('workflow run: nodes with inputs, outputs, timings and errors; an interrupt
       },
     });
 });
+
+const uploaded = (document_id: string) => ({
+  type: 'DocumentUploaded',
+  streamId: `document-${document_id}`,
+  data: { document_id, knowledge_base_id: 'kb_1', workspace_id: 'w', name: `${document_id}.txt`, media_type: 'text/plain', size_bytes: 10, sha256: 'c'.repeat(64), metadata: {}, chunking: { max_tokens: 512, overlap_tokens: 64 }, uploaded_at: T0 },
+});
+const parsed = (document_id: string, chunk_count: number) => ({
+  type: 'DocumentParsed',
+  streamId: `document-${document_id}`,
+  data: { document_id, knowledge_base_id: 'kb_1', attempt: 1, media_type: 'text/plain', page_count: 1, chunk_count, batch_count: 1, ocr_pages: [], warnings: [], parse_ms: 1, parsed_at: T0 },
+});
+const indexed = (document_id: string, chunk_count: number) => ({
+  type: 'DocumentIndexed',
+  streamId: `document-${document_id}`,
+  data: { document_id, knowledge_base_id: 'kb_1', chunk_count, entity_count: 0, embedding_model: 'm', index_ms: 1, indexed_at: T1 },
+});
+
+test('knowledge-base totals: every live document counts, and its chunks once it is ready', async (t) => {
+  await spec(t)
+    .given(
+      uploaded('d1'), parsed('d1', 3), indexed('d1', 3),
+      uploaded('d2'), parsed('d2', 5),
+      uploaded('d3'), parsed('d3', 7), indexed('d3', 7),
+      { type: 'DocumentDeleted', streamId: 'document-d3', data: { document_id: 'd3', knowledge_base_id: 'kb_1', batch_count: 1, indexed_chunk_count: 7, sha256: 'c'.repeat(64), deleted_at: T1 } },
+    )
+    .then('knowledge_base_totals', { '0': { document_count: 2, chunk_count: 3 } });
+});

@@ -24,12 +24,6 @@ export function toBigInt(value: unknown): bigint {
   throw new TypeError(`not an integer position: ${String(value)}`);
 }
 
-/** Sums of small integers come back as numbers, of large ones as Longs; absent means nothing to add. */
-export function toNumber(value: unknown): number {
-  if (Long.isLong(value)) return value.toNumber();
-  return typeof value === 'number' ? value : 0;
-}
-
 /**
  * The document as JSON carries it, which is what the SQLite store keeps: both stores hand back the
  * same values, and one JSON cannot hold (a bigint, which BSON would quietly store as Int64) fails

@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, Document, Filter, FindOptions } from 'mongodb';
-import type { FindQuery, GroupTotals, ReadModelWrite } from '../../ports/read-models.ts';
-import { asJsonDocument, type ReadModelRow, toLong, toNumber } from './codec.ts';
+import type { FindQuery, ReadModelWrite } from '../../ports/read-models.ts';
+import { asJsonDocument, type ReadModelRow, toLong } from './codec.ts';
 
 const FIELD = /^[a-z_][a-z0-9_]*$/i;
 
@@ -21,7 +21,7 @@ function dataPath(field: string): string {
  * On insert the pipeline starts from `{ _id }`: the missing `position` sorts below every number,
  * so `$lt` lets the write in, and `$max` ignores it.
  */
-export function guardedWrite(write: ReadModelWrite): Document[] {
+export function guardedWrite(write: Exclude<ReadModelWrite, { op: 'add' }>): Document[] {
   const position = toLong(write.position);
   const data = write.op === 'put' ? asJsonDocument(write.doc) : null;
   return [
@@ -32,6 +32,13 @@ export function guardedWrite(write: ReadModelWrite): Document[] {
       },
     },
   ];
+}
+
+/** Adds to fields of `data`, creating the document at position 0: totals need no guard (see ReadModelWrite). */
+export function addition(fields: Record<string, number>): Document {
+  const inc: Document = {};
+  for (const [field, amount] of Object.entries(fields)) inc[dataPath(field)] = amount;
+  return { $inc: inc, $setOnInsert: { position: toLong(0n) } };
 }
 
 /** A checkpoint moves forward only, under the same guard as the documents. */
@@ -48,7 +55,7 @@ export function writeBatches(writes: readonly ReadModelWrite[]): Map<string, Any
   for (const write of writes) {
     const name = collectionNameOf(write.collection);
     const ops = batches.get(name) ?? [];
-    ops.push({ updateOne: { filter: { _id: write.id }, update: guardedWrite(write), upsert: true } });
+    ops.push({ updateOne: { filter: { _id: write.id }, update: write.op === 'add' ? addition(write.fields) : guardedWrite(write), upsert: true } });
     batches.set(name, ops);
   }
   return batches;
@@ -70,20 +77,4 @@ export function findRequest(query: FindQuery): { filter: Filter<ReadModelRow>; o
   const options: FindOptions = { sort: { _id: ascending ? 1 : -1 }, projection: { _id: 0, data: 1 } };
   if (query.limit !== undefined && query.limit > 0) options.limit = query.limit;
   return { filter, options };
-}
-
-/** Output fields are `s0`, `s1` …: a `$group` field name cannot contain the dots of a path. */
-export function totalsPipeline(groupBy: string, values: readonly string[], sum: readonly string[], where?: FindQuery['where']): Document[] {
-  const group: Document = { _id: `$${dataPath(groupBy)}`, count: { $sum: 1 } };
-  sum.forEach((field, i) => (group[`s${i}`] = { $sum: `$${dataPath(field)}` }));
-  return [{ $match: { ...whereFilter(where), [dataPath(groupBy)]: { $in: [...values] } } }, { $group: group }];
-}
-
-export function totalsFromRows(rows: readonly Document[], sum: readonly string[]): Map<string, GroupTotals> {
-  return new Map(
-    rows.map((row) => [
-      String(row._id),
-      { count: toNumber(row.count), sums: Object.fromEntries(sum.map((field, i) => [field, toNumber(row[`s${i}`])])) },
-    ]),
-  );
 }

@@ -4,7 +4,7 @@ import { checkpointsOf, saveCheckpoint } from './checkpoint-store.ts';
 import { type ReadModelRow, toBigInt } from './codec.ts';
 import type { MongoConnection } from './connection.ts';
 import { lazyIndexes } from './lazy-indexes.ts';
-import { collectionNameOf, findRequest, totalsFromRows, totalsPipeline, whereFilter, writeBatches } from './read-model-queries.ts';
+import { collectionNameOf, findRequest, whereFilter, writeBatches } from './read-model-queries.ts';
 
 const INDEXES: IndexDescription[] = [
   { key: { 'data.workspace_id': 1, _id: 1 }, name: 'by_workspace' },
@@ -38,7 +38,8 @@ export function createMongoReadModelStore(conn: MongoConnection): ReadModelStore
     }
     // A standalone server has no transactions: the writes land first and the checkpoint last. A
     // crash in between leaves the checkpoint behind, the batch is delivered again, and the position
-    // guard turns the writes already applied into no-ops, so the outcome is the same.
+    // guard turns the writes already applied into no-ops, so the outcome is the same. Only totals
+    // (`add`) can drift, if a crash splits them from the write they count: use a replica set.
     await apply();
   };
 
@@ -59,11 +60,6 @@ export function createMongoReadModelStore(conn: MongoConnection): ReadModelStore
     },
     async count(collection, where) {
       return rows(collection).countDocuments(whereFilter(where));
-    },
-    async totals(collection, groupBy, values, sum, where) {
-      const pipeline = totalsPipeline(groupBy, values, sum, where);
-      if (values.length === 0) return new Map();
-      return totalsFromRows(await rows(collection).aggregate(pipeline).toArray(), sum);
     },
     commit,
     async drop(collections, groups = []) {

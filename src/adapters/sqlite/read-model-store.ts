@@ -1,11 +1,9 @@
-import type { FindQuery, GroupTotals, ReadModelStore, ReadModelWrite } from '../../ports/read-models.ts';
+import type { FindQuery, ReadModelStore, ReadModelWrite } from '../../ports/read-models.ts';
 import { immediate, type SqliteDatabase, type Statement } from './database.ts';
 import { checkpointWriter, ensureCheckpointTables } from './checkpoint-store.ts';
 
 const FIELD = /^[a-z_][a-z0-9_]*$/i;
 
-/** The fields with an expression index, and its name. */
-const INDEXED_FIELDS: Record<string, string> = { workspace_id: 'read_models_by_workspace', knowledge_base_id: 'read_models_by_knowledge_base_totals' };
 
 /** Read models as JSON documents in one table; deletes leave a tombstone so older events cannot resurrect them. */
 export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
@@ -19,17 +17,19 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
       PRIMARY KEY (collection, id)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS read_models_by_workspace
-      ON read_models (collection, json_extract(data, '$.workspace_id'), id) WHERE data IS NOT NULL;
-    DROP INDEX IF EXISTS read_models_by_knowledge_base;
-    -- Covers a knowledge base's document totals (status, chunk count) without reading any document.
-    CREATE INDEX IF NOT EXISTS read_models_by_knowledge_base_totals
-      ON read_models (collection, json_extract(data, '$.knowledge_base_id'), json_extract(data, '$.status'), json_extract(data, '$.chunk_count'))
-      WHERE data IS NOT NULL;`);
+      ON read_models (collection, json_extract(data, '$.workspace_id'), id) WHERE data IS NOT NULL;`);
   const getStmt = db.prepare<[string, string], { data: string }>(
     'SELECT data FROM read_models WHERE collection = ? AND id = ? AND data IS NOT NULL',
   );
   const versioned = db.prepare<[string, string], { data: string | null; position: number }>(
     'SELECT data, position FROM read_models WHERE collection = ? AND id = ?',
+  );
+  const add = db.prepare(
+    `INSERT INTO read_models (collection, id, data, position) VALUES (?, ?, json_object(), 0)
+     ON CONFLICT (collection, id) DO NOTHING`,
+  );
+  const addField = db.prepare(
+    `UPDATE read_models SET data = json_set(data, '$.' || ?, coalesce(json_extract(data, '$.' || ?), 0) + ?) WHERE collection = ? AND id = ?`,
   );
   const upsert = db.prepare(
     `INSERT INTO read_models (collection, id, data, position) VALUES (?, ?, ?, ?)
@@ -85,24 +85,17 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
       const { sql, params } = whereClause(collection, { where }, false);
       return (prepared(`SELECT count(*) AS n FROM read_models WHERE ${sql}`).get(...params) as { n: number }).n;
     },
-    async totals(collection, groupBy, values, sum, where) {
-      if (![groupBy, ...sum].every((f) => FIELD.test(f))) throw new Error(`unsupported field name among ${[groupBy, ...sum].join(', ')}`);
-      const result = new Map<string, GroupTotals>();
-      if (values.length === 0) return result;
-      const sums = sum.map((f, i) => `, total(json_extract(data, '$.${f}')) AS s${i}`).join('');
-      const filter = whereClause(collection, { where }, false);
-      // Without statistics SQLite scans the whole collection by primary key instead (100 ms at 31k documents).
-      const hint = INDEXED_FIELDS[groupBy] ? ` INDEXED BY ${INDEXED_FIELDS[groupBy]}` : '';
-      const sql = `SELECT json_extract(data, '$.${groupBy}') AS g, count(*) AS n${sums} FROM read_models${hint}
-        WHERE ${filter.sql} AND json_extract(data, '$.${groupBy}') IN (${values.map(() => '?').join(',')}) GROUP BY g`;
-      for (const row of prepared(sql).all(...filter.params, ...values) as Record<string, number | string>[]) {
-        result.set(String(row.g), { count: Number(row.n), sums: Object.fromEntries(sum.map((f, i) => [f, Number(row[`s${i}`])])) });
-      }
-      return result;
-    },
     async commit(writes: ReadModelWrite[], checkpoint) {
       immediate(db, () => {
         for (const w of writes) {
+          if (w.op === 'add') {
+            add.run(w.collection, w.id);
+            for (const [field, amount] of Object.entries(w.fields)) {
+              if (!FIELD.test(field)) throw new Error(`unsupported field name ${field}`);
+              addField.run(field, field, amount, w.collection, w.id);
+            }
+            continue;
+          }
           upsert.run(w.collection, w.id, w.op === 'put' ? JSON.stringify(w.doc) : null, Number(w.position));
         }
         if (checkpoint) saveCheckpoint(checkpoint.group, checkpoint.position);

@@ -25,21 +25,16 @@ export function testReadModels(test: TestFn, name: string, factory: () => Promis
     t.is(await readModels.getVersioned(c, 'missing'), null);
   });
 
-  withStore('totals count and sum live documents per group value', async (t, { readModels }, c) => {
-    const docs = [
-      { id: 'd1', kb: 'k1', chunks: 3 },
-      { id: 'd2', kb: 'k1', chunks: 4 },
-      { id: 'd3', kb: 'k2' },
-      { id: 'd4', kb: 'k1', chunks: 100 },
-      { id: 'd5', kb: 'k3', chunks: 1 },
-    ];
-    await readModels.commit(docs.map((doc, i) => ({ op: 'put' as const, collection: c, id: doc.id, doc, position: BigInt(i + 1) })));
-    await readModels.commit([{ op: 'delete', collection: c, id: 'd4', position: 10n }]);
-    const totals = await readModels.totals(c, 'kb', ['k1', 'k2', 'k9'], ['chunks']);
-    t.deepEqual(Object.fromEntries(totals), { k1: { count: 2, sums: { chunks: 7 } }, k2: { count: 1, sums: { chunks: 0 } } });
-    t.deepEqual(await readModels.totals(c, 'kb', [], ['chunks']), new Map());
-    const filtered = await readModels.totals(c, 'kb', ['k1', 'k2'], ['chunks'], { chunks: 3 });
-    t.deepEqual(Object.fromEntries(filtered), { k1: { count: 1, sums: { chunks: 3 } } });
+  withStore('add creates a document at zero and adds to its fields, in the same commit as other writes', async (t, { readModels, checkpoints }, c) => {
+    await readModels.commit([
+      { op: 'put', collection: c, id: 'd1', doc: { id: 'd1' }, position: 3n },
+      { op: 'add', collection: `${c}_totals`, id: 'k1', fields: { documents: 1, chunks: 4 } },
+    ], { group: 'g', position: 3n });
+    await readModels.commit([{ op: 'add', collection: `${c}_totals`, id: 'k1', fields: { documents: 1, chunks: -1, pages: 2 } }]);
+    t.deepEqual(await readModels.get(`${c}_totals`, 'k1'), { documents: 2, chunks: 3, pages: 2 });
+    t.is(await checkpoints.load('g'), 3n);
+    await t.throwsAsync(readModels.commit([{ op: 'add', collection: `${c}_totals`, id: 'k1', fields: { 'a.b': 1 } }]));
+    t.deepEqual(await readModels.get(`${c}_totals`, 'k1'), { documents: 2, chunks: 3, pages: 2 }, 'a refused commit adds nothing');
   });
 
   withStore('a write from an older or the same position changes nothing (replay is a no-op)', async (t, { readModels }, c) => {
