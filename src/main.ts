@@ -102,7 +102,13 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const concurrency = ingestion.parserThreads;
       groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency })));
       groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed })));
-      groups.set('runner', await bus.subscribe(runnerConsumer({ ctx, search, chatModels, maxContextTokens: config.chat.maxContextTokens })));
+      groups.set('runner', await bus.subscribe(runnerConsumer({
+            ctx,
+            search,
+            chatModels,
+            maxContextTokens: config.chat.maxContextTokens,
+            onInternalError: (error, runId) => logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
+          })));
     }
     logger.info({ role, adapters: infra.adapters }, 'runtime started');
     return {

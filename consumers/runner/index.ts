@@ -1,3 +1,4 @@
+import { ApiError } from '../../src/app/errors.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import { fold } from '../../src/domain/shared/decider.ts';
 import { workflowRunDecider, type WorkflowRunEvent } from '../../src/domain/workflow/run.ts';
@@ -8,12 +9,15 @@ import { runCommand } from './run-commands.ts';
 
 export type { RunnerDeps } from './execute-run.ts';
 
+/** Where the runner reports what a failed run's record does not show: the error itself, for operators. */
+export type OnInternalError = (error: unknown, runId: string) => void;
+
 /**
  * WorkflowRunRequested → the run, node by node, recorded in the run's stream. Delivery is at least
  * once; the run's own stream decides what is left to do, so a redelivered request does nothing
  * more than what is still missing. Runs of a batch go one after the other.
  */
-export function runnerConsumer(deps: RunnerDeps): ConsumerGroup {
+export function runnerConsumer(deps: RunnerDeps & { onInternalError?: OnInternalError }): ConsumerGroup {
   return {
     name: 'runner',
     eventTypes: new Set(['WorkflowRunRequested']),
@@ -27,7 +31,7 @@ export function runnerConsumer(deps: RunnerDeps): ConsumerGroup {
   };
 }
 
-async function runOnce(deps: RunnerDeps, runId: string) {
+async function runOnce(deps: RunnerDeps & { onInternalError?: OnInternalError }, runId: string) {
   const progress: Progress = { nodeId: null };
   try {
     const history = await deps.ctx.store.readStream(workflowRunDecider.streamId(runId));
@@ -47,8 +51,11 @@ async function runOnce(deps: RunnerDeps, runId: string) {
   }
 }
 
-async function failRun(deps: RunnerDeps, runId: string, nodeId: string | null, error: unknown) {
-  const message = error instanceof Error ? error.message : String(error);
+async function failRun(deps: RunnerDeps & { onInternalError?: OnInternalError }, runId: string, nodeId: string | null, error: unknown) {
+  // A run's error is shown to API clients: an error meant for them keeps its words, anything else
+  // (a bug, an outage) is described generically and its details go to the operators' log.
+  const message = error instanceof ApiError ? error.message : 'The run stopped on an internal error; the server log has the details.';
+  if (!(error instanceof ApiError)) deps.onInternalError?.(error, runId);
   try {
     await runCommand(deps.ctx, runId, {
       type: 'FailRun',

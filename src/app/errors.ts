@@ -20,6 +20,14 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /**
+   * Whether trying again may help, for consumers that meet it (a provider's answer, say): a 4xx
+   * other than 408 and 429 says the request itself is wrong, so the bus parks it at once.
+   */
+  get retriable(): boolean {
+    return this.status >= 500 || this.status === 408 || this.status === 429;
+  }
 }
 
 export const badRequest = (code: string, message: string, param: string | null = null) =>

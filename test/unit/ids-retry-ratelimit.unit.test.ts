@@ -26,6 +26,9 @@ test('backoff grows exponentially up to its cap, with jitter below the ceiling',
 test('permanent errors are not retried; everything else is', (t) => {
   t.false(isRetriable(new PermanentError('bad data')));
   t.true(isRetriable(new Error('database is locked')));
+  t.false(isRetriable(new ApiError(401, 'authentication_error', 'invalid_api_key', 'the provider refused the key')), 'a provider 4xx is parked at once');
+  t.true(isRetriable(new ApiError(429, 'rate_limit_error', 'rate_limited', 'slow down')));
+  t.true(isRetriable(new ApiError(503, 'server_error', 'service_unavailable', 'try later')));
 });
 
 test('rate limiter: a full bucket, then 429 with retry-after, then refill', (t) => {
