@@ -7,7 +7,7 @@ import { describeError } from './delivery.ts';
 import { createGroupProgress } from './group-position.ts';
 import { encodeDeadLetter, encodeUnreadableDeadLetter, type IncomingMessage, type Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
-import { createPositionWaiters } from './waiters.ts';
+import { createPositionWaiters } from '../../app/position-waiters.ts';
 
 export type KafkaBusOptions = {
   kafka: Kafka;

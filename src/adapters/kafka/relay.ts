@@ -3,7 +3,7 @@ import type { CheckpointStore } from '../../ports/event-bus.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../../ports/event-store.ts';
 import { encodeEvent, type Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
-import { createPositionWaiters } from './waiters.ts';
+import { createPositionWaiters } from '../../app/position-waiters.ts';
 
 export const RELAY_CHECKPOINT = 'relay';
 

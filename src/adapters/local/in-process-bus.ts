@@ -1,5 +1,6 @@
 import type { CheckpointStore, ConsumerGroup, EventBus, GroupHandle } from '../../ports/event-bus.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../../ports/event-store.ts';
+import { createPositionWaiters } from '../../app/position-waiters.ts';
 import { type Backoff, backoffDelay, isRetriable, sleep } from '../../app/retry.ts';
 
 export type InProcessBusOptions = {
@@ -9,8 +10,6 @@ export type InProcessBusOptions = {
   now?: () => Date;
   onError?: (group: string, error: unknown) => void;
 };
-
-type Waiter = { position: bigint; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
 /**
  * Feeds each consumer group from the store's global log: at least once, in log order (so in
@@ -28,16 +27,7 @@ export function createInProcessBus({
   async function subscribe(group: ConsumerGroup): Promise<GroupHandle> {
     let position = await checkpoints.load(group.name);
     let stopped = false;
-    let waiters: Waiter[] = [];
-
-    const settle = () => {
-      waiters = waiters.filter((w) => {
-        if (w.position > position) return true;
-        clearTimeout(w.timer);
-        w.resolve();
-        return false;
-      });
-    };
+    const waiters = createPositionWaiters(`consumer group ${group.name}`, () => position);
 
     const attempt = async (events: RecordedEvent[]) => {
       for (let n = 1; ; n++) {
@@ -76,32 +66,19 @@ export function createInProcessBus({
         if (batch.length > 0) await deliver(batch);
         await checkpoints.save(group.name, upTo);
         position = upTo;
-        settle();
+        waiters.settle();
       },
       { batchSize: group.batchSize ?? 500, eventTypes: group.eventTypes, onError: (error) => onError(group.name, error) },
     );
 
     const handle: GroupHandle = {
       position: () => position,
-      waitFor(target, timeoutMs) {
-        if (target <= position) return Promise.resolve();
-        return new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => {
-            waiters = waiters.filter((w) => w.timer !== timer);
-            reject(new Error(`consumer group ${group.name} did not reach position ${target} within ${timeoutMs} ms`));
-          }, timeoutMs);
-          waiters.push({ position: target, resolve, reject, timer });
-        });
-      },
+      waitFor: (target, timeoutMs) => waiters.waitFor(target, timeoutMs),
       async stop() {
         stopped = true;
         await subscription.stop();
         handles.delete(handle);
-        for (const w of waiters) {
-          clearTimeout(w.timer);
-          w.reject(new Error(`consumer group ${group.name} stopped`));
-        }
-        waiters = [];
+        waiters.rejectAll('stopped');
       },
     };
     handles.add(handle);
