@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
-import type { ChunkRecord, DocumentChunksExtracted, DocumentDeleted, DocumentParsed } from '../../schemas/events/document.ts';
+import type { ChunkRecord, DocumentDeleted, DocumentParsed } from '../../schemas/events/document.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
+import { chunksOfAttempt } from '../../src/domain/document/parsed-chunks.ts';
 import { extractEntities } from '../../src/domain/document/entities.ts';
 import { underHeadings } from '../../src/domain/retrieval/passage-text.ts';
 import { fold } from '../../src/domain/shared/decider.ts';
@@ -103,10 +104,7 @@ async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[
       await failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`);
       continue;
     }
-    const chunks = events
-      .filter((e) => e.type === 'DocumentChunksExtracted' && (e.data as { attempt: number }).attempt === p.attempt)
-      .flatMap((e) => (e.data as z.infer<typeof DocumentChunksExtracted>).chunks);
-    work.push({ id, kbId, chunks, embedder });
+    work.push({ id, kbId, chunks: chunksOfAttempt(events, p.attempt), embedder });
   }
   return work;
 }

@@ -1,15 +1,12 @@
-import type { z } from 'zod';
 import type { DocumentDoc } from '../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
-import type { ChunkRecord, DocumentChunksExtracted, DocumentParsed } from '../../schemas/events/document.ts';
+import { parsedChunks } from '../domain/document/parsed-chunks.ts';
 import { documentDecider } from '../domain/document/document.ts';
 import { underHeadings } from '../domain/retrieval/passage-text.ts';
-import type { RecordedEvent, EventStore } from '../ports/event-store.ts';
+import type { EventStore } from '../ports/event-store.ts';
 import type { Embedder } from '../ports/models.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
-
-type Chunk = z.infer<typeof ChunkRecord>;
 
 /** Where an unfinished reindex stands, by knowledge base (an operational record, not a projection). */
 export const REINDEX_PROGRESS = 'reindex_progress';
@@ -17,16 +14,6 @@ export const REINDEX_PROGRESS = 'reindex_progress';
 export type ReindexProgress = { documents: number; totalDocuments: number; chunks: number; resumed: boolean; after: string | null };
 
 type ProgressDoc = { id: string; model: string; after: string | null; documents: number; chunks: number; started_at: string };
-
-/** The chunks of a document's latest successful parse, straight from its stream. */
-export function parsedChunks(events: readonly RecordedEvent[]): Chunk[] {
-  const parsed = [...events].reverse().find((e) => e.type === 'DocumentParsed');
-  if (!parsed) return [];
-  const { attempt } = parsed.data as z.infer<typeof DocumentParsed>;
-  return events
-    .filter((e) => e.type === 'DocumentChunksExtracted' && (e.data as { attempt: number }).attempt === attempt)
-    .flatMap((e) => (e.data as z.infer<typeof DocumentChunksExtracted>).chunks);
-}
 
 /**
  * Re-embeds every ready document of a knowledge base with its current embedding model, from the
