@@ -1,24 +1,19 @@
 import type { Authenticator } from '../app/services/api-keys.ts';
 import type { LiveFeed } from '../app/live-feed.ts';
+import { eventCatalog } from '../../schemas/events/index.ts';
+import { categoryOfStream } from '../../schemas/topics.ts';
 import type { RecordedEvent } from '../ports/event-store.ts';
 import { lifecycleMessage } from '../http/sse-document-events.ts';
 
-/** Event types the API process reacts to once they are projected. */
-export const ANNOUNCED_TYPES = new Set([
+/** The stream categories whose events reach waiting requests. */
+const ANNOUNCED_CATEGORIES = new Set(['document', 'workflow_run']);
+
+/** Event types the API process reacts to once they are projected: exactly what `announcer` handles. */
+export const ANNOUNCED_TYPES: ReadonlySet<string> = new Set([
   'ApiKeyRevoked',
-  'DocumentUploaded',
-  'DocumentParsingStarted',
-  'DocumentParsed',
-  'DocumentIndexed',
-  'DocumentFailed',
-  'DocumentDeleted',
-  'WorkflowRunRequested',
-  'WorkflowRunStarted',
-  'NodeRunStarted',
-  'NodeRunSucceeded',
-  'NodeRunFailed',
-  'WorkflowRunSucceeded',
-  'WorkflowRunFailed',
+  ...Object.entries(eventCatalog)
+    .filter(([, entry]) => ANNOUNCED_CATEGORIES.has(entry.category))
+    .map(([type]) => type),
 ]);
 
 /**
@@ -29,8 +24,10 @@ export function announcer(feed: LiveFeed, authenticator: Authenticator) {
   return (batch: readonly RecordedEvent[]) => {
     for (const event of batch) {
       if (event.type === 'ApiKeyRevoked') authenticator.evictKey((event.data as { key_id: string }).key_id);
-      if (event.streamId.startsWith('document-')) feed.publish(event.streamId.slice('document-'.length), lifecycleMessage(event));
-      if (event.streamId.startsWith('workflow_run-')) feed.publish(event.streamId.slice('workflow_run-'.length), { event: event.type, data: event.data as Record<string, unknown> });
+      const category = categoryOfStream(event.streamId);
+      if (!ANNOUNCED_CATEGORIES.has(category)) continue;
+      const id = event.streamId.slice(category.length + 1);
+      feed.publish(id, category === 'document' ? lifecycleMessage(event) : { event: event.type, data: event.data as Record<string, unknown> });
     }
   };
 }

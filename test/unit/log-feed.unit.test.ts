@@ -8,6 +8,7 @@ import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts
 import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
 import { streamPositionWatch } from '../../src/app/projection-watch.ts';
 import { projectorGroup } from '../../src/app/projector.ts';
+import { ANNOUNCED_TYPES } from '../../src/composition/announce.ts';
 import { followLog } from '../../src/composition/log-feed.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import { eventually, tempDir } from '../helpers/temp.ts';
@@ -40,6 +41,9 @@ test('an API apart from the projector announces an event only once its read mode
     await eventually(() => announced.length === 1, { timeoutMs: 5000 });
     t.deepEqual(announced, [{ type: 'WorkflowRunRequested', projected: `workflow_run-${id}` }], 'only the types an API announces');
     t.truthy(await readModels.get('workflow_runs', id), 'and by then a reader finds the run');
+    // The same events the in-process projector's hook announces: every document and run event.
+    t.true(['DocumentChunksExtracted', 'DocumentIndexed', 'NodeRunSucceeded', 'ApiKeyRevoked'].every((type) => ANNOUNCED_TYPES.has(type)));
+    t.false(ANNOUNCED_TYPES.has('ChatCompleted'));
     await projector.stop();
   } finally {
     await following.stop();
