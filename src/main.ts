@@ -64,6 +64,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   let relay: RelayHandle | null = null;
   let following: Subscription | null = null;
   let parser: ReturnType<typeof createWorkerParser> | null = null;
+  // In this order: consumers finish their batch in hand before the parser pool and the stores go.
+  const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => infra.close()];
   try {
     if (parts.projector) {
       groups.set(PROJECTOR_GROUP, await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: parts.api ? announce : undefined, trackStreams: infra.perStreamOrder })));
@@ -136,18 +138,12 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
       consumers: () => ({ ...Object.fromEntries([...groups].map(([name, g]) => [name, g.position()])), ...(relay && { relay: relay.position() }) }),
       async close() {
-        await following?.stop();
-        await relay?.stop();
-        await infra.bus.close();
-        await parser?.close();
-        await infra.close();
+        for (const step of shutdownSteps) await step();
       },
     };
   } catch (error) {
-    await following?.stop().catch(() => {});
-    await relay?.stop().catch(() => {});
-    await parser?.close().catch(() => {});
-    await infra.close().catch(() => {});
+    // Best effort: release whatever started, then report why the start failed.
+    for (const step of shutdownSteps) await Promise.resolve().then(step).catch(() => {});
     throw error;
   }
 }
