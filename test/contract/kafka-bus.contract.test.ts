@@ -1,17 +1,13 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { createKafkaBus } from '../../src/adapters/kafka/bus.ts';
 import { createKafkaPublisher, ensureTopics } from '../../src/adapters/kafka/producer.ts';
 import { createRelay } from '../../src/adapters/kafka/relay.ts';
 import type { TopicMap } from '../../src/adapters/kafka/topics.ts';
-import { createSqliteCheckpointStore } from '../../src/adapters/sqlite/checkpoint-store.ts';
-import { openSqlite } from '../../src/adapters/sqlite/database.ts';
-import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
 import { withService } from '../helpers/services.ts';
-import { tempDir } from '../helpers/temp.ts';
 import { testEventBus } from './suites/event-bus.suite.ts';
+import { sqliteLog } from '../helpers/sqlite-log.ts';
 
 /**
  * Every fixture gets its own topic, since each has its own event store whose positions start at
@@ -31,10 +27,8 @@ withService(test, 'kafka bus', ['KAFKA_BROKERS'], (env) => {
   testEventBus(test, 'kafka bus (relay from sqlite)', async () => {
     const unique = randomUUID().slice(0, 8);
     const topics = topicsOf(`kbqa-test-${unique}`);
-    const dir = tempDir();
-    const db = openSqlite(join(dir.path, 'kbqa.db'));
-    const store = createSqliteEventStore({ db, pollIntervalMs: 20 });
-    const checkpoints = createSqliteCheckpointStore(db);
+    const log = sqliteLog();
+    const { store, checkpoints } = log;
     const kafka = new Kafka({ clientId: `kbqa-test-${unique}`, brokers, logLevel: logLevel.ERROR });
     const admin = kafka.admin();
     await admin.connect();
@@ -59,9 +53,7 @@ withService(test, 'kafka bus', ['KAFKA_BROKERS'], (env) => {
         await publisher.close();
         await admin.deleteTopics({ topics: [...topics.all] }).catch(() => {});
         await admin.disconnect();
-        await store.close();
-        db.close();
-        dir.remove();
+        await log.close();
       },
     };
   });

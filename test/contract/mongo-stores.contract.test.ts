@@ -1,20 +1,18 @@
 import test from 'ava';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createInProcessBus } from '../../src/adapters/local/in-process-bus.ts';
 import { createGridFsBlobStore } from '../../src/adapters/mongo/blob-store.ts';
 import { createMongoCheckpointStore } from '../../src/adapters/mongo/checkpoint-store.ts';
 import { connectMongo, type MongoConnection } from '../../src/adapters/mongo/connection.ts';
 import { createMongoReadModelStore } from '../../src/adapters/mongo/read-model-store.ts';
-import { openSqlite } from '../../src/adapters/sqlite/database.ts';
-import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
 import { withService } from '../helpers/services.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { testBlobStore } from './suites/blob-store.suite.ts';
 import { testEventBus } from './suites/event-bus.suite.ts';
 import { testReadModels } from './suites/read-models.suite.ts';
+import { sqliteLog } from '../helpers/sqlite-log.ts';
 
 withService(test, 'mongodb read models, checkpoints and GridFS blobs', ['MONGODB_URL'], (env) => {
   const url = env.MONGODB_URL!; // withService registers only when it is set
@@ -43,9 +41,8 @@ withService(test, 'mongodb read models, checkpoints and GridFS blobs', ['MONGODB
 
   testEventBus(test, 'in-process bus with mongodb checkpoints', async () => {
     const { conn, cleanup } = await freshDatabase();
-    const dir = tempDir();
-    const db = openSqlite(join(dir.path, 'kbqa.db'));
-    const store = createSqliteEventStore({ db, pollIntervalMs: 20 });
+    const log = sqliteLog();
+    const { store } = log;
     const checkpoints = createMongoCheckpointStore(conn);
     const bus = createInProcessBus({ store, checkpoints, backoff: { attempts: 3, baseMs: 1, maxMs: 5 } });
     return {
@@ -53,9 +50,7 @@ withService(test, 'mongodb read models, checkpoints and GridFS blobs', ['MONGODB
       bus,
       checkpoints,
       cleanup: async () => {
-        await store.close();
-        db.close();
-        dir.remove();
+        await log.close();
         await cleanup();
       },
     };

@@ -1,14 +1,11 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import type { OutgoingMessage, Publisher } from '../../src/adapters/kafka/messages.ts';
 import { createRelay, RELAY_CHECKPOINT } from '../../src/adapters/kafka/relay.ts';
-import { createSqliteCheckpointStore } from '../../src/adapters/sqlite/checkpoint-store.ts';
-import { openSqlite } from '../../src/adapters/sqlite/database.ts';
-import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
 import type { CheckpointStore } from '../../src/ports/event-bus.ts';
 import type { EventStore, NewEvent } from '../../src/ports/event-store.ts';
-import { eventually, tempDir } from '../helpers/temp.ts';
+import { eventually } from '../helpers/temp.ts';
+import { sqliteLog } from '../helpers/sqlite-log.ts';
 
 const ev = (type = 'DocumentUploaded'): NewEvent => ({ id: randomUUID(), type, data: {}, metadata: { schemaVersion: 1 } });
 const backoff = { baseMs: 1, maxMs: 5 };
@@ -16,15 +13,11 @@ const positionOf = (m: OutgoingMessage) => BigInt(JSON.parse(m.value).position a
 
 /** An embedded event store and checkpoint store in a temp dir, as the embedded profile has them. */
 async function withStore(body: (store: EventStore, checkpoints: CheckpointStore) => Promise<void>) {
-  const dir = tempDir();
-  const db = openSqlite(join(dir.path, 'kbqa.db'));
-  const store = createSqliteEventStore({ db, pollIntervalMs: 10 });
+  const log = sqliteLog(10);
   try {
-    await body(store, createSqliteCheckpointStore(db));
+    await body(log.store, log.checkpoints);
   } finally {
-    await store.close();
-    db.close();
-    dir.remove();
+    await log.close();
   }
 }
 

@@ -1,24 +1,20 @@
 import test from 'ava';
-import { join } from 'node:path';
 import { allProjections } from '../../projections/index.ts';
 import { createInProcessBus } from '../../src/adapters/local/in-process-bus.ts';
-import { createSqliteCheckpointStore } from '../../src/adapters/sqlite/checkpoint-store.ts';
-import { openSqlite } from '../../src/adapters/sqlite/database.ts';
-import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
 import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
 import { streamPositionWatch } from '../../src/app/projection-watch.ts';
 import { projectorGroup } from '../../src/app/projector.ts';
 import { ANNOUNCED_TYPES } from '../../src/composition/announce.ts';
 import { followLog } from '../../src/composition/log-feed.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
-import { eventually, tempDir } from '../helpers/temp.ts';
+import { eventually } from '../helpers/temp.ts';
+import { sqliteLog } from '../helpers/sqlite-log.ts';
 
 test('an API apart from the projector announces an event only once its read model shows it', async (t) => {
-  const dir = tempDir();
-  const db = openSqlite(join(dir.path, 'kbqa.db'));
-  const store = createSqliteEventStore({ db, pollIntervalMs: 10 });
-  const readModels = createSqliteReadModelStore(db);
-  const bus = createInProcessBus({ store, checkpoints: createSqliteCheckpointStore(db) });
+  const log = sqliteLog(10);
+  const { store, checkpoints } = log;
+  const readModels = createSqliteReadModelStore(log.db);
+  const bus = createInProcessBus({ store, checkpoints });
   const projections = streamPositionWatch(readModels, 2);
   const announced: { type: string; projected: unknown }[] = [];
   const following = await followLog({
@@ -48,8 +44,6 @@ test('an API apart from the projector announces an event only once its read mode
   } finally {
     await following.stop();
     await bus.close();
-    await store.close();
-    db.close();
-    dir.remove();
+    await log.close();
   }
 });
