@@ -133,8 +133,6 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       feed,
       indexes,
       groups,
-      usesDataDir: infra.usesDataDir,
-      perStreamOrder: infra.perStreamOrder,
       readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
       consumers: () => ({ ...Object.fromEntries([...groups].map(([name, g]) => [name, g.position()])), ...(relay && { relay: relay.position() }) }),
       async close() {
@@ -160,7 +158,6 @@ function readinessChecks(opts: {
   const { store, readModels, blobs, indexes } = infra;
   const lagCheck = (name: string, position: () => bigint) => async () => {
     const lag = (await store.headPosition()) - position();
-    // Kafka groups report progress per partition, so only a per-stream-ordered bus's relay is measured here.
     if (lag > 10_000n) throw new Error(`${name} is ${lag} positions behind the log`);
   };
   const checks: ReadinessCheck = { event_store: () => store.ping(), read_models: () => readModels.ping() };
@@ -173,6 +170,7 @@ function readinessChecks(opts: {
   }
   if (parser) checks.parser = () => parser.ping();
   const projector = groups.get(PROJECTOR_GROUP);
+  // A Kafka group's position is approximate across partitions: its lag is no readiness signal.
   if (projector && !infra.perStreamOrder) checks.projector = lagCheck('projector', () => projector.position());
   if (parts.relay && infra.startRelay) {
     checks.relay = async () => {

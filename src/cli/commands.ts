@@ -14,7 +14,8 @@ import { progressBar } from './progress.ts';
 export async function serve(config: Config, role: Role = 'all') {
   const logger = createLogger(config);
   checkRole(role, config.distributed);
-  const release = usesDataDir(config.distributed) ? lockDataDir(config.dataDir, 'serve') : () => {};
+  const local = usesDataDir(config.distributed);
+  const release = local ? lockDataDir(config.dataDir, 'serve') : () => {};
   const runtime = await createRuntime(config, logger, undefined, { role });
   if (runtime.parts.api) {
     const printed = await bootstrap(runtime.ctx, config.adminKey);
@@ -25,7 +26,7 @@ export async function serve(config: Config, role: Role = 'all') {
     }
   }
   const http = await listen(runtime, config);
-  const where = usesDataDir(config.distributed) ? ` (data in ${config.dataDir})` : '';
+  const where = local ? ` (data in ${config.dataDir})` : '';
   process.stdout.write(
     runtime.parts.api
       ? `KBQA listening on http://localhost:${http.port}/v1${where}\n`

@@ -51,8 +51,6 @@ export type Infrastructure = {
   startRelay: (() => Promise<RelayHandle>) | null;
   /** The adapter behind each port, for the startup log and the README's table. */
   adapters: Record<string, string>;
-  /** Whether anything lives in the data directory (then one process owns it). */
-  usesDataDir: boolean;
   close(): Promise<void>;
 };
 
@@ -133,7 +131,6 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
       perStreamOrder: kafka !== null,
       startRelay,
       adapters,
-      usesDataDir: db !== null,
       async close() {
         for (const close of closers.splice(0)) await close();
       },
