@@ -12,6 +12,7 @@ import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { IndexFilter, VectorIndex } from '../../ports/vector-index.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
+import { withTotals } from './knowledge-base-totals.ts';
 import type { Principal } from './principal.ts';
 
 export type SearchMode = 'hybrid' | Recall;
@@ -84,8 +85,8 @@ export function createSearchService(deps: SearchDeps) {
 
   async function graphRecall(kb: KnowledgeBaseDoc, query: string, depth: number, filter: IndexFilter): Promise<RecallList> {
     const counts = await indexes.graph.mentionCounts(kb.id, entityCandidates(query));
-    // The keyword index counts the namespace's chunks without a scan: the rarity baseline.
-    const weights = entityWeights(counts, await indexes.keywords.count(kb.id));
+    const [withCounts] = await withTotals(readModels, [kb]);
+    const weights = entityWeights(counts, withCounts!.chunk_count);
     const asked = [...weights.values()].reduce((a, b) => a + b, 0);
     if (asked === 0) return { recall: 'graph', matches: [] };
     const walk = new Map(weights);
