@@ -15,7 +15,7 @@ export type DocLoader = (collection: string, id: string) => Promise<Versioned | 
 export function createProjectionSession(projectionsFor: (type: string) => readonly Projection[], load: DocLoader) {
   const slots = new Map<string, Slot>();
   const additions = new Map<string, { collection: string; id: string; fields: Record<string, number> }>();
-  const add = (collection: string, id: string, fields: Record<string, number>, sign: 1 | -1) => {
+  const add = (collection: string, { id, fields }: { id: string; fields: Record<string, number> }, sign: 1 | -1) => {
     const key = `${collection}\u0000${id}`;
     const entry = additions.get(key) ?? { collection, id, fields: {} };
     for (const [field, amount] of Object.entries(fields)) entry.fields[field] = (entry.fields[field] ?? 0) + sign * amount;
@@ -42,8 +42,8 @@ export function createProjectionSession(projectionsFor: (type: string) => readon
             slot.doc = projection.evolve(slot.doc, event, id);
             if (projection.totals && before !== slot.doc) {
               const { collection, contribution } = projection.totals;
-              if (before) add(collection, contribution(before).id, contribution(before).fields, -1);
-              if (slot.doc) add(collection, contribution(slot.doc).id, contribution(slot.doc).fields, 1);
+              if (before) add(collection, contribution(before), -1);
+              if (slot.doc) add(collection, contribution(slot.doc), 1);
             }
             slot.position = event.position;
             slot.dirty = true;
