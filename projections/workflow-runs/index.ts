@@ -25,6 +25,8 @@ export type WorkflowRunDoc = {
   workflow_version: number;
   status: 'queued' | 'running' | 'succeeded' | 'failed';
   response_mode: 'blocking' | 'streaming' | 'async';
+  /** Who may read the run (see WorkflowRunRequested); null for runs recorded before it was. */
+  knowledge_base_ids: string[] | null;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown> | null;
   node_runs: NodeRunDoc[];
@@ -53,6 +55,7 @@ export const workflowRunsProjection = defineProjection<WorkflowRunDoc>({
         workflow_version: d.workflow_version,
         status: 'queued',
         response_mode: d.response_mode,
+        knowledge_base_ids: d.knowledge_base_ids ?? null,
         inputs: d.inputs,
         outputs: null,
         node_runs: [],

@@ -12,6 +12,11 @@ export const WorkflowRunRequested = z.strictObject({
   workspace_id: z.string(),
   inputs: Values,
   response_mode: z.enum(['blocking', 'streaming', 'async']),
+  /**
+   * The knowledge bases the run's workflow version names: who may read the run. Absent on runs
+   * requested before it was recorded; readers then fall back to the workflow's current graph.
+   */
+  knowledge_base_ids: z.array(z.string()).optional(),
   requested_at: z.iso.datetime(),
 });
 

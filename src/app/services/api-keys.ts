@@ -4,9 +4,10 @@ import type { ApiKeyScope } from '../../../schemas/events/api-key.ts';
 import { apiKeyDecider, keyValidity } from '../../domain/api-key/api-key.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
-import { unauthenticated } from '../errors.ts';
+import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
+import { resourceNotFound, unauthenticated } from '../errors.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import type { Principal } from './principal.ts';
+import { mayAccess, type Principal, requireKnowledgeBasesAccess } from './principal.ts';
 
 export type NewKey = {
   name: string;
@@ -46,7 +47,27 @@ export async function createApiKey(
   return { key: presentKey(doc!), secret };
 }
 
+/**
+ * A key made through the API: it reaches no further than its maker (a key limited to knowledge
+ * bases makes keys limited to some of those), and every knowledge base it names exists here.
+ */
+export async function createApiKeyFor(ctx: AppContext, principal: Principal, key: NewKey, correlationId?: string) {
+  requireKnowledgeBasesAccess(principal, key.knowledge_base_ids);
+  for (const id of key.knowledge_base_ids ?? []) {
+    const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', id);
+    if (!kb || kb.workspace_id !== principal.workspaceId) {
+      throw resourceNotFound('knowledge_base', id, 'knowledge_base_ids');
+    }
+  }
+  return createApiKey(ctx, principal.workspaceId, key, { actor: principal.keyId, correlationId });
+}
+
+/** Revokes a key of the caller's workspace that reaches no further than the caller's own. */
 export async function revokeApiKey(ctx: AppContext, principal: Principal, keyId: string, correlationId?: string) {
+  if (principal.knowledgeBaseIds !== null) {
+    const key = await ctx.readModels.get<ApiKeyDoc>('api_keys', keyId);
+    if (key && key.workspace_id === principal.workspaceId) requireKnowledgeBasesAccess(principal, key.knowledge_base_ids);
+  }
   const result = await handleCommand(ctx.store, apiKeyDecider, keyId, {
     type: 'RevokeApiKey',
     data: { key_id: keyId, workspace_id: principal.workspaceId },
@@ -56,7 +77,8 @@ export async function revokeApiKey(ctx: AppContext, principal: Principal, keyId:
 }
 
 export function listApiKeys(ctx: AppContext, principal: Principal, page: PageRequest) {
-  return findPage(ctx.readModels, 'api_keys', { workspace_id: principal.workspaceId, revoked_at: null }, page, presentKey);
+  const visible = principal.knowledgeBaseIds === null ? undefined : (key: ApiKeyDoc) => mayAccess(principal, key.knowledge_base_ids);
+  return findPage(ctx.readModels, 'api_keys', { workspace_id: principal.workspaceId, revoked_at: null }, page, presentKey, visible);
 }
 
 type CachedKey = { principal: Principal; hash: Buffer; revoked: boolean; expiresAtMs: number | null; cachedAt: number };

@@ -3,12 +3,13 @@ import type { KnowledgeBaseSettingsPatch } from '../../../schemas/knowledge-base
 import { knowledgeBaseDecider } from '../../domain/knowledge-base/knowledge-base.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
+import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { badRequest, forbidden } from '../errors.ts';
 import type { ModelCatalog } from './models.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { type KnowledgeBaseWithTotals, withTotals } from './knowledge-base-totals.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
+import { mayAccess, type Principal, requireKnowledgeBaseAccess } from './principal.ts';
 
 export type KnowledgeBaseInput = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
 export type KnowledgeBasePatch = { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
@@ -20,10 +21,16 @@ export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, ...vis
 export type KnowledgeBaseView = { body: ReturnType<typeof presentKnowledgeBase>; revision: number };
 
 export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog) {
-  const checkEmbeddingModel = (settings: KnowledgeBaseSettingsPatch | undefined) => {
-    const id = settings?.embedding_model;
-    if (id !== undefined && models.get(id)?.kind !== 'embedding') {
-      throw badRequest('model_not_found', `settings.embedding_model: '${id}' is not an embedding model of this deployment (see GET /v1/models)`, 'settings.embedding_model');
+  /** Settings that name models must name one of this deployment's, of the right kind. */
+  const checkModels = (settings: KnowledgeBaseSettingsPatch | undefined) => {
+    const named = [
+      { param: 'settings.embedding_model', id: settings?.embedding_model, kind: 'embedding' },
+      { param: 'settings.rerank.model', id: settings?.rerank?.model, kind: 'rerank' },
+    ] as const;
+    for (const { param, id, kind } of named) {
+      if (id !== undefined && id !== null && models.get(id)?.kind !== kind) {
+        throw badRequest('model_not_found', `${param}: ${notAModelMessage(id, kind)}`, param);
+      }
     }
   };
 
@@ -37,9 +44,9 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
 
     async create(principal: Principal, input: KnowledgeBaseInput, correlationId?: string) {
       if (principal.knowledgeBaseIds !== null) {
-        throw forbidden('knowledge_base_not_allowed', 'a key limited to certain knowledge bases cannot create new ones');
+        throw forbidden('knowledge_base_not_allowed', 'A key limited to certain knowledge bases cannot create new ones.');
       }
-      checkEmbeddingModel(input.settings);
+      checkModels(input.settings);
       const id = ctx.newId('kb');
       const result = await handleCommand(ctx.store, knowledgeBaseDecider, id, {
         type: 'CreateKnowledgeBase',
@@ -59,7 +66,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
 
     async update(principal: Principal, id: string, patch: KnowledgeBasePatch, expectedRevision?: number, correlationId?: string) {
       requireKnowledgeBaseAccess(principal, id);
-      checkEmbeddingModel(patch.settings);
+      checkModels(patch.settings);
       const result = await handleCommand(
         ctx.store,
         knowledgeBaseDecider,
@@ -84,14 +91,10 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
       return { id, object: 'knowledge_base.deleted' as const, deleted: true };
     },
 
-    list(principal: Principal, page: PageRequest) {
-      return findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, (kb: KnowledgeBaseDoc) => kb).then(
-        async (result) => {
-          const allowed = principal.knowledgeBaseIds;
-          const visible = allowed === null ? result.data : result.data.filter((kb) => allowed.includes(kb.id));
-          return { ...result, data: (await withTotals(ctx.readModels, visible)).map(presentKnowledgeBase) };
-        },
-      );
+    async list(principal: Principal, page: PageRequest) {
+      const visible = principal.knowledgeBaseIds === null ? undefined : (kb: KnowledgeBaseDoc) => mayAccess(principal, [kb.id]);
+      const result = await findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, (kb: KnowledgeBaseDoc) => kb, visible);
+      return { ...result, data: (await withTotals(ctx.readModels, result.data)).map(presentKnowledgeBase) };
     },
   };
 }

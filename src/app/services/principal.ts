@@ -1,5 +1,5 @@
 import type { ApiKeyScope } from '../../../schemas/events/api-key.ts';
-import { grants, mayUseKnowledgeBase } from '../../domain/api-key/api-key.ts';
+import { grants, mayUseKnowledgeBases } from '../../domain/api-key/api-key.ts';
 import { forbidden } from '../errors.ts';
 
 /** Who is calling: the key a request authenticated with. */
@@ -12,12 +12,25 @@ export type Principal = {
 
 export function requireScope(principal: Principal, scope: ApiKeyScope) {
   if (!grants(principal.scopes, scope)) {
-    throw forbidden('insufficient_scope', `this API key lacks the '${scope}' scope`);
+    throw forbidden('insufficient_scope', `This API key lacks the '${scope}' scope.`);
   }
 }
 
-export function requireKnowledgeBaseAccess(principal: Principal, knowledgeBaseId: string) {
-  if (!mayUseKnowledgeBase(principal.knowledgeBaseIds, knowledgeBaseId)) {
-    throw forbidden('knowledge_base_not_allowed', `this API key may not use knowledge base ${knowledgeBaseId}`);
-  }
+/** Whether the key may see or act on something that names these knowledge bases (null: all of them). */
+export const mayAccess = (principal: Principal, knowledgeBaseIds: readonly string[] | null) =>
+  mayUseKnowledgeBases(principal.knowledgeBaseIds, knowledgeBaseIds);
+
+/**
+ * Every route that touches knowledge bases, directly or through a workflow, a run or a key, passes
+ * here: the whole answer or a 403, never part of it.
+ */
+export function requireKnowledgeBasesAccess(principal: Principal, knowledgeBaseIds: readonly string[] | null) {
+  if (mayAccess(principal, knowledgeBaseIds)) return;
+  const denied = knowledgeBaseIds?.find((id) => !mayAccess(principal, [id]));
+  throw forbidden(
+    'knowledge_base_not_allowed',
+    denied ? `This API key may not use knowledge base '${denied}'.` : 'This API key is limited to certain knowledge bases and may not use all of them.',
+  );
 }
+
+export const requireKnowledgeBaseAccess = (principal: Principal, knowledgeBaseId: string) => requireKnowledgeBasesAccess(principal, [knowledgeBaseId]);

@@ -3,17 +3,19 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
 import type { WorkflowDoc } from '../../../projections/workflows/index.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
+import { knowledgeBasesOf } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
 import { knowledgeQaGraph } from '../../domain/workflow/knowledge-qa.ts';
 import { workflowRunDecider } from '../../domain/workflow/run.ts';
 import { workflowDecider } from '../../domain/workflow/workflow.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
-import { badRequest, notFoundError } from '../errors.ts';
+import { notAModelMessage, notFoundMessage } from '../../domain/shared/errors.ts';
+import { badRequest, resourceNotFound } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
 import type { ModelCatalog } from './models.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
+import { mayAccess, type Principal, requireKnowledgeBaseAccess, requireKnowledgeBasesAccess } from './principal.ts';
 
 export type WorkflowInput = {
   name: string;
@@ -30,15 +32,28 @@ export function presentWorkflow({ workspace_id: _ws, ...visible }: WorkflowDoc) 
   return visible;
 }
 
-export function presentRun({ workspace_id: _ws, response_mode: _mode, ...visible }: WorkflowRunDoc) {
+export function presentRun({ workspace_id: _ws, response_mode: _mode, knowledge_base_ids: _kbs, ...visible }: WorkflowRunDoc) {
   return visible;
 }
 
 export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
+  /** A workflow of the caller's workspace that the key may use: every knowledge base it names. */
   async function workflow(principal: Principal, id: string): Promise<WorkflowDoc> {
     const doc = await ctx.readModels.get<WorkflowDoc>('workflows', id);
-    if (!doc || doc.workspace_id !== principal.workspaceId) throw notFoundError('workflow_not_found', `No workflow found with id '${id}'.`);
+    if (!doc || doc.workspace_id !== principal.workspaceId) throw resourceNotFound('workflow', id);
+    requireKnowledgeBasesAccess(principal, knowledgeBasesOf(doc.graph));
     return doc;
+  }
+
+  /**
+   * The knowledge bases a run belongs to: those its workflow version named when it was requested,
+   * or, for runs recorded before that was kept, its workflow's current ones (all of them, so
+   * none for a limited key, once the workflow is gone).
+   */
+  async function knowledgeBasesOfRun(run: WorkflowRunDoc): Promise<string[] | null> {
+    if (run.knowledge_base_ids) return run.knowledge_base_ids;
+    const wf = await ctx.readModels.get<WorkflowDoc>('workflows', run.workflow_id);
+    return wf ? knowledgeBasesOf(wf.graph) : null;
   }
 
   /** What the graph's schema cannot know: the models and knowledge bases its nodes name exist here. */
@@ -46,14 +61,14 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
     for (const node of graph.nodes) {
       const param = `graph.nodes.${node.id}.config`;
       if (node.type === 'llm' && models.get(node.config.model)?.kind !== 'chat') {
-        throw badRequest('model_not_found', `node '${node.id}': '${node.config.model}' is not a chat model of this deployment (see GET /v1/models)`, `${param}.model`);
+        throw badRequest('model_not_found', `${param}.model: ${notAModelMessage(node.config.model, 'chat')}`, `${param}.model`);
       }
       if (node.type === 'knowledge_retrieval') {
         const kbId = node.config.knowledge_base_id;
         requireKnowledgeBaseAccess(principal, kbId);
         const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
         if (!kb || kb.workspace_id !== principal.workspaceId) {
-          throw badRequest('knowledge_base_not_found', `node '${node.id}': no knowledge base '${kbId}'`, `${param}.knowledge_base_id`);
+          throw badRequest('knowledge_base_not_found', `${param}.knowledge_base_id: ${notFoundMessage('knowledge_base', kbId)}`, `${param}.knowledge_base_id`);
         }
       }
     }
@@ -76,7 +91,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
     },
 
     async list(principal: Principal, page: PageRequest) {
-      return findPage(ctx.readModels, 'workflows', { workspace_id: principal.workspaceId }, page, (d: WorkflowDoc) => presentWorkflow(d));
+      const visible = (d: WorkflowDoc) => mayAccess(principal, knowledgeBasesOf(d.graph));
+      return findPage(ctx.readModels, 'workflows', { workspace_id: principal.workspaceId }, page, presentWorkflow, principal.knowledgeBaseIds === null ? undefined : visible);
     },
 
     get: async (principal: Principal, id: string) => presentWorkflow(await workflow(principal, id)),
@@ -129,6 +145,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
           workspace_id: principal.workspaceId,
           inputs: checked.values,
           response_mode: input.mode,
+          knowledge_base_ids: knowledgeBasesOf(wf.graph),
         },
         metadata: commandMetadata(ctx, principal.keyId),
       });
@@ -139,7 +156,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
 
     async run(principal: Principal, runId: string): Promise<WorkflowRunDoc> {
       const doc = await ctx.readModels.get<WorkflowRunDoc>('workflow_runs', runId);
-      if (!doc || doc.workspace_id !== principal.workspaceId) throw notFoundError('workflow_run_not_found', `No workflow run found with id '${runId}'.`);
+      if (!doc || doc.workspace_id !== principal.workspaceId) throw resourceNotFound('workflow_run', runId);
+      requireKnowledgeBasesAccess(principal, await knowledgeBasesOfRun(doc));
       return doc;
     },
   };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ApiKeyCreated, ApiKeyRevoked, ApiKeyScope } from '../../../schemas/events/api-key.ts';
 import { assertNever, type Command, type Decider } from '../shared/decider.ts';
-import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid, missing } from '../shared/errors.ts';
 
 type Created = z.infer<typeof ApiKeyCreated>;
 
@@ -26,14 +26,14 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
         if (state.status !== 'absent') throw conflict('api_key_exists', `api key ${command.data.key_id} already exists`);
         const { expires_at, scopes } = command.data;
         if (expires_at !== null && Date.parse(expires_at) <= Date.parse(command.metadata.now)) {
-          throw invalid('invalid_expiry', 'expires_at must be in the future', 'expires_at');
+          throw invalid('invalid_expiry', 'expires_at: must be in the future', 'expires_at');
         }
-        if (new Set(scopes).size !== scopes.length) throw invalid('duplicate_scope', 'scopes must not repeat', 'scopes');
+        if (new Set(scopes).size !== scopes.length) throw invalid('duplicate_scope', 'scopes: must not repeat', 'scopes');
         return [{ type: 'ApiKeyCreated', data: { ...command.data, created_at: command.metadata.now } }];
       }
       case 'RevokeApiKey':
         if (state.status !== 'active' || state.key.workspace_id !== command.data.workspace_id) {
-          throw notFound('api_key_not_found', `no api key ${command.data.key_id}`);
+          throw missing('api_key', command.data.key_id);
         }
         return [{ type: 'ApiKeyRevoked', data: { key_id: command.data.key_id, revoked_at: command.metadata.now } }];
       default:
@@ -70,4 +70,14 @@ export function keyValidity(key: { revoked: boolean; expiresAtMs: number | null 
 
 export function mayUseKnowledgeBase(allowed: readonly string[] | null, knowledgeBaseId: string): boolean {
   return allowed === null || allowed.includes(knowledgeBaseId);
+}
+
+/**
+ * The one access rule for anything that touches knowledge bases (a workflow, its runs, an API
+ * key): a key may use it only when it may use every knowledge base it names. `null` means all of
+ * them, which only an unlimited key may reach.
+ */
+export function mayUseKnowledgeBases(allowed: readonly string[] | null, knowledgeBaseIds: readonly string[] | null): boolean {
+  if (allowed === null) return true;
+  return knowledgeBaseIds !== null && knowledgeBaseIds.every((id) => allowed.includes(id));
 }

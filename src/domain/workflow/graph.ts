@@ -232,3 +232,8 @@ function reachableFrom(id: string, neighbours: ReadonlyMap<string, readonly stri
   }
   return seen;
 }
+
+/** The knowledge bases a graph reads, each once: what a workflow and its runs belong to for access. */
+export function knowledgeBasesOf(graph: WorkflowGraph): string[] {
+  return [...new Set(graph.nodes.flatMap((node) => (node.type === 'knowledge_retrieval' ? [node.config.knowledge_base_id] : [])))];
+}

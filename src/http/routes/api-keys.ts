@@ -1,5 +1,5 @@
 import { type AppContext } from '../../app/context.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../app/services/api-keys.ts';
+import { createApiKeyFor, listApiKeys, revokeApiKey } from '../../app/services/api-keys.ts';
 import { ApiKey, ApiKeyWithSecret, CreateApiKeyBody } from '../../../schemas/http/api-keys.ts';
 import { Deleted, ListQuery, listOf } from '../../../schemas/http/common.ts';
 import { route } from '../route.ts';
@@ -16,7 +16,7 @@ export function apiKeyRoutes(ctx: AppContext) {
       response: ApiKeyWithSecret,
       status: 201,
       handle: async ({ principal, body, requestId }) => {
-        const { key, secret } = await createApiKey(ctx, principal.workspaceId, body, { actor: principal.keyId, correlationId: requestId });
+        const { key, secret } = await createApiKeyFor(ctx, principal, body, requestId);
         return { status: 201, body: { ...key, secret } };
       },
     }),
