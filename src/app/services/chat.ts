@@ -6,6 +6,7 @@ import { underHeadings } from '../../domain/retrieval/passage-text.ts';
 import type { ChatDelta, ChatMessage, ChatModel, ChatUsage, ContextPassage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
+import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import type { SearchHit, SearchService } from './search.ts';
@@ -63,7 +64,7 @@ export function createChatService({ ctx, search, chatModels, storeContent, maxCo
       const started = performance.now();
       const model = chatModels.get(input.model);
       if (!model) {
-        const message = `The model '${input.model}' does not exist or is not a chat model; GET /v1/models lists them.`;
+        const message = `model: ${notAModelMessage(input.model, 'chat')}`;
         throw new ApiError(404, 'not_found_error', 'model_not_found', message, 'model');
       }
       let citations: Citation[] = [];

@@ -6,7 +6,7 @@ import { contentClaimDecider, contentKey } from '../../domain/document/content-c
 import { documentDecider } from '../../domain/document/document.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
-import { badRequest, notFoundError } from '../errors.ts';
+import { badRequest, resourceNotFound } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { findPage, type PageRequest } from './paging.ts';
@@ -32,7 +32,7 @@ export function createDocumentService(ctx: AppContext) {
   async function document(principal: Principal, kbId: string, documentId: string): Promise<DocumentDoc> {
     await knowledgeBase(principal, kbId);
     const doc = await ctx.readModels.get<DocumentDoc>('documents', documentId);
-    if (!doc || doc.knowledge_base_id !== kbId) throw notFoundError('document_not_found', `No document found with id '${documentId}'.`);
+    if (!doc || doc.knowledge_base_id !== kbId) throw resourceNotFound('document', documentId);
     return doc;
   }
 

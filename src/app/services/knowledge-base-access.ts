@@ -1,6 +1,6 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
-import { notFoundError } from '../errors.ts';
+import { resourceNotFound } from '../errors.ts';
 import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
 
 /**
@@ -10,6 +10,6 @@ import { type Principal, requireKnowledgeBaseAccess } from './principal.ts';
 export async function requireKnowledgeBase(readModels: ReadModelStore, principal: Principal, kbId: string): Promise<KnowledgeBaseDoc> {
   requireKnowledgeBaseAccess(principal, kbId);
   const kb = await readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
-  if (!kb || kb.workspace_id !== principal.workspaceId) throw notFoundError('knowledge_base_not_found', `No knowledge base found with id '${kbId}'.`);
+  if (!kb || kb.workspace_id !== principal.workspaceId) throw resourceNotFound('knowledge_base', kbId);
   return kb;
 }

@@ -2,6 +2,7 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { NodeOfType } from '../../../schemas/workflow.ts';
 import { fitContext, numberedPassages } from '../../domain/chat/prompt.ts';
 import { underHeadings } from '../../domain/retrieval/passage-text.ts';
+import { notFoundMessage } from '../../domain/shared/errors.ts';
 import { render } from '../../domain/workflow/templates.ts';
 import type { ContextPassage } from '../../ports/models.ts';
 import type { Citation } from '../services/chat.ts';
@@ -21,7 +22,7 @@ export async function runKnowledgeRetrieval(
   const kb = await deps.ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', config.knowledge_base_id);
   // Another workspace's knowledge base answers exactly like a missing one.
   if (!kb || kb.workspace_id !== scope.workspaceId) {
-    throw new NodeFailure('knowledge_base_not_found', `No knowledge base found with id '${config.knowledge_base_id}'.`);
+    throw new NodeFailure('knowledge_base_not_found', notFoundMessage('knowledge_base', config.knowledge_base_id));
   }
   const query = render(config.query, lookup(scope));
   const hits = query.trim()

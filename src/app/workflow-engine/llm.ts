@@ -1,5 +1,6 @@
 import type { NodeOfType } from '../../../schemas/workflow.ts';
 import { NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
+import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { referencesIn, render } from '../../domain/workflow/templates.ts';
 import type { ChatMessage, ContextPassage } from '../../ports/models.ts';
 import { lookup, NodeFailure, type EngineDeps, type NodeOutputs, type RunScope } from './types.ts';
@@ -7,7 +8,7 @@ import { lookup, NodeFailure, type EngineDeps, type NodeOutputs, type RunScope }
 export async function runLlm(node: NodeOfType<'llm'>, scope: RunScope, deps: EngineDeps, signal: AbortSignal): Promise<NodeOutputs> {
   const { config } = node;
   const model = deps.chatModels.get(config.model);
-  if (!model) throw new NodeFailure('model_not_found', `The model '${config.model}' does not exist or is not a chat model; GET /v1/models lists them.`);
+  if (!model) throw new NodeFailure('model_not_found', notAModelMessage(config.model, 'chat'));
   const values = lookup(scope);
   const messages: ChatMessage[] = [
     ...(config.system === undefined ? [] : [{ role: 'system' as const, content: render(config.system, values) }]),

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { documentEvents } from '../../../schemas/events/document.ts';
 import { assertNever, type Command, type Decider } from '../shared/decider.ts';
-import { conflict, notFound } from '../shared/errors.ts';
+import { conflict, missing } from '../shared/errors.ts';
 import { batchChunks } from './batches.ts';
 import type { Chunk } from './chunker.ts';
 
@@ -94,7 +94,7 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
       }
       case 'DeleteDocument': {
         const doc = isLive(state) ? state : null;
-        if (!doc || doc.workspaceId !== command.data.workspace_id) throw notFound('document_not_found', `no document ${command.data.document_id}`);
+        if (!doc || doc.workspaceId !== command.data.workspace_id) throw missing('document', command.data.document_id);
         return [
           {
             type: 'DocumentDeleted',
@@ -143,7 +143,7 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
 };
 
 function live(state: DocumentState, id: string): Live {
-  if (!isLive(state)) throw notFound('document_not_found', `no document ${id}`);
+  if (!isLive(state)) throw missing('document', id);
   return state;
 }
 

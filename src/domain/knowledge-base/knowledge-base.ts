@@ -11,7 +11,7 @@ import {
   mergeSettings,
 } from '../../../schemas/knowledge-base-settings.ts';
 import { assertNever, type Command, type Decider } from '../shared/decider.ts';
-import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid, missing } from '../shared/errors.ts';
 
 export type KnowledgeBaseEvent =
   | { type: 'KnowledgeBaseCreated'; data: z.infer<typeof KnowledgeBaseCreated> }
@@ -86,7 +86,7 @@ export const knowledgeBaseDecider: Decider<KnowledgeBaseState, KnowledgeBaseComm
 function requireActive(state: KnowledgeBaseState, target: Target) {
   // Another workspace's knowledge base answers exactly like a missing one: its existence stays private.
   if (state.status !== 'active' || state.workspaceId !== target.workspace_id) {
-    throw notFound('knowledge_base_not_found', `no knowledge base ${target.knowledge_base_id}`);
+    throw missing('knowledge_base', target.knowledge_base_id);
   }
   return state;
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { workflowRunEvents } from '../../../schemas/events/workflow-run.ts';
 import { assertNever, type Command, type Decider } from '../shared/decider.ts';
-import { conflict, notFound } from '../shared/errors.ts';
+import { conflict, missing } from '../shared/errors.ts';
 
 type Events = typeof workflowRunEvents;
 type Data<K extends keyof Events> = z.infer<Events[K]>;
@@ -103,7 +103,7 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
 type Existing = Exclude<WorkflowRunState, { status: 'absent' }>;
 
 function requireRun(state: WorkflowRunState, runId: string): Existing {
-  if (state.status === 'absent') throw notFound('workflow_run_not_found', `no run ${runId}`);
+  if (state.status === 'absent') throw missing('workflow_run', runId);
   return state;
 }
 

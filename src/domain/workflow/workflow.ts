@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { workflowEvents } from '../../../schemas/events/workflow.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
 import { assertNever, type Command, type Decider } from '../shared/decider.ts';
-import { conflict, invalid, notFound } from '../shared/errors.ts';
+import { conflict, invalid, missing } from '../shared/errors.ts';
 import { validateGraph } from './graph.ts';
 
 type Events = typeof workflowEvents;
@@ -79,7 +79,7 @@ export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEv
 
 function requireActive(state: WorkflowState, target: Target) {
   // Another workspace's workflow answers exactly like a missing one.
-  if (state.status !== 'active' || state.workspaceId !== target.workspace_id) throw notFound('workflow_not_found', `no workflow ${target.workflow_id}`);
+  if (state.status !== 'active' || state.workspaceId !== target.workspace_id) throw missing('workflow', target.workflow_id);
   return state;
 }
 

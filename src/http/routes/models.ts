@@ -1,12 +1,12 @@
-import { notFoundError } from '../../app/errors.ts';
+import { resourceNotFound } from '../../app/errors.ts';
 import { type ModelCatalog, presentModel } from '../../app/services/models.ts';
 import { listOf } from '../../../schemas/http/common.ts';
 import { Model } from '../../../schemas/http/models.ts';
 import { route } from '../route.ts';
 
 export function modelRoutes(models: ModelCatalog) {
-  // The catalogue is fixed at start-up, so its JSON is serialised once, not on every request.
-  const list = JSON.stringify({ object: 'list', data: models.list().map(presentModel), has_more: false });
+  // The catalogue is fixed at start-up, so its JSON is serialised once (at the first request), not on every request.
+  let list: string | undefined;
   const json = { 'content-type': 'application/json; charset=utf-8' };
   return [
     route({
@@ -16,7 +16,7 @@ export function modelRoutes(models: ModelCatalog) {
       tag: 'models',
       scope: 'read',
       response: listOf(Model),
-      handle: () => ({ headers: json, body: list }),
+      handle: () => ({ headers: json, body: (list ??= JSON.stringify({ object: 'list', data: models.list().map(presentModel), has_more: false })) }),
     }),
     route({
       method: 'get',
@@ -27,7 +27,7 @@ export function modelRoutes(models: ModelCatalog) {
       response: Model,
       handle: ({ params }) => {
         const model = models.get(params.model!);
-        if (!model) throw notFoundError('model_not_found', `The model '${params.model}' does not exist.`);
+        if (!model) throw resourceNotFound('model', params.model!);
         return { body: presentModel(model) };
       },
     }),
