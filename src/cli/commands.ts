@@ -3,6 +3,7 @@ import { lockDataDir } from '../adapters/sqlite/data-dir-lock.ts';
 import { replayReadModels } from '../app/replay.ts';
 import { createApiKey } from '../app/services/api-keys.ts';
 import { bootstrap, createWorkspaceWithAdminKey, DEFAULT_WORKSPACE } from '../app/services/workspaces.ts';
+import { workspaceIdProblem } from '../domain/workspace/workspace.ts';
 import { ApiKeyScope } from '../../schemas/events/api-key.ts';
 import type { Config } from '../config.ts';
 import { createLogger, createModels, createRuntime, listen } from '../main.ts';
@@ -73,6 +74,8 @@ export async function createKey(
 }
 
 export async function createWorkspace(config: Config, workspaceId: string) {
+  const problem = workspaceIdProblem(workspaceId);
+  if (problem) throw new Error(problem);
   const runtime = await createRuntime(config, undefined, undefined, { role: toolRole(config) });
   try {
     const secret = await createWorkspaceWithAdminKey(runtime.ctx, workspaceId);
