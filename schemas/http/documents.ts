@@ -9,8 +9,9 @@ export const UploadChunking = z.strictObject({
 export const UploadMetadata = DocumentMetadata.refine((m) => Object.keys(m).length <= 50, { message: 'at most 50 metadata keys' });
 
 export const TextUploadBody = z.strictObject({
-  name: z.string().trim().min(1).max(255),
-  text: z.string().min(1),
+  name: z.string().trim().min(1).max(255).refine((n) => !n.includes('\u0000'), { message: 'must not contain the NUL character (U+0000)' }),
+  // A NUL makes the parser take the text for binary: refuse it here rather than fail the document later.
+  text: z.string().min(1).refine((t) => !t.includes('\u0000'), { message: 'must not contain the NUL character (U+0000)' }),
   metadata: UploadMetadata.optional(),
   chunking: UploadChunking.optional(),
 });

@@ -155,6 +155,10 @@ test.serial('bad uploads: 415 for an unsupported type, 413 over the size limit, 
   t.is(unknown.body.error.param, 'colour');
   const missingKb = await call('POST', '/v1/knowledge-bases/kb_nope/documents', { json: { name: 'a.txt', text: 'a' } });
   t.is(missingKb.status, 404);
+  const nul = await call('POST', `/v1/knowledge-bases/${t.context.kb}/documents`, { json: { name: 'n.txt', text: 'before\u0000after' } });
+  t.is(nul.status, 400, 'text with U+0000 is refused at upload, not failed later as unsupported_type');
+  t.is(nul.body.error.param, 'text');
+  t.regex(nul.body.error.message, /U\+0000/);
   t.is(await head(), before);
 });
 

@@ -103,6 +103,33 @@ test('streaming sends node events, then the finished run', async (t) => {
   t.regex(final.outputs.answer, /1972/);
 });
 
+test.serial('a stream that fails inside the server sends a generic error event, never the internal message', async (t) => {
+  const wf = await qa();
+  const readModels = server.runtime.readModels;
+  const get = readModels.get.bind(readModels);
+  const secret = 'SQLITE_IOERR at /var/lib/kbqa/internal-path';
+  // The run is requested normally; reading it back for the stream then fails the way a broken store would.
+  readModels.get = (async (collection: string, id: string) => {
+    if (collection === 'workflow_runs') throw new Error(secret);
+    return get(collection, id);
+  }) as typeof readModels.get;
+  try {
+    const res = await fetch(`${server.url}/v1/workflows/${wf.id}/run`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-admin-key-0123456789abcdef', 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: { question: 'When did the Erebus lava lake become active?' }, response_mode: 'streaming' }),
+    });
+    const text = await res.text();
+    t.false(text.includes(secret));
+    t.false(text.includes('internal-path'));
+    const error = JSON.parse(text.split('\n').find((line) => line.startsWith('data: {"error"'))!.slice('data: '.length));
+    t.like(error, { error: { type: 'server_error', code: 'internal_error' }, status: 500 });
+    t.regex(error.error.message, /The server had an error/);
+  } finally {
+    readModels.get = get;
+  }
+});
+
 test('inputs are checked against the start node; Idempotency-Key returns the first run', async (t) => {
   const wf = await qa();
   const missing = await run(wf.id, { inputs: {} });

@@ -1,5 +1,6 @@
 import { recallsFor, type SearchHit, type SearchService } from '../../app/services/search.ts';
 import { SearchBody, SearchResponse } from '../../../schemas/http/search.ts';
+import { abortOnDisconnect } from '../client-abort.ts';
 import { route } from '../route.ts';
 
 export function presentHit(hit: SearchHit, explain: boolean) {
@@ -27,8 +28,8 @@ export function searchRoutes(search: SearchService) {
       body: SearchBody,
       response: SearchResponse,
       handle: async ({ principal, params, body, ctx }) => {
-        const aborted = new AbortController();
-        ctx.req.once('close', () => aborted.abort());
+        // The request's own 'close' has already fired once its body was read: the response's tells a client that left.
+        const aborted = abortOnDisconnect(ctx);
         const { kb, hits } = await search.search(
           principal,
           params.kb_id!,

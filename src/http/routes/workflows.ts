@@ -4,13 +4,14 @@ import type { LiveFeed } from '../../app/live-feed.ts';
 import { presentRun, type WorkflowService } from '../../app/services/workflows.ts';
 import { Deleted, ListQuery, listOf } from '../../../schemas/http/common.ts';
 import { CreateWorkflowBody, ReplaceWorkflowBody, RunWorkflowBody, Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
+import { toApiError } from '../errors.ts';
 import { route } from '../route.ts';
 import { SSE_HEADERS } from '../sse-chat.ts';
 
 const tag = 'workflows';
 const TERMINAL = new Set(['WorkflowRunSucceeded', 'WorkflowRunFailed']);
 
-export type WorkflowRouteDeps = { workflows: WorkflowService; feed: LiveFeed; blockingWaitMs: number };
+export type WorkflowRouteDeps = { workflows: WorkflowService; feed: LiveFeed; blockingWaitMs: number; onError(error: unknown): void };
 
 /**
  * Resolves when the run reaches a final state or `waitMs` passes, with the run as the read model
@@ -125,7 +126,12 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
     });
     waitForRun(deps, read, runId, 600_000)
       .then((run) => send('workflow_run', presentRun(run)))
-      .catch((error: unknown) => send('error', { error: { message: error instanceof Error ? error.message : 'run failed', type: 'server_error', param: null, code: 'internal_error' } }))
+      .catch((error: unknown) => {
+        // Only what is meant for clients leaves the server; anything else reads generically and goes to the log.
+        const { status, type, code, message, param } = toApiError(error);
+        if (status >= 500) deps.onError(error);
+        send('error', { error: { message, type, param, code }, status });
+      })
       .finally(() => {
         unsubscribe();
         out.end();
