@@ -5,6 +5,18 @@ const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).defa
 
 const modelList = z.string().regex(/^\s*[^,\s]+\s*(,\s*[^,\s]+\s*)*$/, 'a comma-separated list of model ids');
 const ids = (list: string | undefined) => (list ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+const origin = String.raw`(\*|[a-z][a-z0-9+.-]*://[^\s,/]+/?)`;
+const originList = z.string().regex(new RegExp(`^\\s*${origin}\\s*(,\\s*${origin}\\s*)*$`, 'i'), 'a comma-separated list of origins (scheme://host[:port]) or *');
+/** An origin as browsers send it: lower case, no trailing slash, no default port. */
+const normalizeOrigin = (entry: string) => {
+  const bare = entry.replace(/\/$/, '').toLowerCase();
+  if (!/^https?:/.test(bare)) return bare;
+  try {
+    return new URL(bare).origin;
+  } catch {
+    throw new Error(`invalid configuration: KBQA_CORS_ORIGINS: ${entry} is not an origin`);
+  }
+};
 
 const Env = z.object({
   PORT: int(2678).pipe(z.number().max(65535)),
@@ -39,6 +51,7 @@ const Env = z.object({
   KBQA_WORKFLOW_BLOCKING_WAIT_S: int(30, 1),
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
+  KBQA_CORS_ORIGINS: originList.optional(),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
   KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
@@ -69,6 +82,8 @@ export type Config = {
   consistencyTimeoutMs: number;
   shutdownTimeoutMs: number;
   logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
+  /** Origins browsers may call the API from (`*` for any); empty means CORS is off. */
+  corsOrigins: string[];
   openai: {
     apiKey: string;
     baseUrl: string | undefined;
@@ -121,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
     shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,
     logLevel: e.KBQA_LOG_LEVEL,
+    corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
     openai: e.OPENAI_API_KEY
       ? {
           apiKey: e.OPENAI_API_KEY,

@@ -102,8 +102,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       parser = workerParser;
       const limits = { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr };
       const concurrency = ingestion.parserThreads;
-      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency })));
-      groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed })));
+      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
+      groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed, logger })));
       groups.set('runner', await bus.subscribe(runnerConsumer({
             ctx,
             search,
@@ -209,7 +209,8 @@ export function createModels(config: Config) {
 export function createHttpApp(runtime: Runtime, config: Config) {
   const metrics = createMetrics({ consumers: runtime.consumers, logHead: () => runtime.store.headPosition() });
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
-  if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError });
+  const logger = runtime.logger;
+  if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
   return createApp({
     ctx: runtime.ctx,
     authenticator: runtime.authenticator,
@@ -230,7 +231,9 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     maxJsonBytes: config.maxJsonBytes,
     version: VERSION,
     readiness: runtime.readiness,
-    onServerError: (error, requestId) => runtime.logger.error({ err: error, requestId }, 'request failed'),
+    onServerError,
+    logger,
+    corsOrigins: config.corsOrigins,
   });
 }
 

@@ -17,7 +17,7 @@ import type { KeywordIndex } from '../../src/ports/keyword-index.ts';
 import type { Embedder } from '../../src/ports/models.ts';
 import type { PassageStore } from '../../src/ports/passage-store.ts';
 import type { VectorIndex } from '../../src/ports/vector-index.ts';
-import { failDocument } from '../shared.ts';
+import { failDocument, type FailureLog } from '../shared.ts';
 
 export type IndexerDeps = {
   ctx: AppContext;
@@ -28,6 +28,8 @@ export type IndexerDeps = {
   passages: PassageStore;
   feed: LiveFeed;
   embedBatchSize?: number;
+  /** Hears each document this consumer fails (warn, with its code). */
+  logger?: FailureLog;
 };
 
 type Chunk = z.infer<typeof ChunkRecord>;
@@ -62,7 +64,7 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
     onParked: async (event, error) => {
       if (event.type !== 'DocumentParsed') return;
       const message = error instanceof Error ? error.message : String(error);
-      await failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'indexing', 'internal_error', message);
+      await failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'indexing', 'internal_error', message, deps.logger);
     },
   };
 }
@@ -96,12 +98,12 @@ async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[
     if (fold(documentDecider.evolve, documentDecider.initialState(), events as never).status !== 'indexing') continue;
     const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
     if (!kb) {
-      await failDocument(ctx, id, 'indexing', 'knowledge_base_deleted', 'The knowledge base was deleted.');
+      await failDocument(ctx, id, 'indexing', 'knowledge_base_deleted', 'The knowledge base was deleted.', deps.logger);
       continue;
     }
     const embedder = deps.embedders.get(kb.settings.embedding_model);
     if (!embedder) {
-      await failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`);
+      await failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`, deps.logger);
       continue;
     }
     work.push({ id, kbId, chunks: chunksOfAttempt(events, p.attempt), embedder });

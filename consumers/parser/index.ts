@@ -10,7 +10,7 @@ import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { DocumentParser } from '../../src/ports/document-parser.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
-import { failDocument, mapConcurrently } from '../shared.ts';
+import { failDocument, type FailureLog, mapConcurrently } from '../shared.ts';
 
 export type ParserDeps = {
   ctx: AppContext;
@@ -20,6 +20,8 @@ export type ParserDeps = {
   limits: ParseLimits;
   timeoutMs: number;
   concurrency: number;
+  /** Hears each document this consumer fails (warn, with its code). */
+  logger?: FailureLog;
 };
 
 /**
@@ -34,11 +36,11 @@ export function parserConsumer(deps: ParserDeps): ConsumerGroup {
     batchSize: 16,
     handle: (batch) => mapConcurrently(batch, deps.concurrency, (event) => parseOne(deps, event)),
     onParked: (event, error) =>
-      failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'parsing', 'internal_error', describe(error)),
+      failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'parsing', 'internal_error', describe(error), deps.logger),
   };
 }
 
-async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs }: ParserDeps, event: RecordedEvent) {
+async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }: ParserDeps, event: RecordedEvent) {
   const upload = event.data as z.infer<typeof DocumentUploaded>;
   const id = upload.document_id;
   const started = await run(() =>
@@ -46,14 +48,14 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs }: ParserD
   );
   if (!started || started.events.length === 0) return;
   const file = await blobs.localPath(upload.sha256);
-  if (!file) return failDocument(ctx, id, 'parsing', 'blob_missing', 'The uploaded file is no longer stored.');
+  if (!file) return failDocument(ctx, id, 'parsing', 'blob_missing', 'The uploaded file is no longer stored.', logger);
   const t0 = performance.now();
   try {
     const outcome = await parser.parse(
       { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits },
       { timeoutMs, onProgress: (done, total) => feed.publish(id, { event: 'progress', data: { stage: 'parsing', pages_parsed: done, page_count: total } }) },
     );
-    if (!outcome.ok) return failDocument(ctx, id, 'parsing', outcome.code, outcome.message);
+    if (!outcome.ok) return failDocument(ctx, id, 'parsing', outcome.code, outcome.message, logger);
     const { mediaType, pageCount, chunks, ocrPages, warnings } = outcome;
     await run(() =>
       handleCommand(ctx.store, documentDecider, id, {

@@ -1,4 +1,5 @@
 import Koa, { type Context } from 'koa';
+import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
 import { ApiError } from '../app/errors.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
@@ -9,6 +10,7 @@ import type { ModelCatalog } from '../app/services/models.ts';
 import { requireScope } from '../app/services/principal.ts';
 import { bearerToken } from './auth.ts';
 import { readJson } from './body.ts';
+import { cors } from './cors.ts';
 import { envelope } from './envelope.ts';
 import type { Metrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -40,6 +42,10 @@ export type AppDeps = {
   readiness: ReadinessCheck;
   version: string;
   onServerError: (error: unknown, requestId: string) => void;
+  /** Where the access lines go (envelope.ts); without one there are none. */
+  logger?: Logger;
+  /** Browser origins CORS allows (`*`: any); empty or absent, CORS is off. */
+  corsOrigins?: readonly string[];
 };
 
 export function createApp(deps: AppDeps): Koa {
@@ -49,7 +55,7 @@ export function createApp(deps: AppDeps): Koa {
     ...knowledgeBaseRoutes(deps.knowledgeBases),
     ...documentRoutes(deps.documents),
     ...searchRoutes(deps.search),
-    ...chatRoutes(deps.chat, (error) => deps.onServerError(error, 'chat')),
+    ...chatRoutes(deps.chat, deps.onServerError),
     ...workflowRoutes(deps.workflows),
   ];
   let openApi: unknown;
@@ -61,12 +67,10 @@ export function createApp(deps: AppDeps): Koa {
 
   const app = new Koa();
   app.proxy = true;
-  // Koa reports failures while piping a streamed body here; a client that left mid-stream is not one.
-  app.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
-    deps.onServerError(error, 'stream');
-  });
-  app.use(envelope(deps.metrics, deps.onServerError));
+  onStreamError(app, deps);
+  app.use(envelope(deps.metrics, deps.onServerError, deps.logger));
+  // Before routing and authentication: a preflight carries no key and OPTIONS is no route's method.
+  if (deps.corsOrigins?.length) app.use(cors(deps.corsOrigins, router));
   app.use(async (ctx) => {
     const found = router.match(ctx.method, ctx.path);
     if (found === null) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
@@ -82,11 +86,12 @@ export function createApp(deps: AppDeps): Koa {
 }
 
 /** A process that serves no API (relay, worker, projector) still answers its operators. */
-export function createOperationsApp(deps: Pick<AppDeps, 'metrics' | 'readiness' | 'version' | 'onServerError'>): Koa {
+export function createOperationsApp(deps: Pick<AppDeps, 'metrics' | 'readiness' | 'version' | 'onServerError' | 'logger'>): Koa {
   const routes: RouteSpec[] = operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: () => buildOpenApi(routes, deps.version) });
   const router = createRouter(routes);
   const app = new Koa();
-  app.use(envelope(deps.metrics, deps.onServerError));
+  onStreamError(app, deps);
+  app.use(envelope(deps.metrics, deps.onServerError, deps.logger));
   app.use(async (ctx) => {
     const found = router.match(ctx.method, ctx.path);
     if (found === null || 'allowed' in found) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path} in this process; the API is served by the api role.`);
@@ -99,10 +104,27 @@ export function createOperationsApp(deps: Pick<AppDeps, 'metrics' | 'readiness' 
   return app;
 }
 
+const DISCONNECTED = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * Koa reports failures while piping a streamed body here. A client that left mid-stream is not
+ * one: the envelope's access line already records it (`aborted`, at info), this only adds the code
+ * at debug. Anything else is a server error, with the stack and the request's id.
+ */
+function onStreamError(app: Koa, deps: Pick<AppDeps, 'onServerError' | 'logger'>) {
+  app.on('error', (error: NodeJS.ErrnoException, ctx?: Context) => {
+    const requestId = (ctx?.state.requestId as string | undefined) ?? 'stream';
+    if (error.code && DISCONNECTED.has(error.code)) return deps.logger?.debug({ requestId, code: error.code }, 'client disconnected mid-response');
+    deps.onServerError(error, requestId);
+  });
+}
+
 async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, string>, deps: AppDeps) {
   let principal = null;
   if (spec.scope !== 'public') {
     principal = await deps.authenticator.authenticate(bearerToken(ctx));
+    // For the access line: which key, never its secret.
+    ctx.state.keyId = principal.keyId;
     if (deps.rateLimiter.enabled) ctx.set(deps.rateLimiter.check(principal.keyId));
     requireScope(principal, spec.scope);
   }

@@ -82,3 +82,19 @@ test('KBQA_ADMIN_KEY bootstraps the default workspace idempotently, and a second
     dir.remove();
   }
 });
+
+test('kbqa workspaces create takes ids of letters, digits, - and _ (1–64) and refuses others before opening anything', async (t) => {
+  t.timeout(60_000);
+  const dir = tempDir();
+  try {
+    const env = { KBQA_DATA_DIR: dir.path, KBQA_LOG_LEVEL: 'warn' };
+    const bad = run('node', ['bin/kbqa.js', 'workspaces', 'create', 'team one/../x'], env);
+    t.is(await bad.exited, 1);
+    t.regex(bad.output(), /workspace id 'team one\/\.\.\/x' must be 1–64 letters, digits, '-' or '_'/);
+    const good = run('node', ['bin/kbqa.js', 'workspaces', 'create', 'Team_one-2'], env);
+    t.is(await good.exited, 0, good.output());
+    t.regex(good.output(), /Created workspace 'Team_one-2'/);
+  } finally {
+    dir.remove();
+  }
+});

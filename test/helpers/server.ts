@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { bootstrap } from '../../src/app/services/workspaces.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRuntime, listen, type Runtime } from '../../src/main.ts';
@@ -16,15 +16,18 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
+/** logger: where the server's log lines go (captureLogs in logs.ts); silent without one. */
+export type ServerOptions = { logger?: Logger };
+
 export type CallOptions = { key?: string | null; json?: unknown; raw?: string; headers?: Record<string, string> };
 
 /** The real app on a random loopback port over a fresh data dir, bootstrapped with ADMIN_KEY. */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const dir = tempDir();
   // No warm-up: many test servers start, and each would load pdf.js into its threads for nothing.
   const config = loadConfig({ KBQA_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', KBQA_ADMIN_KEY: ADMIN_KEY, KBQA_PARSER_WARMUP: 'off', ...env });
   let offset = 0;
-  const runtime = await createRuntime(config, pino({ level: 'silent' }), () => new Date(Date.now() + offset));
+  const runtime = await createRuntime(config, options.logger ?? pino({ level: 'silent' }), () => new Date(Date.now() + offset));
   await bootstrap(runtime.ctx, config.adminKey);
   const http = await listen(runtime, config);
   const url = `http://127.0.0.1:${http.port}`;

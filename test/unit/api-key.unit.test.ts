@@ -1,5 +1,5 @@
 import test from 'ava';
-import { apiKeyDecider, type ApiKeyEvent, grants, keyValidity, mayUseKnowledgeBase } from '../../src/domain/api-key/api-key.ts';
+import { apiKeyDecider, type ApiKeyEvent, grants, keyValidity, mayUseKnowledgeBases } from '../../src/domain/api-key/api-key.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 
 const spec = deciderSpec(apiKeyDecider);
@@ -63,8 +63,13 @@ test('validity: revoked wins, expiry is exclusive of the instant itself', (t) =>
   t.is(keyValidity({ revoked: true, expiresAtMs: now - 1 }, now), 'revoked');
 });
 
-test('a key limited to knowledge bases may use only those', (t) => {
-  t.true(mayUseKnowledgeBase(null, 'kb_x'));
-  t.true(mayUseKnowledgeBase(['kb_x'], 'kb_x'));
-  t.false(mayUseKnowledgeBase(['kb_x'], 'kb_y'));
+test('a key limited to knowledge bases may use only what names nothing but those', (t) => {
+  t.true(mayUseKnowledgeBases(null, ['kb_x']));
+  t.true(mayUseKnowledgeBases(null, null), 'an unlimited key reaches what names every knowledge base');
+  t.true(mayUseKnowledgeBases(['kb_x'], ['kb_x']));
+  t.true(mayUseKnowledgeBases(['kb_x', 'kb_y'], ['kb_y', 'kb_x']));
+  t.true(mayUseKnowledgeBases(['kb_x'], []), 'a workflow that names no knowledge base is open to every key');
+  t.false(mayUseKnowledgeBases(['kb_x'], ['kb_y']));
+  t.false(mayUseKnowledgeBases(['kb_x'], ['kb_x', 'kb_y']), 'one knowledge base outside the limit is enough to refuse');
+  t.false(mayUseKnowledgeBases(['kb_x'], null), 'a limited key never reaches what names every knowledge base');
 });

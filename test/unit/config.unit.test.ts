@@ -30,3 +30,17 @@ test('a malformed engine variable is named', (t) => {
   t.throws(() => loadConfig({ MONGODB_URL: 'http://mongo' }), { message: /MONGODB_URL: a mongodb:\/\// });
   t.throws(() => loadConfig({ PINECONE_API_KEY: 'k' }), { message: /PINECONE_API_KEY and PINECONE_INDEX go together/ });
 });
+
+test('KBQA_CORS_ORIGINS: off when unset; origins as browsers send them; * for any; anything else is named', (t) => {
+  t.deepEqual(loadConfig({}).corsOrigins, []);
+  t.deepEqual(loadConfig({ KBQA_CORS_ORIGINS: '' }).corsOrigins, []);
+  t.deepEqual(loadConfig({ KBQA_CORS_ORIGINS: 'https://App.Example.com/, http://localhost:5173,https://x.example:443' }).corsOrigins, [
+    'https://app.example.com',
+    'http://localhost:5173',
+    'https://x.example',
+  ]);
+  t.deepEqual(loadConfig({ KBQA_CORS_ORIGINS: '*' }).corsOrigins, ['*']);
+  for (const bad of ['app.example.com', 'https://app.example.com/path', 'https://a.example, ,https://b.example']) {
+    t.throws(() => loadConfig({ KBQA_CORS_ORIGINS: bad }), { message: /KBQA_CORS_ORIGINS/ }, bad);
+  }
+});

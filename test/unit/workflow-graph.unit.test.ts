@@ -1,6 +1,6 @@
 import test from 'ava';
 import { WorkflowGraph, type WorkflowGraphInput } from '../../schemas/workflow.ts';
-import { type GraphFault, topologicalOrder, validateGraph } from '../../src/domain/workflow/graph.ts';
+import { type GraphFault, knowledgeBasesOf, topologicalOrder, validateGraph } from '../../src/domain/workflow/graph.ts';
 import { knowledgeQaGraph } from '../../src/domain/workflow/knowledge-qa.ts';
 
 type NodeInput = WorkflowGraphInput['nodes'][number];
@@ -236,4 +236,12 @@ test('the schema fills defaults and rejects malformed nodes', (t) => {
   ];
   for (const value of bad) t.false(WorkflowGraph.safeParse(value).success, JSON.stringify(value));
   t.true(WorkflowGraph.safeParse({ nodes: [{ id: 'c', type: 'condition', config: { left: 'a', operator: 'empty' } }], edges: [] }).success);
+});
+
+test('the knowledge bases a graph reads, each once, are what its workflow belongs to', (t) => {
+  const graph = knowledgeQaGraph('kb_a');
+  const second = { ...graph.nodes[1]!, id: 'again', config: { ...(graph.nodes[1] as { config: object }).config, knowledge_base_id: 'kb_b' } };
+  const third = { ...graph.nodes[1]!, id: 'third' };
+  t.deepEqual(knowledgeBasesOf({ ...graph, nodes: [...graph.nodes, second, third] } as typeof graph), ['kb_a', 'kb_b']);
+  t.deepEqual(knowledgeBasesOf({ ...graph, nodes: graph.nodes.filter((n) => n.type !== 'knowledge_retrieval') }), []);
 });

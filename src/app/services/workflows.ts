@@ -10,7 +10,7 @@ import { workflowRunDecider } from '../../domain/workflow/run.ts';
 import { workflowDecider } from '../../domain/workflow/workflow.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
-import { notAModelMessage, notFoundMessage } from '../../domain/shared/errors.ts';
+import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { badRequest, resourceNotFound } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
 import type { ModelCatalog } from './models.ts';
@@ -56,19 +56,23 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
     return wf ? knowledgeBasesOf(wf.graph) : null;
   }
 
-  /** What the graph's schema cannot know: the models and knowledge bases its nodes name exist here. */
-  async function checkReferences(principal: Principal, graph: WorkflowGraph) {
+  /**
+   * What the graph's schema cannot know: the models and knowledge bases its nodes name exist here.
+   * A template's graph was not written by the client: its faults name the request's own fields.
+   */
+  async function checkReferences(principal: Principal, graph: WorkflowGraph, fromTemplate = false) {
     for (const node of graph.nodes) {
-      const param = `graph.nodes.${node.id}.config`;
+      const param = fromTemplate ? null : `graph.nodes.${node.id}.config`;
+      const field = (name: string) => (param ? `${param}.${name}` : name);
       if (node.type === 'llm' && models.get(node.config.model)?.kind !== 'chat') {
-        throw badRequest('model_not_found', `${param}.model: ${notAModelMessage(node.config.model, 'chat')}`, `${param}.model`);
+        throw badRequest('model_not_found', `${field('model')}: ${notAModelMessage(node.config.model, 'chat')}`, field('model'));
       }
       if (node.type === 'knowledge_retrieval') {
         const kbId = node.config.knowledge_base_id;
         requireKnowledgeBaseAccess(principal, kbId);
         const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
         if (!kb || kb.workspace_id !== principal.workspaceId) {
-          throw badRequest('knowledge_base_not_found', `${param}.knowledge_base_id: ${notFoundMessage('knowledge_base', kbId)}`, `${param}.knowledge_base_id`);
+          throw resourceNotFound('knowledge_base', kbId, field('knowledge_base_id'));
         }
       }
     }
@@ -79,7 +83,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
 
     async create(principal: Principal, input: WorkflowInput, correlationId?: string) {
       const graph = input.template ? knowledgeQaGraph(input.knowledge_base_id!, input.model) : input.graph!;
-      await checkReferences(principal, graph);
+      await checkReferences(principal, graph, input.template !== undefined);
       const id = ctx.newId('wf');
       const result = await handleCommand(ctx.store, workflowDecider, id, {
         type: 'CreateWorkflow',

@@ -68,9 +68,6 @@ export function keyValidity(key: { revoked: boolean; expiresAtMs: number | null 
   return 'valid';
 }
 
-export function mayUseKnowledgeBase(allowed: readonly string[] | null, knowledgeBaseId: string): boolean {
-  return allowed === null || allowed.includes(knowledgeBaseId);
-}
 
 /**
  * The one access rule for anything that touches knowledge bases (a workflow, its runs, an API

@@ -23,10 +23,12 @@ function toChatInput(body: ChatCompletionBody): ChatInput {
   };
 }
 
-export function chatRoutes(chat: ChatService, onError: (error: unknown) => void) {
+/** onServerError hears failures past the response's start (mid-stream, recording the chat), with the request's id. */
+export function chatRoutes(chat: ChatService, onServerError: (error: unknown, requestId: string) => void) {
   /** Retrieval, then either one JSON answer or a chunk stream; the chat is recorded once answered. */
   async function answer(input: RouteInputs, present: 'completion' | 'quick'): Promise<Reply> {
     const { ctx, principal, body } = input;
+    const onError = (error: unknown) => onServerError(error, input.requestId);
     const abort = abortOnDisconnect(ctx);
     const chatInput = toChatInput(body);
     const prepared = await chat.prepare(principal, chatInput, abort.signal);
