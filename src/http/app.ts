@@ -48,8 +48,11 @@ export type AppDeps = {
   corsOrigins?: readonly string[];
 };
 
-export function createApp(deps: AppDeps): Koa {
-  const api: RouteSpec[] = [
+type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'workflows' | 'onServerError'>;
+
+/** Every /v1 route of the API role: the handlers use `deps`, the descriptions (OpenAPI) do not. */
+function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
+  return [
     ...modelRoutes(deps.models),
     ...apiKeyRoutes(deps.ctx),
     ...knowledgeBaseRoutes(deps.knowledgeBases),
@@ -58,9 +61,33 @@ export function createApp(deps: AppDeps): Koa {
     ...chatRoutes(deps.chat, deps.onServerError),
     ...workflowRoutes(deps.workflows),
   ];
+}
+
+/**
+ * The OpenAPI document `GET /v1/openapi.json` serves, built from the same route table without a
+ * runtime (for `npm run lint:openapi`): the handlers are never called, so no dependency is needed.
+ */
+export function describeApi(version: string) {
+  const unused = descriptionOnly();
+  const routes = [...apiRoutes(unused), ...operationRoutes({ metrics: unused, readiness: {}, openApi: unused })];
+  return buildOpenApi(routes, version);
+}
+
+/** Stands in for every dependency of a table built only to be described: reading works, any call throws. */
+function descriptionOnly(): any {
+  const stub: any = new Proxy(() => {}, {
+    get: (_target, key) => (key === 'then' || typeof key === 'symbol' ? undefined : stub),
+    apply: () => {
+      throw new Error('a route of the description-only table was called');
+    },
+  });
+  return stub;
+}
+
+export function createApp(deps: AppDeps): Koa {
   let openApi: unknown;
   const routes: RouteSpec[] = [
-    ...api,
+    ...apiRoutes(deps),
     ...operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: (): unknown => (openApi ??= buildOpenApi(routes, deps.version)) }),
   ];
   const router = createRouter(routes);

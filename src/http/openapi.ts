@@ -4,37 +4,169 @@ import type { RouteSpec } from './route.ts';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any' });
 
+const TAGS: Record<string, string> = {
+  models: 'The chat, embedding and rerank models this deployment can use.',
+  'api-keys': 'The bearer keys of the caller’s workspace, with their scopes and knowledge bases (admin scope).',
+  'knowledge-bases': 'Knowledge bases and their retrieval settings.',
+  documents: 'Upload documents into a knowledge base; follow their parsing and indexing; read their chunks.',
+  search: 'Vector, keyword and graph recall over a knowledge base, fused and reranked.',
+  chat: 'OpenAI-compatible chat grounded in a knowledge base, with citations.',
+  workflows: 'Graphs of nodes (retrieval, LLM, templates, conditions, replies) and their runs.',
+  operations: 'Liveness, readiness, metrics and this document; no key needed.',
+};
+
+const RATE_HEADERS = {
+  'x-ratelimit-limit-requests': { description: 'Requests allowed per minute for this key.', schema: { type: 'string' } },
+  'x-ratelimit-remaining-requests': { description: 'Requests left in the bucket.', schema: { type: 'string' } },
+  'x-ratelimit-reset-requests': { description: 'Time until the bucket is full again, such as `1500ms`.', schema: { type: 'string' } },
+};
+
+/** Every error status an operation may declare; the body is always the error object. */
+const ERRORS: Record<string, { name: string; description: string; headers?: Record<string, unknown> }> = {
+  400: { name: 'BadRequest', description: 'Invalid body, query or path; `param` names the field at fault.' },
+  401: { name: 'Unauthorized', description: 'The API key is missing, malformed, unknown, expired or revoked.' },
+  403: { name: 'Forbidden', description: 'The key lacks the scope or the knowledge base this needs.' },
+  404: { name: 'NotFound', description: 'No such resource in the caller’s workspace, or the model or knowledge base the body names does not exist.' },
+  408: { name: 'RequestTimeout', description: 'The request body arrived too slowly.' },
+  409: { name: 'Conflict', description: 'Changed by another request (or `If-Match` is stale); read it again and retry.' },
+  413: { name: 'PayloadTooLarge', description: 'The body, or a file in it, exceeds the limit.' },
+  415: { name: 'UnsupportedMediaType', description: 'Wrong `Content-Type`, or a file type no parser reads.' },
+  429: {
+    name: 'TooManyRequests',
+    description: 'The key’s rate limit (or a provider’s) is reached; retry after `retry-after` seconds.',
+    headers: { 'retry-after': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } }, ...RATE_HEADERS },
+  },
+  default: { name: 'ServerError', description: 'A server error (500) or an overloaded or unavailable server (503, with `retry-after`); nothing internal is exposed.' },
+};
+
+/** The error statuses a route can answer, from what it reads and who may call it. */
+function errorStatuses(r: RouteSpec): string[] {
+  const authenticated = r.scope !== 'public';
+  const pathParams = r.path.includes(':');
+  const readsBody = r.body !== undefined || r.requestBody !== undefined;
+  const changes = authenticated && r.method !== 'get' && r.scope !== 'read';
+  const declared: [string, boolean][] = [
+    ['400', readsBody || r.query !== undefined || pathParams],
+    ['401', authenticated],
+    ['403', authenticated],
+    // A body can name a model or a knowledge base that does not exist.
+    ['404', pathParams || (authenticated && readsBody)],
+    ['408', readsBody],
+    ['409', changes],
+    ['413', readsBody],
+    ['415', readsBody],
+    ['429', authenticated],
+    ['default', true],
+  ];
+  return declared.filter(([, applies]) => applies).map(([status]) => status);
+}
+
+const words = (segments: string[]) =>
+  segments
+    .flatMap((s) => s.split(/[-_.]/))
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+const isPlural = (word: string) => /[^s]s$/.test(word);
+const singular = (word: string) => word.replace(/ies$/, 'y').replace(/(ch|sh|ss|x)es$/, '$1').replace(/([^s])s$/, '$1');
+const ITEM_VERBS = { get: 'get', post: 'update', patch: 'update', put: 'replace', delete: 'delete' } as const;
+
+/**
+ * `getKnowledgeBase`, `listKnowledgeBaseDocuments`, `createChatCompletion`, `runWorkflow`: the
+ * verb from the method (list for a collection), the nouns from the path, an item or a
+ * sub-collection named after the resource whose id precedes it; a POST of a singular word after
+ * an id is that action on the resource. `RouteSpec.operationId` overrides it.
+ */
+export function operationIdOf(r: Pick<RouteSpec, 'method' | 'path' | 'operationId'>): string {
+  if (r.operationId) return r.operationId;
+  const segments = r.path.split('/').filter((s) => s !== '' && s !== 'v1');
+  const lastParam = segments.map((s) => s.startsWith(':')).lastIndexOf(true);
+  const owner = lastParam > 0 ? singular(segments[lastParam - 1]!) : undefined;
+  const tail = segments.slice(lastParam + 1);
+  if (tail.length === 0) return ITEM_VERBS[r.method] + words([owner ?? 'item']);
+  const noun = tail.at(-1)!;
+  if (r.method === 'post' && owner && tail.length === 1 && !isPlural(noun)) return noun.replace(/[-_.](\w)/g, (_m, c: string) => c.toUpperCase()) + words([owner]);
+  const list = r.method === 'get' && isPlural(noun);
+  const verb = list ? 'list' : { get: 'get', post: 'create', patch: 'update', put: 'replace', delete: 'delete' }[r.method];
+  return verb + words([...(owner ? [owner] : []), ...tail.slice(0, -1), list ? noun : singular(noun)]);
+}
+
+function successResponses(r: RouteSpec): Record<string, unknown> {
+  const body = r.response && { schema: jsonSchema(r.response, 'output') };
+  const content: Record<string, unknown> = {};
+  if (body) content[r.mediaType ?? 'application/json'] = body;
+  else if (r.mediaType) content[r.mediaType] = { schema: { type: 'string' } };
+  if (r.eventStream) content['text/event-stream'] = { schema: { type: 'string', description: r.eventStream } };
+  const responses: Record<string, unknown> = {
+    [String(r.status ?? 200)]: {
+      description: r.eventStream && !body ? r.eventStream : r.eventStream ? `The JSON answer, or with the stream asked for: ${r.eventStream}` : 'Success.',
+      ...(Object.keys(content).length > 0 && { content }),
+    },
+  };
+  for (const [status, description] of Object.entries(r.otherStatuses ?? {})) {
+    responses[status] = { description, ...(body && { content: { [r.mediaType ?? 'application/json']: body } }) };
+  }
+  return responses;
+}
+
 /** OpenAPI 3.1 from the route table: the same zod schemas that validate requests describe them. */
 export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  const errorResponse = { description: 'Error', content: { 'application/json': { schema: jsonSchema(ErrorBody, 'output') } } };
+  const operationIds = new Map<string, string>();
+  const usedErrors = new Set<string>();
+  const usedTags: string[] = [];
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
+    const operationId = operationIdOf(r);
+    const clash = operationIds.get(operationId);
+    if (clash) throw new Error(`operationId ${operationId} of ${r.method} ${r.path} is also ${clash}'s: give one of them RouteSpec.operationId`);
+    operationIds.set(operationId, `${r.method} ${r.path}`);
+    if (!usedTags.includes(r.tag)) usedTags.push(r.tag);
+    const query = r.query ? jsonSchema(r.query, 'input') : undefined;
     const parameters = [
       ...[...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
-      ...Object.entries(r.query ? (jsonSchema(r.query, 'input').properties ?? {}) : {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+      ...Object.entries(query?.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema })),
     ];
+    const errors = errorStatuses(r);
+    errors.forEach((status) => usedErrors.add(status));
     (paths[path] ??= {})[r.method] = {
+      operationId,
       summary: r.summary,
       tags: [r.tag],
-      ...(r.scope !== 'public' && { security: [{ bearer: [] }], 'x-required-scope': r.scope }),
+      ...(r.scope === 'public' ? { security: [] } : { 'x-required-scope': r.scope }),
       ...(parameters.length > 0 && { parameters }),
-      ...(r.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }),
+      ...(r.body && { requestBody: { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }),
       ...(r.requestBody && { requestBody: r.requestBody }),
       responses: {
-        [String(r.status ?? 200)]: {
-          description: 'Success',
-          ...(r.response && { content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } }),
-        },
-        default: errorResponse,
+        ...successResponses(r),
+        ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERRORS[status]!.name}` }])),
       },
     };
   }
+  const errorSchema = { $ref: '#/components/schemas/Error' };
   return {
     openapi: '3.1.0',
-    info: { title: 'KBQA API', version },
-    servers: [{ url: 'http://localhost:2678' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    info: {
+      title: 'KBQA API',
+      version,
+      description:
+        'Knowledge-base question answering: upload documents into knowledge bases, search them, chat with them ' +
+        '(OpenAI-compatible, streaming, with citations) and run workflows. Every `/v1` route takes `Authorization: Bearer <API key>`; ' +
+        'errors are OpenAI’s `{"error": {message, type, param, code}}`; lists are `{"object": "list", "data": [...], "has_more"}` with `?limit=&after=` paging.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: '/', description: 'The deployment that serves this document' }],
+    security: [{ bearer: [] }],
+    tags: usedTags.map((name) => ({ name, ...(TAGS[name] && { description: TAGS[name] }) })),
     paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key of the workspace (`kbqa-…`), with the scope each operation names in `x-required-scope`.' } },
+      schemas: { Error: jsonSchema(ErrorBody, 'output') },
+      responses: Object.fromEntries(
+        Object.entries(ERRORS)
+          .filter(([status]) => usedErrors.has(status))
+          .map(([, { name, description, headers }]) => [name, { description, ...(headers && { headers }), content: { 'application/json': { schema: errorSchema } } }]),
+      ),
+    },
   };
 }

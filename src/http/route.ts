@@ -31,6 +31,17 @@ export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   query?: Q;
   response?: z.ZodType;
   status?: number;
+  /** Other success statuses answered with the same body, and when (a run still going: 202). */
+  otherStatuses?: Record<number, string>;
+  /** The success body's media type when it is not JSON (Prometheus text). */
+  mediaType?: string;
+  /**
+   * The route answers with server-sent events (`text/event-stream`): what the stream carries and,
+   * when it also has a JSON `response`, which request asks for the stream.
+   */
+  eventStream?: string;
+  /** OpenAPI's operationId, when the one derived from method and path reads poorly. */
+  operationId?: string;
   handle(input: RouteInput<z.output<B>, z.output<Q>>): Promise<Reply> | Reply;
 };
 

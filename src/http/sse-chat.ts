@@ -18,7 +18,7 @@ export function streamChatCompletion(
   options: { includeUsage: boolean; abort: AbortController; onError(error: unknown): void; onDone(outcome: ChatOutcome): void },
 ): PassThrough {
   const out = new PassThrough();
-  const base = { id: chat.id, object: 'chat.completion.chunk', created: chat.created, model: chat.model, system_fingerprint: null };
+  const base = { id: chat.id, object: 'chat.completion.chunk', created: chat.created, model: chat.model };
   const usageField = options.includeUsage ? { usage: null } : {};
   const send = (payload: unknown) => out.write(`data: ${JSON.stringify(payload)}\n\n`);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({

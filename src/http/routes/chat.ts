@@ -6,6 +6,8 @@ import { type Reply, route } from '../route.ts';
 import { SSE_HEADERS, streamChatCompletion, usageBody } from '../sse-chat.ts';
 
 const tag = 'chat';
+const chatStream =
+  'With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `citations`), then `data: [DONE]`; a failure mid-stream is an `error` event.';
 
 function toChatInput(body: ChatCompletionBody): ChatInput {
   const messages: ChatMessage[] = body.messages.map((m) => ({
@@ -54,7 +56,6 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
         object: 'chat.completion',
         created: prepared.created,
         model: prepared.model,
-        system_fingerprint: null,
         choices: [{ index: 0, message: { role: 'assistant', content: outcome.content, refusal: null }, finish_reason: outcome.finishReason, logprobs: null }],
         usage: usageBody(outcome.usage),
         citations: prepared.citations,
@@ -73,6 +74,7 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
       scope: 'read',
       body: ChatCompletionBody,
       response: ChatCompletion,
+      eventStream: chatStream,
       handle: (input) => answer(input, 'completion'),
     }),
     route({
@@ -83,6 +85,7 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
       scope: 'read',
       body: ChatCompletionBody,
       response: QuickChatResponse,
+      eventStream: chatStream,
       handle: (input) => answer(input, 'quick'),
     }),
   ];

@@ -151,6 +151,8 @@ export function documentRoutes(deps: DocumentRouteDeps) {
       summary: 'Server-sent events: the document’s lifecycle so far, then live, with parse and index progress',
       tag,
       scope: 'read',
+      eventStream:
+        'One event per lifecycle step (`event:` its type, such as DocumentParsed; `data:` its JSON with `revision`), from the first, then live with progress; the stream ends when the document is ready, failed or deleted.',
       handle: async ({ ctx, principal, params }) => {
         const doc = await documents.get(principal, params.kb_id!, params.document_id!);
         return streamDocumentEvents(ctx, deps.events, doc.id);

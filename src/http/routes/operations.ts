@@ -1,3 +1,4 @@
+import { Health, OpenApiDocument, Readiness } from '../../../schemas/http/operations.ts';
 import type { Metrics } from '../metrics.ts';
 import { route, type RouteSpec } from '../route.ts';
 
@@ -8,13 +9,16 @@ export type ReadinessCheck = Record<string, () => Promise<void>>;
 export function operationRoutes(deps: { metrics: Metrics; readiness: ReadinessCheck; openApi: () => unknown }): RouteSpec[] {
   const tag = 'operations';
   return [
-    route({ method: 'get', path: '/healthz', summary: 'Liveness', tag, scope: 'public', handle: () => ({ body: { status: 'ok' } }) }),
+    route({ method: 'get', path: '/healthz', summary: 'Liveness', operationId: 'checkLiveness', tag, scope: 'public', response: Health, handle: () => ({ body: { status: 'ok' } }) }),
     route({
       method: 'get',
       path: '/readyz',
       summary: 'Readiness: every dependency answers (503 otherwise)',
+      operationId: 'checkReadiness',
       tag,
       scope: 'public',
+      response: Readiness,
+      otherStatuses: { 503: 'Not ready: the checks say which dependency does not answer, and why.' },
       handle: async () => {
         const entries = await Promise.all(
           Object.entries(deps.readiness).map(async ([name, check]) => {
@@ -34,10 +38,21 @@ export function operationRoutes(deps: { metrics: Metrics; readiness: ReadinessCh
       method: 'get',
       path: '/metrics',
       summary: 'Prometheus metrics',
+      operationId: 'getMetrics',
       tag,
       scope: 'public',
+      mediaType: 'text/plain',
       handle: async () => ({ headers: { 'content-type': deps.metrics.contentType }, body: await deps.metrics.render() }),
     }),
-    route({ method: 'get', path: '/v1/openapi.json', summary: 'This API, described', tag, scope: 'public', handle: () => ({ body: deps.openApi() }) }),
+    route({
+      method: 'get',
+      path: '/v1/openapi.json',
+      summary: 'This API, described (OpenAPI 3.1)',
+      operationId: 'getOpenApiDocument',
+      tag,
+      scope: 'public',
+      response: OpenApiDocument,
+      handle: () => ({ body: deps.openApi() }),
+    }),
   ];
 }

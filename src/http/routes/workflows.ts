@@ -94,6 +94,9 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       scope: 'write',
       body: RunWorkflowBody,
       response: WorkflowRun,
+      otherStatuses: { 202: 'The run as it stands: `response_mode: "async"`, or a blocking run still going when the wait ended.' },
+      eventStream:
+        'With `response_mode: "streaming"`: the run’s node events as they happen (`event:` WorkflowNodeStarted, WorkflowNodeSucceeded …), then `event: workflow_run` with the finished run.',
       handle: async ({ ctx, principal, params, body }) => {
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         const mode = body.response_mode;

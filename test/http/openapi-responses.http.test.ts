@@ -1,0 +1,244 @@
+import anyTest, { type TestFn } from 'ava';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+import { describeApi } from '../../src/http/app.ts';
+import { VERSION } from '../../src/main.ts';
+import { settledDocument } from '../helpers/documents.ts';
+import { FACTS } from '../helpers/knowledge-base.ts';
+import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
+
+/**
+ * Every response of the real app, checked against the schema the served OpenAPI document declares
+ * for its operation, status and media type: a status the operation does not declare (other than a
+ * 5xx under `default`) or a body that does not match fails with the path and Ajv's errors.
+ */
+
+type Doc = ReturnType<typeof describeApi>;
+type Checked = { status: number; headers: Headers; body: any; text: string };
+type Request = { key?: string | null; json?: unknown; raw?: string; form?: FormData; contentType?: string; headers?: Record<string, string> };
+
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
+const test = anyTest as TestFn<{ server: TestServer; doc: Doc; api: Api; kbId: string; docs: { erebus: string; bread: string } }>;
+
+class Api {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly templates: { template: string; pattern: RegExp; statics: number }[];
+  readonly exercised = new Set<string>();
+
+  constructor(
+    private readonly url: string,
+    private readonly doc: Doc,
+  ) {
+    addFormats(this.ajv);
+    this.templates = Object.keys(doc.paths).map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
+      statics: template.split('/').filter((s) => s && !s.startsWith('{')).length,
+    }));
+  }
+
+  async call(method: string, path: string, request: Request = {}): Promise<Checked> {
+    const { key = ADMIN_KEY, json, raw, form, contentType, headers = {} } = request;
+    const response = await fetch(this.url + path, {
+      method,
+      headers: {
+        ...(key !== null && { authorization: `Bearer ${key}` }),
+        ...((json !== undefined || raw !== undefined) && { 'content-type': contentType ?? 'application/json' }),
+        ...headers,
+      },
+      body: form ?? raw ?? (json === undefined ? undefined : JSON.stringify(json)),
+    });
+    const text = await response.text();
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    const body = mediaType === 'application/json' ? JSON.parse(text) : text;
+    this.check(method.toLowerCase(), path, response.status, mediaType, body);
+    return { status: response.status, headers: response.headers, body, text };
+  }
+
+  private check(method: string, path: string, status: number, mediaType: string, body: unknown) {
+    const where = `${method.toUpperCase()} ${path} → ${status} ${mediaType}`;
+    const pathname = path.split('?')[0]!;
+    const template = this.templates
+      .filter((t) => t.pattern.test(pathname))
+      .sort((a, b) => b.statics - a.statics)[0]?.template;
+    if (!template) throw new Error(`${where}: no path of the OpenAPI document matches`);
+    const operation = (this.doc.paths[template] as Record<string, any>)[method];
+    if (!operation) throw new Error(`${where}: ${template} declares no ${method} operation`);
+    this.exercised.add(operation.operationId);
+    const declared = operation.responses[String(status)] ?? (status >= 500 ? operation.responses.default : undefined);
+    if (!declared) throw new Error(`${where}: ${operation.operationId} does not declare status ${status} (declared: ${Object.keys(operation.responses).join(', ')})`);
+    const response = this.resolve(declared);
+    const content = response.content?.[mediaType];
+    if (!content) throw new Error(`${where}: ${operation.operationId} ${status} does not declare ${mediaType} (declared: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`);
+    const pointer = `${template} ${method} ${status} ${mediaType}`;
+    let validate = this.compiled.get(pointer);
+    if (!validate) this.compiled.set(pointer, (validate = this.ajv.compile(this.resolve(content.schema))));
+    if (!validate(body)) {
+      const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`);
+      throw new Error(`${where}: the body does not match ${operation.operationId}'s schema: ${errors.join('; ')}\n${JSON.stringify(body).slice(0, 2000)}`);
+    }
+  }
+
+  /** Follows a `#/components/...` reference of the document (schemas keep their own `#/$defs` references). */
+  private resolve(node: any): any {
+    if (typeof node?.$ref !== 'string' || !node.$ref.startsWith('#/components/')) return node;
+    const target = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at: any, key: string) => at?.[key], this.doc);
+    if (target === undefined) throw new Error(`unresolved reference ${node.$ref}`);
+    return this.resolve(target);
+  }
+}
+
+test.before(async (t) => {
+  const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '1000', KBQA_MAX_JSON_KB: '8' });
+  const doc = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as Doc;
+  const api = new Api(server.url, doc);
+  const { body: kb } = await api.call('POST', '/v1/knowledge-bases', { json: { name: 'Facts', settings: { top_k: 3 } } });
+  const upload = async (name: string, text: string) => (await api.call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name, text, metadata: { lang: 'en' } } })).body.data[0].id as string;
+  const erebus = await upload('erebus.md', `# Mount Erebus\n\n${FACTS.volcano}\n\n## Lava lake\n\n${FACTS.lake}`);
+  const bread = await upload('sourdough.txt', `${FACTS.bread}\n\n${FACTS.starter}`);
+  for (const id of [erebus, bread]) t.is((await settledDocument(server, kb.id, id)).status, 'ready');
+  t.context = { server, doc, api, kbId: kb.id, docs: { erebus, bread } };
+});
+test.after.always((t) => t.context.server?.close());
+
+test.serial('the served document is the one `npm run lint:openapi` lints', (t) => {
+  t.deepEqual(t.context.doc, JSON.parse(JSON.stringify(describeApi(VERSION))));
+});
+
+test.serial('operations, models and API keys match the document', async (t) => {
+  const { api } = t.context;
+  t.is((await api.call('GET', '/v1/openapi.json', { key: null })).status, 200);
+  t.is((await api.call('GET', '/healthz', { key: null })).status, 200);
+  t.is((await api.call('GET', '/readyz', { key: null })).status, 200);
+  t.is((await api.call('GET', '/metrics', { key: null })).status, 200);
+  t.is((await api.call('GET', '/v1/models')).status, 200);
+  t.is((await api.call('GET', '/v1/models/kbqa-extractive')).status, 200);
+  t.is((await api.call('GET', '/v1/models/no-such-model')).status, 404);
+  t.is((await api.call('GET', '/v1/models', { key: null })).status, 401);
+  t.is((await api.call('GET', '/v1/models', { key: 'kbqa-not-a-key-0123456789' })).status, 401);
+
+  const created = await api.call('POST', '/v1/api-keys', { json: { name: 'reader', scopes: ['read'] } });
+  t.is(created.status, 201);
+  t.is((await api.call('GET', '/v1/api-keys?limit=5')).status, 200);
+  t.is((await api.call('GET', '/v1/api-keys?limit=0')).status, 400);
+  t.is((await api.call('POST', '/v1/knowledge-bases', { key: created.body.secret, json: { name: 'not allowed' } })).status, 403);
+  t.is((await api.call('POST', '/v1/api-keys', { key: created.body.secret, json: { name: 'escalate' } })).status, 403);
+  t.is((await api.call('DELETE', `/v1/api-keys/${created.body.id}`)).status, 200);
+  t.is((await api.call('DELETE', '/v1/api-keys/key_missing')).status, 404);
+});
+
+test.serial('knowledge bases, and the 400, 404, 409, 413 and 415 answers, match the document', async (t) => {
+  const { api, kbId } = t.context;
+  t.is((await api.call('GET', '/v1/knowledge-bases')).status, 200);
+  const one = await api.call('GET', `/v1/knowledge-bases/${kbId}`);
+  t.is(one.status, 200);
+  t.is((await api.call('PATCH', `/v1/knowledge-bases/${kbId}`, { json: { description: 'Volcanoes and bread' }, headers: { 'if-match': one.headers.get('etag')! } })).status, 200);
+  t.is((await api.call('PATCH', `/v1/knowledge-bases/${kbId}`, { json: { description: 'stale' }, headers: { 'if-match': one.headers.get('etag')! } })).status, 409);
+  t.is((await api.call('GET', '/v1/knowledge-bases/kb_missing')).status, 404);
+  t.is((await api.call('POST', '/v1/knowledge-bases', { json: {} })).status, 400);
+  t.is((await api.call('POST', '/v1/knowledge-bases', { json: { name: 'x', colour: 'red' } })).status, 400);
+  t.is((await api.call('POST', '/v1/knowledge-bases', { raw: '{"name":' })).status, 400);
+  t.is((await api.call('POST', '/v1/knowledge-bases', { raw: 'name=x', contentType: 'text/plain' })).status, 415);
+  t.is((await api.call('POST', '/v1/knowledge-bases', { json: { name: 'big', description: 'x'.repeat(9000) } })).status, 413);
+  const doomed = await api.call('POST', '/v1/knowledge-bases', { json: { name: 'doomed' } });
+  t.is(doomed.status, 201);
+  t.is((await api.call('DELETE', `/v1/knowledge-bases/${doomed.body.id}`)).status, 200);
+});
+
+test.serial('documents: uploads, lists, chunks, events, deletion', async (t) => {
+  const { api, kbId, docs } = t.context;
+  const base = `/v1/knowledge-bases/${kbId}/documents`;
+  const form = new FormData();
+  form.append('file', new Blob(['Sourdough starters like a warm kitchen.'], { type: 'text/plain' }), 'kitchen.txt');
+  form.append('metadata', JSON.stringify({ topic: 'cooking' }));
+  const multipart = await api.call('POST', base, { form });
+  t.is(multipart.status, 202);
+  t.is((await api.call('POST', base, { raw: 'just text', contentType: 'text/plain' })).status, 415);
+  t.is((await api.call('POST', base, { json: { name: '' } })).status, 400);
+  t.is((await api.call('GET', `${base}?status=ready&limit=10`)).status, 200);
+  t.is((await api.call('GET', `${base}/${docs.erebus}`)).status, 200);
+  t.is((await api.call('GET', `${base}/doc_missing`)).status, 404);
+  t.is((await api.call('GET', `${base}/${docs.erebus}/chunks?limit=10`)).status, 200);
+  const events = await api.call('GET', `${base}/${docs.erebus}/events`);
+  t.is(events.status, 200);
+  t.regex(events.text, /event: DocumentIndexed/);
+  await settledDocument(t.context.server, kbId, multipart.body.data[0].id);
+  t.is((await api.call('DELETE', `${base}/${multipart.body.data[0].id}`)).status, 200);
+  t.is((await api.call('GET', `${base}/${multipart.body.data[0].id}`)).status, 404);
+});
+
+test.serial('search and chat, streamed or not, match the document', async (t) => {
+  const { api, kbId } = t.context;
+  const search = await api.call('POST', `/v1/knowledge-bases/${kbId}/search`, { json: { query: 'Where is Mount Erebus?', explain: true } });
+  t.is(search.status, 200);
+  t.true(search.body.data.length > 0);
+  t.is((await api.call('POST', `/v1/knowledge-bases/${kbId}/search`, { json: { query: '   ' } })).status, 400);
+
+  const ask = { model: 'kbqa-extractive', knowledge_base_id: kbId, messages: [{ role: 'user', content: 'Where is Mount Erebus?' }] };
+  const completion = await api.call('POST', '/v1/chat/completions', { json: ask });
+  t.is(completion.status, 200);
+  t.true(completion.body.citations.length > 0);
+  t.false('system_fingerprint' in completion.body, 'OpenAI’s types take a string or nothing, never null');
+  const streamed = await api.call('POST', '/v1/chat/completions', { json: { ...ask, stream: true, stream_options: { include_usage: true } } });
+  t.is(streamed.status, 200);
+  const chunks = streamed.text
+    .split('\n\n')
+    .filter((frame) => frame.startsWith('data: {'))
+    .map((frame) => JSON.parse(frame.slice('data: '.length)));
+  t.true(chunks.length >= 3);
+  t.true(chunks.every((c) => c.object === 'chat.completion.chunk' && !('system_fingerprint' in c)));
+  t.true(streamed.text.trimEnd().endsWith('data: [DONE]'));
+  t.is((await api.call('POST', '/v1/chat', { json: ask })).status, 200);
+  t.is((await api.call('POST', '/v1/chat', { json: { ...ask, stream: true } })).status, 200);
+  t.is((await api.call('POST', '/v1/chat/completions', { json: { ...ask, model: 'no-such-model' } })).status, 404);
+  t.is((await api.call('POST', '/v1/chat/completions', { json: { ...ask, messages: [] } })).status, 400);
+  t.is((await api.call('POST', '/v1/chat/completions', { json: { ...ask, knowledge_base_id: 'kb_missing' } })).status, 404);
+});
+
+test.serial('workflows and their runs, in every response mode, match the document', async (t) => {
+  const { api, kbId } = t.context;
+  const created = await api.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kbId } });
+  t.is(created.status, 201);
+  const id = created.body.id as string;
+  t.is((await api.call('POST', '/v1/workflows', { json: { name: 'no graph' } })).status, 400);
+  t.is((await api.call('GET', '/v1/workflows')).status, 200);
+  t.is((await api.call('GET', `/v1/workflows/${id}`)).status, 200);
+  t.is((await api.call('PUT', `/v1/workflows/${id}`, { json: { name: 'QA v2', graph: created.body.graph } })).status, 200);
+  const blocking = await api.call('POST', `/v1/workflows/${id}/run`, { json: { inputs: { question: 'Where is Mount Erebus?' } } });
+  t.is(blocking.status, 200);
+  t.is(blocking.body.status, 'succeeded');
+  const queued = await api.call('POST', `/v1/workflows/${id}/run`, { json: { inputs: { question: 'What feeds a starter?' }, response_mode: 'async' } });
+  t.is(queued.status, 202);
+  t.is((await api.call('GET', `/v1/workflow-runs/${queued.body.id}`)).status, 200);
+  t.is((await api.call('GET', '/v1/workflow-runs/run_missing')).status, 404);
+  const streamed = await api.call('POST', `/v1/workflows/${id}/run`, { json: { inputs: { question: 'Where is Mount Erebus?' }, response_mode: 'streaming' } });
+  t.is(streamed.status, 200);
+  t.regex(streamed.text, /event: workflow_run/);
+  t.is((await api.call('POST', `/v1/workflows/${id}/run`, { json: { inputs: {}, response_mode: 'sometime' } })).status, 400);
+  t.is((await api.call('DELETE', `/v1/workflows/${id}`)).status, 200);
+  t.is((await api.call('GET', `/v1/workflows/${id}`)).status, 404);
+});
+
+test.serial('a 429 carries the declared error body', async (t) => {
+  const limited = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '1' });
+  try {
+    const api = new Api(limited.url, t.context.doc);
+    t.is((await api.call('GET', '/v1/models')).status, 200);
+    const refused = await api.call('GET', '/v1/models');
+    t.is(refused.status, 429);
+    t.truthy(refused.headers.get('retry-after'));
+  } finally {
+    await limited.close();
+  }
+});
+
+test.serial('the operations this file does not exercise are named', (t) => {
+  const all = Object.values(t.context.doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
+  const missed = all.filter((id) => !t.context.api.exercised.has(id));
+  if (missed.length > 0) t.log(`not exercised here: ${missed.join(', ')}`);
+  t.true(t.context.api.exercised.size >= 25);
+});
