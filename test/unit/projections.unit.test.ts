@@ -104,6 +104,7 @@ test('workflow run: nodes with inputs, outputs, timings and errors; an interrupt
         workflow_version: 1,
         status: 'failed',
         response_mode: 'async',
+        knowledge_base_ids: null,
         inputs: { q: 'x' },
         outputs: null,
         node_runs: [
