@@ -52,9 +52,9 @@ export async function settleAll(api: Api, kb: string, expected: number, pid: num
 }
 
 /** The real service in its own process over a temp data dir, ready (parser threads warm) before `fn` runs. */
-export async function withKbqa<T>(label: string, fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+export async function withKbqa<T>(label: string, fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}, root?: string): Promise<T> {
   return withTempDir(label, async (dataDir) => {
-    const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', ...env });
+    const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', ...env }, root);
     try {
       await waitFor(child, `${child.base}/readyz`);
       return await fn({ base: child.base, headers: child.headers }, child.proc.pid!);

@@ -8,6 +8,7 @@ import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
+import { overloadBench } from './overload.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';
@@ -32,6 +33,7 @@ const BENCHES = {
   kafka_messages: kafkaMessagesBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,
+  overload: overloadBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

@@ -9,8 +9,8 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export type Child = { name: string; proc: ChildProcess };
 
 /** A server in its own process; its stdout and stderr go to our stderr, never our stdout. */
-export function startChild(name: string, args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startChild(name: string, args: string[], env: Record<string, string>, cwd = ROOT): Child {
+  const proc = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const forward = (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`);
   proc.stdout!.on('data', forward);
   proc.stderr!.on('data', forward);
@@ -77,8 +77,11 @@ export function peakRssMb(pid: number): number | null {
 
 export type KbqaServer = Child & { base: string; headers: { authorization: string } };
 
-/** The real service (`kbqa serve`) in its own process, on a free loopback port, with its own admin key. */
-export async function startKbqa(dataDir: string, port: number, env: Record<string, string>): Promise<KbqaServer> {
+/**
+ * The real service (`kbqa serve`) in its own process, on a free loopback port, with its own admin key.
+ * `root` is the checkout whose code serves (another worktree, say, to measure an older commit).
+ */
+export async function startKbqa(dataDir: string, port: number, env: Record<string, string>, root = ROOT): Promise<KbqaServer> {
   const adminKey = `kbqa-bench-${randomBytes(24).toString('base64url')}`;
   const child = startChild('kbqa', ['bin/kbqa.js', 'serve'], {
     KBQA_DATA_DIR: dataDir,
@@ -87,6 +90,6 @@ export async function startKbqa(dataDir: string, port: number, env: Record<strin
     KBQA_ADMIN_KEY: adminKey,
     KBQA_LOG_LEVEL: 'warn',
     ...env,
-  });
+  }, root);
   return { ...child, base: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${adminKey}` } };
 }

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { BodyPace } from './http/body.ts';
+import type { LoadLimits } from './http/load-shedding.ts';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
@@ -27,6 +29,17 @@ const Env = z.object({
   KBQA_MAX_JSON_KB: int(1024, 1),
   KBQA_CONSISTENCY_TIMEOUT_MS: int(5000, 1),
   KBQA_SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
+  KBQA_HEADERS_TIMEOUT_S: int(10, 1),
+  KBQA_BODY_TIMEOUT_BASE_S: int(10, 1),
+  KBQA_BODY_MIN_RATE_KBPS: int(16, 1),
+  KBQA_KEEP_ALIVE_TIMEOUT_S: int(5, 1),
+  KBQA_MAX_CONNECTIONS: int(1000),
+  KBQA_QUERY_CONCURRENCY: int(32),
+  KBQA_QUERY_QUEUE: int(32),
+  KBQA_RUN_CONCURRENCY: int(8),
+  KBQA_RUN_QUEUE: int(16),
+  KBQA_QUEUE_WAIT_MS: int(1000, 1),
+  KBQA_LOAD_STARTS_PER_TURN: int(2, 1),
   KBQA_MAX_UPLOAD_MB: int(50, 1),
   KBQA_MAX_FILES_PER_UPLOAD: int(20, 1),
   KBQA_PARSER_THREADS: int(1, 1),
@@ -81,6 +94,17 @@ export type Config = {
   maxJsonBytes: number;
   consistencyTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** How long a client may take to send a request, how long an idle connection stays, how many there may be. */
+  server: {
+    headersTimeoutMs: number;
+    /** A body must arrive at `minBytesPerSecond` on average once `baseMs` have passed (else 408). */
+    body: BodyPace;
+    keepAliveTimeoutMs: number;
+    /** 0: no cap. */
+    maxConnections: number;
+  };
+  /** Load shedding per process: requests holding a slot, waiting for one, and how long they may wait (else 503). */
+  load: LoadLimits;
   logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
   /** Origins browsers may call the API from (`*` for any); empty means CORS is off. */
   corsOrigins: string[];
@@ -135,6 +159,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxJsonBytes: e.KBQA_MAX_JSON_KB * 1024,
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
     shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,
+    server: {
+      headersTimeoutMs: e.KBQA_HEADERS_TIMEOUT_S * 1000,
+      body: { baseMs: e.KBQA_BODY_TIMEOUT_BASE_S * 1000, minBytesPerSecond: e.KBQA_BODY_MIN_RATE_KBPS * 1024 },
+      keepAliveTimeoutMs: e.KBQA_KEEP_ALIVE_TIMEOUT_S * 1000,
+      maxConnections: e.KBQA_MAX_CONNECTIONS,
+    },
+    load: {
+      query: { concurrency: e.KBQA_QUERY_CONCURRENCY, queue: e.KBQA_QUERY_QUEUE },
+      run: { concurrency: e.KBQA_RUN_CONCURRENCY, queue: e.KBQA_RUN_QUEUE },
+      queueWaitMs: e.KBQA_QUEUE_WAIT_MS,
+      startsPerTurn: e.KBQA_LOAD_STARTS_PER_TURN,
+    },
     logLevel: e.KBQA_LOG_LEVEL,
     corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
     openai: e.OPENAI_API_KEY

@@ -35,8 +35,10 @@ import type { GroupHandle } from './ports/event-bus.ts';
 import type { Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
 import { createApp, createOperationsApp } from './http/app.ts';
+import { createLoadShedder } from './http/load-shedding.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
+import { createHttpServer } from './http/server.ts';
 
 export const VERSION = '0.1.0';
 
@@ -207,7 +209,8 @@ export function createModels(config: Config) {
 
 /** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
 export function createHttpApp(runtime: Runtime, config: Config) {
-  const metrics = createMetrics({ consumers: runtime.consumers, logHead: () => runtime.store.headPosition() });
+  const loadShedder = createLoadShedder(config.load);
+  const metrics = createMetrics({ consumers: runtime.consumers, logHead: () => runtime.store.headPosition(), ...(runtime.parts.api && { load: loadShedder.stats }) });
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
   const logger = runtime.logger;
   if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
@@ -225,10 +228,13 @@ export function createHttpApp(runtime: Runtime, config: Config) {
       maxUploadBytes: config.ingestion.maxUploadBytes,
       maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
       events: { store: runtime.store, feed: runtime.feed },
+      bodyPace: config.server.body,
     },
     metrics,
     rateLimiter: createRateLimiter(config.rateLimitPerMinute),
     maxJsonBytes: config.maxJsonBytes,
+    bodyPace: config.server.body,
+    loadShedder,
     version: VERSION,
     readiness: runtime.readiness,
     onServerError,
@@ -240,8 +246,12 @@ export function createHttpApp(runtime: Runtime, config: Config) {
 /** Listens, and returns a close() that drains in-flight requests before closing the stores. */
 export async function listen(runtime: Runtime, config: Config) {
   const app = createHttpApp(runtime, config);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s)).on('error', reject);
+  const server: Server = createHttpServer(app.callback(), config.server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject).listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,4 +1,5 @@
-import Koa, { type Context } from 'koa';
+import { Stream } from 'node:stream';
+import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
 import { ApiError } from '../app/errors.ts';
@@ -9,13 +10,15 @@ import type { SearchService } from '../app/services/search.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
 import { requireScope } from '../app/services/principal.ts';
 import { bearerToken } from './auth.ts';
-import { readJson } from './body.ts';
+import { type BodyPace, readJson } from './body.ts';
+import { abortOnDisconnect } from './client-abort.ts';
 import { cors } from './cors.ts';
 import { envelope } from './envelope.ts';
+import type { LoadClass, LoadShedder, Release } from './load-shedding.ts';
 import type { Metrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { RouteSpec } from './route.ts';
+import type { Reply, RouteSpec } from './route.ts';
 import { createRouter } from './router.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { chatRoutes } from './routes/chat.ts';
@@ -39,6 +42,10 @@ export type AppDeps = {
   metrics: Metrics;
   rateLimiter: RateLimiter;
   maxJsonBytes: number;
+  /** How fast a JSON body must arrive (body.ts). */
+  bodyPace: BodyPace;
+  /** Slots for the routes that declare a `load` class. */
+  loadShedder: LoadShedder;
   readiness: ReadinessCheck;
   version: string;
   onServerError: (error: unknown, requestId: string) => void;
@@ -96,6 +103,7 @@ export function createApp(deps: AppDeps): Koa {
   app.proxy = true;
   onStreamError(app, deps);
   app.use(envelope(deps.metrics, deps.onServerError, deps.logger));
+  app.use(closeIfBodyUnread);
   // Before routing and authentication: a preflight carries no key and OPTIONS is no route's method.
   if (deps.corsOrigins?.length) app.use(cors(deps.corsOrigins, router));
   app.use(async (ctx) => {
@@ -155,10 +163,50 @@ async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, st
     if (deps.rateLimiter.enabled) ctx.set(deps.rateLimiter.check(principal.keyId));
     requireScope(principal, spec.scope);
   }
+  // Refused before its body is read when its class is full: under overload refusals are most of the traffic.
+  if (spec.load) deps.loadShedder.ensureRoom(spec.load);
   const query = spec.query ? parseOr400(spec.query, ctx.query) : {};
-  const body = spec.body ? parseOr400(spec.body, await readJson(ctx, deps.maxJsonBytes)) : undefined;
-  const reply = await spec.handle({ ctx, principal: principal!, body, query, params, requestId: ctx.state.requestId as string });
+  const body = spec.body ? parseOr400(spec.body, await readJson(ctx, deps.maxJsonBytes, deps.bodyPace)) : undefined;
+  // Only now, authenticated and with the body read: an unauthenticated flood or a slow body holds no slot.
+  const release = spec.load ? await takeSlot(ctx, spec.load, deps.loadShedder) : null;
+  let reply: Reply;
+  try {
+    reply = await spec.handle({ ctx, principal: principal!, body, query, params, requestId: ctx.state.requestId as string });
+  } catch (error) {
+    release?.();
+    throw error;
+  }
   ctx.status = reply.status ?? 200;
   if (reply.headers) ctx.set(reply.headers);
   ctx.body = reply.body;
+  if (release) holdUntilOver(ctx, reply.body, release);
 }
+
+/** A slot of the route's class; a client that leaves while waiting for one gives up its place. */
+function takeSlot(ctx: Context, load: LoadClass, shedder: LoadShedder): Promise<Release> {
+  const left = abortOnDisconnect(ctx);
+  if (ctx.req.socket.destroyed) left.abort();
+  return shedder.acquire(load, left.signal);
+}
+
+/** A streamed reply keeps its slot until the response is over (sent, or its client gone); any other is written at once. */
+function holdUntilOver(ctx: Context, body: unknown, release: Release) {
+  if (!(body instanceof Stream) || ctx.res.writableFinished || ctx.req.socket.destroyed) return release();
+  ctx.res.once('close', release);
+}
+
+/**
+ * A request whose body was not read (refused before it, or a route that takes none) and has not
+ * all arrived closes its connection after the response: the rest would otherwise be read and
+ * dropped at whatever pace the client chooses, with nothing timing it. A body that has all
+ * arrived (`complete` may lag behind the bytes by a callback) keeps the connection alive.
+ */
+const closeIfBodyUnread: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } finally {
+    const { req } = ctx;
+    const declared = req.headers['content-length'];
+    if (!req.complete && !(declared !== undefined && req.readableLength >= Number(declared))) ctx.set('connection', 'close');
+  }
+};

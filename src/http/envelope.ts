@@ -44,7 +44,8 @@ export function envelope(metrics: Metrics, onServerError: (error: unknown, reque
     } catch (raw) {
       const error = toApiError(raw);
       // A failure because the client left (its request aborted) is no server error: the access line says so.
-      if (error.status >= 500 && !leftEarly(ctx)) onServerError(raw, requestId);
+      // Nor is turning work away under overload (load-shedding.ts): it is what the server is meant to do then.
+      if (error.status >= 500 && error.code !== 'server_overloaded' && !leftEarly(ctx)) onServerError(raw, requestId);
       ctx.status = error.status;
       ctx.set(error.headers);
       ctx.body = { error: { message: error.message, type: error.type, param: error.param, code: error.code } };

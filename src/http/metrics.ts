@@ -1,7 +1,9 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { createHttpMetrics } from './http-metrics.ts';
+import { LOAD_CLASSES, type LoadStats } from './load-shedding.ts';
 
-export type MetricProbes = { consumers: () => Record<string, bigint>; logHead: () => Promise<bigint> };
+/** `load`: the load shedder's counts, in processes that serve the API. */
+export type MetricProbes = { consumers: () => Record<string, bigint>; logHead: () => Promise<bigint>; load?: () => LoadStats };
 
 /** One registry per process (no module globals): the runtime, the log and the consumers' progress, plus HTTP traffic. */
 export function createMetrics(probes: MetricProbes) {
@@ -24,6 +26,40 @@ export function createMetrics(probes: MetricProbes) {
       this.set(Number(await probes.logHead()));
     },
   });
+  const load = probes.load;
+  if (load) {
+    new Gauge({
+      name: 'kbqa_load_in_flight',
+      help: 'Requests holding a load-shedding slot, per class (query: search and chat; run: workflow runs)',
+      labelNames: ['class'] as const,
+      registers: [registry],
+      collect() {
+        const stats = load();
+        for (const c of LOAD_CLASSES) this.set({ class: c }, stats[c].inFlight);
+      },
+    });
+    new Gauge({
+      name: 'kbqa_load_queued',
+      help: 'Requests waiting for a load-shedding slot, per class',
+      labelNames: ['class'] as const,
+      registers: [registry],
+      collect() {
+        const stats = load();
+        for (const c of LOAD_CLASSES) this.set({ class: c }, stats[c].queued);
+      },
+    });
+    new Counter({
+      name: 'kbqa_load_shed_total',
+      help: 'Requests turned away by load shedding, per class and reason (queue_full, queue_timeout: 503; client_gone: left while waiting)',
+      labelNames: ['class', 'reason'] as const,
+      registers: [registry],
+      collect() {
+        const stats = load();
+        this.reset();
+        for (const c of LOAD_CLASSES) for (const [reason, n] of Object.entries(stats[c].shed)) this.inc({ class: c, reason }, n);
+      },
+    });
+  }
   const http = createHttpMetrics();
   return {
     http,

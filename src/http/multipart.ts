@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import busboy from 'busboy';
 import { badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
 import { type BlobStore, BlobTooLargeError } from '../ports/blob-store.ts';
+import { type BodyPace, isBodyTimeout, pacedBody } from './body.ts';
 
 export type ReceivedFile = { name: string; sha256: string; sizeBytes: number };
 export type Received = { files: ReceivedFile[]; fields: Record<string, string> };
@@ -14,9 +16,10 @@ const MAX_FIELD_BYTES = 64 * 1024;
 /**
  * Streams every `file` part straight into the blob store (never whole in memory) and collects
  * the text fields. A file over the limit stops the upload: the rest of the body is read and
- * discarded so the client sees the 413 instead of a reset connection.
+ * discarded so the client sees the 413 instead of a reset connection. A body slower than `pace`
+ * stops it with a 408, and nothing of it is kept.
  */
-export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: MultipartLimits): Promise<Received> {
+export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: MultipartLimits, pace: BodyPace): Promise<Received> {
   if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('Upload files as multipart/form-data, or send JSON {name, text}.');
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > limits.maxFiles * limits.maxFileBytes + MAX_FIELD_BYTES * 4) throw tooLarge(`The upload exceeds ${limits.maxFiles} files of ${limits.maxFileBytes} bytes.`);
@@ -30,7 +33,9 @@ export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: M
   } catch {
     throw badRequest('invalid_multipart', 'The multipart body is malformed (missing boundary?).', 'file');
   }
+  const body = pacedBody(ctx, pace);
   const done = new Promise<void>((resolve, reject) => {
+    body.on('error', reject);
     parser.on('file', (field, stream, info) => {
       if (!FILE_FIELDS.has(field)) {
         stream.resume();
@@ -49,26 +54,30 @@ export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: M
     parser.on('error', (error) => reject(badRequest('invalid_multipart', `The multipart body is malformed: ${(error as Error).message}`, 'file')));
     parser.on('close', resolve);
   });
-  ctx.req.pipe(parser);
+  body.pipe(parser);
   try {
     await done;
     return { files: await Promise.all(stored), fields };
   } catch (error) {
-    ctx.req.unpipe(parser);
-    await drain(ctx);
+    body.unpipe(parser);
+    // A body that arrives too slowly is not waited for: the 408 closes the connection.
+    if (!isBodyTimeout(error)) await drain(body);
+    // The part of a file that arrived ends short: its blob write fails, nothing is stored.
+    parser.destroy();
     await Promise.allSettled(stored);
     if (error instanceof BlobTooLargeError) throw tooLarge(`A file exceeds the upload limit of ${limits.maxFileBytes} bytes.`);
     throw error;
   }
 }
 
-/** Reads and drops what is left of the request body (bounded in time), then lets the response go out. */
-function drain(ctx: Context): Promise<void> {
+/** Reads and drops what is left of the request body (bounded in time, and by its pace), then lets the response go out. */
+function drain(body: Readable): Promise<void> {
   return new Promise((resolve) => {
-    if (ctx.req.readableEnded) return resolve();
+    if (body.readableEnded || body.destroyed) return resolve();
     const timer = setTimeout(resolve, 10_000);
-    ctx.req.on('end', () => (clearTimeout(timer), resolve()));
-    ctx.req.on('error', () => (clearTimeout(timer), resolve()));
-    ctx.req.resume();
+    body.on('end', () => (clearTimeout(timer), resolve()));
+    body.on('error', () => (clearTimeout(timer), resolve()));
+    body.on('close', () => (clearTimeout(timer), resolve()));
+    body.resume();
   });
 }

@@ -36,6 +36,11 @@ const ERRORS: Record<string, { name: string; description: string; headers?: Reco
     description: 'The key’s rate limit (or a provider’s) is reached; retry after `retry-after` seconds.',
     headers: { 'retry-after': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } }, ...RATE_HEADERS },
   },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'Overloaded (`server_overloaded`): no slot for this kind of request came free in time; retry after `retry-after` seconds.',
+    headers: { 'retry-after': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } } },
+  },
   default: { name: 'ServerError', description: 'A server error (500) or an overloaded or unavailable server (503, with `retry-after`); nothing internal is exposed.' },
 };
 
@@ -56,6 +61,8 @@ function errorStatuses(r: RouteSpec): string[] {
     ['413', readsBody],
     ['415', readsBody],
     ['429', authenticated],
+    // Load-shedding routes (route.ts `load`) turn requests away when full.
+    ['503', r.load !== undefined],
     ['default', true],
   ];
   return declared.filter(([, applies]) => applies).map(([status]) => status);

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { ApiKeyScope } from '../../schemas/events/api-key.ts';
 import type { Principal } from '../app/services/principal.ts';
+import type { LoadClass } from './load-shedding.ts';
 
 export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 
@@ -25,6 +26,11 @@ export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   tag: string;
   /** Scope the key needs; routes outside /v1 declare `public`. */
   scope: ApiKeyScope | 'public';
+  /**
+   * Expensive routes take a slot of their class (load-shedding.ts) once authenticated and their
+   * body read, and hold it until the response is over (a stream: until it ends); 503 when none is free in time.
+   */
+  load?: LoadClass;
   body?: B;
   /** For routes that read the body themselves (multipart): how OpenAPI should describe it. */
   requestBody?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -63,8 +63,8 @@ export function createFsBlobStore(root: string): BlobStore {
       return (await exists(path)) ? { path, release: async () => {} } : null;
     },
     async ping() {
+      // One call (it fails unless root is, or can become, a directory): /readyz under load waits a turn of the event loop per file-system call.
       await mkdir(root, { recursive: true });
-      await stat(root);
     },
   };
 }

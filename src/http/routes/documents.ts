@@ -7,7 +7,7 @@ import { MEDIA_TYPES } from '../../parsing/types.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
 import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadMetadata } from '../../../schemas/http/documents.ts';
-import { readJson } from '../body.ts';
+import { type BodyPace, readJson } from '../body.ts';
 import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
 import { streamDocumentEvents, type DocumentEventsDeps } from '../sse-document-events.ts';
@@ -19,6 +19,8 @@ export type DocumentRouteDeps = {
   maxUploadBytes: number;
   maxFilesPerUpload: number;
   events: DocumentEventsDeps;
+  /** How fast an upload's body must arrive (body.ts). */
+  bodyPace: BodyPace;
 };
 
 const tag = 'documents';
@@ -89,13 +91,13 @@ export function documentRoutes(deps: DocumentRouteDeps) {
         await documents.knowledgeBase(principal, params.kb_id!);
         let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking> };
         if (ctx.is('application/json')) {
-          const body = parseOr400(TextUploadBody, await readJson(ctx, deps.maxUploadBytes));
+          const body = parseOr400(TextUploadBody, await readJson(ctx, deps.maxUploadBytes, deps.bodyPace));
           const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
           // JSON text is text by construction; its name only says which kind (the parser still sniffs).
           const file = { name: body.name, sha256: blob.sha256, sizeBytes: blob.sizeBytes, mediaType: textTypeByName(body.name) };
           received = { files: [file], metadata: body.metadata, chunking: body.chunking };
         } else {
-          const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: deps.maxFilesPerUpload });
+          const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: deps.maxFilesPerUpload }, deps.bodyPace);
           const unknown = Object.keys(fields).find((f) => f !== 'metadata' && f !== 'chunking');
           if (unknown) parseOr400(z.strictObject({}), { [unknown]: true });
           if (files.length === 0) parseOr400(z.object({ file: z.string() }), {});

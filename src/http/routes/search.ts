@@ -25,6 +25,7 @@ export function searchRoutes(search: SearchService) {
       summary: 'Search a knowledge base: vector, keyword and graph recall, fused by reciprocal rank, optionally reranked',
       tag: 'search',
       scope: 'read',
+      load: 'query',
       body: SearchBody,
       response: SearchResponse,
       handle: async ({ principal, params, body, ctx }) => {

@@ -92,6 +92,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       summary: 'Run a workflow: blocking (waits for the run), streaming (node events), or async (202, queued)',
       tag,
       scope: 'write',
+      load: 'run',
       body: RunWorkflowBody,
       response: WorkflowRun,
       otherStatuses: { 202: 'The run as it stands: `response_mode: "async"`, or a blocking run still going when the wait ended.' },
