@@ -1,5 +1,5 @@
 import { boundedMemo } from '../../domain/shared/bounded-memo.ts';
-import { porterStem } from './rerank-stem.ts';
+import { stem as porterStem } from '../../domain/retrieval/terms.ts';
 
 /**
  * Words that say nothing about a passage's topic. Longer than the keyword index's list, so that
@@ -20,8 +20,11 @@ const SEPARATORS = new Set(['.', '!', '?', ';', '\n']);
 /** A first line longer than this is prose, not a heading or title. */
 const MAX_TITLE_WORDS = 40;
 
-/** Stems repeat across passages and requests, so they are remembered. */
-export const stem = boundedMemo(porterStem, 100_000);
+/**
+ * The keyword index's Porter stems, so that "inhibits", "inhibited" and "inhibiting" meet as
+ * "inhibit" here as they do there. Stems repeat across passages and requests, so they are remembered.
+ */
+const stem = boundedMemo(porterStem, 100_000);
 
 export type QueryTerm = { stem: string; word: string };
 
