@@ -31,17 +31,3 @@ export async function failDocument(ctx: AppContext, documentId: string, stage: '
     throw error;
   }
 }
-
-/** Runs `fn` over the items with at most `limit` in flight; rejects with the first error after all settle. */
-export async function mapConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const errors: unknown[] = [];
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item).catch((error: unknown) => errors.push(error));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (errors.length > 0) throw errors[0];
-}

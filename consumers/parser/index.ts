@@ -1,3 +1,4 @@
+import pMap from 'p-map';
 import type { z } from 'zod';
 import type { DocumentUploaded } from '../../schemas/events/document.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
@@ -10,7 +11,7 @@ import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { DocumentParser } from '../../src/ports/document-parser.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
-import { failDocument, type FailureLog, mapConcurrently } from '../shared.ts';
+import { failDocument, type FailureLog } from '../shared.ts';
 
 export type ParserDeps = {
   ctx: AppContext;
@@ -34,7 +35,12 @@ export function parserConsumer(deps: ParserDeps): ConsumerGroup {
     name: 'parser',
     eventTypes: new Set(['DocumentUploaded']),
     batchSize: 16,
-    handle: (batch) => mapConcurrently(batch, deps.concurrency, (event) => parseOne(deps, event)),
+    // Every upload of the batch is tried; if any failed, the bus hears the first (in batch order) once all have settled.
+    handle: async (batch) => {
+      await pMap(batch, (event) => parseOne(deps, event), { concurrency: deps.concurrency, stopOnError: false }).catch((error: unknown) => {
+        throw error instanceof AggregateError ? error.errors[0] : error;
+      });
+    },
     onParked: (event, error) =>
       failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'parsing', 'internal_error', describe(error), deps.logger),
   };

@@ -25,7 +25,6 @@ export const eventCatalog = {
 type Catalog = typeof eventCatalog;
 export type EventType = keyof Catalog;
 export type EventData<T extends EventType> = z.infer<Catalog[T]['schema']>;
-export type AnyDomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
 
 export function isKnownEventType(type: string): type is EventType {
   return Object.hasOwn(eventCatalog, type);

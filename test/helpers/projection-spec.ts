@@ -10,13 +10,14 @@ type Given = { type: string; data: unknown; streamId?: string };
 
 /**
  * given(events) → then(documents). Every case also applies the same events a second time, as
- * an at-least-once redelivery would, and checks that nothing changes.
+ * an at-least-once redelivery would, and checks that nothing changes. `tombstones` names
+ * documents a delete must have left behind as tombstones (gone from reads, position kept).
  */
 export function projectionSpec(projections: readonly Projection[]) {
   const { projectionsFor } = indexProjections(projections);
   return (t: ExecutionContext) => ({
     given: (...events: Given[]) => ({
-      then: async (collection: string, expected: Record<string, unknown>) => {
+      then: async (collection: string, expected: Record<string, unknown>, { tombstones = [] }: { tombstones?: string[] } = {}) => {
         const db = openSqlite(':memory:');
         const store = createSqliteReadModelStore(db);
         const recorded = events.map((e, i): RecordedEvent => ({
@@ -38,6 +39,10 @@ export function projectionSpec(projections: readonly Projection[]) {
         await store.commit(await projectBatch(recorded, projectionsFor, store));
         for (const event of recorded) await store.commit(await projectBatch([event], projectionsFor, store));
         t.deepEqual(await snapshot(), once, 'redelivery changed the read model');
+        for (const id of tombstones) {
+          const stored = await store.getVersioned(collection, id);
+          t.true(stored !== null && stored.doc === null && stored.position > 0n, `${collection}/${id} is no tombstone`);
+        }
         db.close();
       },
     }),

@@ -104,6 +104,7 @@ test('workflow run: nodes with inputs, outputs, timings and errors; an interrupt
         workflow_version: 1,
         status: 'failed',
         response_mode: 'async',
+        // A run requested before runs named their knowledge bases.
         knowledge_base_ids: null,
         inputs: { q: 'x' },
         outputs: null,
