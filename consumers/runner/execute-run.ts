@@ -90,6 +90,9 @@ function renderedInputs(node: WorkflowNode, scope: RunScope): Record<string, str
 
 /** A node that failed before a crash kept its reason only in its event. */
 function failureOf(history: readonly RecordedEvent[], nodeId: string): { code: string; message: string } {
-  const failed = [...history].reverse().find((e) => e.type === 'NodeRunFailed' && (e.data as { node_id: string }).node_id === nodeId);
-  return (failed?.data as { error?: { code: string; message: string } } | undefined)?.error ?? { code: 'node_failed', message: `node '${nodeId}' failed` };
+  for (let i = history.length - 1; i >= 0; i--) {
+    const event = history[i]!;
+    if (event.type === 'NodeRunFailed' && event.data.node_id === nodeId) return event.data.error;
+  }
+  return { code: 'node_failed', message: `node '${nodeId}' failed` };
 }

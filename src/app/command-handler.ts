@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventCatalog, isKnownEventType } from '../../schemas/events/index.ts';
 import { type Command, type Decider, type DomainEvent, fold } from '../domain/shared/decider.ts';
-import { ConcurrencyError, type EventStore, type NewEvent } from '../ports/event-store.ts';
+import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent } from '../ports/event-store.ts';
 
 export type CommandResult<State, E> = { state: State; events: E[]; streamId: string; revision: number; position: bigint };
 
@@ -19,7 +19,7 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
 ): Promise<CommandResult<State, E>> {
   const streamId = decider.streamId(aggregateId);
   const recorded = await store.readStream(streamId);
-  const state = fold(decider.evolve, decider.initialState(), recorded as unknown as E[]);
+  const state = foldStream(decider, streamId, recorded);
   const current = recorded.length > 0 ? recorded[recorded.length - 1]!.revision : null;
   if (options.expectedRevision !== undefined && options.expectedRevision !== current) {
     throw new ConcurrencyError(streamId, options.expectedRevision, current ?? 'no_stream');
@@ -28,6 +28,16 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
   if (events.length === 0) return { state, events, streamId, revision: current ?? -1, position: 0n };
   const result = await store.append(streamId, events.map((e) => toNewEvent(e, command)), current ?? 'no_stream');
   return { state: fold(decider.evolve, state, events), events, streamId, revision: result.nextRevision, position: result.lastPosition };
+}
+
+/** An aggregate's state from its stream's events; an event of another aggregate in its stream is a bug, not something to skip. */
+export function foldStream<State, E extends DomainEvent>(decider: Decider<State, never, E>, streamId: string, recorded: readonly RecordedEvent[]): State {
+  let state = decider.initialState();
+  for (const event of recorded) {
+    if (!decider.isEvent(event)) throw new Error(`stream ${streamId} holds a ${event.type}, which is not one of its aggregate's events`);
+    state = decider.evolve(state, event);
+  }
+  return state;
 }
 
 function toNewEvent(event: DomainEvent, command: Command): NewEvent {
