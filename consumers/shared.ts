@@ -6,7 +6,6 @@ import { type AppContext, commandMetadata } from '../src/app/context.ts';
 import { documentDecider } from '../src/domain/document/document.ts';
 import { DomainError } from '../src/domain/shared/errors.ts';
 import type { ConsumerGroup } from '../src/ports/event-bus.ts';
-import { ConcurrencyError } from '../src/ports/event-store.ts';
 
 /** A consumer group over the events of the types it lists, typed by them. */
 export type ConsumerSpec<T extends EventType> = {
@@ -54,8 +53,8 @@ export async function failDocument(ctx: AppContext, documentId: string, stage: '
       log?.warn({ documentId, knowledgeBaseId: event.data.knowledge_base_id, stage, code, reason: message }, 'document failed');
     }
   } catch (error) {
+    // The shell has decided again after any conflict (CONFLICT_RETRY); one that outlasts it goes to the bus.
     if (error instanceof DomainError) return;
-    if (error instanceof ConcurrencyError) return failDocument(ctx, documentId, stage, code, message, log);
     throw error;
   }
 }
