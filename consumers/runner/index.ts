@@ -5,7 +5,7 @@ import { workflowRunDecider } from '../../src/domain/workflow/run.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import { executeRun, type Progress, type RunnerDeps } from './execute-run.ts';
 import { loadGraph } from './load-graph.ts';
-import { runCommand } from './run-commands.ts';
+import { runCommand, runWriter } from './run-commands.ts';
 import { defineConsumer } from '../shared.ts';
 
 export type { RunnerDeps } from './execute-run.ts';
@@ -39,13 +39,15 @@ async function runOnce(deps: RunnerDeps & { onInternalError?: OnInternalError },
     const history = await deps.ctx.store.readStream(streamId);
     const run = foldStream(workflowRunDecider, streamId, history);
     if (run.status === 'absent' || run.status === 'succeeded' || run.status === 'failed') return;
+    // From here on the runner appends on what it knows: this one read of the run's stream.
+    const write = runWriter(deps.ctx, runId, { state: run, revision: history.at(-1)?.revision ?? -1 });
     const loaded = await loadGraph(deps.ctx.store, run.workflowId, run.workflowVersion);
     if (!loaded.ok) {
       const error = { code: 'workflow_deleted', message: loaded.message, node_id: null };
-      await runCommand(deps.ctx, runId, { type: 'FailRun', data: { run_id: runId, error } });
+      await write({ type: 'FailRun', data: { run_id: runId, error } });
       return;
     }
-    await executeRun(deps, runId, run, history, loaded.graph, progress);
+    await executeRun(deps, { runId, run, history, write }, loaded.graph, progress);
   } catch (error) {
     // A bug or an outage fails this run, not the runner: the next runs of the batch still go.
     // Should even that append fail, the bus retries the batch and parks the event in the end.
