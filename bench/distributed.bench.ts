@@ -42,7 +42,7 @@ function proseOf(random: () => number) {
   };
 }
 
-function recorded<T extends EventType>(type: T, data: EventData<T>, streamId: string, revision: number, position: number): RecordedEvent {
+function recorded<T extends EventType>(type: T, data: EventData<T>, streamId: string, revision: number, position: number): RecordedEvent<T> {
   assertValid(type, data);
   const event = newEvent(type, data, 'key_bench');
   return { ...event, streamId, revision, position: BigInt(position), metadata: { ...event.metadata, correlationId: randomUUID() }, recordedAt: at(position) };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasSciFact, loadSciFact, sciFactUpload } from './scifact.ts';
 import { type Api, json, settleAll, uploadFile, uploadTexts, withKbqa } from './kbqa-api.ts';

@@ -1,6 +1,6 @@
 import { json, settleAll, uploadTexts, withKbqa } from './kbqa-api.ts';
 import { benchCorpus, CHUNK_TOKENS, CHUNKS_PER_DOCUMENT, post, throughput, timed } from './search.bench.ts';
-import { latencySummary, log, round } from './util.ts';
+import { latencySummary, log } from './util.ts';
 
 const CHUNKS = 10_000;
 const SAMPLES = 300;

@@ -1,9 +1,36 @@
 import type { Logger } from 'pino';
+import type { EventType } from '../schemas/events/index.ts';
+import { hasType, type RecordedEvent } from '../schemas/events/recorded.ts';
 import { handleCommand } from '../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../src/app/context.ts';
 import { documentDecider } from '../src/domain/document/document.ts';
 import { DomainError } from '../src/domain/shared/errors.ts';
-import { ConcurrencyError } from '../src/ports/event-store.ts';
+import type { ConsumerGroup } from '../src/ports/event-bus.ts';
+
+/** A consumer group over the events of the types it lists, typed by them. */
+export type ConsumerSpec<T extends EventType> = {
+  name: string;
+  eventTypes: readonly T[];
+  batchSize?: number;
+  handle(batch: RecordedEvent<T>[]): Promise<void>;
+  onParked?(event: RecordedEvent<T>, error: unknown): Promise<void>;
+};
+
+/**
+ * The bus delivers a group only the types it subscribed to; the handlers here see exactly those,
+ * typed, so their switches over `event.type` end in an exhaustive `never` check.
+ */
+export function defineConsumer<const T extends EventType>(spec: ConsumerSpec<T>): ConsumerGroup {
+  const types: ReadonlySet<T> = new Set(spec.eventTypes);
+  const { onParked } = spec;
+  return {
+    name: spec.name,
+    eventTypes: types,
+    ...(spec.batchSize !== undefined && { batchSize: spec.batchSize }),
+    handle: (batch) => spec.handle(batch.filter((event) => hasType(types, event))),
+    ...(onParked && { onParked: async (event: RecordedEvent, error: unknown) => (hasType(types, event) ? onParked(event, error) : undefined) }),
+  };
+}
 
 /** Where a consumer reports the documents it failed. */
 export type FailureLog = Pick<Logger, 'warn'>;
@@ -26,22 +53,8 @@ export async function failDocument(ctx: AppContext, documentId: string, stage: '
       log?.warn({ documentId, knowledgeBaseId: event.data.knowledge_base_id, stage, code, reason: message }, 'document failed');
     }
   } catch (error) {
+    // The shell has decided again after any conflict (CONFLICT_RETRY); one that outlasts it goes to the bus.
     if (error instanceof DomainError) return;
-    if (error instanceof ConcurrencyError) return failDocument(ctx, documentId, stage, code, message, log);
     throw error;
   }
-}
-
-/** Runs `fn` over the items with at most `limit` in flight; rejects with the first error after all settle. */
-export async function mapConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const errors: unknown[] = [];
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await fn(item).catch((error: unknown) => errors.push(error));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (errors.length > 0) throw errors[0];
 }

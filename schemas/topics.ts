@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventCatalog, type EventType } from './events/index.ts';
+import { eventCatalog } from './events/index.ts';
 
 /**
  * The Kafka contract with downstream systems: one topic per stream category, keyed by stream id
@@ -8,8 +8,6 @@ import { eventCatalog, type EventType } from './events/index.ts';
  */
 export const TOPIC_PREFIX = 'kbqa.';
 export const DEAD_LETTER_TOPIC = 'kbqa.dead-letter';
-
-export type StreamCategory = (typeof eventCatalog)[EventType]['category'];
 
 /** `knowledge_base` → `kbqa.knowledge-base`. */
 export function topicOfCategory(category: string): string {

@@ -1,14 +1,15 @@
 import type { z } from 'zod';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
-import type { ChunkRecord, DocumentDeleted, DocumentParsed } from '../../schemas/events/document.ts';
-import { handleCommand } from '../../src/app/command-handler.ts';
+import type { ChunkRecord } from '../../schemas/events/document.ts';
+import type { EventData } from '../../schemas/events/index.ts';
+import { foldStream, handleCommand } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import { chunksOfAttempt } from '../../src/domain/document/parsed-chunks.ts';
 import { extractEntities } from '../../src/domain/document/entities.ts';
 import { underHeadings } from '../../src/domain/retrieval/passage-text.ts';
-import { fold } from '../../src/domain/shared/decider.ts';
+import { assertNever } from '../../src/domain/shared/decider.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import type { EntityGraph } from '../../src/ports/entity-graph.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
@@ -17,7 +18,7 @@ import type { KeywordIndex } from '../../src/ports/keyword-index.ts';
 import type { Embedder } from '../../src/ports/models.ts';
 import type { PassageStore } from '../../src/ports/passage-store.ts';
 import type { VectorIndex } from '../../src/ports/vector-index.ts';
-import { failDocument, type FailureLog } from '../shared.ts';
+import { defineConsumer, failDocument, type FailureLog } from '../shared.ts';
 
 export type IndexerDeps = {
   ctx: AppContext;
@@ -33,6 +34,7 @@ export type IndexerDeps = {
 };
 
 type Chunk = z.infer<typeof ChunkRecord>;
+type Parsed = EventData<'DocumentParsed'>;
 
 /** What retrieval matches against: the chunk's text under its headings. */
 export const indexedText = (chunk: Pick<Chunk, 'heading_path' | 'text'>) => underHeadings(chunk.heading_path, chunk.text);
@@ -43,16 +45,16 @@ export const indexedText = (chunk: Pick<Chunk, 'heading_path' | 'text'>) => unde
  * DocumentDeleted and KnowledgeBaseDeleted take chunks back out of all of them.
  */
 export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
-  return {
+  return defineConsumer({
     name: 'indexer',
-    eventTypes: new Set(['DocumentParsed', 'DocumentDeleted', 'KnowledgeBaseDeleted']),
+    eventTypes: ['DocumentParsed', 'DocumentDeleted', 'KnowledgeBaseDeleted'],
     batchSize: 32,
     async handle(batch) {
       // Consecutive parsed documents are indexed together: one embedding call and one write per index.
-      let parsed: z.infer<typeof DocumentParsed>[] = [];
+      let parsed: Parsed[] = [];
       for (const event of batch) {
         if (event.type === 'DocumentParsed') {
-          parsed.push(event.data as z.infer<typeof DocumentParsed>);
+          parsed.push(event.data);
           continue;
         }
         await indexDocuments(deps, parsed);
@@ -64,38 +66,44 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
     onParked: async (event, error) => {
       if (event.type !== 'DocumentParsed') return;
       const message = error instanceof Error ? error.message : String(error);
-      await failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'indexing', 'internal_error', message, deps.logger);
+      await failDocument(deps.ctx, event.data.document_id, 'indexing', 'internal_error', message, deps.logger);
     },
-  };
+  });
 }
 
-async function removeFromIndexes({ vectors, keywords, graph, passages }: IndexerDeps, event: RecordedEvent) {
-  if (event.type === 'DocumentDeleted') {
-    const { knowledge_base_id: kb, document_id: doc } = event.data as z.infer<typeof DocumentDeleted>;
-    await Promise.all([
-      vectors.deleteByDocument(kb, doc),
-      keywords.deleteByDocument(kb, doc),
-      graph.deleteByDocument(kb, doc),
-      passages.deleteByDocument(kb, doc),
-    ]);
-    return;
-  }
-  if (event.type === 'KnowledgeBaseDeleted') {
-    const kb = (event.data as { knowledge_base_id: string }).knowledge_base_id;
-    await Promise.all([vectors.deleteNamespace(kb), keywords.deleteNamespace(kb), graph.deleteNamespace(kb), passages.deleteNamespace(kb)]);
+async function removeFromIndexes({ vectors, keywords, graph, passages }: IndexerDeps, event: RecordedEvent<'DocumentDeleted' | 'KnowledgeBaseDeleted'>) {
+  switch (event.type) {
+    case 'DocumentDeleted': {
+      const { knowledge_base_id: kb, document_id: doc } = event.data;
+      await Promise.all([
+        vectors.deleteByDocument(kb, doc),
+        keywords.deleteByDocument(kb, doc),
+        graph.deleteByDocument(kb, doc),
+        passages.deleteByDocument(kb, doc),
+      ]);
+      return;
+    }
+    case 'KnowledgeBaseDeleted': {
+      const kb = event.data.knowledge_base_id;
+      await Promise.all([vectors.deleteNamespace(kb), keywords.deleteNamespace(kb), graph.deleteNamespace(kb), passages.deleteNamespace(kb)]);
+      return;
+    }
+    default:
+      return assertNever(event);
   }
 }
 
 type Work = { id: string; kbId: string; chunks: Chunk[]; embedder: Embedder };
 
 /** Which of the parsed documents still need indexing, with their chunks and their knowledge base's embedder. */
-async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[]): Promise<Work[]> {
+async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
   const { ctx } = deps;
   const work: Work[] = [];
   for (const p of parsed) {
     const { document_id: id, knowledge_base_id: kbId } = p;
-    const events = await ctx.store.readStream(documentDecider.streamId(id));
-    if (fold(documentDecider.evolve, documentDecider.initialState(), events as never).status !== 'indexing') continue;
+    const streamId = documentDecider.streamId(id);
+    const events = await ctx.store.readStream(streamId);
+    if (foldStream(documentDecider, streamId, events).status !== 'indexing') continue;
     const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
     if (!kb) {
       await failDocument(ctx, id, 'indexing', 'knowledge_base_deleted', 'The knowledge base was deleted.', deps.logger);
@@ -111,7 +119,7 @@ async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[
   return work;
 }
 
-async function indexDocuments(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[]) {
+async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
   if (parsed.length === 0) return;
   const { ctx, feed, vectors, keywords, graph, passages, embedBatchSize = 256 } = deps;
   const t0 = performance.now();

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import type { DocumentUploaded } from '../../schemas/events/document.ts';
+import pMap from 'p-map';
+import type { EventData } from '../../schemas/events/index.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
@@ -9,8 +9,7 @@ import type { ParseLimits } from '../../src/parsing/types.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { DocumentParser } from '../../src/ports/document-parser.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
-import type { RecordedEvent } from '../../src/ports/event-store.ts';
-import { failDocument, type FailureLog, mapConcurrently } from '../shared.ts';
+import { defineConsumer, failDocument, type FailureLog } from '../shared.ts';
 
 export type ParserDeps = {
   ctx: AppContext;
@@ -30,18 +29,21 @@ export type ParserDeps = {
  * document past `queued` and does nothing; one cut short by a crash is parsed again.
  */
 export function parserConsumer(deps: ParserDeps): ConsumerGroup {
-  return {
+  return defineConsumer({
     name: 'parser',
-    eventTypes: new Set(['DocumentUploaded']),
+    eventTypes: ['DocumentUploaded'],
     batchSize: 16,
-    handle: (batch) => mapConcurrently(batch, deps.concurrency, (event) => parseOne(deps, event)),
-    onParked: (event, error) =>
-      failDocument(deps.ctx, (event.data as { document_id: string }).document_id, 'parsing', 'internal_error', describe(error), deps.logger),
-  };
+    // Every upload of the batch is tried; if any failed, the bus hears the first (in batch order) once all have settled.
+    handle: async (batch) => {
+      await pMap(batch, (event) => parseOne(deps, event.data), { concurrency: deps.concurrency, stopOnError: false }).catch((error: unknown) => {
+        throw error instanceof AggregateError ? error.errors[0] : error;
+      });
+    },
+    onParked: (event, error) => failDocument(deps.ctx, event.data.document_id, 'parsing', 'internal_error', describe(error), deps.logger),
+  });
 }
 
-async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }: ParserDeps, event: RecordedEvent) {
-  const upload = event.data as z.infer<typeof DocumentUploaded>;
+async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }: ParserDeps, upload: EventData<'DocumentUploaded'>) {
   const id = upload.document_id;
   const started = await run(() =>
     handleCommand(ctx.store, documentDecider, id, { type: 'StartParsing', data: { document_id: id }, metadata: commandMetadata(ctx, 'parser') }),

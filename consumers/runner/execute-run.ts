@@ -5,7 +5,7 @@ import { templateFields, topologicalOrder } from '../../src/domain/workflow/grap
 import type { WorkflowRunState } from '../../src/domain/workflow/run.ts';
 import { render } from '../../src/domain/workflow/templates.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
-import { runCommand } from './run-commands.ts';
+import type { RunWriter } from './run-commands.ts';
 
 type Run = Exclude<WorkflowRunState, { status: 'absent' }>;
 export type RunnerDeps = EngineDeps;
@@ -13,28 +13,30 @@ export type RunnerDeps = EngineDeps;
 /** Which node is executing, so an unexpected error can name it when the run fails. */
 export type Progress = { nodeId: string | null };
 
+/** A run as the runner found it in its stream, and the writer that appends to that stream from there. */
+export type RunRecord = { runId: string; run: Run; history: readonly RecordedEvent[]; write: RunWriter };
+
 /**
  * Walks the graph in topological order. A node already finished in the run's stream is not run
  * again: its outputs come from the stream, which is what makes a redelivered request or a resumed
  * run execute each node once.
  */
-export async function executeRun(deps: RunnerDeps, runId: string, run: Run, history: readonly RecordedEvent[], graph: WorkflowGraph, progress: Progress) {
-  const { ctx } = deps;
-  const state = await runCommand(ctx, runId, { type: 'StartRun', data: { run_id: runId } });
+export async function executeRun(deps: RunnerDeps, { runId, run, history, write }: RunRecord, graph: WorkflowGraph, progress: Progress) {
+  const state = await write({ type: 'StartRun', data: { run_id: runId } });
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const outputs = new Map<string, NodeOutputs>();
   const scope: RunScope = { workspaceId: run.workspaceId, inputs: run.inputs, outputs, nodeTypes: new Map(graph.nodes.map((n) => [n.id, n.type])) };
-  const known = state.status === 'absent' ? {} : state.nodes;
+  const recorded = state.status === 'absent' ? {} : state.nodes;
   let answer: unknown;
   let citations: unknown;
 
   for (const id of topologicalOrder(graph)) {
     const node = nodes.get(id)!;
     if (!isLive(node, graph, outputs, nodes)) continue;
-    const previous = known[id];
+    const previous = recorded[id];
     if (previous?.status === 'failed') {
       const error = failureOf(history, id);
-      return runCommand(ctx, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+      return write({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
     }
     let result: NodeOutputs;
     if (previous?.status === 'succeeded' && previous.outputs) {
@@ -42,17 +44,17 @@ export async function executeRun(deps: RunnerDeps, runId: string, run: Run, hist
     } else {
       progress.nodeId = id;
       const inputs = node.type === 'start' ? run.inputs : renderedInputs(node, scope);
-      await runCommand(ctx, runId, { type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
+      await write({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
       const t0 = performance.now();
       const outcome = await executeNode(node, scope, deps);
       const elapsed_ms = Math.round((performance.now() - t0) * 100) / 100;
       if (!outcome.ok) {
         const error = { code: outcome.code, message: outcome.message };
-        await runCommand(ctx, runId, { type: 'FailNode', data: { run_id: runId, node_id: id, error, elapsed_ms } });
-        return runCommand(ctx, runId, { type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+        await write({ type: 'FailNode', data: { run_id: runId, node_id: id, error, elapsed_ms } });
+        return write({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
       }
       result = outcome.outputs;
-      await runCommand(ctx, runId, { type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
+      await write({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
       progress.nodeId = null;
     }
     outputs.set(id, result);
@@ -62,9 +64,9 @@ export async function executeRun(deps: RunnerDeps, runId: string, run: Run, hist
 
   if (answer === undefined) {
     const error = { code: 'no_reply', message: 'no direct_reply node was reached on the branches this run took', node_id: null };
-    return runCommand(ctx, runId, { type: 'FailRun', data: { run_id: runId, error } });
+    return write({ type: 'FailRun', data: { run_id: runId, error } });
   }
-  return runCommand(ctx, runId, {
+  return write({
     type: 'CompleteRun',
     data: { run_id: runId, outputs: { answer, ...(citations !== undefined && { citations }) } },
   });
@@ -90,6 +92,9 @@ function renderedInputs(node: WorkflowNode, scope: RunScope): Record<string, str
 
 /** A node that failed before a crash kept its reason only in its event. */
 function failureOf(history: readonly RecordedEvent[], nodeId: string): { code: string; message: string } {
-  const failed = [...history].reverse().find((e) => e.type === 'NodeRunFailed' && (e.data as { node_id: string }).node_id === nodeId);
-  return (failed?.data as { error?: { code: string; message: string } } | undefined)?.error ?? { code: 'node_failed', message: `node '${nodeId}' failed` };
+  for (let i = history.length - 1; i >= 0; i--) {
+    const event = history[i]!;
+    if (event.type === 'NodeRunFailed' && event.data.node_id === nodeId) return event.data.error;
+  }
+  return { code: 'node_failed', message: `node '${nodeId}' failed` };
 }

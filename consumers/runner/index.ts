@@ -1,11 +1,12 @@
+import { foldStream } from '../../src/app/command-handler.ts';
 import { ApiError } from '../../src/app/errors.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
-import { fold } from '../../src/domain/shared/decider.ts';
-import { workflowRunDecider, type WorkflowRunEvent } from '../../src/domain/workflow/run.ts';
+import { workflowRunDecider } from '../../src/domain/workflow/run.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import { executeRun, type Progress, type RunnerDeps } from './execute-run.ts';
 import { loadGraph } from './load-graph.ts';
-import { runCommand } from './run-commands.ts';
+import { runCommand, runWriter } from './run-commands.ts';
+import { defineConsumer } from '../shared.ts';
 
 export type { RunnerDeps } from './execute-run.ts';
 
@@ -18,32 +19,35 @@ export type OnInternalError = (error: unknown, runId: string) => void;
  * more than what is still missing. Runs of a batch go one after the other.
  */
 export function runnerConsumer(deps: RunnerDeps & { onInternalError?: OnInternalError }): ConsumerGroup {
-  return {
+  return defineConsumer({
     name: 'runner',
-    eventTypes: new Set(['WorkflowRunRequested']),
+    eventTypes: ['WorkflowRunRequested'],
     batchSize: 8,
     async handle(batch) {
-      for (const event of batch) await runOnce(deps, (event.data as { run_id: string }).run_id);
+      for (const event of batch) await runOnce(deps, event.data.run_id);
     },
     onParked: async (event, error) => {
-      await failRun(deps, (event.data as { run_id: string }).run_id, null, error);
+      await failRun(deps, event.data.run_id, null, error);
     },
-  };
+  });
 }
 
 async function runOnce(deps: RunnerDeps & { onInternalError?: OnInternalError }, runId: string) {
   const progress: Progress = { nodeId: null };
   try {
-    const history = await deps.ctx.store.readStream(workflowRunDecider.streamId(runId));
-    const run = fold(workflowRunDecider.evolve, workflowRunDecider.initialState(), history as unknown as WorkflowRunEvent[]);
+    const streamId = workflowRunDecider.streamId(runId);
+    const history = await deps.ctx.store.readStream(streamId);
+    const run = foldStream(workflowRunDecider, streamId, history);
     if (run.status === 'absent' || run.status === 'succeeded' || run.status === 'failed') return;
+    // From here on the runner appends on what it knows: this one read of the run's stream.
+    const write = runWriter(deps.ctx, runId, { state: run, revision: history.at(-1)?.revision ?? -1 });
     const loaded = await loadGraph(deps.ctx.store, run.workflowId, run.workflowVersion);
     if (!loaded.ok) {
       const error = { code: 'workflow_deleted', message: loaded.message, node_id: null };
-      await runCommand(deps.ctx, runId, { type: 'FailRun', data: { run_id: runId, error } });
+      await write({ type: 'FailRun', data: { run_id: runId, error } });
       return;
     }
-    await executeRun(deps, runId, run, history, loaded.graph, progress);
+    await executeRun(deps, { runId, run, history, write }, loaded.graph, progress);
   } catch (error) {
     // A bug or an outage fails this run, not the runner: the next runs of the batch still go.
     // Should even that append fail, the bus retries the batch and parks the event in the end.

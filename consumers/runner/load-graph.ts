@@ -1,4 +1,4 @@
-import { WorkflowGraph } from '../../schemas/workflow.ts';
+import type { WorkflowGraph } from '../../schemas/workflow.ts';
 import type { EventStore } from '../../src/ports/event-store.ts';
 import { workflowDecider } from '../../src/domain/workflow/workflow.ts';
 
@@ -13,9 +13,8 @@ export async function loadGraph(store: EventStore, workflowId: string, version: 
   if (events.some((e) => e.type === 'WorkflowDeleted')) {
     return { ok: false, message: `workflow ${workflowId} was deleted before the run started` };
   }
-  const saved = events.find(
-    (e) => (e.type === 'WorkflowCreated' || e.type === 'WorkflowUpdated') && (e.data as { version: number }).version === version,
-  );
-  if (!saved) return { ok: false, message: `workflow ${workflowId} has no version ${version}` };
-  return { ok: true, graph: WorkflowGraph.parse((saved.data as { graph: unknown }).graph) };
+  for (const event of events) {
+    if ((event.type === 'WorkflowCreated' || event.type === 'WorkflowUpdated') && event.data.version === version) return { ok: true, graph: event.data.graph };
+  }
+  return { ok: false, message: `workflow ${workflowId} has no version ${version}` };
 }

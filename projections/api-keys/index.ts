@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import type { ApiKeyCreated, ApiKeyRevoked, ApiKeyScope } from '../../schemas/events/api-key.ts';
+import type { ApiKeyScope } from '../../schemas/events/api-key.ts';
+import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
 export type ApiKeyDoc = {
@@ -16,25 +16,37 @@ export type ApiKeyDoc = {
   revoked_at: string | null;
 };
 
-export const apiKeysProjection = defineProjection<ApiKeyDoc>({
+export const apiKeysProjection = defineProjection<ApiKeyDoc>()({
   collection: 'api_keys',
   eventTypes: ['ApiKeyCreated', 'ApiKeyRevoked'],
-  idsOf: (event) => [(event.data as { key_id: string }).key_id],
+  idsOf: (event) => [event.data.key_id],
   evolve(doc, event) {
-    if (event.type === 'ApiKeyCreated') {
-      const { key_id, ...rest } = event.data as z.infer<typeof ApiKeyCreated>;
-      return { id: key_id, object: 'api_key', ...rest, revoked_at: null };
+    switch (event.type) {
+      case 'ApiKeyCreated': {
+        const { key_id, ...rest } = event.data;
+        return { id: key_id, object: 'api_key', ...rest, revoked_at: null };
+      }
+      case 'ApiKeyRevoked':
+        return doc && { ...doc, revoked_at: event.data.revoked_at };
+      default:
+        return assertNever(event);
     }
-    return doc && { ...doc, revoked_at: (event.data as z.infer<typeof ApiKeyRevoked>).revoked_at };
   },
 });
 
 /** Secret hash → key id: how a bearer token finds its key without scanning. */
 export type ApiKeyHashDoc = { key_id: string };
 
-export const apiKeyHashesProjection = defineProjection<ApiKeyHashDoc>({
+export const apiKeyHashesProjection = defineProjection<ApiKeyHashDoc>()({
   collection: 'api_key_hashes',
   eventTypes: ['ApiKeyCreated'],
-  idsOf: (event) => [(event.data as { hash: string }).hash],
-  evolve: (_doc, event) => ({ key_id: (event.data as { key_id: string }).key_id }),
+  idsOf: (event) => [event.data.hash],
+  evolve(_doc, event) {
+    switch (event.type) {
+      case 'ApiKeyCreated':
+        return { key_id: event.data.key_id };
+      default:
+        return assertNever(event.type);
+    }
+  },
 });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ChunkRecord, DocumentChunksExtracted, DocumentDeleted } from '../../schemas/events/document.ts';
+import type { ChunkRecord } from '../../schemas/events/document.ts';
+import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
 export type ChunkBatchDoc = {
@@ -14,20 +15,31 @@ export type ChunkBatchDoc = {
 export const batchId = (documentId: string, batchIndex: number) => `${documentId}:${String(batchIndex).padStart(6, '0')}`;
 
 /** A document's chunks as the parser cut them, stored in the batches they travelled in. */
-export const chunkBatchesProjection = defineProjection<ChunkBatchDoc>({
+export const chunkBatchesProjection = defineProjection<ChunkBatchDoc>()({
   collection: 'chunk_batches',
   eventTypes: ['DocumentChunksExtracted', 'DocumentDeleted'],
   idsOf(event) {
-    if (event.type === 'DocumentChunksExtracted') {
-      const d = event.data as z.infer<typeof DocumentChunksExtracted>;
-      return [batchId(d.document_id, d.batch_index)];
+    switch (event.type) {
+      case 'DocumentChunksExtracted':
+        return [batchId(event.data.document_id, event.data.batch_index)];
+      case 'DocumentDeleted': {
+        const d = event.data;
+        return Array.from({ length: d.batch_count }, (_, i) => batchId(d.document_id, i));
+      }
+      default:
+        return assertNever(event);
     }
-    const d = event.data as z.infer<typeof DocumentDeleted>;
-    return Array.from({ length: d.batch_count }, (_, i) => batchId(d.document_id, i));
   },
   evolve(_doc, event, id) {
-    if (event.type !== 'DocumentChunksExtracted') return null;
-    const d = event.data as z.infer<typeof DocumentChunksExtracted>;
-    return { id, document_id: d.document_id, knowledge_base_id: d.knowledge_base_id, batch_index: d.batch_index, chunks: d.chunks };
+    switch (event.type) {
+      case 'DocumentChunksExtracted': {
+        const d = event.data;
+        return { id, document_id: d.document_id, knowledge_base_id: d.knowledge_base_id, batch_index: d.batch_index, chunks: d.chunks };
+      }
+      case 'DocumentDeleted':
+        return null;
+      default:
+        return assertNever(event);
+    }
   },
 });

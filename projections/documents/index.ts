@@ -1,8 +1,6 @@
-import type { z } from 'zod';
-import type { documentEvents } from '../../schemas/events/document.ts';
+import type { EventData } from '../../schemas/events/index.ts';
+import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
-
-type E = { [K in keyof typeof documentEvents]: z.infer<(typeof documentEvents)[K]> };
 
 export type DocumentDoc = {
   id: string;
@@ -31,7 +29,7 @@ export const KNOWLEDGE_BASE_TOTALS = 'knowledge_base_totals';
 export type KnowledgeBaseTotals = { document_count: number; chunk_count: number };
 
 /** The status a client polls: queued → parsing → indexing → ready | failed. */
-export const documentsProjection = defineProjection<DocumentDoc>({
+export const documentsProjection = defineProjection<DocumentDoc>()({
   collection: 'documents',
   eventTypes: ['DocumentUploaded', 'DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed', 'DocumentFailed', 'DocumentDeleted'],
   // Every document counts toward its knowledge base; its chunks count once it is ready (searchable).
@@ -39,62 +37,67 @@ export const documentsProjection = defineProjection<DocumentDoc>({
     collection: KNOWLEDGE_BASE_TOTALS,
     contribution: (doc) => ({ id: doc.knowledge_base_id, fields: { document_count: 1, chunk_count: doc.status === 'ready' ? (doc.chunk_count ?? 0) : 0 } }),
   },
-  idsOf: (event) => [(event.data as { document_id: string }).document_id],
+  idsOf: (event) => [event.data.document_id],
   evolve(doc, event) {
-    if (event.type === 'DocumentUploaded') {
-      const d = event.data as E['DocumentUploaded'];
-      return {
-        id: d.document_id,
-        object: 'document',
-        workspace_id: d.workspace_id,
-        knowledge_base_id: d.knowledge_base_id,
-        name: d.name,
-        media_type: d.media_type,
-        size_bytes: d.size_bytes,
-        sha256: d.sha256,
-        status: 'queued',
-        metadata: d.metadata,
-        chunking: d.chunking,
-        page_count: null,
-        chunk_count: null,
-        ocr_pages: [],
-        warnings: [],
-        error: null,
-        timings: { parse_ms: null, index_ms: null, parsing_started_at: null, parsed_at: null, indexed_at: null },
-        created_at: d.uploaded_at,
-        updated_at: d.uploaded_at,
-      };
-    }
-    if (!doc) return null;
     switch (event.type) {
+      case 'DocumentUploaded':
+        return uploaded(event.data);
       case 'DocumentParsingStarted': {
-        const d = event.data as E['DocumentParsingStarted'];
-        return { ...doc, status: 'parsing', timings: { ...doc.timings, parsing_started_at: d.started_at }, updated_at: d.started_at };
+        const d = event.data;
+        return doc && { ...doc, status: 'parsing', timings: { ...doc.timings, parsing_started_at: d.started_at }, updated_at: d.started_at };
       }
       case 'DocumentParsed': {
-        const d = event.data as E['DocumentParsed'];
-        return {
-          ...doc,
-          status: 'indexing',
-          media_type: d.media_type,
-          page_count: d.page_count,
-          chunk_count: d.chunk_count,
-          ocr_pages: d.ocr_pages,
-          warnings: d.warnings,
-          timings: { ...doc.timings, parse_ms: d.parse_ms, parsed_at: d.parsed_at },
-          updated_at: d.parsed_at,
-        };
+        const d = event.data;
+        return (
+          doc && {
+            ...doc,
+            status: 'indexing',
+            media_type: d.media_type,
+            page_count: d.page_count,
+            chunk_count: d.chunk_count,
+            ocr_pages: d.ocr_pages,
+            warnings: d.warnings,
+            timings: { ...doc.timings, parse_ms: d.parse_ms, parsed_at: d.parsed_at },
+            updated_at: d.parsed_at,
+          }
+        );
       }
       case 'DocumentIndexed': {
-        const d = event.data as E['DocumentIndexed'];
-        return { ...doc, status: 'ready', timings: { ...doc.timings, index_ms: d.index_ms, indexed_at: d.indexed_at }, updated_at: d.indexed_at };
+        const d = event.data;
+        return doc && { ...doc, status: 'ready', timings: { ...doc.timings, index_ms: d.index_ms, indexed_at: d.indexed_at }, updated_at: d.indexed_at };
       }
       case 'DocumentFailed': {
-        const d = event.data as E['DocumentFailed'];
-        return { ...doc, status: 'failed', error: { stage: d.stage, code: d.code, message: d.message }, updated_at: d.failed_at };
+        const d = event.data;
+        return doc && { ...doc, status: 'failed', error: { stage: d.stage, code: d.code, message: d.message }, updated_at: d.failed_at };
       }
-      default:
+      case 'DocumentDeleted':
         return null;
+      default:
+        return assertNever(event);
     }
   },
 });
+
+function uploaded(d: EventData<'DocumentUploaded'>): DocumentDoc {
+  return {
+    id: d.document_id,
+    object: 'document',
+    workspace_id: d.workspace_id,
+    knowledge_base_id: d.knowledge_base_id,
+    name: d.name,
+    media_type: d.media_type,
+    size_bytes: d.size_bytes,
+    sha256: d.sha256,
+    status: 'queued',
+    metadata: d.metadata,
+    chunking: d.chunking,
+    page_count: null,
+    chunk_count: null,
+    ocr_pages: [],
+    warnings: [],
+    error: null,
+    timings: { parse_ms: null, index_ms: null, parsing_started_at: null, parsed_at: null, indexed_at: null },
+    created_at: d.uploaded_at,
+    updated_at: d.uploaded_at,
+  };
+}

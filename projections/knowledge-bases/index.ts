@@ -1,6 +1,5 @@
-import type { z } from 'zod';
-import type { KnowledgeBaseCreated, KnowledgeBaseUpdated } from '../../schemas/events/knowledge-base.ts';
 import type { KnowledgeBaseSettings } from '../../schemas/knowledge-base-settings.ts';
+import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
 export type KnowledgeBaseDoc = {
@@ -16,25 +15,27 @@ export type KnowledgeBaseDoc = {
   revision: number;
 };
 
-export const knowledgeBasesProjection = defineProjection<KnowledgeBaseDoc>({
+export const knowledgeBasesProjection = defineProjection<KnowledgeBaseDoc>()({
   collection: 'knowledge_bases',
   // Only the knowledge base's own stream: its document and chunk counts are totals of the
   // documents read model (see app/services/knowledge-base-totals.ts), so this document never
   // depends on the order in which other streams' events arrive (Kafka orders per stream only).
   eventTypes: ['KnowledgeBaseCreated', 'KnowledgeBaseUpdated', 'KnowledgeBaseDeleted'],
-  idsOf: (event) => [(event.data as { knowledge_base_id: string }).knowledge_base_id],
+  idsOf: (event) => [event.data.knowledge_base_id],
   evolve(doc, event) {
     switch (event.type) {
       case 'KnowledgeBaseCreated': {
-        const { knowledge_base_id, ...rest } = event.data as z.infer<typeof KnowledgeBaseCreated>;
+        const { knowledge_base_id, ...rest } = event.data;
         return { id: knowledge_base_id, object: 'knowledge_base', ...rest, updated_at: rest.created_at, revision: event.revision };
       }
       case 'KnowledgeBaseUpdated': {
-        const { name, description, settings, updated_at } = event.data as z.infer<typeof KnowledgeBaseUpdated>;
+        const { name, description, settings, updated_at } = event.data;
         return doc && { ...doc, name, description, settings, updated_at, revision: event.revision };
       }
-      default:
+      case 'KnowledgeBaseDeleted':
         return null;
+      default:
+        return assertNever(event);
     }
   },
 });

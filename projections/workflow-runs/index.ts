@@ -1,8 +1,6 @@
-import type { z } from 'zod';
-import type { workflowRunEvents } from '../../schemas/events/workflow-run.ts';
+import type { EventData } from '../../schemas/events/index.ts';
+import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
-
-type E = { [K in keyof typeof workflowRunEvents]: z.infer<(typeof workflowRunEvents)[K]> };
 
 export type NodeRunDoc = {
   node_id: string;
@@ -40,38 +38,18 @@ export type WorkflowRunDoc = {
 const ms = (from: string, to: string) => Date.parse(to) - Date.parse(from);
 
 /** A run as `GET /v1/workflow-runs/{id}` shows it: status, and every node's inputs, outputs, timing and error. */
-export const workflowRunsProjection = defineProjection<WorkflowRunDoc>({
+export const workflowRunsProjection = defineProjection<WorkflowRunDoc>()({
   collection: 'workflow_runs',
   eventTypes: ['WorkflowRunRequested', 'WorkflowRunStarted', 'NodeRunStarted', 'NodeRunSucceeded', 'NodeRunFailed', 'WorkflowRunSucceeded', 'WorkflowRunFailed'],
-  idsOf: (event) => [(event.data as { run_id: string }).run_id],
+  idsOf: (event) => [event.data.run_id],
   evolve(doc, event) {
-    if (event.type === 'WorkflowRunRequested') {
-      const d = event.data as E['WorkflowRunRequested'];
-      return {
-        id: d.run_id,
-        object: 'workflow_run',
-        workspace_id: d.workspace_id,
-        workflow_id: d.workflow_id,
-        workflow_version: d.workflow_version,
-        status: 'queued',
-        response_mode: d.response_mode,
-        knowledge_base_ids: d.knowledge_base_ids ?? null,
-        inputs: d.inputs,
-        outputs: null,
-        node_runs: [],
-        error: null,
-        created_at: d.requested_at,
-        started_at: null,
-        finished_at: null,
-        elapsed_ms: null,
-      };
-    }
-    if (!doc) return null;
     switch (event.type) {
+      case 'WorkflowRunRequested':
+        return requested(event.data);
       case 'WorkflowRunStarted':
-        return { ...doc, status: 'running', started_at: (event.data as E['WorkflowRunStarted']).started_at };
+        return doc && { ...doc, status: 'running', started_at: event.data.started_at };
       case 'NodeRunStarted': {
-        const d = event.data as E['NodeRunStarted'];
+        const d = event.data;
         const node: NodeRunDoc = {
           node_id: d.node_id,
           node_type: d.node_type,
@@ -85,34 +63,53 @@ export const workflowRunsProjection = defineProjection<WorkflowRunDoc>({
           elapsed_ms: null,
         };
         // A node started again after a crash replaces its interrupted attempt.
-        return { ...doc, node_runs: [...doc.node_runs.filter((n) => n.node_id !== d.node_id), node] };
+        return doc && { ...doc, node_runs: [...doc.node_runs.filter((n) => n.node_id !== d.node_id), node] };
       }
-      case 'NodeRunSucceeded':
+      case 'NodeRunSucceeded': {
+        const { node_id, outputs, finished_at, elapsed_ms } = event.data;
+        return doc && finishNode(doc, node_id, { status: 'succeeded', outputs, error: null, finished_at, elapsed_ms });
+      }
       case 'NodeRunFailed': {
-        const d = event.data as E['NodeRunSucceeded'] & Partial<E['NodeRunFailed']>;
-        const finish = (n: NodeRunDoc): NodeRunDoc =>
-          n.node_id !== d.node_id
-            ? n
-            : {
-                ...n,
-                status: event.type === 'NodeRunSucceeded' ? 'succeeded' : 'failed',
-                outputs: event.type === 'NodeRunSucceeded' ? d.outputs : null,
-                error: d.error ?? null,
-                finished_at: d.finished_at,
-                elapsed_ms: d.elapsed_ms,
-              };
-        return { ...doc, node_runs: doc.node_runs.map(finish) };
+        const { node_id, error, finished_at, elapsed_ms } = event.data;
+        return doc && finishNode(doc, node_id, { status: 'failed', outputs: null, error, finished_at, elapsed_ms });
       }
       case 'WorkflowRunSucceeded': {
-        const d = event.data as E['WorkflowRunSucceeded'];
-        return { ...doc, status: 'succeeded', outputs: d.outputs, finished_at: d.finished_at, elapsed_ms: ms(doc.created_at, d.finished_at) };
+        const d = event.data;
+        return doc && { ...doc, status: 'succeeded', outputs: d.outputs, finished_at: d.finished_at, elapsed_ms: ms(doc.created_at, d.finished_at) };
       }
       case 'WorkflowRunFailed': {
-        const d = event.data as E['WorkflowRunFailed'];
-        return { ...doc, status: 'failed', error: d.error, finished_at: d.finished_at, elapsed_ms: ms(doc.created_at, d.finished_at) };
+        const d = event.data;
+        return doc && { ...doc, status: 'failed', error: d.error, finished_at: d.finished_at, elapsed_ms: ms(doc.created_at, d.finished_at) };
       }
       default:
-        return doc;
+        return assertNever(event);
     }
   },
 });
+
+function requested(d: EventData<'WorkflowRunRequested'>): WorkflowRunDoc {
+  return {
+    id: d.run_id,
+    object: 'workflow_run',
+    workspace_id: d.workspace_id,
+    workflow_id: d.workflow_id,
+    workflow_version: d.workflow_version,
+    status: 'queued',
+    response_mode: d.response_mode,
+    knowledge_base_ids: d.knowledge_base_ids ?? null,
+    inputs: d.inputs,
+    outputs: null,
+    node_runs: [],
+    error: null,
+    created_at: d.requested_at,
+    started_at: null,
+    finished_at: null,
+    elapsed_ms: null,
+  };
+}
+
+type NodeOutcome = Pick<NodeRunDoc, 'status' | 'outputs' | 'error' | 'finished_at' | 'elapsed_ms'>;
+
+function finishNode(doc: WorkflowRunDoc, nodeId: string, outcome: NodeOutcome): WorkflowRunDoc {
+  return { ...doc, node_runs: doc.node_runs.map((n) => (n.node_id === nodeId ? { ...n, ...outcome } : n)) };
+}

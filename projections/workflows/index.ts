@@ -1,9 +1,6 @@
-import type { z } from 'zod';
-import type { workflowEvents } from '../../schemas/events/workflow.ts';
 import type { WorkflowGraph } from '../../schemas/workflow.ts';
+import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
-
-type E = { [K in keyof typeof workflowEvents]: z.infer<(typeof workflowEvents)[K]> };
 
 export type WorkflowDoc = {
   id: string;
@@ -18,14 +15,14 @@ export type WorkflowDoc = {
 };
 
 /** The current version of each workflow; a run finds the version it ran in the workflow's stream. */
-export const workflowsProjection = defineProjection<WorkflowDoc>({
+export const workflowsProjection = defineProjection<WorkflowDoc>()({
   collection: 'workflows',
   eventTypes: ['WorkflowCreated', 'WorkflowUpdated', 'WorkflowDeleted'],
-  idsOf: (event) => [(event.data as { workflow_id: string }).workflow_id],
+  idsOf: (event) => [event.data.workflow_id],
   evolve(doc, event) {
     switch (event.type) {
       case 'WorkflowCreated': {
-        const d = event.data as E['WorkflowCreated'];
+        const d = event.data;
         return {
           id: d.workflow_id,
           object: 'workflow',
@@ -39,11 +36,13 @@ export const workflowsProjection = defineProjection<WorkflowDoc>({
         };
       }
       case 'WorkflowUpdated': {
-        const d = event.data as E['WorkflowUpdated'];
+        const d = event.data;
         return doc && { ...doc, name: d.name, description: d.description, graph: d.graph, version: d.version, updated_at: d.updated_at };
       }
-      default:
+      case 'WorkflowDeleted':
         return null;
+      default:
+        return assertNever(event);
     }
   },
 });

@@ -25,10 +25,24 @@ export const eventCatalog = {
 type Catalog = typeof eventCatalog;
 export type EventType = keyof Catalog;
 export type EventData<T extends EventType> = z.infer<Catalog[T]['schema']>;
-export type AnyDomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+/** An event of one of the types `T` before the store records it: narrowing on `type` narrows `data`. */
+export type AnyDomainEvent<T extends EventType = EventType> = { [K in T]: { type: K; data: EventData<K> } }[T];
 
 export function isKnownEventType(type: string): type is EventType {
   return Object.hasOwn(eventCatalog, type);
+}
+
+// The catalog seen through its types: indexing it with a generic type keeps type and data together.
+const schemas: { readonly [K in EventType]: { readonly schema: z.ZodType<EventData<K>> } } = eventCatalog;
+
+/** The data of an event of `type`, parsed by its schema (throws a ZodError when it is off-schema). */
+export function parseEventData<T extends EventType>(type: T, data: unknown): EventData<T> {
+  return schemas[type].schema.parse(data);
+}
+
+/** Like parseEventData, without throwing: the parsed data, or the schema's complaint. */
+export function safeParseEventData<T extends EventType>(type: T, data: unknown): z.ZodSafeParseResult<EventData<T>> {
+  return schemas[type].schema.safeParse(data);
 }
 
 function entries<S extends Record<string, z.ZodType>, C extends string>(schemas: S, category: C) {

@@ -40,8 +40,6 @@ export const notFoundError = (code: string, message: string, param: string | nul
 /** A resource that is not there, or is another workspace's: worded the same on every route. */
 export const resourceNotFound = (kind: ResourceKind, id: string, param: string | null = null) =>
   notFoundError(`${kind}_not_found`, notFoundMessage(kind, id), param);
-export const conflictError = (code: string, message: string) => new ApiError(409, 'conflict_error', code, message);
 export const tooLarge = (message: string) => new ApiError(413, 'invalid_request_error', 'request_too_large', message);
 export const unsupportedMediaType = (message: string) =>
   new ApiError(415, 'invalid_request_error', 'unsupported_media_type', message);
-export const unavailable = (message: string) => new ApiError(503, 'server_error', 'service_unavailable', message);

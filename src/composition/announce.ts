@@ -23,11 +23,11 @@ export const ANNOUNCED_TYPES: ReadonlySet<string> = new Set([
 export function announcer(feed: LiveFeed, authenticator: Authenticator) {
   return (batch: readonly RecordedEvent[]) => {
     for (const event of batch) {
-      if (event.type === 'ApiKeyRevoked') authenticator.evictKey((event.data as { key_id: string }).key_id);
+      if (event.type === 'ApiKeyRevoked') authenticator.evictKey(event.data.key_id);
       const category = categoryOfStream(event.streamId);
       if (!ANNOUNCED_CATEGORIES.has(category)) continue;
       const id = event.streamId.slice(category.length + 1);
-      feed.publish(id, category === 'document' ? lifecycleMessage(event) : { event: event.type, data: event.data as Record<string, unknown> });
+      feed.publish(id, category === 'document' ? lifecycleMessage(event) : { event: event.type, data: event.data });
     }
   };
 }

@@ -11,8 +11,13 @@ const TERMINAL = new Set(['DocumentIndexed', 'DocumentFailed', 'DocumentDeleted'
 
 /** A lifecycle event as a client sees it: chunk batches are summarised, not shipped. */
 export function lifecycleMessage(event: RecordedEvent): FeedMessage {
-  const { chunks, ...data } = event.data as Record<string, unknown> & { chunks?: unknown[] };
-  return { event: event.type, data: { ...data, ...(chunks && { chunk_count: chunks.length }), revision: event.revision } };
+  return { event: event.type, data: { ...summary(event), revision: event.revision } };
+}
+
+function summary(event: RecordedEvent): Record<string, unknown> {
+  if (event.type !== 'DocumentChunksExtracted') return event.data;
+  const { chunks, ...data } = event.data;
+  return { ...data, chunk_count: chunks.length };
 }
 
 /**

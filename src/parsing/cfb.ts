@@ -11,7 +11,10 @@ const MAX_DIFAT_SECTORS = 64;
 /**
  * Names in an OLE2 compound file's directory (legacy .doc/.xls, and the wrapper Office puts
  * around a password-protected .docx/.xlsx). Follows the directory's sector chain through the
- * FAT, reading only the sectors it needs.
+ * FAT, reading only the sectors it needs. Not the `cfb` package: the upload route calls this on
+ * the API's event loop, and `CFB.read` loads the whole file and follows every stream's chain
+ * without a loop check, so a 2.5 KB file whose chain loops kills the process
+ * (test/unit/parsing-cfb.unit.test.ts has it).
  */
 export async function cfbEntryNames(readAt: ReadAt): Promise<string[]> {
   const header = await readAt(0, 512);

@@ -1,25 +1,15 @@
-/** A stored event as every adapter returns it. Positions are global and strictly increasing. */
-export type RecordedEvent<Type extends string = string, Data = unknown> = {
-  id: string;
-  type: Type;
-  streamId: string;
-  /** 0-based index of the event within its stream. */
-  revision: number;
-  /** Position in the global log (1-based, gaps allowed, never reused). */
-  position: bigint;
-  data: Data;
-  metadata: EventMetadata;
-  recordedAt: string;
-};
+import type { EventMetadata, RecordedEvent } from '../../schemas/events/recorded.ts';
 
-export type EventMetadata = {
-  schemaVersion: number;
-  correlationId?: string;
-  causationId?: string;
-  actor?: string;
-  [key: string]: unknown;
-};
+/**
+ * Stored events, typed by the event catalog (schemas/events): `RecordedEvent<T>` narrows on
+ * `type`. Positions are global and strictly increasing.
+ */
+export type { EventMetadata, RecordedEvent, StoredEvent } from '../../schemas/events/recorded.ts';
 
+/**
+ * An event to append. The store takes any type and data and returns them as written; the command
+ * shell is what keeps the log to the catalog (it parses every event by its schema before appending).
+ */
 export type NewEvent<Type extends string = string, Data = unknown> = {
   id: string;
   type: Type;

@@ -11,9 +11,9 @@ import { sqliteLog } from '../helpers/sqlite-log.ts';
 
 /**
  * Every fixture gets its own topic, since each has its own event store whose positions start at
- * 1. One topic of one partition for all streams: the suite uses event types outside the catalog
- * (so the contract's per-category topics would not carry them) and expects log order across
- * streams, which Kafka gives only within a partition.
+ * 1. One topic of one partition for all streams: the suite's streams are not of the categories
+ * their event types belong to (so the contract's per-category topics would not carry them), and it
+ * expects log order across streams, which Kafka gives only within a partition.
  */
 const topicsOf = (name: string): TopicMap => ({
   ofStream: () => name,

@@ -2,6 +2,7 @@ import test from 'ava';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { trustedEvent } from '../../schemas/events/recorded.ts';
 import { createInProcessBus } from '../../src/adapters/local/in-process-bus.ts';
 import { createGridFsBlobStore } from '../../src/adapters/mongo/blob-store.ts';
 import { createMongoCheckpointStore } from '../../src/adapters/mongo/checkpoint-store.ts';
@@ -77,7 +78,8 @@ withService(test, 'mongodb read models, checkpoints and GridFS blobs', ['MONGODB
       const checkpoints = createMongoCheckpointStore(conn);
       const entry = {
         group: 'g',
-        event: {
+        // Stored as it is, whatever its data: the store neither parses nor checks it.
+        event: trustedEvent({
           id: 'e1',
           type: 'DocumentParsed',
           streamId: 'document-d1',
@@ -86,7 +88,7 @@ withService(test, 'mongodb read models, checkpoints and GridFS blobs', ['MONGODB
           data: { document_id: 'd1', pages: [1, 2.5], note: null },
           metadata: { schemaVersion: 1, correlationId: 'c1' },
           recordedAt: '2026-01-01T00:00:00.000Z',
-        },
+        }),
         error: 'PermanentError: no',
         parkedAt: '2026-01-01T00:00:01.000Z',
       };

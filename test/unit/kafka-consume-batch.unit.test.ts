@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { Offsets } from 'kafkajs';
+import type { AnyDomainEvent } from '../../schemas/events/index.ts';
 import { type BatchDeps, consumeBatch } from '../../src/adapters/kafka/consume-batch.ts';
 import { encodeEvent, type IncomingMessage } from '../../src/adapters/kafka/messages.ts';
 import { PermanentError } from '../../src/app/retry.ts';
@@ -8,10 +9,19 @@ import type { RecordedEvent } from '../../src/ports/event-store.ts';
 
 const FIRST_OFFSET = 10;
 
+const T0 = '2026-01-01T00:00:00.000Z';
+/** The events the letters stand for: catalog types, since a message is parsed by its type's schema. */
+const KINDS = {
+  A: { type: 'WorkspaceCreated', data: { workspace_id: 'w', name: 'a', created_at: T0 } },
+  B: { type: 'WorkflowDeleted', data: { workflow_id: 'wf', deleted_at: T0 } },
+  P: { type: 'ApiKeyRevoked', data: { key_id: 'k', revoked_at: T0 } },
+} as const satisfies Record<string, AnyDomainEvent>;
+type Kind = keyof typeof KINDS;
+
 /** Messages as the relay writes them, at offsets 10, 11 …; event i has global position i + 1. */
-function messages(types: string[]): IncomingMessage[] {
-  return types.map((type, i) => {
-    const event: RecordedEvent = { id: `e${i}`, type, streamId: 's-1', revision: i, position: BigInt(i + 1), data: { i }, metadata: { schemaVersion: 1 }, recordedAt: '' };
+function messages(kinds: Kind[]): IncomingMessage[] {
+  return kinds.map((kind, i) => {
+    const event: RecordedEvent = { id: `e${i}`, ...KINDS[kind], streamId: 's-1', revision: i, position: BigInt(i + 1), metadata: { schemaVersion: 1 }, recordedAt: '' };
     const m = encodeEvent(event, 't');
     return { key: Buffer.from(m.key), value: Buffer.from(m.value), offset: String(FIRST_OFFSET + i), headers: m.headers };
   });
@@ -55,7 +65,7 @@ const ids = (batch: RecordedEvent[]) => batch.map((e) => e.id);
 test('unwanted types are passed over and committed past; events go to the group in slices, each committed after it', async (t) => {
   const handled: string[][] = [];
   const { payload, log } = control(messages(['A', 'B', 'A', 'A', 'B']));
-  const { d, seen } = deps({ eventTypes: new Set(['A']), batchSize: 2, handle: async (b) => void handled.push(ids(b)) });
+  const { d, seen } = deps({ eventTypes: new Set([KINDS.A.type]), batchSize: 2, handle: async (b) => void handled.push(ids(b)) });
   await consumeBatch(payload, d);
   t.deepEqual(handled, [['e0', 'e2'], ['e3']]);
   t.deepEqual(log.commits, ['13', '15'], 'the next offset to read, after each slice');
@@ -102,7 +112,7 @@ test('when parking fails the batch fails uncommitted, so Kafka delivers it again
   const { d } = deps(
     {
       handle: async (b) => {
-        if (b.some((e) => e.type === 'P')) throw new PermanentError('poison');
+        if (b.some((e) => e.type === KINDS.P.type)) throw new PermanentError('poison');
       },
     },
     { park: async () => Promise.reject(new Error('dead-letter topic unavailable')) },
@@ -148,7 +158,7 @@ test('a message without a type header is parked as unreadable; an unreadable one
   batch[2] = { ...batch[2]!, headers: {} };
   batch[3] = { ...batch[3]!, value: Buffer.from('{broken') };
   const { payload, log } = control(batch);
-  const { d, seen } = deps({ eventTypes: new Set(['A']), handle: async () => {} });
+  const { d, seen } = deps({ eventTypes: new Set([KINDS.A.type]), handle: async () => {} });
   await consumeBatch(payload, d);
   t.deepEqual(seen.unreadable.map((u) => u.offset), ['12']);
   t.is(seen.errors.length, 1);

@@ -1,5 +1,6 @@
 import test from 'ava';
 import kafkajs from 'kafkajs';
+import { trustedEvent } from '../../schemas/events/recorded.ts';
 import { afterFailure, committable, type Entry, isRetriableFailure, planSegments } from '../../src/adapters/kafka/delivery.ts';
 import { createGroupProgress, groupPosition } from '../../src/adapters/kafka/group-position.ts';
 import { PermanentError } from '../../src/app/retry.ts';
@@ -37,16 +38,8 @@ test('a permanent failure is never retried: a batch is split at once, a single e
   t.deepEqual(afterFailure(bad, 1, 1, backoff), { action: 'park' });
 });
 
-const ev = (position: number): RecordedEvent => ({
-  id: `e${position}`,
-  type: 'T',
-  streamId: 's-1',
-  revision: position,
-  position: BigInt(position),
-  data: {},
-  metadata: { schemaVersion: 1 },
-  recordedAt: '',
-});
+const ev = (position: number): RecordedEvent =>
+  trustedEvent({ id: `e${position}`, type: 'T', streamId: 's-1', revision: position, position: BigInt(position), data: {}, metadata: { schemaVersion: 1 }, recordedAt: '' });
 /** `E` is an event the group handles, `s` one it passes over (position known), `?` one passed over unread. */
 const entries = (pattern: string, firstOffset = 100): Entry[] =>
   [...pattern].map((c, i) => ({

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { createOfflineReranker, OFFLINE_RERANKER_ID } from '../../src/adapters/local/offline-reranker.ts';
 import { rerankFeatures } from '../../src/adapters/local/rerank-features.ts';
-import { porterStem } from '../../src/adapters/local/rerank-stem.ts';
 import { queryTerms, scanPassage } from '../../src/adapters/local/rerank-text.ts';
+import { stem as porterStem } from '../../src/domain/retrieval/terms.ts';
 
 const reranker = createOfflineReranker();
 /** A tiny frequency list: "people" and "study" are common English, "mitochondria" is not listed. */

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
+import { trustedEvent } from '../../schemas/events/recorded.ts';
 import { allProjections } from '../../projections/index.ts';
 import { openSqlite } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
@@ -8,16 +9,8 @@ import { projectorGroup } from '../../src/app/projector.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-const event = (streamId: string, position: bigint, type = 'SomethingNoProjectionUses'): RecordedEvent => ({
-  id: `e${position}`,
-  type,
-  streamId,
-  revision: 0,
-  position,
-  data: {},
-  metadata: { schemaVersion: 1 },
-  recordedAt: '2026-01-01T00:00:00.000Z',
-});
+const event = (streamId: string, position: bigint, type = 'SomethingNoProjectionUses'): RecordedEvent =>
+  trustedEvent({ id: `e${position}`, type, streamId, revision: 0, position, data: {}, metadata: { schemaVersion: 1 }, recordedAt: '2026-01-01T00:00:00.000Z' });
 
 function fixture() {
   const dir = tempDir();

@@ -69,7 +69,7 @@ test('workspaces', async (t) => {
     .then('workspaces', { w: { id: 'w', object: 'workspace', name: 'W', created_at: T0 } });
 });
 
-const graph = { nodes: [], edges: [] };
+const graph = { nodes: [{ id: 'start', type: 'start', timeout_ms: 1000, config: { inputs: [] } }], edges: [] };
 const wfCreated = { type: 'WorkflowCreated', data: { workflow_id: 'wf_1', workspace_id: 'w', name: 'QA', description: null, graph, version: 1, created_at: T0 } };
 
 test('workflow: the current version; deleted leaves nothing', async (t) => {
@@ -104,6 +104,7 @@ test('workflow run: nodes with inputs, outputs, timings and errors; an interrupt
         workflow_version: 1,
         status: 'failed',
         response_mode: 'async',
+        // A run requested before runs named their knowledge bases.
         knowledge_base_ids: null,
         inputs: { q: 'x' },
         outputs: null,

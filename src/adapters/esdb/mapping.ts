@@ -25,6 +25,7 @@ import {
   excludeSystemEvents,
   isCommandError,
 } from '@eventstore/db-client';
+import { trustedEvent } from '../../../schemas/events/recorded.ts';
 import { PermanentError } from '../../app/retry.ts';
 import { ConcurrencyError, type EventMetadata, type ExpectedRevision, type NewEvent, type RecordedEvent } from '../../ports/event-store.ts';
 
@@ -95,7 +96,8 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
     // every position guard downstream, so refuse instead.
     throw new PermanentError(`EventStoreDB gave no $all position for ${event.streamId}@${event.revision}: stream reads carry it from server 22.6 on`);
   }
-  return {
+  // Ours by its metadata, so the command shell parsed its data by the catalog before appending it.
+  return trustedEvent({
     id: event.id,
     type: event.type,
     streamId: event.streamId,
@@ -104,7 +106,7 @@ export function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent
     data: event.data,
     metadata: event.metadata,
     recordedAt: event.created.toISOString(),
-  };
+  });
 }
 
 /** The commit position of an event read from $all (always present there). */

@@ -1,4 +1,5 @@
 import { DEAD_LETTER_HEADER, type DeadLetterMessage, EventMessage, HEADER } from '../../../schemas/topics.ts';
+import { parseRecordedEvent } from '../../../schemas/events/recorded.ts';
 import { PermanentError } from '../../app/retry.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 
@@ -50,9 +51,10 @@ export function eventTypeOf(message: IncomingMessage): string | undefined {
 }
 
 /**
- * The recorded event a message carries. Anything off the contract (no value, bad JSON, a value
- * that fails the schema, headers or key that disagree with it) is a PermanentError: no retry
- * can make it readable.
+ * The recorded event a message carries, its data parsed by its type's schema in the catalog.
+ * Anything off the contract (no value, bad JSON, a value that fails the schema, a type the catalog
+ * does not know, headers or key that disagree with it) is a PermanentError: no retry can make it
+ * readable.
  */
 export function decodeEvent(message: IncomingMessage): RecordedEvent {
   if (!message.value) throw malformed(message, 'it has no value');
@@ -72,13 +74,15 @@ export function decodeEvent(message: IncomingMessage): RecordedEvent {
   }
   const key = message.key?.toString('utf8');
   if (key !== value.streamId) throw malformed(message, `its key '${key ?? ''}' is not the stream id '${value.streamId}'`);
-  const { position, metadata, ...rest } = value;
-  return { ...rest, position: BigInt(position), metadata: metadata as RecordedEvent['metadata'] };
+  const { position, ...rest } = value;
+  const recorded = parseRecordedEvent({ ...rest, position: BigInt(position) });
+  if (!recorded.ok) throw malformed(message, recorded.problem);
+  return recorded.event;
 }
 
 function toEventMessage(event: RecordedEvent): EventMessage {
   const { id, type, streamId, revision, position, data, metadata, recordedAt } = event;
-  return { id, type, streamId, revision, position: position.toString(), data: data as Record<string, unknown>, metadata, recordedAt };
+  return { id, type, streamId, revision, position: position.toString(), data, metadata, recordedAt };
 }
 
 function eventHeaders(event: RecordedEvent): Record<string, string> {

@@ -1,5 +1,4 @@
-import { boundedMemo } from '../../domain/shared/bounded-memo.ts';
-import { porterStem } from './rerank-stem.ts';
+import { stem } from '../../domain/retrieval/terms.ts';
 
 /**
  * Words that say nothing about a passage's topic. Longer than the keyword index's list, so that
@@ -20,12 +19,12 @@ const SEPARATORS = new Set(['.', '!', '?', ';', '\n']);
 /** A first line longer than this is prose, not a heading or title. */
 const MAX_TITLE_WORDS = 40;
 
-/** Stems repeat across passages and requests, so they are remembered. */
-export const stem = boundedMemo(porterStem, 100_000);
-
 export type QueryTerm = { stem: string; word: string };
 
-/** The query's distinct content words, stemmed, in order of first appearance. */
+/**
+ * The query's distinct content words, stemmed as the keyword index stems them ("inhibits",
+ * "inhibited" and "inhibiting" meet as "inhibit"), in order of first appearance.
+ */
 export function queryTerms(query: string): QueryTerm[] {
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();

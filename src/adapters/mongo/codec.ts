@@ -1,13 +1,15 @@
 import { Long } from 'mongodb';
 import type { ParkedEvent } from '../../ports/event-bus.ts';
-import type { RecordedEvent } from '../../ports/event-store.ts';
+import { trustedEvent } from '../../../schemas/events/recorded.ts';
+import type { StoredEvent } from '../../ports/event-store.ts';
 
 /** Positions come back as numbers when they fit in 53 bits (the driver's `promoteLongs`), as Longs above. */
 export type StoredPosition = Long | number;
 export type ReadModelRow = { _id: string; data: Record<string, unknown> | null; position: StoredPosition };
 export type CheckpointRow = { _id: string; position: StoredPosition };
-export type StoredEvent = Omit<RecordedEvent, 'position'> & { position: string };
-export type ParkedRow = { group: string; event_id: string; event: StoredEvent; error: string; parked_at: string };
+/** A parked event as a row holds it: as the bus had it, with its position as a decimal string. */
+export type ParkedEventRow = Omit<StoredEvent, 'position'> & { position: string };
+export type ParkedRow = { group: string; event_id: string; event: ParkedEventRow; error: string; parked_at: string };
 
 const INT64_MAX = (1n << 63n) - 1n;
 
@@ -40,5 +42,6 @@ export function encodeParked({ group, event, error, parkedAt }: ParkedEvent): Pa
 
 export function decodeParked(row: ParkedRow): ParkedEvent {
   const { position, ...event } = row.event;
-  return { group: row.group, event: { ...event, position: BigInt(position) }, error: row.error, parkedAt: row.parked_at };
+  // The bus parked one of the events it delivered: one of ours, as the log had it.
+  return { group: row.group, event: trustedEvent({ ...event, position: BigInt(position) }), error: row.error, parkedAt: row.parked_at };
 }

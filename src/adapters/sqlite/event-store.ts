@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { trustedEvent } from '../../../schemas/events/recorded.ts';
 import type { SqliteDatabase } from './database.ts';
 import { immediate } from './database.ts';
 import {
@@ -130,8 +131,9 @@ function checkExpected(streamId: string, expected: ExpectedRevision, current: nu
   if (!ok) throw new ConcurrencyError(streamId, expected, current ?? 'no_stream');
 }
 
+/** The store trusts what it wrote: the command shell parsed every event by its schema before appending it. */
 function toRecorded(row: Row): RecordedEvent {
-  return {
+  return trustedEvent({
     id: row.id,
     type: row.type,
     streamId: row.stream_id,
@@ -140,5 +142,5 @@ function toRecorded(row: Row): RecordedEvent {
     data: JSON.parse(row.data),
     metadata: JSON.parse(row.metadata),
     recordedAt: row.recorded_at,
-  };
+  });
 }

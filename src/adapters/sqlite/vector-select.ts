@@ -64,8 +64,6 @@ export function createTopK(capacity: number) {
   };
 }
 
-export type TopK = ReturnType<typeof createTopK>;
-
 const SAMPLE = 1024;
 const sample = new Float32Array(SAMPLE);
 

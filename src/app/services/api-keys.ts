@@ -1,4 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyDoc, ApiKeyHashDoc } from '../../../projections/api-keys/index.ts';
 import type { ApiKeyScope } from '../../../schemas/events/api-key.ts';
 import { apiKeyDecider, keyValidity } from '../../domain/api-key/api-key.ts';
@@ -81,17 +82,18 @@ export function listApiKeys(ctx: AppContext, principal: Principal, page: PageReq
   return findPage(ctx.readModels, 'api_keys', { workspace_id: principal.workspaceId, revoked_at: null }, page, presentKey, visible);
 }
 
-type CachedKey = { principal: Principal; hash: Buffer; revoked: boolean; expiresAtMs: number | null; cachedAt: number };
+type CachedKey = { principal: Principal; hash: Buffer; revoked: boolean; expiresAtMs: number | null };
 
 /**
- * Bearer token → principal. A token seen before is found by a Map lookup (V8 hashes strings
- * with a per-process seed, so the lookup's timing says nothing useful about other keys); a new
- * token is hashed and checked against the stored hash in constant time. The projector evicts a
- * key the moment this process applies its revocation, and `ttlMs` bounds how long a change made
- * through another process can go unseen. Unknown tokens are never cached.
+ * Bearer token → principal. A token seen before is found by a Map lookup in the LRU cache (V8
+ * hashes strings with a per-process seed, so the lookup's timing says nothing useful about other
+ * keys); a new token is hashed and checked against the stored hash in constant time. The
+ * projector evicts a key the moment this process applies its revocation, and `ttlMs` bounds how
+ * long a change made through another process can go unseen; past `maxEntries` the least recently
+ * used token goes. Unknown tokens are never cached.
  */
 export function createAuthenticator(ctx: Pick<AppContext, 'readModels' | 'now'>, { ttlMs = 5000, maxEntries = 10_000 } = {}) {
-  const cache = new Map<string, CachedKey>();
+  const cache = new LRUCache<string, CachedKey>({ max: maxEntries, ttl: ttlMs });
 
   async function verify(token: string): Promise<CachedKey | null> {
     const digest = hash('sha256', token, 'buffer') as unknown as Buffer;
@@ -104,18 +106,15 @@ export function createAuthenticator(ctx: Pick<AppContext, 'readModels' | 'now'>,
       hash: Buffer.from(key.hash, 'hex'),
       revoked: key.revoked_at !== null,
       expiresAtMs: key.expires_at === null ? null : Date.parse(key.expires_at),
-      cachedAt: Date.now(),
     };
     if (!timingSafeEqual(cached.hash, digest)) return null;
-    if (cache.size >= maxEntries) cache.clear();
     cache.set(token, cached);
     return cached;
   }
 
   return {
     async authenticate(token: string): Promise<Principal> {
-      const hit = cache.get(token);
-      const key = hit && Date.now() - hit.cachedAt < ttlMs ? hit : await verify(token);
+      const key = cache.get(token) ?? (await verify(token));
       if (!key) throw unauthenticated('invalid_api_key', 'Incorrect API key provided.');
       const validity = keyValidity(key, ctx.now().getTime());
       if (validity === 'revoked') throw unauthenticated('api_key_revoked', 'This API key has been revoked.');
@@ -123,7 +122,8 @@ export function createAuthenticator(ctx: Pick<AppContext, 'readModels' | 'now'>,
       return key.principal;
     },
     evictKey(keyId: string) {
-      for (const [token, entry] of cache) if (entry.principal.keyId === keyId) cache.delete(token);
+      const tokens = [...cache.entries()].filter(([, entry]) => entry.principal.keyId === keyId).map(([token]) => token);
+      for (const token of tokens) cache.delete(token);
     },
   };
 }

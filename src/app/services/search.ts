@@ -24,7 +24,6 @@ export type SearchRequest = {
   mode?: SearchMode;
   rerank?: boolean;
   filter?: { documentIds?: string[]; metadata?: Record<string, MetadataValue | MetadataValue[]> };
-  explain?: boolean;
 };
 type MetadataValue = string | number | boolean;
 

@@ -137,7 +137,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
       const fingerprint = createHash('sha256').update(JSON.stringify([workflowId, checked.values, input.mode])).digest('hex');
       if (input.idempotencyKey) {
         const earlier = await claimIdempotencyKey(ctx, principal, input.idempotencyKey, fingerprint);
-        if (earlier) return { runId: earlier.resourceIds[0]!, position: 0n };
+        if (earlier) return { runId: earlier.resourceIds[0]! };
       }
       const runId = ctx.newId('run');
       const result = await handleCommand(ctx.store, workflowRunDecider, runId, {
@@ -155,7 +155,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
       });
       if (input.idempotencyKey) await completeIdempotencyKey(ctx, principal, input.idempotencyKey, 200, [runId]);
       await settled(ctx, result);
-      return { runId, position: result.position };
+      return { runId };
     },
 
     async run(principal: Principal, runId: string): Promise<WorkflowRunDoc> {

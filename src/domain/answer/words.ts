@@ -23,10 +23,6 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
-}
-
 const DIGIT = /\p{N}/u;
 
 /** Every word of `text`, lower-cased, in order (stop words included). */

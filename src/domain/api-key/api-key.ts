@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { apiKeyEvents } from '../../../schemas/events/api-key.ts';
 import type { ApiKeyCreated, ApiKeyRevoked, ApiKeyScope } from '../../../schemas/events/api-key.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, invalid, missing } from '../shared/errors.ts';
 
 type Created = z.infer<typeof ApiKeyCreated>;
@@ -20,6 +21,7 @@ export type ApiKeyState =
 export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
   initialState: () => ({ status: 'absent' }),
   streamId: (id) => `api_key-${id}`,
+  isEvent: eventsOf(apiKeyEvents),
   decide(command, state) {
     switch (command.type) {
       case 'CreateApiKey': {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { chatEvents } from '../../../schemas/events/chat.ts';
 import type { ChatCompleted } from '../../../schemas/events/chat.ts';
-import type { Command, Decider } from '../shared/decider.ts';
+import { eventsOf, type Command, type Decider } from '../shared/decider.ts';
 
 export type ChatEvent = { type: 'ChatCompleted'; data: z.infer<typeof ChatCompleted> };
 
@@ -12,6 +13,7 @@ export type ChatState = { recorded: boolean };
 export const chatDecider: Decider<ChatState, ChatCommand, ChatEvent> = {
   initialState: () => ({ recorded: false }),
   streamId: (id) => `chat-${id}`,
+  isEvent: eventsOf(chatEvents),
   decide(command, state) {
     if (state.recorded) return [];
     return [{ type: 'ChatCompleted', data: { ...command.data, completed_at: command.metadata.now } }];

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { contentClaimEvents } from '../../../schemas/events/document.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { contentClaimEvents } from '../../../schemas/events/document.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 
 type Events = typeof contentClaimEvents;
 export type ContentClaimEvent = { [K in keyof Events]: { type: K; data: z.infer<Events[K]> } }[keyof Events];
@@ -16,6 +16,7 @@ export type ContentClaimState = { holder: string | null };
 export const contentClaimDecider: Decider<ContentClaimState, ContentClaimCommand, ContentClaimEvent> = {
   initialState: () => ({ holder: null }),
   streamId: (key) => `document_content-${key}`,
+  isEvent: eventsOf(contentClaimEvents),
   decide(command, state) {
     switch (command.type) {
       case 'ClaimContent':

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { documentEvents } from '../../../schemas/events/document.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { documentEvents } from '../../../schemas/events/document.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, missing } from '../shared/errors.ts';
 import { batchChunks } from './batches.ts';
 import type { Chunk } from './chunker.ts';
@@ -42,6 +42,7 @@ const isLive = (state: DocumentState): state is Live => 'workspaceId' in state;
 export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEvent> = {
   initialState: () => ({ status: 'absent' }),
   streamId: (id) => `document-${id}`,
+  isEvent: eventsOf(documentEvents),
   decide(command, state) {
     const now = command.metadata.now;
     switch (command.type) {

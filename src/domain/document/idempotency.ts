@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { idempotencyEvents } from '../../../schemas/events/document.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { idempotencyEvents } from '../../../schemas/events/document.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, invalid } from '../shared/errors.ts';
 
 type Events = typeof idempotencyEvents;
@@ -24,6 +24,7 @@ export type IdempotencyState =
 export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, IdempotencyEvent> = {
   initialState: () => ({ status: 'free' }),
   streamId: (id) => `idempotency-${id}`,
+  isEvent: eventsOf(idempotencyEvents),
   decide(command, state) {
     switch (command.type) {
       case 'ClaimKey': {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { knowledgeBaseEvents } from '../../../schemas/events/knowledge-base.ts';
 import type {
   KnowledgeBaseCreated,
   KnowledgeBaseDeleted,
@@ -10,7 +11,7 @@ import {
   type KnowledgeBaseSettingsPatch,
   mergeSettings,
 } from '../../../schemas/knowledge-base-settings.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, invalid, missing } from '../shared/errors.ts';
 
 export type KnowledgeBaseEvent =
@@ -35,6 +36,7 @@ export type KnowledgeBaseState =
 export const knowledgeBaseDecider: Decider<KnowledgeBaseState, KnowledgeBaseCommand, KnowledgeBaseEvent> = {
   initialState: () => ({ status: 'absent' }),
   streamId: (id) => `knowledge_base-${id}`,
+  isEvent: eventsOf(knowledgeBaseEvents),
   decide(command, state) {
     const { data, metadata } = command;
     switch (command.type) {

@@ -50,10 +50,14 @@ function classOf(code: number): number {
 const classify = (char: string) => (CJK_CHAR.test(char) ? CJK : WORD_CHAR.test(char) ? WORD : MARK_CHAR.test(char) ? MARK : OTHER);
 
 /**
- * Word → term, or null for a stop word: one lookup per token. Stemming is the costly step of
- * indexing and vocabularies repeat, so stems are remembered (bounded).
+ * Porter (1980) for a word of three or more letters a–z; any other word (digits, accents, other
+ * scripts) stays whole. Stemming is the costly step of indexing and vocabularies repeat, so stems
+ * are remembered (bounded).
  */
-const termOf = boundedMemo((word): string | null => (STOP_WORDS.has(word) ? null : isStemmable(word) ? stemmer(word) : word), 200_000);
+export const stem = boundedMemo((word) => (isStemmable(word) ? stemmer(word) : word), 200_000);
+
+/** Word → term, or null for a stop word. */
+const termOf = (word: string): string | null => (STOP_WORDS.has(word) ? null : stem(word));
 
 function isStemmable(word: string) {
   if (word.length < 3) return false;

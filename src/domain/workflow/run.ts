@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { workflowRunEvents } from '../../../schemas/events/workflow-run.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { workflowRunEvents } from '../../../schemas/events/workflow-run.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, missing } from '../shared/errors.ts';
 
 type Events = typeof workflowRunEvents;
@@ -38,6 +38,7 @@ export type WorkflowRunState =
 export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, WorkflowRunEvent> = {
   initialState: () => ({ status: 'absent' }),
   streamId: (id) => `workflow_run-${id}`,
+  isEvent: eventsOf(workflowRunEvents),
   decide(command, state) {
     const { now } = command.metadata;
     switch (command.type) {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { workflowEvents } from '../../../schemas/events/workflow.ts';
+import { workflowEvents } from '../../../schemas/events/workflow.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, invalid, missing } from '../shared/errors.ts';
 import { validateGraph } from './graph.ts';
 
@@ -23,6 +23,7 @@ export type WorkflowState =
 export const workflowDecider: Decider<WorkflowState, WorkflowCommand, WorkflowEvent> = {
   initialState: () => ({ status: 'absent' }),
   streamId: (id) => `workflow-${id}`,
+  isEvent: eventsOf(workflowEvents),
   decide(command, state) {
     const { data, metadata } = command;
     switch (command.type) {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { workspaceEvents } from '../../../schemas/events/workspace.ts';
 import type { WorkspaceCreated } from '../../../schemas/events/workspace.ts';
-import { assertNever, type Command, type Decider } from '../shared/decider.ts';
+import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, invalid } from '../shared/errors.ts';
 
 export type WorkspaceEvent = { type: 'WorkspaceCreated'; data: z.infer<typeof WorkspaceCreated> };
@@ -18,6 +19,7 @@ export const workspaceIdProblem = (id: string) =>
 export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, WorkspaceEvent> = {
   initialState: () => ({ status: 'absent' }),
   streamId: (id) => `workspace-${id}`,
+  isEvent: eventsOf(workspaceEvents),
   decide(command, state) {
     switch (command.type) {
       case 'CreateWorkspace':

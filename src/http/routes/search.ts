@@ -41,7 +41,6 @@ export function searchRoutes(search: SearchService) {
             mode: body.mode,
             rerank: body.rerank,
             filter: body.filter && { documentIds: body.filter.document_ids, metadata: body.filter.metadata },
-            explain: body.explain,
           },
           aborted.signal,
         );

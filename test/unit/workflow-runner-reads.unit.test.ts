@@ -1,0 +1,67 @@
+import test from 'ava';
+import { runnerConsumer } from '../../consumers/runner/index.ts';
+import type { WorkflowGraph } from '../../schemas/workflow.ts';
+import { openSqlite } from '../../src/adapters/sqlite/database.ts';
+import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
+import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
+import { handleCommand } from '../../src/app/command-handler.ts';
+import type { AppContext } from '../../src/app/context.ts';
+import { createIdGenerator } from '../../src/app/ids.ts';
+import type { SearchService } from '../../src/app/services/search.ts';
+import { workflowRunDecider } from '../../src/domain/workflow/run.ts';
+import { workflowDecider } from '../../src/domain/workflow/workflow.ts';
+import { countingStore } from '../helpers/counting-store.ts';
+
+const meta = { now: '2026-01-01T00:00:00.000Z' };
+
+/** start → n template nodes in a row → reply: a run of n + 2 nodes that needs no model or index. */
+function chain(n: number): WorkflowGraph {
+  const steps = Array.from({ length: n }, (_, i) => `t${i + 1}`);
+  const ids = ['start', ...steps, 'reply'];
+  return {
+    nodes: [
+      { id: 'start', type: 'start', timeout_ms: 1000, config: { inputs: [{ name: 'q', type: 'string', required: true }] } },
+      ...steps.map((id, i) => ({ id, type: 'template' as const, timeout_ms: 1000, config: { template: i === 0 ? '{{start.q}}' : `{{t${i}.output}}.` } })),
+      { id: 'reply', type: 'direct_reply', timeout_ms: 1000, config: { template: n === 0 ? '{{start.q}}' : `{{t${n}.output}}` } },
+    ],
+    edges: ids.slice(1).map((to, i) => ({ from: ids[i]!, to })),
+  };
+}
+
+/** Runs a graph of `nodes` nodes with the runner consumer and counts its reads of the run's stream. */
+async function runReads(nodes: number) {
+  const db = openSqlite(':memory:');
+  const base = createSqliteEventStore({ db });
+  const { store, calls } = countingStore(base);
+  const ctx: AppContext = {
+    store,
+    readModels: createSqliteReadModelStore(db),
+    projections: { waitFor: async () => {} },
+    newId: createIdGenerator(),
+    now: () => new Date(meta.now),
+    consistencyTimeoutMs: 1000,
+  };
+  const graph = chain(nodes - 2);
+  await handleCommand(base, workflowDecider, 'wf', { type: 'CreateWorkflow', data: { workflow_id: 'wf', workspace_id: 'w', name: 'chain', description: null, graph }, metadata: meta });
+  const data = { run_id: 'r', workflow_id: 'wf', workflow_version: 1, workspace_id: 'w', inputs: { q: 'hi' }, response_mode: 'async' as const };
+  await handleCommand(base, workflowRunDecider, 'r', { type: 'RequestRun', data, metadata: meta });
+  const [requested] = await base.readStream('workflow_run-r');
+  // Template and reply nodes call no service: the search service is never reached.
+  const runner = runnerConsumer({ ctx, search: {} as SearchService, chatModels: new Map(), maxContextTokens: 1000 });
+  await runner.handle([requested!]);
+  const events = await base.readStream('workflow_run-r');
+  return { reads: calls.reads.filter((s) => s === 'workflow_run-r').length, appends: calls.appends.length, end: events.at(-1)!, events: events.length };
+}
+
+test('a run reads its stream once, however many nodes it has', async (t) => {
+  const small = await runReads(4);
+  const large = await runReads(16);
+  for (const [nodes, run] of [[4, small], [16, large]] as const) {
+    t.is(run.end.type, 'WorkflowRunSucceeded', `${nodes} nodes`);
+    t.is(run.events, 2 + 2 * nodes + 1, `${nodes} nodes: requested, started, each node started and finished, succeeded`);
+    t.is(run.appends, 1 + 2 * nodes + 1, `${nodes} nodes: one append per command`);
+  }
+  t.is(small.reads, 1, 'a 4-node run read its stream 11 times when each command read it');
+  t.is(large.reads, small.reads);
+  t.deepEqual(large.end.type === 'WorkflowRunSucceeded' && large.end.data.outputs, { answer: `hi${'.'.repeat(13)}` });
+});
