@@ -1,3 +1,5 @@
+import type { Block } from '../domain/document/block.ts';
+
 /**
  * The contract between the parsers and the rest of the pipeline. A parser turns one file into
  * blocks, each on one page, in reading order; the chunker slices blocks into chunks and never
@@ -19,19 +21,7 @@ export const MEDIA_TYPES = {
 
 export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];
 
-export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'table_row' | 'code' | 'footnote' | 'quote' | 'caption';
-
-export type Block = {
-  /** 1-based. PDF/TIFF: the page; XLSX/CSV: the sheet's index among visible sheets; DOCX: the rendered page Word last saved, else 1; others: 1. */
-  page: number;
-  kind: BlockKind;
-  /** Plain text, whitespace-normalised, never empty. Table rows keep their header names ("Region: West; Sales: 12"). */
-  text: string;
-  /** Titles of the headings this block sits under, outermost first (a heading's own path excludes itself). */
-  headingPath: string[];
-  /** Heading level (1 = top) for headings; nesting depth (0 = top) for list items. */
-  level?: number;
-};
+export type { Block, BlockKind } from '../domain/document/block.ts';
 
 export type ParsedDocument = {
   mediaType: MediaType;

@@ -1,3 +1,5 @@
+import type { ChatMessage, ContextPassage } from '../domain/chat/messages.ts';
+
 /** What `/v1/models` lists; each model adapter describes itself with one of these. */
 export type ModelInfo = {
   id: string;
@@ -13,10 +15,7 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
-export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
-
-/** A retrieved passage as the prompt numbers it: the answer cites it as `[index]`. */
-export type ContextPassage = { index: number; text: string; source?: string; page?: number };
+export type { ChatMessage, ContextPassage } from '../domain/chat/messages.ts';
 
 export type ChatRequest = {
   messages: ChatMessage[];

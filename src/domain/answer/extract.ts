@@ -1,4 +1,4 @@
-import type { ChatMessage, ContextPassage } from '../../ports/models.ts';
+import type { ChatMessage, ContextPassage } from '../chat/messages.ts';
 import { composeAnswer, fitTokens, NO_KNOWLEDGE_BASE, NOT_IN_KNOWLEDGE_BASE, type Composed } from './compose.ts';
 import { excerpt } from './excerpt.ts';
 import { passageSentences } from './passage-sentences.ts';

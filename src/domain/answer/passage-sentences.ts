@@ -1,4 +1,4 @@
-import type { ContextPassage } from '../../ports/models.ts';
+import type { ContextPassage } from '../chat/messages.ts';
 import { splitSentences } from '../document/sentences.ts';
 
 /** A sentence of a retrieved passage, whitespace-normalised but otherwise as written. */

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../ports/models.ts';
+import type { ChatMessage } from '../chat/messages.ts';
 import { questionType, type QuestionType } from './question-type.ts';
 import { contentTerms, words } from './words.ts';
 

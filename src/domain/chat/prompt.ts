@@ -1,4 +1,4 @@
-import type { ChatMessage, ContextPassage } from '../../ports/models.ts';
+import type { ChatMessage, ContextPassage } from './messages.ts';
 import { countTokens } from '../document/tokens.ts';
 
 /** What every model answers when no passage passed the threshold: nothing to cite, nothing made up. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Block } from '../../parsing/types.ts';
+import type { Block } from './block.ts';
 import { splitSentences } from './sentences.ts';
 import { countTokens } from './tokens.ts';
 

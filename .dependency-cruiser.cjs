@@ -1,0 +1,35 @@
+/**
+ * The house rules that keep the layers apart (DESIGN.md): checked in `npm test` by
+ * `npm run lint:deps`. Tests, benchmarks and scripts may reach anything.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle ties modules that should be apart; break it with a port or a smaller module.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'src/domain holds deciders and pure rules: it imports only the domain and the schemas.',
+      from: { path: '^src/domain/' },
+      to: { pathNot: ['^src/domain/', '^schemas/', '^node_modules/', '^node:'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'adapters-only-from-the-composition-root',
+      severity: 'error',
+      comment: 'Adapters are chosen and wired in one place (src/main.ts, src/composition/, the CLI that opens stores); everything else depends on ports.',
+      from: { path: '^(src|projections|consumers|schemas)/', pathNot: ['^src/adapters/', '^src/main\\.ts$', '^src/composition/', '^src/cli/'] },
+      to: { path: '^src/adapters/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|data|sdk/typescript/dist)/' },
+  },
+};
