@@ -153,6 +153,9 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
         page: chunk.page,
         headingPath: chunk.heading_path,
         text: chunk.text,
+        charStart: chunk.char_start,
+        charEnd: chunk.char_end,
+        tokenCount: chunk.token_count,
       })),
     );
     for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);
