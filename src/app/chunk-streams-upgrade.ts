@@ -5,7 +5,7 @@ import type { ReadModelStore } from '../ports/read-models.ts';
 import { lastParse, readParsedChunks } from './document-chunks.ts';
 
 /** Upgrades done to a data directory (an operational record, not a projection: replay keeps it). */
-export const UPGRADES = 'upgrades';
+const UPGRADES = 'upgrades';
 const CHUNK_STREAMS = 'chunk_streams';
 
 /** The read model that held a second copy of every chunk until the chunk list read passages. */

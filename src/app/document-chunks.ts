@@ -5,14 +5,14 @@ import { chunkStreamDecider, chunkStreamKey } from '../domain/document/chunk-str
 import type { EventStore, RecordedEvent } from '../ports/event-store.ts';
 import type { Passage } from '../ports/passage-store.ts';
 
-export type Chunk = z.infer<typeof ChunkRecord>;
+type Chunk = z.infer<typeof ChunkRecord>;
 type Parsed = EventData<'DocumentParsed'>;
 /** What a DocumentParsed says about the chunks it commits. */
 type ParseRef = Pick<Parsed, 'document_id' | 'attempt' | 'batch_count' | 'chunk_count'>;
-export type ChunkBatch = RecordedEvent<'DocumentChunksExtracted'>;
+type ChunkBatch = RecordedEvent<'DocumentChunksExtracted'>;
 
 /** The stream that holds the chunks of a document's parse attempt. */
-export const chunkStreamOf = (documentId: string, attempt: number) => chunkStreamDecider.streamId(chunkStreamKey(documentId, attempt));
+const chunkStreamOf = (documentId: string, attempt: number) => chunkStreamDecider.streamId(chunkStreamKey(documentId, attempt));
 
 /** The parse a document's lifecycle committed last (a document is parsed at most once), if any. */
 export function lastParse(lifecycle: readonly RecordedEvent[]): Parsed | null {

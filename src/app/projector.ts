@@ -55,7 +55,7 @@ export type ProjectorOptions = {
 const UNTRACKED_CATEGORIES: ReadonlySet<string> = new Set(['document_chunks']);
 
 /** The event types a projector that tracks streams takes. */
-export const TRACKED_TYPES: ReadonlySet<string> = new Set(
+const TRACKED_TYPES: ReadonlySet<string> = new Set(
   Object.entries(eventCatalog)
     .filter(([, entry]) => !UNTRACKED_CATEGORIES.has(entry.category))
     .map(([type]) => type),

@@ -16,7 +16,7 @@ type Row = {
 const COLUMNS = 'chunk_id, document_id, chunk_index, page, heading_path, text, char_start, char_end, token_count';
 
 /** Columns added after the first passages were written: NULL in the rows written before (see PassagePlacement). */
-const PLACEMENT_COLUMNS = ['char_start', 'char_end', 'token_count'];
+const PLACEMENT_COLUMNS = { char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER' };
 
 /** One row per chunk, keyed by (namespace, chunk id); a lookup of the top k is one indexed query. */
 export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
@@ -99,8 +99,8 @@ function toPassage(row: Row): Passage {
   };
 }
 
-/** A table created by an earlier version gets the columns added since (NULL in its old rows). */
-function addMissingColumns(db: SqliteDatabase, table: string, columns: readonly string[]) {
-  const present = new Set((db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]));
-  for (const column of columns) if (!present.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} INTEGER`);
+/** A table created by an earlier version gets the columns added since, by name and SQL type (NULL in its old rows). */
+function addMissingColumns(db: SqliteDatabase, table: string, columns: Record<string, string>) {
+  const present = new Set(db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]);
+  for (const [column, type] of Object.entries(columns)) if (!present.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 }
