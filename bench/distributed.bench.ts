@@ -88,7 +88,7 @@ function messageEvents() {
       return { chunk_id: `chk_${hex().slice(0, 24)}`, index, page, text, heading_path: ['Annual report', section], char_start: offset - text.length, char_end: offset, token_count: tokens };
     });
     const data = { document_id: doc, knowledge_base_id: kb, attempt: 1, batch_index: e % 3, batch_count: 3, chunks };
-    return recorded('DocumentChunksExtracted', data, `document-${doc}`, 2 + (e % 3), 10_000 + e);
+    return recorded('DocumentChunksExtracted', data, `document_chunks-${doc}-1`, e % 3, 10_000 + e);
   });
   return { small, large };
 }

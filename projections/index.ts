@@ -1,5 +1,4 @@
 import { apiKeyHashesProjection, apiKeysProjection } from './api-keys/index.ts';
-import { chunkBatchesProjection } from './chunk-batches/index.ts';
 import { documentsProjection } from './documents/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
 import type { Projection } from './projection.ts';
@@ -13,7 +12,6 @@ export const allProjections: readonly Projection[] = [
   apiKeyHashesProjection,
   knowledgeBasesProjection,
   documentsProjection,
-  chunkBatchesProjection,
   workflowsProjection,
   workflowRunsProjection,
 ];

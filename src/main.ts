@@ -8,6 +8,7 @@ import { createAuthenticator } from './app/services/api-keys.ts';
 import { createDocumentService } from './app/services/documents.ts';
 import { createKnowledgeBaseService } from './app/services/knowledge-bases.ts';
 import { createLiveFeed } from './app/live-feed.ts';
+import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
 import { createWorkerParser } from './adapters/local/worker-parser.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { indexerConsumer } from '../consumers/indexer/index.ts';
@@ -47,6 +48,15 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 }
 
 export type RuntimeOptions = { role?: Role };
+
+/** A data directory from before chunk streams, upgraded before the indexer starts (app/chunk-streams-upgrade.ts). */
+async function upgradeDataDir(deps: Parameters<typeof upgradeToChunkStreams>[0], logger: Logger) {
+  const started = performance.now();
+  const report = await upgradeToChunkStreams(deps);
+  if (!report) return;
+  for (const { document, error } of report.skipped) logger.warn({ err: error, ...document }, 'a passage could not be upgraded; kbqa reindex writes it again');
+  logger.info({ documents: report.documents, ms: Math.round(performance.now() - started) }, 'upgraded to chunk streams: passages placed');
+}
 
 /**
  * The composition root: binds every port to the adapter the configuration names, then starts
@@ -104,6 +114,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       parser = workerParser;
       const limits = { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr };
       const concurrency = ingestion.parserThreads;
+      await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
       groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
       groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed, logger })));
       groups.set('runner', await bus.subscribe(runnerConsumer({
@@ -128,7 +139,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       logger,
       authenticator,
       knowledgeBases: createKnowledgeBaseService(ctx, models),
-      documents: createDocumentService(ctx),
+      documents: createDocumentService(ctx, indexes.passages),
       search,
       chat,
       workflows: createWorkflowService(ctx, models),
@@ -227,7 +238,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
       blobs: runtime.blobs,
       maxUploadBytes: config.ingestion.maxUploadBytes,
       maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
-      events: { store: runtime.store, feed: runtime.feed },
+      events: { store: runtime.store, feed: runtime.feed, onError: (error) => runtime.logger.error({ err: error }, 'a document event stream failed') },
       bodyPace: config.server.body,
     },
     metrics,

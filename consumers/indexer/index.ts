@@ -2,11 +2,11 @@ import type { z } from 'zod';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import type { ChunkRecord } from '../../schemas/events/document.ts';
 import type { EventData } from '../../schemas/events/index.ts';
-import { foldStream, handleCommand } from '../../src/app/command-handler.ts';
+import { foldStream, handleCommand, type Known } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
-import { documentDecider } from '../../src/domain/document/document.ts';
-import { chunksOfAttempt } from '../../src/domain/document/parsed-chunks.ts';
+import { passageOf, readParsedChunks } from '../../src/app/document-chunks.ts';
+import { documentDecider, type DocumentState } from '../../src/domain/document/document.ts';
 import { extractEntities } from '../../src/domain/document/entities.ts';
 import { underHeadings } from '../../src/domain/retrieval/passage-text.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
@@ -93,17 +93,22 @@ async function removeFromIndexes({ vectors, keywords, graph, passages }: Indexer
   }
 }
 
-type Work = { id: string; kbId: string; chunks: Chunk[]; embedder: Embedder };
+type Work = { id: string; kbId: string; chunks: Chunk[]; embedder: Embedder; known: Known<DocumentState> };
 
-/** Which of the parsed documents still need indexing, with their chunks and their knowledge base's embedder. */
+/**
+ * Which of the parsed documents still need indexing, with their chunks and their knowledge base's
+ * embedder. Each document's lifecycle is read once (its state and revision go on to RecordIndexed)
+ * and the chunk stream of its parsed attempt once.
+ */
 async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
   const { ctx } = deps;
   const work: Work[] = [];
   for (const p of parsed) {
     const { document_id: id, knowledge_base_id: kbId } = p;
     const streamId = documentDecider.streamId(id);
-    const events = await ctx.store.readStream(streamId);
-    if (foldStream(documentDecider, streamId, events).status !== 'indexing') continue;
+    const lifecycle = await ctx.store.readStream(streamId);
+    const state = foldStream(documentDecider, streamId, lifecycle);
+    if (state.status !== 'indexing') continue;
     const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
     if (!kb) {
       await failDocument(ctx, id, 'indexing', 'knowledge_base_deleted', 'The knowledge base was deleted.', deps.logger);
@@ -114,7 +119,8 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
       await failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`, deps.logger);
       continue;
     }
-    work.push({ id, kbId, chunks: chunksOfAttempt(events, p.attempt), embedder });
+    const chunks = await readParsedChunks(ctx.store, p, lifecycle);
+    work.push({ id, kbId, chunks, embedder, known: { state, revision: lifecycle.at(-1)!.revision } });
   }
   return work;
 }
@@ -144,17 +150,7 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
     await vectors.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, values: embeddings[i]! })));
     await keywords.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, text: texts[i]! })));
     await graph.upsert(first.kbId, mentions);
-    await passages.upsert(
-      first.kbId,
-      slice.map(({ w, chunk }) => ({
-        chunkId: chunk.chunk_id,
-        documentId: w.id,
-        index: chunk.index,
-        page: chunk.page,
-        headingPath: chunk.heading_path,
-        text: chunk.text,
-      })),
-    );
+    await passages.upsert(first.kbId, slice.map(({ w, chunk }) => passageOf(w.id, chunk)));
     for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);
     for (const w of new Set(slice.map((s) => s.w))) {
       feed.publish(w.id, { event: 'progress', data: { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length } });
@@ -164,11 +160,17 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
   const indexMs = Math.round(performance.now() - t0);
   for (const w of work) {
     try {
-      await handleCommand(ctx.store, documentDecider, w.id, {
-        type: 'RecordIndexed',
-        data: { document_id: w.id, entity_count: entities.get(w.id)?.size ?? 0, embedding_model: w.embedder.model.id, index_ms: indexMs },
-        metadata: commandMetadata(ctx, 'indexer'),
-      });
+      await handleCommand(
+        ctx.store,
+        documentDecider,
+        w.id,
+        {
+          type: 'RecordIndexed',
+          data: { document_id: w.id, entity_count: entities.get(w.id)?.size ?? 0, embedding_model: w.embedder.model.id, index_ms: indexMs },
+          metadata: commandMetadata(ctx, 'indexer'),
+        },
+        { known: w.known },
+      );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
     }

@@ -3,6 +3,7 @@ import type { EventData } from '../../schemas/events/index.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
+import { chunkStreamDecider, chunkStreamKey } from '../../src/domain/document/chunk-stream.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import type { ParseLimits } from '../../src/parsing/types.ts';
@@ -24,9 +25,10 @@ export type ParserDeps = {
 };
 
 /**
- * DocumentUploaded → parse in a worker → chunk batches + DocumentParsed, appended together so a
- * crash leaves either all of a parse in the log or none of it. A redelivered upload finds the
- * document past `queued` and does nothing; one cut short by a crash is parsed again.
+ * DocumentUploaded → parse in a worker → the attempt's chunk stream, then DocumentParsed naming it.
+ * A parse is in the log once DocumentParsed is: a crash between the two appends leaves a chunk
+ * stream nothing reads, and the redelivered upload parses again as the next attempt. A redelivered
+ * upload of a document past `parsing` does nothing.
  */
 export function parserConsumer(deps: ParserDeps): ConsumerGroup {
   return defineConsumer({
@@ -48,7 +50,8 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
   const started = await run(() =>
     handleCommand(ctx.store, documentDecider, id, { type: 'StartParsing', data: { document_id: id }, metadata: commandMetadata(ctx, 'parser') }),
   );
-  if (!started || started.events.length === 0) return;
+  if (!started || started.events.length === 0 || !('attempt' in started.state)) return;
+  const { attempt } = started.state;
   const file = await blobs.localPath(upload.sha256);
   if (!file) return failDocument(ctx, id, 'parsing', 'blob_missing', 'The uploaded file is no longer stored.', logger);
   const t0 = performance.now();
@@ -59,12 +62,39 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
     );
     if (!outcome.ok) return failDocument(ctx, id, 'parsing', outcome.code, outcome.message, logger);
     const { mediaType, pageCount, chunks, ocrPages, warnings } = outcome;
+    const metadata = commandMetadata(ctx, 'parser');
+    // First the attempt's chunks, in their own stream (new: nothing is there to read)…
+    const recorded = await handleCommand(
+      ctx.store,
+      chunkStreamDecider,
+      chunkStreamKey(id, attempt),
+      { type: 'RecordChunks', data: { document_id: id, knowledge_base_id: upload.knowledge_base_id, attempt, chunks }, metadata },
+      { known: { state: chunkStreamDecider.initialState(), revision: -1 } },
+    );
+    // …then DocumentParsed naming them, on the document's stream as StartParsing left it (read again only if someone wrote since).
+    const { batchCount, chunkCount } = recorded.state;
     await run(() =>
-      handleCommand(ctx.store, documentDecider, id, {
-        type: 'RecordParse',
-        data: { document_id: id, media_type: mediaType, page_count: pageCount, chunks, ocr_pages: ocrPages, warnings, parse_ms: Math.round(performance.now() - t0) },
-        metadata: commandMetadata(ctx, 'parser'),
-      }),
+      handleCommand(
+        ctx.store,
+        documentDecider,
+        id,
+        {
+          type: 'RecordParse',
+          data: {
+            document_id: id,
+            attempt,
+            media_type: mediaType,
+            page_count: pageCount,
+            chunk_count: chunkCount,
+            batch_count: batchCount,
+            ocr_pages: ocrPages,
+            warnings,
+            parse_ms: Math.round(performance.now() - t0),
+          },
+          metadata,
+        },
+        { known: started },
+      ),
     );
   } finally {
     await file.release();

@@ -34,7 +34,12 @@ export const DocumentUploaded = z.strictObject({
 
 export const DocumentParsingStarted = z.strictObject({ ...ids, attempt: z.int().min(1), started_at: z.iso.datetime() });
 
-/** Chunk text travels in the log (so a replay can rebuild every index), in batches well under 512 KB. */
+/**
+ * Chunk text travels in the log (so a replay can rebuild every index), in batches well under 512 KB,
+ * in a stream of its own per parse attempt (`document_chunks-{document id}-{attempt}`), so the
+ * document's stream holds only its lifecycle. (Data directories from before issue 13 hold them in
+ * the document's stream, with the same data; readers take both.)
+ */
 export const DocumentChunksExtracted = z.strictObject({
   ...ids,
   attempt: z.int().min(1),
@@ -43,6 +48,11 @@ export const DocumentChunksExtracted = z.strictObject({
   chunks: z.array(ChunkRecord),
 });
 
+/**
+ * A parse's commit record, appended after its chunk stream: the attempt names that stream, and
+ * batch_count and chunk_count what it holds. A chunk stream without it (the parser died between the
+ * two appends) belongs to an interrupted attempt, and nothing reads it.
+ */
 export const DocumentParsed = z.strictObject({
   ...ids,
   attempt: z.int().min(1),
@@ -75,22 +85,28 @@ export const DocumentFailed = z.strictObject({
 
 export const DocumentDeleted = z.strictObject({
   ...ids,
-  /** What the read models must take back: the chunk batches to drop and the chunks the knowledge base counted. */
+  /**
+   * What the read models must take back: the chunks the knowledge base counted. (batch_count, the
+   * parse's batches, is what a chunk_batches read model dropped until the chunk list read passages.)
+   */
   batch_count: z.int().min(0),
   indexed_chunk_count: z.int().min(0),
   sha256: z.string(),
   deleted_at: z.iso.datetime(),
 });
 
+/** The events of a document's stream: its lifecycle, no chunk text. */
 export const documentEvents = {
   DocumentUploaded,
   DocumentParsingStarted,
-  DocumentChunksExtracted,
   DocumentParsed,
   DocumentIndexed,
   DocumentFailed,
   DocumentDeleted,
 } as const;
+
+/** The events of one parse attempt's chunk stream: the attempt's chunks, batch by batch. */
+export const documentChunkEvents = { DocumentChunksExtracted } as const;
 
 /** Claims on content and on idempotency keys: first writer wins, others learn who won. */
 export const DocumentContentClaimed = z.strictObject({ knowledge_base_id: z.string(), sha256: z.string(), document_id: z.string() });

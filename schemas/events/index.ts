@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
-import { contentClaimEvents, documentEvents, idempotencyEvents } from './document.ts';
+import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { workflowEvents } from './workflow.ts';
 import { workflowRunEvents } from './workflow-run.ts';
@@ -15,6 +15,7 @@ export const eventCatalog = {
   ...entries(apiKeyEvents, 'api_key'),
   ...entries(knowledgeBaseEvents, 'knowledge_base'),
   ...entries(documentEvents, 'document'),
+  ...entries(documentChunkEvents, 'document_chunks'),
   ...entries(contentClaimEvents, 'document_content'),
   ...entries(idempotencyEvents, 'idempotency'),
   ...entries(chatEvents, 'chat'),

@@ -69,12 +69,15 @@ async function decideAndAppend<State, C extends Command, E extends DomainEvent>(
   return { state: fold(decider.evolve, state, events), events, streamId, revision: result.nextRevision, position: result.lastPosition };
 }
 
-/** An aggregate's state from its stream's events; an event of another aggregate in its stream is a bug, not something to skip. */
+/**
+ * An aggregate's state from its stream's events. An event of another aggregate in its stream is a
+ * bug, not something to skip; only what the decider names retired (an earlier layout) is read past.
+ */
 export function foldStream<State, E extends DomainEvent>(decider: Decider<State, never, E>, streamId: string, recorded: readonly RecordedEvent[]): State {
   let state = decider.initialState();
   for (const event of recorded) {
-    if (!decider.isEvent(event)) throw new Error(`stream ${streamId} holds a ${event.type}, which is not one of its aggregate's events`);
-    state = decider.evolve(state, event);
+    if (decider.isEvent(event)) state = decider.evolve(state, event);
+    else if (!decider.isRetired?.(event)) throw new Error(`stream ${streamId} holds a ${event.type}, which is not one of its aggregate's events`);
   }
   return state;
 }

@@ -1,4 +1,5 @@
 import type { Projection } from '../../projections/projection.ts';
+import { eventCatalog } from '../../schemas/events/index.ts';
 import type { ConsumerGroup } from '../ports/event-bus.ts';
 import type { RecordedEvent } from '../ports/event-store.ts';
 import type { ReadModelStore, ReadModelWrite } from '../ports/read-models.ts';
@@ -40,10 +41,25 @@ export type ProjectorOptions = {
   onCommitted?: (batch: readonly RecordedEvent[]) => void;
   /**
    * Record every stream's applied position (see STREAM_POSITIONS). Then the group takes every
-   * event type, so a stream whose last event no projection uses still reports its position.
+   * event type of a tracked stream (TRACKED_TYPES), so a stream whose last event no projection
+   * uses still reports its position.
    */
   trackStreams?: boolean;
 };
+
+/**
+ * Streams whose position nobody waits for: a parse's chunk batches (a reader waits for the
+ * DocumentParsed that commits them, and no read model holds them), which a tracking projector would
+ * otherwise read from Kafka, megabytes of text, only to note positions.
+ */
+const UNTRACKED_CATEGORIES: ReadonlySet<string> = new Set(['document_chunks']);
+
+/** The event types a projector that tracks streams takes. */
+const TRACKED_TYPES: ReadonlySet<string> = new Set(
+  Object.entries(eventCatalog)
+    .filter(([, entry]) => !UNTRACKED_CATEGORIES.has(entry.category))
+    .map(([type]) => type),
+);
 
 /** The consumer group that keeps every read model current; writes and checkpoint commit together. */
 export function projectorGroup(projections: readonly Projection[], store: ReadModelStore, options: ProjectorOptions = {}): ConsumerGroup {
@@ -51,7 +67,7 @@ export function projectorGroup(projections: readonly Projection[], store: ReadMo
   const { onCommitted = () => {}, trackStreams = false } = options;
   return {
     name: PROJECTOR_GROUP,
-    eventTypes: trackStreams ? undefined : eventTypes,
+    eventTypes: trackStreams ? TRACKED_TYPES : eventTypes,
     batchSize: 1000,
     async handle(batch) {
       const writes = await projectBatch(batch, projectionsFor, store);

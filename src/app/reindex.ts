@@ -1,12 +1,13 @@
 import type { DocumentDoc } from '../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
-import { parsedChunks } from '../domain/document/parsed-chunks.ts';
 import { documentDecider } from '../domain/document/document.ts';
 import { underHeadings } from '../domain/retrieval/passage-text.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { Embedder } from '../ports/models.ts';
+import type { PassageStore } from '../ports/passage-store.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
+import { lastParse, passageOf, readParsedChunks } from './document-chunks.ts';
 
 /** Where an unfinished reindex stands, by knowledge base (an operational record, not a projection). */
 export const REINDEX_PROGRESS = 'reindex_progress';
@@ -17,8 +18,9 @@ type ProgressDoc = { id: string; model: string; after: string | null; documents:
 
 /**
  * Re-embeds every ready document of a knowledge base with its current embedding model, from the
- * log (chunk text travels in events), into the vector index: after the model changed, or to fill
- * a new vector index. Documents go in id order and progress is saved after each, so an
+ * log (each document's lifecycle and the chunk stream of its parse), into the vector index, and
+ * writes its passages again: after the model changed, or to fill a new vector index or passage
+ * store. Documents go in id order and progress is saved after each, so an
  * interrupted run resumes after the last finished document; a fresh run clears the namespace
  * first, since vectors of another model (or dimension) must not mix with the new ones.
  */
@@ -26,6 +28,7 @@ export async function reindexKnowledgeBase(opts: {
   store: EventStore;
   readModels: ReadModelStore;
   vectors: VectorIndex;
+  passages: PassageStore;
   embedders: ReadonlyMap<string, Embedder>;
   knowledgeBaseId: string;
   restart?: boolean;
@@ -33,7 +36,7 @@ export async function reindexKnowledgeBase(opts: {
   now?: () => Date;
   onProgress?: (p: ReindexProgress) => void;
 }): Promise<ReindexProgress> {
-  const { store, readModels, vectors, embedders, knowledgeBaseId: kbId, restart = false, batchSize = 256, now = () => new Date(), onProgress } = opts;
+  const { store, readModels, vectors, passages, embedders, knowledgeBaseId: kbId, restart = false, batchSize = 256, now = () => new Date(), onProgress } = opts;
   const kb = await readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
   if (!kb) throw new Error(`no knowledge base '${kbId}'`);
   const model = kb.settings.embedding_model;
@@ -65,11 +68,14 @@ export async function reindexKnowledgeBase(opts: {
     const page = await readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kbId, status: 'ready' }, order: 'asc', after: state.after ?? undefined, limit: 50 });
     if (page.length === 0) break;
     for (const doc of page) {
-      const chunks = parsedChunks(await store.readStream(documentDecider.streamId(doc.id)));
+      const lifecycle = await store.readStream(documentDecider.streamId(doc.id));
+      const parsed = lastParse(lifecycle);
+      const chunks = parsed ? await readParsedChunks(store, parsed, lifecycle) : [];
       for (let start = 0; start < chunks.length; start += batchSize) {
         const slice = chunks.slice(start, start + batchSize);
         const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
         await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
+        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, c)));
       }
       state.after = doc.id;
       state.documents += 1;

@@ -61,6 +61,23 @@ test('killed mid-ingestion: after a restart every document is ready or failed, w
     t.is(vectors.n, chunks.n);
     const passages = db.prepare('SELECT count(*) AS n FROM passages').get() as { n: number };
     t.is(passages.n, chunks.n, 'every chunk has its passage, once');
+    // Document streams hold lifecycles; each parse's chunks are in the chunk stream its DocumentParsed names.
+    t.is(db.prepare("SELECT count(*) AS n FROM events WHERE type = 'DocumentChunksExtracted' AND stream_id NOT LIKE 'document\\_chunks-%' ESCAPE '\\'").pluck().get(), 0);
+    const unmatched = db
+      .prepare(
+        `SELECT p.stream_id FROM events p WHERE p.type = 'DocumentParsed' AND json_extract(p.data, '$.batch_count') !=
+           (SELECT count(*) FROM events c WHERE c.stream_id = 'document_chunks-' || json_extract(p.data, '$.document_id') || '-' || json_extract(p.data, '$.attempt'))`,
+      )
+      .all();
+    t.deepEqual(unmatched, []);
+    const orphans = db
+      .prepare(
+        `SELECT count(DISTINCT c.stream_id) FROM events c WHERE c.type = 'DocumentChunksExtracted' AND NOT EXISTS
+           (SELECT 1 FROM events p WHERE p.type = 'DocumentParsed' AND c.stream_id = 'document_chunks-' || json_extract(p.data, '$.document_id') || '-' || json_extract(p.data, '$.attempt'))`,
+      )
+      .pluck()
+      .get();
+    t.log(`${orphans} chunk streams of attempts the kill interrupted, which nothing reads`);
     db.close();
   } finally {
     dir.remove();

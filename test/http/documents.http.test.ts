@@ -117,6 +117,9 @@ test.serial('server-sent events: the lifecycle from queued to ready, then the st
   const lifecycle = events.filter((e) => e !== 'progress');
   t.deepEqual(lifecycle, ['DocumentUploaded', 'DocumentParsingStarted', 'DocumentChunksExtracted', 'DocumentParsed', 'DocumentIndexed']);
   t.notRegex(text, /"chunks":/, 'chunk payloads are summarised');
+  const data = [...text.matchAll(/^event: (?!progress)\w+\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!));
+  t.deepEqual(data.map((d) => d.revision), [0, 1, 2, 3, 4], 'numbered in the order told, as when batches were in the document stream');
+  t.like(data[2], { document_id: id, attempt: 1, batch_index: 0, batch_count: 1, chunk_count: data[3].chunk_count });
 });
 
 test.serial('list filters by status and pages', async (t) => {

@@ -20,7 +20,7 @@ test('reindex re-embeds a knowledge base from the log after its embedding model 
     t.is(provider.requests.length, 0, 'indexed offline first');
 
     await call('PATCH', `/v1/knowledge-bases/${kb.id}`, { json: { settings: { embedding_model: 'loop-embed' } } });
-    const deps = { store: runtime.store, readModels: runtime.readModels, vectors: runtime.indexes.vectors, embedders: runtime.embedders, knowledgeBaseId: kb.id };
+    const deps = { store: runtime.store, readModels: runtime.readModels, vectors: runtime.indexes.vectors, passages: runtime.indexes.passages, embedders: runtime.embedders, knowledgeBaseId: kb.id };
     const interrupted = reindexKnowledgeBase({
       ...deps,
       onProgress: (p) => {

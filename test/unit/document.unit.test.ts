@@ -1,6 +1,7 @@
 import test from 'ava';
+import { trustedEvent } from '../../schemas/events/recorded.ts';
+import { foldStream } from '../../src/app/command-handler.ts';
 import type { Chunk } from '../../src/domain/document/chunker.ts';
-import { MAX_BATCH_BYTES } from '../../src/domain/document/batches.ts';
 import { documentDecider, type DocumentEvent } from '../../src/domain/document/document.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 
@@ -39,7 +40,6 @@ const indexing = { entity_count: 4, embedding_model: 'kbqa-hash-embed-512', inde
 // The life so far, as events.
 const uploaded: DocumentEvent = { type: 'DocumentUploaded', data: { ...upload, uploaded_at: T0 } };
 const started = (attempt = 1): DocumentEvent => ({ type: 'DocumentParsingStarted', data: { ...ids, attempt, started_at: T1 } });
-const extracted: DocumentEvent = { type: 'DocumentChunksExtracted', data: { ...ids, attempt: 1, batch_index: 0, batch_count: 1, chunks: [chunk(0), chunk(1)] } };
 const parsed: DocumentEvent = { type: 'DocumentParsed', data: { ...ids, attempt: 1, ...parse, chunk_count: 2, batch_count: 1, parsed_at: T1 } };
 const indexed: DocumentEvent = { type: 'DocumentIndexed', data: { ...ids, chunk_count: 2, ...indexing, indexed_at: T2 } };
 const failed: DocumentEvent = { type: 'DocumentFailed', data: { ...ids, stage: 'parsing', code: 'corrupt', message: 'damaged', failed_at: T1 } };
@@ -47,7 +47,7 @@ const deleted: DocumentEvent = { type: 'DocumentDeleted', data: { ...ids, batch_
 
 const queued = [uploaded];
 const parsing = [uploaded, started()];
-const indexingDoc = [uploaded, started(), extracted, parsed];
+const indexingDoc = [uploaded, started(), parsed];
 const ready = [...indexingDoc, indexed];
 const failedDoc = [uploaded, started(), failed];
 
@@ -112,32 +112,38 @@ for (const [name, past] of [['an unknown', []], ['a deleted', [uploaded, deleted
   });
 }
 
-// RecordParse
+// RecordParse: the chunks are in the attempt's chunk stream already (chunk-stream.unit.test.ts)
 
-test('record parse: the chunks travel in a batch, then DocumentParsed closes the attempt', (t) => {
+const counts = { chunk_count: 2, batch_count: 1 };
+const recordParse = (attempt = 1) => ({ type: 'RecordParse' as const, data: { document_id: 'doc_1', attempt, ...parse, ...counts }, metadata: at(T1) });
+
+test('record parse: DocumentParsed names the attempt whose chunk stream holds the chunks, and its counts', (t) => {
   spec(t)
     .given(...parsing)
-    .when({ type: 'RecordParse', data: { document_id: 'doc_1', ...parse, chunks: [chunk(0), chunk(1)] }, metadata: at(T1) })
-    .then([extracted, parsed]);
+    .when(recordParse())
+    .then([parsed]);
 });
 
-test('record parse: chunks over the batch budget are split into consecutive batches of the same attempt', (t) => {
-  const big = (i: number) => chunk(i, 'x'.repeat(Math.floor(MAX_BATCH_BYTES / 2.5)));
-  const chunks = [big(0), big(1), big(2)];
+test('record parse: an earlier attempt that finishes after a later one started is the parse (its chunk stream is whole)', (t) => {
   spec(t)
     .given(uploaded, started(1), started(2))
-    .when({ type: 'RecordParse', data: { document_id: 'doc_1', ...parse, chunks }, metadata: at(T1) })
-    .then([
-      { type: 'DocumentChunksExtracted', data: { ...ids, attempt: 2, batch_index: 0, batch_count: 2, chunks: [big(0), big(1)] } },
-      { type: 'DocumentChunksExtracted', data: { ...ids, attempt: 2, batch_index: 1, batch_count: 2, chunks: [big(2)] } },
-      { type: 'DocumentParsed', data: { ...ids, attempt: 2, ...parse, chunk_count: 3, batch_count: 2, parsed_at: T1 } },
-    ]);
+    .when(recordParse(1))
+    .then([parsed]);
+  spec(t)
+    .given(uploaded, started(1), started(2))
+    .when(recordParse(2))
+    .then([{ type: 'DocumentParsed', data: { ...parsed.data, attempt: 2 } } as DocumentEvent]);
+});
+
+test('record parse: an attempt that was never started is a conflict', (t) => {
+  spec(t).given(...parsing).when(recordParse(2)).thenThrows('conflict', 'unknown_attempt');
+  spec(t).given(...parsing).when(recordParse(0)).thenThrows('conflict', 'unknown_attempt');
 });
 
 test('record parse: a document without text is parsed with no batches', (t) => {
   spec(t)
     .given(...parsing)
-    .when({ type: 'RecordParse', data: { document_id: 'doc_1', ...parse, chunks: [] }, metadata: at(T1) })
+    .when({ ...recordParse(), data: { ...recordParse().data, chunk_count: 0, batch_count: 0 } })
     .then([{ type: 'DocumentParsed', data: { ...ids, attempt: 1, ...parse, chunk_count: 0, batch_count: 0, parsed_at: T1 } }]);
 });
 
@@ -145,7 +151,7 @@ for (const status of ['queued', 'indexing', 'ready', 'failed'] as const) {
   test(`record parse: a document ${status} is not parsing (a conflict)`, (t) => {
     spec(t)
       .given(...stages[status])
-      .when({ type: 'RecordParse', data: { document_id: 'doc_1', ...parse, chunks: [chunk(0)] }, metadata: at(T2) })
+      .when(recordParse())
       .thenThrows('conflict', 'not_parsing');
   });
 }
@@ -153,8 +159,22 @@ for (const status of ['queued', 'indexing', 'ready', 'failed'] as const) {
 test('record parse: a document deleted while it was parsed is not found', (t) => {
   spec(t)
     .given(uploaded, started(), deleted)
-    .when({ type: 'RecordParse', data: { document_id: 'doc_1', ...parse, chunks: [chunk(0)] }, metadata: at(T2) })
+    .when(recordParse())
     .thenThrows('not_found', 'document_not_found');
+});
+
+// A document's stream from before chunk streams (issue 13): chunk batches between its lifecycle events.
+
+const recorded = (type: string, data: unknown, revision: number) =>
+  trustedEvent({ id: `e${revision}`, type, streamId: 'document-doc_1', revision, position: BigInt(revision + 1), data, metadata: { schemaVersion: 1 }, recordedAt: T1 });
+
+test('a stream of the old layout folds: its chunk batches are read past, its lifecycle counts', (t) => {
+  const batch = (i: number) => recorded('DocumentChunksExtracted', { ...ids, attempt: 1, batch_index: i, batch_count: 2, chunks: [chunk(i)] }, 2 + i);
+  const old = [recorded('DocumentUploaded', uploaded.data, 0), recorded('DocumentParsingStarted', started().data, 1), batch(0), batch(1), recorded('DocumentParsed', { ...parsed.data, batch_count: 2 }, 4)];
+  const state = foldStream(documentDecider, 'document-doc_1', old);
+  t.like(state, { status: 'indexing', attempt: 1, batchCount: 2, chunkCount: 2 });
+  t.deepEqual(documentDecider.decide({ type: 'RecordIndexed', data: { document_id: 'doc_1', ...indexing }, metadata: at(T2) }, state), [indexed]);
+  t.throws(() => foldStream(documentDecider, 'document-doc_1', [...old, recorded('ChatCompleted', {}, 5)]), { message: /holds a ChatCompleted/ });
 });
 
 // RecordIndexed

@@ -37,9 +37,10 @@ test('an API apart from the projector announces an event only once its read mode
     await eventually(() => announced.length === 1, { timeoutMs: 5000 });
     t.deepEqual(announced, [{ type: 'WorkflowRunRequested', projected: `workflow_run-${id}` }], 'only the types an API announces');
     t.truthy(await readModels.get('workflow_runs', id), 'and by then a reader finds the run');
-    // The same events the in-process projector's hook announces: every document and run event.
-    t.true(['DocumentChunksExtracted', 'DocumentIndexed', 'NodeRunSucceeded', 'ApiKeyRevoked'].every((type) => ANNOUNCED_TYPES.has(type)));
+    // The same events the in-process projector's hook announces: every document lifecycle and run event.
+    t.true(['DocumentParsed', 'DocumentIndexed', 'NodeRunSucceeded', 'ApiKeyRevoked'].every((type) => ANNOUNCED_TYPES.has(type)));
     t.false(ANNOUNCED_TYPES.has('ChatCompleted'));
+    t.false(ANNOUNCED_TYPES.has('DocumentChunksExtracted'), 'a document event stream reads the chunk batches of a parse itself');
     await projector.stop();
   } finally {
     await following.stop();

@@ -1,6 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
+import { eventCatalog, type EventType } from '../../schemas/events/index.ts';
 import { trustedEvent } from '../../schemas/events/recorded.ts';
+import { topicsForEventTypes } from '../../schemas/topics.ts';
 import { allProjections } from '../../projections/index.ts';
 import { openSqlite } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
@@ -18,11 +20,13 @@ function fixture() {
   return { readModels: createSqliteReadModelStore(db), cleanup: () => (db.close(), dir.remove()) };
 }
 
-test('a projector tracking streams takes every event type and records each stream’s last position', async (t) => {
+test('a projector tracking streams takes every event type but chunk batches and records each stream’s last position', async (t) => {
   const { readModels, cleanup } = fixture();
   try {
     const group = projectorGroup(allProjections, readModels, { trackStreams: true });
-    t.is(group.eventTypes, undefined, 'a stream whose last event no projection uses must still report it');
+    const types = (Object.keys(eventCatalog) as EventType[]).filter((type) => group.eventTypes?.has(type));
+    t.deepEqual(types, (Object.keys(eventCatalog) as EventType[]).filter((type) => type !== 'DocumentChunksExtracted'), 'a stream whose last event no projection uses must still report it');
+    t.false(topicsForEventTypes(group.eventTypes!).includes('kbqa.document-chunks'), 'so it does not read the chunk topic');
     // Out of global order across streams, as two Kafka partitions deliver them.
     await group.handle([event('chat-1', 7n), event('document-9', 3n)]);
     await group.handle([event('document-9', 5n), event('chat-1', 6n)]);

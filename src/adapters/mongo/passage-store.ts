@@ -1,8 +1,9 @@
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
-import type { Passage, PassageStore } from '../../ports/passage-store.ts';
+import type { Passage, PassageDocument, PassageStore } from '../../ports/passage-store.ts';
 import { lazyIndexes } from './lazy-indexes.ts';
 
 type PassageDoc = Passage & { namespace: string };
+type StoredPassage = Omit<Passage, 'charStart' | 'charEnd' | 'tokenCount'> & Partial<Passage>;
 
 /** One document per chunk, keyed by (namespace, chunk id); a lookup of the top k is one indexed query. */
 export function createMongoPassageStore(db: Db): PassageStore {
@@ -12,6 +13,7 @@ export function createMongoPassageStore(db: Db): PassageStore {
     [
       { key: { namespace: 1, chunkId: 1 }, name: 'namespace_chunk', unique: true },
       { key: { namespace: 1, documentId: 1 }, name: 'namespace_document' },
+      { key: { namespace: 1, documentId: 1, index: 1 }, name: 'namespace_document_index' },
     ],
   ]);
 
@@ -35,6 +37,39 @@ export function createMongoPassageStore(db: Db): PassageStore {
       for await (const doc of docs) found.set(doc.chunkId, fields(doc));
       return found;
     },
+    async listByDocument(namespace, documentId, { after = -1, limit }) {
+      await ready();
+      const docs = await passages
+        .find({ namespace, documentId, index: { $gt: after } }, { projection: { _id: 0, namespace: 0 } })
+        .sort({ index: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(fields);
+    },
+    async unplaced(after, limit) {
+      await ready();
+      // Passages written before placement existed lack tokenCount (a scan: the fill on open runs it until it finds none).
+      const from = after ? { $or: [{ namespace: { $gt: after.namespace } }, { namespace: after.namespace, documentId: { $gt: after.documentId } }] } : {};
+      const found = await passages
+        .aggregate<{ _id: PassageDocument }>([
+          { $match: { tokenCount: { $exists: false }, ...from } },
+          { $group: { _id: { namespace: '$namespace', documentId: '$documentId' } } },
+          { $sort: { '_id.namespace': 1, '_id.documentId': 1 } },
+          { $limit: limit },
+        ])
+        .toArray();
+      return found.map((d) => ({ namespace: d._id.namespace, documentId: d._id.documentId }));
+    },
+    async place(namespace, placements) {
+      if (placements.length === 0) return;
+      await ready();
+      const writes = placements.map(
+        ({ chunkId, charStart, charEnd, tokenCount }): AnyBulkWriteOperation<PassageDoc> => ({
+          updateOne: { filter: { namespace, chunkId }, update: { $set: { charStart, charEnd, tokenCount } } },
+        }),
+      );
+      await passages.bulkWrite(writes, { ordered: false });
+    },
     async deleteByDocument(namespace, documentId) {
       await ready();
       await passages.deleteMany({ namespace, documentId });
@@ -54,11 +89,15 @@ export function createMongoPassageStore(db: Db): PassageStore {
 }
 
 /** Exactly the port's fields, whatever else a stored document carries. */
-const fields = (p: Passage): Passage => ({
+const fields = (p: StoredPassage): Passage => ({
   chunkId: p.chunkId,
   documentId: p.documentId,
   index: p.index,
   page: p.page,
   headingPath: p.headingPath,
   text: p.text,
+  // Absent from passages written before placement existed, until `place` sets it.
+  charStart: p.charStart ?? 0,
+  charEnd: p.charEnd ?? 0,
+  tokenCount: p.tokenCount ?? 0,
 });

@@ -1,7 +1,22 @@
 import type { Passage, PassageStore } from '../../ports/passage-store.ts';
 import { immediate, type SqliteDatabase } from './database.ts';
 
-type Row = { chunk_id: string; document_id: string; chunk_index: number; page: number; heading_path: string; text: string };
+type Row = {
+  chunk_id: string;
+  document_id: string;
+  chunk_index: number;
+  page: number;
+  heading_path: string;
+  text: string;
+  char_start: number | null;
+  char_end: number | null;
+  token_count: number | null;
+};
+
+const COLUMNS = 'chunk_id, document_id, chunk_index, page, heading_path, text, char_start, char_end, token_count';
+
+/** Columns added after the first passages were written: NULL in the rows written before (see PassagePlacement). */
+const PLACEMENT_COLUMNS = { char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER' };
 
 /** One row per chunk, keyed by (namespace, chunk id); a lookup of the top k is one indexed query. */
 export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
@@ -12,13 +27,20 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
       PRIMARY KEY (namespace, chunk_id)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS passages_by_document ON passages (namespace, document_id);`);
-  const put = db.prepare(
-    'INSERT OR REPLACE INTO passages (namespace, chunk_id, document_id, chunk_index, page, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
+  addMissingColumns(db, 'passages', PLACEMENT_COLUMNS);
+  db.exec(`
+    CREATE INDEX IF NOT EXISTS passages_in_order ON passages (namespace, document_id, chunk_index);
+    CREATE INDEX IF NOT EXISTS passages_unplaced ON passages (namespace, document_id) WHERE token_count IS NULL;`);
+  const put = db.prepare(`INSERT OR REPLACE INTO passages (namespace, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // json_each takes any number of ids with one prepared statement.
-  const select = db.prepare<[string, string], Row>(
-    'SELECT chunk_id, document_id, chunk_index, page, heading_path, text FROM passages WHERE namespace = ? AND chunk_id IN (SELECT value FROM json_each(?))',
+  const select = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM passages WHERE namespace = ? AND chunk_id IN (SELECT value FROM json_each(?))`);
+  const inOrder = db.prepare<[string, string, number, number], Row>(
+    `SELECT ${COLUMNS} FROM passages WHERE namespace = ? AND document_id = ? AND chunk_index > ? ORDER BY chunk_index LIMIT ?`,
   );
+  const unplaced = db.prepare<[string, string, number], { namespace: string; document_id: string }>(
+    'SELECT DISTINCT namespace, document_id FROM passages WHERE token_count IS NULL AND (namespace, document_id) > (?, ?) ORDER BY namespace, document_id LIMIT ?',
+  );
+  const place = db.prepare('UPDATE passages SET char_start = ?, char_end = ?, token_count = ? WHERE namespace = ? AND chunk_id = ?');
   const dropDocument = db.prepare('DELETE FROM passages WHERE namespace = ? AND document_id = ?');
   const dropNamespace = db.prepare('DELETE FROM passages WHERE namespace = ?');
   const countRows = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM passages WHERE namespace = ?');
@@ -26,23 +48,27 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
   return {
     async upsert(namespace, passages) {
       immediate(db, () => {
-        for (const p of passages) put.run(namespace, p.chunkId, p.documentId, p.index, p.page, JSON.stringify(p.headingPath), p.text);
+        for (const p of passages) {
+          put.run(namespace, p.chunkId, p.documentId, p.index, p.page, JSON.stringify(p.headingPath), p.text, p.charStart, p.charEnd, p.tokenCount);
+        }
       });
     },
     async get(namespace, chunkIds) {
       const found = new Map<string, Passage>();
       if (chunkIds.length === 0) return found;
-      for (const row of select.all(namespace, JSON.stringify(chunkIds))) {
-        found.set(row.chunk_id, {
-          chunkId: row.chunk_id,
-          documentId: row.document_id,
-          index: row.chunk_index,
-          page: row.page,
-          headingPath: JSON.parse(row.heading_path) as string[],
-          text: row.text,
-        });
-      }
+      for (const row of select.all(namespace, JSON.stringify(chunkIds))) found.set(row.chunk_id, toPassage(row));
       return found;
+    },
+    async listByDocument(namespace, documentId, { after = -1, limit }) {
+      return inOrder.all(namespace, documentId, after, limit).map(toPassage);
+    },
+    async unplaced(after, limit) {
+      return unplaced.all(after?.namespace ?? '', after?.documentId ?? '', limit).map((r) => ({ namespace: r.namespace, documentId: r.document_id }));
+    },
+    async place(namespace, placements) {
+      immediate(db, () => {
+        for (const p of placements) place.run(p.charStart, p.charEnd, p.tokenCount, namespace, p.chunkId);
+      });
     },
     async deleteByDocument(namespace, documentId) {
       dropDocument.run(namespace, documentId);
@@ -57,4 +83,24 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
       countRows.get('');
     },
   };
+}
+
+function toPassage(row: Row): Passage {
+  return {
+    chunkId: row.chunk_id,
+    documentId: row.document_id,
+    index: row.chunk_index,
+    page: row.page,
+    headingPath: JSON.parse(row.heading_path) as string[],
+    text: row.text,
+    charStart: row.char_start ?? 0,
+    charEnd: row.char_end ?? 0,
+    tokenCount: row.token_count ?? 0,
+  };
+}
+
+/** A table created by an earlier version gets the columns added since, by name and SQL type (NULL in its old rows). */
+function addMissingColumns(db: SqliteDatabase, table: string, columns: Record<string, string>) {
+  const present = new Set(db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]);
+  for (const [column, type] of Object.entries(columns)) if (!present.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 }

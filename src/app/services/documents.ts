@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ChunkBatchDoc } from '../../../projections/chunk-batches/index.ts';
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { contentClaimDecider, contentKey } from '../../domain/document/content-claim.ts';
 import { documentDecider } from '../../domain/document/document.ts';
+import type { PassageStore } from '../../ports/passage-store.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { badRequest, resourceNotFound } from '../errors.ts';
@@ -26,7 +26,7 @@ export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }:
   return visible;
 }
 
-export function createDocumentService(ctx: AppContext) {
+export function createDocumentService(ctx: AppContext, passages: PassageStore) {
   const knowledgeBase = (principal: Principal, kbId: string) => requireKnowledgeBase(ctx.readModels, principal, kbId);
 
   async function document(principal: Principal, kbId: string, documentId: string): Promise<DocumentDoc> {
@@ -106,28 +106,26 @@ export function createDocumentService(ctx: AppContext) {
       return findPage(ctx.readModels, 'documents', { knowledge_base_id: kbId, ...(status && { status }) }, page, presentDocument);
     },
 
+    /** A document's chunks in order, from the passage store (written by the indexer: the chunks of a document being indexed appear as it goes). */
     async chunks(principal: Principal, kbId: string, documentId: string, page: { limit: number; after?: number }) {
       const doc = await document(principal, kbId, documentId);
-      const batches = await ctx.readModels.find<ChunkBatchDoc>('chunk_batches', { where: { document_id: documentId }, order: 'asc' });
-      const all = batches.flatMap((b) => b.chunks);
-      const from = page.after === undefined ? 0 : all.findIndex((c) => c.index > page.after!);
-      const slice = from < 0 ? [] : all.slice(from, from + page.limit);
+      const found = await passages.listByDocument(kbId, documentId, { ...(page.after !== undefined && { after: page.after }), limit: page.limit + 1 });
       return {
         object: 'list' as const,
-        data: slice.map((c) => ({
-          id: c.chunk_id,
+        data: found.slice(0, page.limit).map((p) => ({
+          id: p.chunkId,
           object: 'chunk' as const,
           document_id: documentId,
-          index: c.index,
+          index: p.index,
           source: doc.name,
-          page: c.page,
-          paragraph: c.text,
-          heading_path: c.heading_path,
-          char_start: c.char_start,
-          char_end: c.char_end,
-          token_count: c.token_count,
+          page: p.page,
+          paragraph: p.text,
+          heading_path: p.headingPath,
+          char_start: p.charStart,
+          char_end: p.charEnd,
+          token_count: p.tokenCount,
         })),
-        has_more: from >= 0 && from + page.limit < all.length,
+        has_more: found.length > page.limit,
       };
     },
 

@@ -2,8 +2,6 @@ import type { z } from 'zod';
 import { documentEvents } from '../../../schemas/events/document.ts';
 import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, missing } from '../shared/errors.ts';
-import { batchChunks } from './batches.ts';
-import type { Chunk } from './chunker.ts';
 
 type Events = typeof documentEvents;
 type Data<K extends keyof Events> = z.infer<Events[K]>;
@@ -16,7 +14,7 @@ export type DocumentCommand =
   | Command<'StartParsing', { document_id: string }>
   | Command<
       'RecordParse',
-      { document_id: string; media_type: string; page_count: number; chunks: Chunk[]; ocr_pages: number[]; warnings: string[]; parse_ms: number }
+      Omit<Data<'DocumentParsed'>, 'knowledge_base_id' | 'parsed_at'>
     >
   | Command<'RecordIndexed', { document_id: string; entity_count: number; embedding_model: string; index_ms: number }>
   | Command<'FailDocument', { document_id: string; stage: Data<'DocumentFailed'>['stage']; code: string; message: string }>
@@ -43,6 +41,8 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
   initialState: () => ({ status: 'absent' }),
   streamId: (id) => `document-${id}`,
   isEvent: eventsOf(documentEvents),
+  // Chunk batches lived in the document's stream until issue 13; such streams still fold.
+  isRetired: (event) => event.type === 'DocumentChunksExtracted',
   decide(command, state) {
     const now = command.metadata.now;
     switch (command.type) {
@@ -58,29 +58,10 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
       case 'RecordParse': {
         const doc = live(state, command.data.document_id);
         if (doc.status !== 'parsing') throw conflict('not_parsing', `document ${command.data.document_id} is ${doc.status}`);
-        const { chunks, ...rest } = command.data;
-        const batches = batchChunks(chunks);
-        const base = { ...ids(doc, rest.document_id), attempt: doc.attempt };
-        return [
-          ...batches.map((batch, i) => ({
-            type: 'DocumentChunksExtracted' as const,
-            data: { ...base, batch_index: i, batch_count: batches.length, chunks: batch },
-          })),
-          {
-            type: 'DocumentParsed',
-            data: {
-              ...base,
-              media_type: rest.media_type,
-              page_count: rest.page_count,
-              chunk_count: chunks.length,
-              batch_count: batches.length,
-              ocr_pages: rest.ocr_pages,
-              warnings: rest.warnings,
-              parse_ms: rest.parse_ms,
-              parsed_at: now,
-            },
-          },
-        ];
+        // The chunks are already in the attempt's own stream; this names it, and commits the parse.
+        const { attempt } = command.data;
+        if (attempt < 1 || attempt > doc.attempt) throw conflict('unknown_attempt', `document ${command.data.document_id} has no parse attempt ${attempt}`);
+        return [{ type: 'DocumentParsed', data: { ...command.data, knowledge_base_id: doc.knowledgeBaseId, parsed_at: now } }];
       }
       case 'RecordIndexed': {
         const doc = live(state, command.data.document_id);
@@ -127,8 +108,6 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
         };
       case 'DocumentParsingStarted':
         return withLive(state, (doc) => ({ ...doc, status: 'parsing', attempt: event.data.attempt }));
-      case 'DocumentChunksExtracted':
-        return state;
       case 'DocumentParsed':
         return withLive(state, (doc) => ({ ...doc, status: 'indexing', batchCount: event.data.batch_count, chunkCount: event.data.chunk_count }));
       case 'DocumentIndexed':

@@ -18,6 +18,12 @@ export type Decider<State, C extends Command, E extends DomainEvent> = {
   evolve(state: State, event: E): State;
   /** Whether an event read from the aggregate's stream is one of its own: the shell folds nothing else. */
   isEvent(event: DomainEvent): event is E;
+  /**
+   * Events an earlier layout left in the aggregate's stream that it no longer folds (a document's
+   * chunk batches before they had streams of their own): read past, where any other foreign event
+   * fails loudly.
+   */
+  isRetired?(event: DomainEvent): boolean;
   /** Stream id of the aggregate a command addresses. */
   streamId(id: string): string;
 };

@@ -2,17 +2,12 @@ import type { TestFn } from 'ava';
 import type { Passage, PassageStore } from '../../../src/ports/passage-store.ts';
 import { type Fixture, withIndex } from './search-indexes.suite.ts';
 
+const passage = (chunkId: string, documentId: string, text: string, page = 1): Passage => {
+  const index = Number(chunkId.replace(/\D/g, '') || 0);
+  return { chunkId, documentId, index, page, headingPath: ['Guide', 'Setup'], text, charStart: index * 10, charEnd: index * 10 + text.length, tokenCount: text.length };
+};
 
-const passage = (chunkId: string, documentId: string, text: string, page = 1): Passage => ({
-  chunkId,
-  documentId,
-  index: Number(chunkId.replace(/\D/g, '') || 0),
-  page,
-  headingPath: ['Guide', 'Setup'],
-  text,
-});
-
-/** Passages by chunk id, per namespace, replaced by upsert and removed by document or namespace. */
+/** Passages by chunk id, per namespace, replaced by upsert, listed in order by document, and removed by document or namespace. */
 export function testPassageStore(test: TestFn, name: string, factory: () => Promise<Fixture<PassageStore>>) {
   const it = withIndex(test, name, factory);
 
@@ -34,5 +29,28 @@ export function testPassageStore(test: TestFn, name: string, factory: () => Prom
     t.deepEqual([...(await store.get(ns, ['c1', 'c2'])).keys()], ['c2']);
     await store.deleteNamespace(ns);
     t.is(await store.count(ns), 0);
+  });
+
+  it("lists a document's passages in chunk order, paged by the index after which to start", async (t, store, ns) => {
+    // Written out of order and across batches, as an indexer that retries might.
+    await store.upsert(ns, [passage('c12', 'd1', 'twelve'), passage('c3', 'd1', 'three'), passage('c5', 'd2', 'other document')]);
+    await store.upsert(ns, [passage('c0', 'd1', 'zero'), passage('c7', 'd1', 'seven')]);
+    await store.upsert(`${ns}-other`, [passage('c1', 'd1', 'other namespace')]);
+    const indexes = (list: Passage[]) => list.map((p) => p.index);
+    t.deepEqual(indexes(await store.listByDocument(ns, 'd1', { limit: 10 })), [0, 3, 7, 12]);
+    t.deepEqual(indexes(await store.listByDocument(ns, 'd1', { limit: 2 })), [0, 3]);
+    t.deepEqual(indexes(await store.listByDocument(ns, 'd1', { after: 3, limit: 2 })), [7, 12]);
+    t.deepEqual(indexes(await store.listByDocument(ns, 'd1', { after: 12, limit: 2 })), []);
+    t.deepEqual(await store.listByDocument(ns, 'd1', { after: 6, limit: 1 }), [passage('c7', 'd1', 'seven')]);
+    t.deepEqual(await store.listByDocument(ns, 'nope', { limit: 10 }), []);
+  });
+
+  it('place sets placement on passages that exist and leaves other ids alone; placed passages are not unplaced', async (t, store, ns) => {
+    await store.upsert(ns, [passage('c1', 'd1', 'first')]);
+    await store.place(ns, [{ chunkId: 'c1', charStart: 5, charEnd: 9, tokenCount: 2 }, { chunkId: 'c404', charStart: 0, charEnd: 1, tokenCount: 1 }]);
+    await store.place(ns, []);
+    t.deepEqual((await store.get(ns, ['c1'])).get('c1'), { ...passage('c1', 'd1', 'first'), charStart: 5, charEnd: 9, tokenCount: 2 });
+    t.deepEqual([...(await store.get(ns, ['c404'])).keys()], []);
+    t.false((await store.unplaced(null, 1000)).some((d) => d.namespace === ns));
   });
 }
