@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -63,8 +63,10 @@ export function createFsBlobStore(root: string): BlobStore {
       return (await exists(path)) ? { path, release: async () => {} } : null;
     },
     async ping() {
-      // One call (it fails unless root is, or can become, a directory): /readyz under load waits a turn of the event loop per file-system call.
-      await mkdir(root, { recursive: true });
+      // Synchronous, like the SQLite pings: one cheap system call (it fails unless root is, or can
+      // become, a directory), where an asynchronous one would keep /readyz waiting a whole turn of
+      // the event loop for its answer, which is long under load.
+      mkdirSync(root, { recursive: true });
     },
   };
 }
