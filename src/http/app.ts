@@ -19,7 +19,7 @@ import type { Metrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Reply, RouteSpec } from './route.ts';
-import { createRouter } from './router.ts';
+import { createRouteTable } from './route-table.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
@@ -97,7 +97,10 @@ export function createApp(deps: AppDeps): Koa {
     ...apiRoutes(deps),
     ...operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: (): unknown => (openApi ??= buildOpenApi(routes, deps.version)) }),
   ];
-  const router = createRouter(routes);
+  const table = createRouteTable(routes, (ctx, spec, params) => dispatch(ctx, spec, params, deps), (ctx, allowed) => {
+    if (allowed.length === 0) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
+    throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${allowed.join(', ')} on ${ctx.path}.`, null, { allow: allowed.join(', ') });
+  });
 
   const app = new Koa();
   app.proxy = true;
@@ -105,37 +108,30 @@ export function createApp(deps: AppDeps): Koa {
   app.use(envelope(deps.metrics, deps.onServerError, deps.logger));
   app.use(closeIfBodyUnread);
   // Before routing and authentication: a preflight carries no key and OPTIONS is no route's method.
-  if (deps.corsOrigins?.length) app.use(cors(deps.corsOrigins, router));
-  app.use(async (ctx) => {
-    const found = router.match(ctx.method, ctx.path);
-    if (found === null) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
-    if ('allowed' in found) {
-      throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${found.allowed.join(', ')} on ${ctx.path}.`, null, {
-        allow: found.allowed.join(', '),
-      });
-    }
-    ctx.state.route = found.spec.path;
-    await dispatch(ctx, found.spec, found.params, deps);
-  });
+  if (deps.corsOrigins?.length) app.use(cors(deps.corsOrigins, table.templateOf));
+  app.use(table.middleware);
   return app;
 }
 
 /** A process that serves no API (relay, worker, projector) still answers its operators. */
 export function createOperationsApp(deps: Pick<AppDeps, 'metrics' | 'readiness' | 'version' | 'onServerError' | 'logger'>): Koa {
   const routes: RouteSpec[] = operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: () => buildOpenApi(routes, deps.version) });
-  const router = createRouter(routes);
+  const table = createRouteTable(
+    routes,
+    async (ctx, spec, params) => {
+      const reply = await spec.handle({ ctx, principal: null!, body: undefined, query: {}, params, requestId: ctx.state.requestId as string });
+      ctx.status = reply.status ?? 200;
+      if (reply.headers) ctx.set(reply.headers);
+      ctx.body = reply.body;
+    },
+    (ctx) => {
+      throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path} in this process; the API is served by the api role.`);
+    },
+  );
   const app = new Koa();
   onStreamError(app, deps);
   app.use(envelope(deps.metrics, deps.onServerError, deps.logger));
-  app.use(async (ctx) => {
-    const found = router.match(ctx.method, ctx.path);
-    if (found === null || 'allowed' in found) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path} in this process; the API is served by the api role.`);
-    ctx.state.route = found.spec.path;
-    const reply = await found.spec.handle({ ctx, principal: null!, body: undefined, query: {}, params: found.params, requestId: ctx.state.requestId as string });
-    ctx.status = reply.status ?? 200;
-    if (reply.headers) ctx.set(reply.headers);
-    ctx.body = reply.body;
-  });
+  app.use(table.middleware);
   return app;
 }
 
