@@ -10,7 +10,7 @@ import type { SearchService } from '../app/services/search.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
 import { requireScope } from '../app/services/principal.ts';
 import { bearerToken } from './auth.ts';
-import { type BodyPace, readJson } from './body.ts';
+import { type BodyPace, type JsonReader, jsonReader } from './body.ts';
 import { abortOnDisconnect } from './client-abort.ts';
 import { cors } from './cors.ts';
 import { envelope } from './envelope.ts';
@@ -97,7 +97,8 @@ export function createApp(deps: AppDeps): Koa {
     ...apiRoutes(deps),
     ...operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: (): unknown => (openApi ??= buildOpenApi(routes, deps.version)) }),
   ];
-  const table = createRouteTable(routes, (ctx, spec, params) => dispatch(ctx, spec, params, deps), (ctx, allowed) => {
+  const readJson = jsonReader(deps.maxJsonBytes, deps.bodyPace);
+  const table = createRouteTable(routes, (ctx, spec, params) => dispatch(ctx, spec, params, deps, readJson), (ctx, allowed) => {
     if (allowed.length === 0) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
     throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${allowed.join(', ')} on ${ctx.path}.`, null, { allow: allowed.join(', ') });
   });
@@ -150,7 +151,7 @@ function onStreamError(app: Koa, deps: Pick<AppDeps, 'onServerError' | 'logger'>
   });
 }
 
-async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, string>, deps: AppDeps) {
+async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, string>, deps: AppDeps, readJson: JsonReader) {
   let principal = null;
   if (spec.scope !== 'public') {
     principal = await deps.authenticator.authenticate(bearerToken(ctx));
@@ -162,7 +163,7 @@ async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, st
   // Refused before its body is read when its class is full: under overload refusals are most of the traffic.
   if (spec.load) deps.loadShedder.ensureRoom(spec.load);
   const query = spec.query ? parseOr400(spec.query, ctx.query) : {};
-  const body = spec.body ? parseOr400(spec.body, await readJson(ctx, deps.maxJsonBytes, deps.bodyPace)) : undefined;
+  const body = spec.body ? parseOr400(spec.body, await readJson(ctx)) : undefined;
   // Only now, authenticated and with the body read: an unauthenticated flood or a slow body holds no slot.
   const release = spec.load ? await takeSlot(ctx, spec.load, deps.loadShedder) : null;
   let reply: Reply;
