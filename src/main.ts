@@ -227,7 +227,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
       blobs: runtime.blobs,
       maxUploadBytes: config.ingestion.maxUploadBytes,
       maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
-      events: { store: runtime.store, feed: runtime.feed },
+      events: { readModels: runtime.readModels, feed: runtime.feed },
       bodyPace: config.server.body,
     },
     metrics,

@@ -63,7 +63,7 @@ function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
     ...modelRoutes(deps.models),
     ...apiKeyRoutes(deps.ctx),
     ...knowledgeBaseRoutes(deps.knowledgeBases),
-    ...documentRoutes(deps.documents),
+    ...documentRoutes(deps.documents, deps.onServerError),
     ...searchRoutes(deps.search),
     ...chatRoutes(deps.chat, deps.onServerError),
     ...workflowRoutes(deps.workflows),

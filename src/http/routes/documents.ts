@@ -37,7 +37,8 @@ const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name
   return parseOr400(schema, value, name);
 };
 
-export function documentRoutes(deps: DocumentRouteDeps) {
+/** onServerError hears failures past the start of an event stream, with the request's id. */
+export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: unknown, requestId: string) => void) {
   const { documents, blobs } = deps;
   // A JSON text upload may be as large as a file. Made at the first upload: a table built only to be described has no limits.
   let readText: JsonReader | undefined;
@@ -152,14 +153,14 @@ export function documentRoutes(deps: DocumentRouteDeps) {
     route({
       method: 'get',
       path: `${base}/:document_id/events`,
-      summary: 'Server-sent events: the document’s lifecycle so far, then live, with parse and index progress',
+      summary: 'Server-sent events: the document as it stands, then its lifecycle live, with parse and index progress',
       tag,
       scope: 'read',
       eventStream:
-        'One event per lifecycle step (`event:` its type, such as DocumentParsed; `data:` its JSON with `revision`), from the first, then live with progress; the stream ends when the document is ready, failed or deleted.',
-      handle: async ({ ctx, principal, params }) => {
+        'First `event: document` with the document as `GET …/documents/{document_id}` returns it; then one event per lifecycle step as it happens (`event:` its type, such as DocumentParsed; `data:` its JSON with `revision`) and `progress` events; the stream ends when the document is ready, failed or deleted (at once if it already is).',
+      handle: async ({ ctx, principal, params, requestId }) => {
         const doc = await documents.get(principal, params.kb_id!, params.document_id!);
-        return streamDocumentEvents(ctx, deps.events, doc.id);
+        return streamDocumentEvents(ctx, { ...deps.events, onServerError: (error) => onServerError(error, requestId) }, doc.id);
       },
     }),
     route({
