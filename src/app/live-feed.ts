@@ -1,6 +1,11 @@
 import { EventEmitter } from 'node:events';
 
-export type FeedMessage = { event: string; data: Record<string, unknown> };
+export type FeedMessage = {
+  event: string;
+  data: Record<string, unknown>;
+  /** The log position of the event reported (lifecycle events; progress has none): older than a snapshot, it is already in it. */
+  position?: bigint;
+};
 
 /**
  * In-process fan-out of what happens to one resource (a document's lifecycle events as the

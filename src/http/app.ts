@@ -10,7 +10,7 @@ import type { SearchService } from '../app/services/search.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
 import { requireScope } from '../app/services/principal.ts';
 import { bearerToken } from './auth.ts';
-import { type BodyPace, readJson } from './body.ts';
+import { type BodyPace, type JsonReader, jsonReader } from './body.ts';
 import { abortOnDisconnect } from './client-abort.ts';
 import { cors } from './cors.ts';
 import { envelope } from './envelope.ts';
@@ -19,7 +19,7 @@ import type { Metrics } from './metrics.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Reply, RouteSpec } from './route.ts';
-import { createRouter } from './router.ts';
+import { createRouteTable } from './route-table.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
@@ -63,7 +63,7 @@ function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
     ...modelRoutes(deps.models),
     ...apiKeyRoutes(deps.ctx),
     ...knowledgeBaseRoutes(deps.knowledgeBases),
-    ...documentRoutes(deps.documents),
+    ...documentRoutes(deps.documents, deps.onServerError),
     ...searchRoutes(deps.search),
     ...chatRoutes(deps.chat, deps.onServerError),
     ...workflowRoutes(deps.workflows),
@@ -97,7 +97,11 @@ export function createApp(deps: AppDeps): Koa {
     ...apiRoutes(deps),
     ...operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: (): unknown => (openApi ??= buildOpenApi(routes, deps.version)) }),
   ];
-  const router = createRouter(routes);
+  const readJson = jsonReader(deps.maxJsonBytes, deps.bodyPace);
+  const table = createRouteTable(routes, (ctx, spec, params) => dispatch(ctx, spec, params, deps, readJson), (ctx, allowed) => {
+    if (allowed.length === 0) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
+    throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${allowed.join(', ')} on ${ctx.path}.`, null, { allow: allowed.join(', ') });
+  });
 
   const app = new Koa();
   app.proxy = true;
@@ -105,37 +109,30 @@ export function createApp(deps: AppDeps): Koa {
   app.use(envelope(deps.metrics, deps.onServerError, deps.logger));
   app.use(closeIfBodyUnread);
   // Before routing and authentication: a preflight carries no key and OPTIONS is no route's method.
-  if (deps.corsOrigins?.length) app.use(cors(deps.corsOrigins, router));
-  app.use(async (ctx) => {
-    const found = router.match(ctx.method, ctx.path);
-    if (found === null) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
-    if ('allowed' in found) {
-      throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${found.allowed.join(', ')} on ${ctx.path}.`, null, {
-        allow: found.allowed.join(', '),
-      });
-    }
-    ctx.state.route = found.spec.path;
-    await dispatch(ctx, found.spec, found.params, deps);
-  });
+  if (deps.corsOrigins?.length) app.use(cors(deps.corsOrigins, table.templateOf));
+  app.use(table.middleware);
   return app;
 }
 
 /** A process that serves no API (relay, worker, projector) still answers its operators. */
 export function createOperationsApp(deps: Pick<AppDeps, 'metrics' | 'readiness' | 'version' | 'onServerError' | 'logger'>): Koa {
   const routes: RouteSpec[] = operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: () => buildOpenApi(routes, deps.version) });
-  const router = createRouter(routes);
+  const table = createRouteTable(
+    routes,
+    async (ctx, spec, params) => {
+      const reply = await spec.handle({ ctx, principal: null!, body: undefined, query: {}, params, requestId: ctx.state.requestId as string });
+      ctx.status = reply.status ?? 200;
+      if (reply.headers) ctx.set(reply.headers);
+      ctx.body = reply.body;
+    },
+    (ctx) => {
+      throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path} in this process; the API is served by the api role.`);
+    },
+  );
   const app = new Koa();
   onStreamError(app, deps);
   app.use(envelope(deps.metrics, deps.onServerError, deps.logger));
-  app.use(async (ctx) => {
-    const found = router.match(ctx.method, ctx.path);
-    if (found === null || 'allowed' in found) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path} in this process; the API is served by the api role.`);
-    ctx.state.route = found.spec.path;
-    const reply = await found.spec.handle({ ctx, principal: null!, body: undefined, query: {}, params: found.params, requestId: ctx.state.requestId as string });
-    ctx.status = reply.status ?? 200;
-    if (reply.headers) ctx.set(reply.headers);
-    ctx.body = reply.body;
-  });
+  app.use(table.middleware);
   return app;
 }
 
@@ -154,7 +151,7 @@ function onStreamError(app: Koa, deps: Pick<AppDeps, 'onServerError' | 'logger'>
   });
 }
 
-async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, string>, deps: AppDeps) {
+async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, string>, deps: AppDeps, readJson: JsonReader) {
   let principal = null;
   if (spec.scope !== 'public') {
     principal = await deps.authenticator.authenticate(bearerToken(ctx));
@@ -166,7 +163,7 @@ async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, st
   // Refused before its body is read when its class is full: under overload refusals are most of the traffic.
   if (spec.load) deps.loadShedder.ensureRoom(spec.load);
   const query = spec.query ? parseOr400(spec.query, ctx.query) : {};
-  const body = spec.body ? parseOr400(spec.body, await readJson(ctx, deps.maxJsonBytes, deps.bodyPace)) : undefined;
+  const body = spec.body ? parseOr400(spec.body, await readJson(ctx)) : undefined;
   // Only now, authenticated and with the body read: an unauthenticated flood or a slow body holds no slot.
   const release = spec.load ? await takeSlot(ctx, spec.load, deps.loadShedder) : null;
   let reply: Reply;

@@ -1,5 +1,5 @@
-import { Transform } from 'node:stream';
 import type { Context } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import { ApiError, badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
 
 /**
@@ -9,66 +9,98 @@ import { ApiError, badRequest, tooLarge, unsupportedMediaType } from '../app/err
  */
 export type BodyPace = { baseMs: number; minBytesPerSecond: number };
 
-/** Reads a JSON body without trusting Content-Length, stops reading at the limit, and within the pace. */
-export async function readJson(ctx: Context, limitBytes: number, pace: BodyPace): Promise<unknown> {
-  const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limitBytes) throw bodyTooLarge(ctx, limitBytes);
-  const hasBody = declared > 0 || ctx.get('transfer-encoding') !== '';
-  if (!hasBody) return {};
-  if (!ctx.is('application/json')) {
-    throw unsupportedMediaType(`Content-Type must be application/json, not '${ctx.get('content-type') || 'none'}'.`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of pacedBody(ctx, pace) as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes) throw bodyTooLarge(ctx, limitBytes);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw badRequest('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
-  }
+export type JsonReader = (ctx: Context) => Promise<unknown>;
+
+const noop = async () => {};
+
+/**
+ * Reads JSON bodies with koa-body (co-body over raw-body): at most `limitBytes`, counted while
+ * reading so a chunked body cannot lie its way past it (413, and the connection closes: the rest
+ * is never read), JSON only (415), a syntax error is 400 `invalid_json` (so is a `__proto__` key,
+ * which co-body's parser refuses). gzip, deflate and br bodies are inflated, the limit counting the
+ * inflated bytes. koa-body has no deadline (raw-body waits as long as the client takes), so a pace
+ * watchdog races it (408). No body is `{}`.
+ */
+export function jsonReader(limitBytes: number, pace: BodyPace): JsonReader {
+  const parse = koaBody({
+    json: true,
+    jsonLimit: limitBytes,
+    jsonTypes: ['application/json'],
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    patchNode: false,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+  });
+  return async (ctx) => {
+    if (!hasBody(ctx)) return {};
+    if (!ctx.is('application/json')) {
+      throw unsupportedMediaType(`Content-Type must be application/json, not '${ctx.get('content-type') || 'none'}'.`);
+    }
+    const deadline = paceDeadline(ctx, pace);
+    const parsed = parse(ctx, noop);
+    // Past the deadline the parse is abandoned; its later failure (the connection closing) is no one's.
+    parsed.catch(() => {});
+    try {
+      await Promise.race([parsed, deadline.expired]);
+    } catch (error) {
+      throw asApiError(ctx, error, limitBytes);
+    } finally {
+      deadline.stop();
+    }
+    return ctx.request.body ?? {};
+  };
 }
 
-function bodyTooLarge(ctx: Context, limitBytes: number) {
-  // The rest of the body is not read: close the connection rather than leave it half-consumed.
-  ctx.set('connection', 'close');
-  return tooLarge(`The request body exceeds the limit of ${limitBytes} bytes.`);
+const hasBody = (ctx: Context) => Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+
+function asApiError(ctx: Context, error: unknown, limitBytes: number): unknown {
+  if (error instanceof ApiError) return error;
+  const { status, message } = error as { status?: number; message: string };
+  if (status === 413) {
+    // The rest of the body is not read: close the connection rather than leave it half-consumed.
+    ctx.set('connection', 'close');
+    return tooLarge(`The request body exceeds the limit of ${limitBytes} bytes.`);
+  }
+  // An unsupported Content-Encoding or charset.
+  if (status === 415) return unsupportedMediaType(message);
+  if (error instanceof SyntaxError) return badRequest('invalid_json', `The body is not valid JSON: ${message}`);
+  // co-body inflates gzip, deflate and br bodies; zlib's errors carry an errno and no status.
+  const encoding = ctx.get('content-encoding');
+  if (status === undefined && encoding && 'errno' in (error as object)) {
+    return badRequest('invalid_json', `The body could not be decoded as Content-Encoding ${encoding}: ${message}`);
+  }
+  // A client that left mid-body (raw-body's `request.aborted`) and anything unforeseen.
+  return error;
 }
 
 export const isBodyTimeout = (error: unknown) => error instanceof ApiError && error.status === 408;
 
 /**
- * The request body as a stream that fails with a 408 (connection: close) when the client sends
- * it slower than `pace` allows. Read it (or pipe it) instead of `ctx.req`. Leaving it early only
- * stops it; the request itself stays intact, so the error response can still go out.
+ * A deadline for the request body, whoever reads it: `expired` rejects with a 408 (connection:
+ * close) once the body arrives slower than `pace`, having paused the request (what is left is never
+ * read), or with ECONNRESET when the client leaves before the body is complete. The bytes are
+ * counted on the socket, so the reader (raw-body, busboy) is not disturbed. `stop()` once it is read.
  */
-export function pacedBody(ctx: Context, pace: BodyPace): Transform {
-  const req = ctx.req;
+export function paceDeadline(ctx: Context, pace: BodyPace): { expired: Promise<never>; stop(): void } {
+  const { req } = ctx;
   const started = performance.now();
-  let received = 0;
-  const body = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      received += chunk.length;
-      callback(null, chunk);
-    },
-  });
+  const bytesAtStart = req.socket.bytesRead;
+  let fail!: (error: unknown) => void;
+  const expired = new Promise<never>((_resolve, reject) => (fail = reject));
+  expired.catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   // One timer, moved on only when it fires: the deadline grows with every byte that arrived meanwhile.
   const check = () => {
+    const received = req.socket.bytesRead - bytesAtStart;
     const left = started + pace.baseMs + (received / pace.minBytesPerSecond) * 1000 - performance.now();
     if (left > 0) {
       timer = setTimeout(check, left + 1);
       return;
     }
-    req.unpipe(body);
     req.pause();
     const seconds = Math.round((performance.now() - started) / 100) / 10;
-    body.destroy(
+    fail(
       new ApiError(
         408,
         'invalid_request_error',
@@ -81,14 +113,15 @@ export function pacedBody(ctx: Context, pace: BodyPace): Transform {
     );
   };
   timer = setTimeout(check, pace.baseMs);
-  const stop = () => clearTimeout(timer);
-  body.once('end', stop).once('close', stop);
-  // pipe() does not pass on a source's failure: a client that leaves mid-body must end the read too.
   const abandoned = () => {
-    if (!req.complete) body.destroy(Object.assign(new Error('the client closed the connection during the request body'), { code: 'ECONNRESET' }));
+    if (!req.complete) fail(Object.assign(new Error('the client closed the connection during the request body'), { code: 'ECONNRESET' }));
   };
-  req.once('error', abandoned).once('close', abandoned);
-  body.once('close', () => req.off('error', abandoned).off('close', abandoned));
-  req.pipe(body);
-  return body;
+  req.once('close', abandoned);
+  return {
+    expired,
+    stop() {
+      clearTimeout(timer);
+      req.off('close', abandoned);
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import koaCors from '@koa/cors';
 import type { Middleware } from 'koa';
-import type { createRouter } from './router.ts';
 
 /** What a browser client reads from our responses: the request id, rate limits, Retry-After, ETags. */
 export const EXPOSED_HEADERS = [
@@ -19,10 +18,10 @@ export const ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-ke
  * CORS for the listed origins (`*`: any). It runs before routing and authentication: a preflight
  * (OPTIONS with Access-Control-Request-Method, never an Authorization header) is answered 204
  * here for every route. An origin not in the list gets no CORS header at all (its preflight falls
- * through to the router's 405). The headers are set before the route runs, so the envelope's
+ * through to the 405 of the route table). The headers are set before the route runs, so the envelope's
  * error bodies (401, 429, 500) carry them too. Cookies are never used, hence no credentials.
  */
-export function cors(origins: readonly string[], router: ReturnType<typeof createRouter>): Middleware {
+export function cors(origins: readonly string[], templateOf: (method: string, path: string) => string | null): Middleware {
   const any = origins.includes('*');
   const allowed = new Set(origins);
   const middleware = koaCors({
@@ -42,8 +41,8 @@ export function cors(origins: readonly string[], router: ReturnType<typeof creat
     const preflightMethod = ctx.method === 'OPTIONS' ? ctx.get('access-control-request-method') : '';
     if (preflightMethod) {
       // The metrics and the access line name the route the preflight is for.
-      const found = router.match(preflightMethod.toUpperCase(), ctx.path);
-      if (found && 'spec' in found) ctx.state.route = found.spec.path;
+      const route = templateOf(preflightMethod.toUpperCase(), ctx.path);
+      if (route !== null) ctx.state.route = route;
     }
     await middleware(ctx, next);
   };

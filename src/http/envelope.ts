@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.ts';
+import { ClientLeft } from './client-abort.ts';
 import { toApiError } from './errors.ts';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
@@ -18,9 +19,9 @@ const leftEarly = (ctx: Context) => !ctx.res.writableFinished && (ctx.res.destro
  * when the response is over (sent, or cut short by the client leaving: `aborted`, at info, never
  * an error). A 5xx also goes to onServerError, with the stack, unless the client had left.
  *
- * `ctx.state.clientLeft` is an AbortSignal that aborts when the client leaves before its response
- * is complete: the one 'close' listener of the envelope serves everything below that needs to know
- * (client-abort.ts), rather than one listener each on a response that already has many.
+ * `ctx.state.clientLeft` (client-abort.ts) has a signal that aborts when the client leaves before its
+ * response is complete: the one 'close' listener of the envelope serves everything below that needs
+ * to know, rather than one listener each on a response that already has many.
  */
 export function envelope(metrics: Metrics, onServerError: (error: unknown, requestId: string) => void, logger?: Logger): Middleware {
   // Unique per process start plus a counter: ids must be unique, not secret, and they are on every request.
@@ -32,12 +33,12 @@ export function envelope(metrics: Metrics, onServerError: (error: unknown, reque
     const requestId = ACCEPTABLE_ID.test(incoming) ? incoming : `${prefix}${(++counter).toString(36).padStart(8, '0')}`;
     ctx.state.requestId = requestId;
     ctx.set('x-request-id', requestId);
-    const left = new AbortController();
-    ctx.state.clientLeft = left.signal;
+    const left = new ClientLeft();
+    ctx.state.clientLeft = left;
     // 'close' comes once the response is over: finished, or the connection dropped before that.
     ctx.res.once('close', () => {
       if (logger) logAccess(logger, ctx, requestId, performance.now() - started);
-      if (!ctx.res.writableFinished) left.abort(new Error('client disconnected'));
+      if (!ctx.res.writableFinished) left.leave(new Error('client disconnected'));
     });
     try {
       await next();

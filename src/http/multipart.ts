@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import busboy from 'busboy';
 import { badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
 import { type BlobStore, BlobTooLargeError } from '../ports/blob-store.ts';
-import { type BodyPace, isBodyTimeout, pacedBody } from './body.ts';
+import { type BodyPace, isBodyTimeout, paceDeadline } from './body.ts';
 
 export type ReceivedFile = { name: string; sha256: string; sizeBytes: number };
 export type Received = { files: ReceivedFile[]; fields: Record<string, string> };
@@ -14,10 +14,12 @@ const FILE_FIELDS = new Set(['file', 'files', 'file[]', 'files[]']);
 const MAX_FIELD_BYTES = 64 * 1024;
 
 /**
- * Streams every `file` part straight into the blob store (never whole in memory) and collects
- * the text fields. A file over the limit stops the upload: the rest of the body is read and
+ * Streams every `file` part straight into the blob store (never whole in memory, never in a temp
+ * file) and collects the text fields, with busboy rather than koa-body's formidable: formidable
+ * writes each file to a temp file first and ignores RFC 5987 `filename*` (how the SDKs send
+ * non-ASCII names). A file over the limit stops the upload: the rest of the body is read and
  * discarded so the client sees the 413 instead of a reset connection. A body slower than `pace`
- * stops it with a 408, and nothing of it is kept.
+ * stops it with a 408 (body.ts), and nothing of it is kept.
  */
 export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: MultipartLimits, pace: BodyPace): Promise<Received> {
   if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('Upload files as multipart/form-data, or send JSON {name, text}.');
@@ -33,9 +35,10 @@ export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: M
   } catch {
     throw badRequest('invalid_multipart', 'The multipart body is malformed (missing boundary?).', 'file');
   }
-  const body = pacedBody(ctx, pace);
+  const body = ctx.req;
+  const deadline = paceDeadline(ctx, pace);
   const done = new Promise<void>((resolve, reject) => {
-    body.on('error', reject);
+    deadline.expired.catch(reject);
     parser.on('file', (field, stream, info) => {
       if (!FILE_FIELDS.has(field)) {
         stream.resume();
@@ -60,17 +63,19 @@ export async function receiveMultipart(ctx: Context, blobs: BlobStore, limits: M
     return { files: await Promise.all(stored), fields };
   } catch (error) {
     body.unpipe(parser);
-    // A body that arrives too slowly is not waited for: the 408 closes the connection.
-    if (!isBodyTimeout(error)) await drain(body);
+    // A body that arrives too slowly is not waited for: the 408 closes the connection. Nor is one drained slower than the pace.
+    if (!isBodyTimeout(error)) await Promise.race([drain(body), deadline.expired.catch(() => {})]);
     // The part of a file that arrived ends short: its blob write fails, nothing is stored.
     parser.destroy();
     await Promise.allSettled(stored);
     if (error instanceof BlobTooLargeError) throw tooLarge(`A file exceeds the upload limit of ${limits.maxFileBytes} bytes.`);
     throw error;
+  } finally {
+    deadline.stop();
   }
 }
 
-/** Reads and drops what is left of the request body (bounded in time, and by its pace), then lets the response go out. */
+/** Reads and drops what is left of the request body (for at most 10 s), then lets the response go out. */
 function drain(body: Readable): Promise<void> {
   return new Promise((resolve) => {
     if (body.readableEnded || body.destroyed) return resolve();

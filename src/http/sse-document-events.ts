@@ -1,57 +1,63 @@
-import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
+import type { DocumentDoc } from '../../projections/documents/index.ts';
 import type { LiveFeed, FeedMessage } from '../app/live-feed.ts';
-import { documentDecider } from '../domain/document/document.ts';
-import type { EventStore } from '../ports/event-store.ts';
-import { documentStory, lifecycleMessage } from './document-story.ts';
-import { toApiError } from './errors.ts';
+import { presentDocument } from '../app/services/documents.ts';
+import type { RecordedEvent } from '../ports/event-store.ts';
+import type { ReadModelStore } from '../ports/read-models.ts';
 import type { Reply } from './route.ts';
-import { SSE_HEADERS } from './sse-chat.ts';
+import { openEventStream } from './sse.ts';
 
-export type DocumentEventsDeps = { store: EventStore; feed: LiveFeed; heartbeatMs?: number; onError?: (error: unknown) => void };
+export type DocumentEventsDeps = { readModels: ReadModelStore; feed: LiveFeed; heartbeatMs?: number };
 
 const TERMINAL = new Set(['DocumentIndexed', 'DocumentFailed', 'DocumentDeleted']);
+const SETTLED = new Set(['ready', 'failed']);
+
+/** A lifecycle event as a client sees it: chunk batches are summarised, not shipped. */
+export function lifecycleMessage(event: RecordedEvent): FeedMessage {
+  return { event: event.type, data: { ...summary(event), revision: event.revision }, position: event.position };
+}
+
+function summary(event: RecordedEvent): Record<string, unknown> {
+  if (event.type !== 'DocumentChunksExtracted') return event.data;
+  const { chunks, ...data } = event.data;
+  return { ...data, chunk_count: chunks.length };
+}
 
 /**
- * The document's story so far from the log, then live events and progress as they happen; the
- * stream ends when the document is ready, failed or deleted. Subscribing before reading the log
- * means nothing falls between the two; the story (document-story.ts) drops what arrives twice and
- * puts the parse's chunk batches in. Messages are told one after the other, in arrival order.
+ * A document's progress from the query side: `event: document` with the document as the read
+ * model has it (as `GET …/documents/{id}` answers), then its lifecycle events and parse and index
+ * progress from the live feed as they are projected, until it is ready, failed or deleted (at once
+ * when the document already is). Subscribing before reading the read model means nothing falls
+ * between the two; an event at or before the document's position is already in it and is skipped,
+ * and progress that arrived before the read is superseded by it. A client that leaves unsubscribes.
  */
-export async function streamDocumentEvents(ctx: Context, { store, feed, heartbeatMs = 15_000, onError }: DocumentEventsDeps, documentId: string): Promise<Reply> {
-  const out = new PassThrough();
-  const tell = documentStory(store);
-  let ended = false;
-  let queue = Promise.resolve();
-  const write = ({ event, data }: FeedMessage) => {
-    if (ended) return;
-    out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    if (TERMINAL.has(event)) finish();
-  };
-  const fail = (error: unknown) => {
-    if (ended) return;
-    onError?.(error);
-    const { status, type, code, message, param } = toApiError(error);
-    out.write(`event: error\ndata: ${JSON.stringify({ error: { message, type, param, code }, status })}\n\n`);
-    finish();
-  };
-  const send = (message: FeedMessage) => {
-    queue = queue.then(async () => (ended ? undefined : (await tell(message)).forEach(write))).catch(fail);
-  };
-  const pending: FeedMessage[] = [];
-  let replaying = true;
-  const unsubscribe = feed.subscribe(documentId, (m) => (replaying ? pending.push(m) : send(m)));
-  const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), heartbeatMs);
-  const finish = () => {
-    ended = true;
+export async function streamDocumentEvents(ctx: Context, deps: DocumentEventsDeps & { onServerError(error: unknown): void }, documentId: string): Promise<Reply> {
+  const early: FeedMessage[] = [];
+  let forward = (message: FeedMessage) => void early.push(message);
+  const unsubscribe = deps.feed.subscribe(documentId, (message) => forward(message));
+  let current: { doc: DocumentDoc | null; position: bigint } | null;
+  try {
+    current = await deps.readModels.getVersioned<DocumentDoc>('documents', documentId);
+  } catch (error) {
     unsubscribe();
-    clearInterval(heartbeat);
-    out.end();
+    throw error;
+  }
+  const stream = openEventStream(ctx, { onServerError: deps.onServerError, heartbeatMs: deps.heartbeatMs });
+  stream.signal.addEventListener('abort', unsubscribe, { once: true });
+  const seen = current?.position ?? -1n;
+  forward = (message) => {
+    if (message.position !== undefined && message.position <= seen) return;
+    stream.send(message.data, message.event);
+    if (TERMINAL.has(message.event)) stream.end();
   };
-  ctx.req.on('close', finish);
-  for (const event of await store.readStream(documentDecider.streamId(documentId))) send(lifecycleMessage(event));
-  replaying = false;
-  pending.forEach(send);
-  ctx.req.socket.setTimeout(0);
-  return { headers: SSE_HEADERS, body: out };
+  const doc = current?.doc ?? null;
+  if (doc === null) {
+    // Deleted since the route found it.
+    forward({ event: 'DocumentDeleted', data: { document_id: documentId } });
+    return stream.reply;
+  }
+  stream.send(presentDocument(doc), 'document');
+  if (SETTLED.has(doc.status)) stream.end();
+  else for (const message of early) if (message.position !== undefined) forward(message);
+  return stream.reply;
 }

@@ -11,6 +11,7 @@ test.after.always((t) => t.context.server?.close());
 /** Each bad request: the status, the error's code and param, and not a single event appended. */
 const cases: { title: string; method: string; path: (kb: string) => string; json?: unknown; raw?: string; headers?: Record<string, string>; status: number; code: string; param: string | null }[] = [
   { title: 'malformed JSON', method: 'POST', path: () => '/v1/knowledge-bases', raw: '{"name": "x",', status: 400, code: 'invalid_json', param: null },
+  { title: 'a body that is not the gzip it claims', method: 'POST', path: () => '/v1/knowledge-bases', raw: '{"name": "x"}', headers: { 'content-encoding': 'gzip' }, status: 400, code: 'invalid_json', param: null },
   { title: 'missing required field', method: 'POST', path: () => '/v1/knowledge-bases', json: {}, status: 400, code: 'missing_field', param: 'name' },
   { title: 'wrong type', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 42 }, status: 400, code: 'invalid_value', param: 'name' },
   { title: 'empty name', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: '   ' }, status: 400, code: 'invalid_value', param: 'name' },

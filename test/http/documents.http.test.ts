@@ -105,21 +105,97 @@ test.serial('delete takes the document out of the list, its chunks and the knowl
   t.not(again.body.data[0].id, doc.id, 'deleted content can come back as a new document');
 });
 
-test.serial('server-sent events: the lifecycle from queued to ready, then the stream ends', async (t) => {
+/** The lifecycle events that follow a document in each status, in order. */
+const AFTER: Record<string, string[]> = {
+  // Chunk batches travel in their own stream (document_chunks-…): the document's feed tells its lifecycle.
+  queued: ['DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed'],
+  parsing: ['DocumentParsed', 'DocumentIndexed'],
+  indexing: ['DocumentIndexed'],
+  ready: [],
+};
+
+const documentEvents = async (t: { context: { server: TestServer; kb: string } }, id: string, signal?: AbortSignal) =>
+  fetch(`${t.context.server.url}/v1/knowledge-bases/${t.context.kb}/documents/${id}/events`, { headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' }, signal });
+
+test.serial('server-sent events: the document as it stands, then its lifecycle live to ready, then the stream ends', async (t) => {
   const up = await uploadFiles(t.context.server, t.context.kb, [{ name: 'sse.md', bytes: MARKDOWN.replace('Solar', 'Wind') }]);
   const id = up.body.data[0].id;
-  const res = await fetch(`${t.context.server.url}/v1/knowledge-bases/${t.context.kb}/documents/${id}/events`, {
-    headers: { authorization: 'Bearer test-admin-key-0123456789abcdef' },
-  });
+  const res = await documentEvents(t, id);
   t.is(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
   const text = await res.text();
-  const events = [...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]);
-  const lifecycle = events.filter((e) => e !== 'progress');
-  t.deepEqual(lifecycle, ['DocumentUploaded', 'DocumentParsingStarted', 'DocumentChunksExtracted', 'DocumentParsed', 'DocumentIndexed']);
+  const events = [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((m) => ({ event: m[1]!, data: JSON.parse(m[2]!) }));
+  // The read model's document first, exactly as GET answers it at that moment.
+  t.is(events[0]!.event, 'document');
+  t.like(events[0]!.data, { id, object: 'document', name: 'sse.md', knowledge_base_id: t.context.kb });
+  const lifecycle = events.slice(1).filter((e) => e.event !== 'progress');
+  t.deepEqual(lifecycle.map((e) => e.event), AFTER[events[0]!.data.status]);
+  t.true(lifecycle.every((e) => typeof e.data.revision === 'number'));
   t.notRegex(text, /"chunks":/, 'chunk payloads are summarised');
-  const data = [...text.matchAll(/^event: (?!progress)\w+\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!));
-  t.deepEqual(data.map((d) => d.revision), [0, 1, 2, 3, 4], 'numbered in the order told, as when batches were in the document stream');
-  t.like(data[2], { document_id: id, attempt: 1, batch_index: 0, batch_count: 1, chunk_count: data[3].chunk_count });
+  // A document already ready: its state, and the stream ends at once.
+  const again = await (await documentEvents(t, id)).text();
+  t.deepEqual([...again.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]), ['document']);
+  t.regex(again, /"status":"ready"/);
+});
+
+/** Reads a server-sent event stream as it comes: `until` resolves once the text so far matches. */
+function reader(res: Response) {
+  const body = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    text: () => text,
+    async until(pattern: RegExp) {
+      while (!pattern.test(text)) {
+        const { value, done } = await body.read();
+        if (done) throw new Error(`the stream ended before ${pattern}: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+      return text;
+    },
+  };
+}
+
+test.serial('server-sent events: after the read model’s document, only newer feed events; a client that leaves releases its subscription', async (t) => {
+  const { runtime } = t.context.server;
+  // A document stuck in parsing at log position 10: the read model is all the stream reads.
+  const up = await uploadFiles(t.context.server, t.context.kb, [{ name: 'stuck.md', bytes: 'A document whose parse never ends.' }]);
+  const real = await settledDocument(t.context.server, t.context.kb, up.body.data[0].id);
+  const stored = (await runtime.readModels.get<Record<string, unknown>>('documents', real.id))!;
+  const id = `${real.id}stuck`;
+  await runtime.readModels.commit([{ op: 'put', collection: 'documents', id, doc: { ...stored, id, status: 'parsing' }, position: 10n }]);
+
+  const feed = runtime.feed;
+  const subscribe = feed.subscribe;
+  let open = 0;
+  feed.subscribe = (key, listener) => {
+    open++;
+    const unsubscribe = subscribe(key, listener);
+    return () => (open--, unsubscribe());
+  };
+  try {
+    const leaving = new AbortController();
+    const stream = reader(await documentEvents(t, id, leaving.signal));
+    await stream.until(/^event: document\ndata: .*"status":"parsing"/m);
+    t.is(open, 1);
+    feed.publish(id, { event: 'DocumentParsingStarted', data: { revision: 1 }, position: 9n });
+    feed.publish(id, { event: 'progress', data: { stage: 'parsing', pages_parsed: 1, page_count: 2 } });
+    feed.publish(id, { event: 'DocumentParsed', data: { revision: 3 }, position: 12n });
+    await stream.until(/event: DocumentParsed/);
+    t.deepEqual([...stream.text().matchAll(/^event: (\w+)$/gm)].map((m) => m[1]), ['document', 'progress', 'DocumentParsed'], 'what the document already has is skipped');
+    leaving.abort();
+    for (let i = 0; open > 0 && i < 200; i++) await new Promise((r) => setTimeout(r, 10));
+    t.is(open, 0, 'the subscription is released when the client leaves');
+
+    // Until the end: a terminal event closes the stream and unsubscribes.
+    const following = reader(await documentEvents(t, id));
+    await following.until(/event: document/);
+    feed.publish(id, { event: 'DocumentIndexed', data: { revision: 4 }, position: 13n });
+    await t.throwsAsync(following.until(/never/), { message: /the stream ended/ });
+    t.regex(following.text(), /event: DocumentIndexed/);
+    t.is(open, 0);
+  } finally {
+    feed.subscribe = subscribe;
+  }
 });
 
 test.serial('list filters by status and pages', async (t) => {

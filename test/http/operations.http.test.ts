@@ -39,6 +39,10 @@ test.serial('unknown routes are 404 and wrong methods 405, in the error shape', 
   const wrong = await call('PUT', '/v1/models');
   t.is(wrong.status, 405);
   t.is(wrong.body.error.code, 'method_not_allowed');
+  t.is(wrong.headers.get('allow'), 'GET, HEAD');
+  const item = await call('POST', '/v1/knowledge-bases/kb_x');
+  t.is(item.status, 405);
+  t.deepEqual(item.headers.get('allow')!.split(', ').sort(), ['DELETE', 'GET', 'HEAD', 'PATCH']);
 });
 
 test.serial('metrics are Prometheus text with request counts and consumer positions', async (t) => {

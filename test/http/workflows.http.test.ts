@@ -130,6 +130,42 @@ test.serial('a stream that fails inside the server sends a generic error event, 
   }
 });
 
+test.serial('a client that leaves a streamed run releases its feed subscriptions', async (t) => {
+  const wf = await qa();
+  const { feed, readModels } = server.runtime;
+  const subscribe = feed.subscribe;
+  const get = readModels.get.bind(readModels);
+  let open = 0;
+  // Nothing tells this stream that the run is over: no terminal event reaches it, and the read model says running.
+  feed.subscribe = (key, listener) => {
+    open++;
+    const unsubscribe = subscribe(key, (m) => void (m.event.startsWith('WorkflowRun') || listener(m)));
+    return () => (open--, unsubscribe());
+  };
+  readModels.get = (async (collection: string, id: string) => {
+    const doc = await get<Record<string, unknown>>(collection, id);
+    return collection === 'workflow_runs' && doc ? { ...doc, status: 'running' } : doc;
+  }) as typeof readModels.get;
+  try {
+    const leaving = new AbortController();
+    const res = await fetch(`${server.url}/v1/workflows/${wf.id}/run`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-admin-key-0123456789abcdef', 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs: { question: 'When did the Erebus lava lake become active?' }, response_mode: 'streaming' }),
+      signal: leaving.signal,
+    });
+    const first = await res.body!.getReader().read();
+    t.regex(new TextDecoder().decode(first.value), /^event: NodeRun/);
+    t.is(open, 2, 'the node events and the wait for the end');
+    leaving.abort();
+    for (let i = 0; open > 0 && i < 200; i++) await new Promise((r) => setTimeout(r, 10));
+    t.is(open, 0);
+  } finally {
+    feed.subscribe = subscribe;
+    readModels.get = get;
+  }
+});
+
 test('inputs are checked against the start node; Idempotency-Key returns the first run', async (t) => {
   const wf = await qa();
   const missing = await run(wf.id, { inputs: {} });

@@ -102,7 +102,7 @@ class Documents:
         timeout: float = 600.0,
     ) -> List[Document]:
         """Waits until each document is ready, following its server-sent lifecycle (one after the
-        other: each stream replays what already happened) and calling ``on_progress`` on every step.
+        other: each stream opens with the document as it stands) and calling ``on_progress`` on every step.
         Raises DocumentFailedError if one failed, APITimeoutError past ``timeout`` seconds."""
         pending = [documents] if isinstance(documents, (str, Document)) else list(documents)
         deadline = time.monotonic() + timeout
@@ -124,9 +124,12 @@ class Documents:
             for event, data in stream_events(self._t, "GET", f"{self._one(kb_id, doc_id)}/events", timeout=remaining):
                 if event == "DocumentDeleted":
                     raise KbqaError(f"Document {doc_id} was deleted while waiting for it.")
-                if event == "DocumentUploaded" and isinstance(data.get("name"), str):
+                # The stream opens with the document as it stands (``document``), then its lifecycle events as they happen.
+                if event in ("document", "DocumentUploaded") and isinstance(data.get("name"), str):
                     name = data["name"]
-                if event == "progress":
+                if event == "document" and isinstance(data.get("status"), str):
+                    status = data["status"]
+                elif event == "progress":
                     status = "indexing" if data.get("stage") == "indexing" else "parsing"
                 elif event in _STATUS_OF:
                     status = _STATUS_OF[event]
@@ -166,6 +169,6 @@ class Documents:
         return Deleted.from_dict(self._t.json("DELETE", self._one(kb_id, doc_id)).body)
 
     def events(self, kb_id: str, doc_id: str) -> Iterator[ServerEvent]:
-        """The document's lifecycle events (replayed, then live with ``progress``), ending when it is ready, failed or deleted."""
+        """The document as it stands (``document``), then its lifecycle events live with ``progress``, ending when it is ready, failed or deleted."""
         for event, data in stream_events(self._t, "GET", f"{self._one(kb_id, doc_id)}/events"):
             yield ServerEvent(event, data)

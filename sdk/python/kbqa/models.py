@@ -248,7 +248,7 @@ class UploadProgress:
     name: str
     status: str
     event: str
-    """The lifecycle event (``DocumentParsed`` ...) or ``progress``."""
+    """``document`` (its state when the stream opened), a lifecycle event (``DocumentParsed`` ...) or ``progress``."""
     settled: int
     total: int
     pages_parsed: Optional[int] = None

@@ -3,7 +3,8 @@ import type { ChatMessage } from '../../ports/models.ts';
 import { ChatCompletion, ChatCompletionBody, QuickChatResponse } from '../../../schemas/http/chat.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
 import { type Reply, route } from '../route.ts';
-import { SSE_HEADERS, streamChatCompletion, usageBody } from '../sse-chat.ts';
+import { openEventStream } from '../sse.ts';
+import { streamChatCompletion, usageBody } from '../sse-chat.ts';
 
 const tag = 'chat';
 const chatStream =
@@ -36,14 +37,9 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
     const prepared = await chat.prepare(principal, chatInput, abort.signal);
     const record = (outcome: Parameters<typeof prepared.record>[0]) => prepared.record(outcome).catch(onError);
     if (chatInput.stream) {
-      ctx.req.socket.setTimeout(0);
-      const stream = streamChatCompletion(prepared, {
-        includeUsage: body.stream_options?.include_usage ?? false,
-        abort,
-        onError,
-        onDone: (outcome) => void record(outcome),
-      });
-      return { headers: SSE_HEADERS, body: stream };
+      const stream = openEventStream(ctx, { onServerError: onError });
+      streamChatCompletion(prepared, stream, { includeUsage: body.stream_options?.include_usage ?? false, onDone: (outcome) => void record(outcome) });
+      return stream.reply;
     }
     const outcome = await prepared.complete(abort.signal);
     await record(outcome);

@@ -7,7 +7,7 @@ import { MEDIA_TYPES } from '../../parsing/types.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
 import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadMetadata } from '../../../schemas/http/documents.ts';
-import { type BodyPace, readJson } from '../body.ts';
+import { type BodyPace, type JsonReader, jsonReader } from '../body.ts';
 import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
 import { streamDocumentEvents, type DocumentEventsDeps } from '../sse-document-events.ts';
@@ -37,8 +37,11 @@ const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name
   return parseOr400(schema, value, name);
 };
 
-export function documentRoutes(deps: DocumentRouteDeps) {
+/** onServerError hears failures past the start of an event stream, with the request's id. */
+export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: unknown, requestId: string) => void) {
   const { documents, blobs } = deps;
+  // A JSON text upload may be as large as a file. Made at the first upload: a table built only to be described has no limits.
+  let readText: JsonReader | undefined;
 
   /** Types are decided by the bytes; an unsupported one rejects the whole upload before anything is queued. */
   async function typed(files: ReceivedFile[]): Promise<StoredFile[]> {
@@ -91,7 +94,7 @@ export function documentRoutes(deps: DocumentRouteDeps) {
         await documents.knowledgeBase(principal, params.kb_id!);
         let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking> };
         if (ctx.is('application/json')) {
-          const body = parseOr400(TextUploadBody, await readJson(ctx, deps.maxUploadBytes, deps.bodyPace));
+          const body = parseOr400(TextUploadBody, await (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace))(ctx));
           const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
           // JSON text is text by construction; its name only says which kind (the parser still sniffs).
           const file = { name: body.name, sha256: blob.sha256, sizeBytes: blob.sizeBytes, mediaType: textTypeByName(body.name) };
@@ -150,14 +153,14 @@ export function documentRoutes(deps: DocumentRouteDeps) {
     route({
       method: 'get',
       path: `${base}/:document_id/events`,
-      summary: 'Server-sent events: the document’s lifecycle so far, then live, with parse and index progress',
+      summary: 'Server-sent events: the document as it stands, then its lifecycle live, with parse and index progress',
       tag,
       scope: 'read',
       eventStream:
-        'One event per lifecycle step (`event:` its type, such as DocumentParsed; `data:` its JSON with `revision`), from the first, then live with progress; the stream ends when the document is ready, failed or deleted.',
-      handle: async ({ ctx, principal, params }) => {
+        'First `event: document` with the document as `GET …/documents/{document_id}` returns it; then one event per lifecycle step as it happens (`event:` its type, such as DocumentParsed; `data:` its JSON with `revision`) and `progress` events; the stream ends when the document is ready, failed or deleted (at once if it already is).',
+      handle: async ({ ctx, principal, params, requestId }) => {
         const doc = await documents.get(principal, params.kb_id!, params.document_id!);
-        return streamDocumentEvents(ctx, deps.events, doc.id);
+        return streamDocumentEvents(ctx, { ...deps.events, onServerError: (error) => onServerError(error, requestId) }, doc.id);
       },
     }),
     route({

@@ -1,36 +1,39 @@
-import { PassThrough } from 'node:stream';
 import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
 import type { LiveFeed } from '../../app/live-feed.ts';
 import { presentRun, type WorkflowService } from '../../app/services/workflows.ts';
 import { Deleted, ListQuery, listOf } from '../../../schemas/http/common.ts';
 import { CreateWorkflowBody, ReplaceWorkflowBody, RunWorkflowBody, Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
-import { toApiError } from '../errors.ts';
 import { route } from '../route.ts';
-import { SSE_HEADERS } from '../sse-chat.ts';
+import { type EventStream, openEventStream } from '../sse.ts';
 
 const tag = 'workflows';
 const TERMINAL = new Set(['WorkflowRunSucceeded', 'WorkflowRunFailed']);
 
-export type WorkflowRouteDeps = { workflows: WorkflowService; feed: LiveFeed; blockingWaitMs: number; onError(error: unknown): void };
+export type WorkflowRouteDeps = { workflows: WorkflowService; feed: LiveFeed; blockingWaitMs: number; onError(error: unknown, requestId: string): void };
 
 /**
  * Resolves when the run reaches a final state or `waitMs` passes, with the run as the read model
  * has it. The feed carries the run's events once projected; subscribing before the first read
- * means a run that finishes in between is still seen.
+ * means a run that finishes in between is still seen. An aborted `signal` stops the wait (its
+ * subscription and timer go) and the promise never settles: no one is waiting any more.
  */
-function waitForRun(deps: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string, waitMs: number): Promise<WorkflowRunDoc> {
+function waitForRun(deps: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string, waitMs: number, signal?: AbortSignal): Promise<WorkflowRunDoc> {
   return new Promise((resolve, reject) => {
     let done = false;
-    const finish = () => {
-      if (done) return;
+    const stop = () => {
       done = true;
       clearTimeout(timer);
       unsubscribe();
+    };
+    const finish = () => {
+      if (done) return;
+      stop();
       read().then(resolve, reject);
     };
     const unsubscribe = deps.feed.subscribe(runId, (m) => TERMINAL.has(m.event) && finish());
     const timer = setTimeout(finish, waitMs);
-    read().then((doc) => (doc.status === 'succeeded' || doc.status === 'failed') && finish(), reject);
+    signal?.addEventListener('abort', stop, { once: true });
+    read().then((doc) => (doc.status === 'succeeded' || doc.status === 'failed') && finish(), (error: unknown) => done || reject(error));
   });
 }
 
@@ -98,12 +101,16 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       otherStatuses: { 202: 'The run as it stands: `response_mode: "async"`, or a blocking run still going when the wait ended.' },
       eventStream:
         'With `response_mode: "streaming"`: the run’s node events as they happen (`event:` WorkflowNodeStarted, WorkflowNodeSucceeded …), then `event: workflow_run` with the finished run.',
-      handle: async ({ ctx, principal, params, body }) => {
+      handle: async ({ ctx, principal, params, body, requestId }) => {
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         const mode = body.response_mode;
         const { runId } = await workflows.requestRun(principal, params.workflow_id!, { inputs: body.inputs, mode, idempotencyKey });
         const read = () => workflows.run(principal, runId);
-        if (mode === 'streaming') return { headers: SSE_HEADERS, body: streamRun(read, runId) };
+        if (mode === 'streaming') {
+          const stream = openEventStream(ctx, { onServerError: (error) => deps.onError(error, requestId) });
+          streamRun(stream, read, runId);
+          return stream.reply;
+        }
         const waitMs = mode === 'blocking' ? deps.blockingWaitMs : 0;
         const run = await waitForRun(deps, read, runId, waitMs);
         const finished = run.status === 'succeeded' || run.status === 'failed';
@@ -121,25 +128,17 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
     }),
   ];
 
-  /** Node events as they are projected, then the finished run as the last event. */
-  function streamRun(read: () => Promise<WorkflowRunDoc>, runId: string): PassThrough {
-    const out = new PassThrough();
-    const send = (event: string, data: unknown) => out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  /** Node events as they are projected, then the finished run as the last event; a client that leaves stops both. */
+  function streamRun(stream: EventStream, read: () => Promise<WorkflowRunDoc>, runId: string) {
     const unsubscribe = feed.subscribe(runId, (m) => {
-      if (!TERMINAL.has(m.event)) send(m.event, m.data);
+      if (!TERMINAL.has(m.event)) stream.send(m.data, m.event);
     });
-    waitForRun(deps, read, runId, 600_000)
-      .then((run) => send('workflow_run', presentRun(run)))
-      .catch((error: unknown) => {
-        // Only what is meant for clients leaves the server; anything else reads generically and goes to the log.
-        const { status, type, code, message, param } = toApiError(error);
-        if (status >= 500) deps.onError(error);
-        send('error', { error: { message, type, param, code }, status });
+    stream.signal.addEventListener('abort', unsubscribe, { once: true });
+    waitForRun(deps, read, runId, 600_000, stream.signal)
+      .then((run) => {
+        stream.send(presentRun(run), 'workflow_run');
+        stream.end();
       })
-      .finally(() => {
-        unsubscribe();
-        out.end();
-      });
-    return out;
+      .catch((error: unknown) => stream.fail(error));
   }
 }

@@ -79,7 +79,7 @@ export function documentsResource(t: Transport) {
     async delete(kbId: string, docId: string, options: { signal?: AbortSignal } = {}): Promise<Deleted> {
       return (await t.json<Deleted>({ method: 'DELETE', path: one(kbId, docId), signal: options.signal })).body;
     },
-    /** The document's lifecycle events (replayed, then live with `progress`), ending when it is ready, failed or deleted. */
+    /** The document as it stands (`document`), then its lifecycle events live with `progress`, ending when it is ready, failed or deleted. */
     async *events(kbId: string, docId: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<ServerEvent> {
       yield* readJsonEvents(await t.stream({ method: 'GET', path: `${one(kbId, docId)}/events`, signal: options.signal }));
     },

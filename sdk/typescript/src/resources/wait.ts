@@ -9,7 +9,7 @@ export type UploadProgress = {
   document_id: string;
   name: string;
   status: DocumentStatus;
-  /** The lifecycle event (`DocumentParsed` …) or `progress`. */
+  /** `document` (its state when the stream opened), a lifecycle event (`DocumentParsed` …) or `progress`. */
   event: string;
   pages_parsed?: number;
   page_count?: number;
@@ -62,9 +62,11 @@ export async function waitForDocuments(t: Transport, kbId: string, documents: (s
       const stream = await t.stream({ method: 'GET', path: `${path(id)}/events`, signal: controller.signal });
       for await (const { event, data } of readJsonEvents(stream)) {
         if (event === 'DocumentDeleted') throw new KbqaError(`Document ${id} was deleted while waiting for it.`);
-        if (event === 'DocumentUploaded' && typeof data.name === 'string') name = data.name;
-        status = event === 'progress' ? (data.stage === 'indexing' ? 'indexing' : 'parsing') : (STATUS_OF[event] ?? status);
-        if (status === null || !(event in STATUS_OF || event === 'progress')) continue;
+        // The stream opens with the document as it stands (`document`), then its lifecycle events as they happen.
+        if ((event === 'document' || event === 'DocumentUploaded') && typeof data.name === 'string') name = data.name;
+        if (event === 'document') status = typeof data.status === 'string' ? (data.status as DocumentStatus) : status;
+        else status = event === 'progress' ? (data.stage === 'indexing' ? 'indexing' : 'parsing') : (STATUS_OF[event] ?? status);
+        if (status === null || !(event in STATUS_OF || event === 'progress' || event === 'document')) continue;
         if (settledStatus(status) && !counted) {
           counted = true;
           settled++;
