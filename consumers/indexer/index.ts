@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
-import type { ChunkRecord, DocumentDeleted, DocumentParsed } from '../../schemas/events/document.ts';
+import type { ChunkRecord, DocumentDeleted, DocumentParsed, DocumentUploaded } from '../../schemas/events/document.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
@@ -86,7 +86,7 @@ async function removeFromIndexes({ vectors, keywords, graph, passages }: Indexer
   }
 }
 
-type Work = { id: string; kbId: string; chunks: Chunk[]; embedder: Embedder };
+type Work = { id: string; kbId: string; name: string; chunks: Chunk[]; embedder: Embedder };
 
 /** Which of the parsed documents still need indexing, with their chunks and their knowledge base's embedder. */
 async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[]): Promise<Work[]> {
@@ -106,7 +106,9 @@ async function gather(deps: IndexerDeps, parsed: z.infer<typeof DocumentParsed>[
       await failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`, deps.logger);
       continue;
     }
-    work.push({ id, kbId, chunks: chunksOfAttempt(events, p.attempt), embedder });
+    // A document being indexed was uploaded; its name travels with each passage, so results need no document lookup.
+    const { name } = events.find((e) => e.type === 'DocumentUploaded')!.data as z.infer<typeof DocumentUploaded>;
+    work.push({ id, kbId, name, chunks: chunksOfAttempt(events, p.attempt), embedder });
   }
   return work;
 }
@@ -141,6 +143,7 @@ async function indexDocuments(deps: IndexerDeps, parsed: z.infer<typeof Document
       slice.map(({ w, chunk }) => ({
         chunkId: chunk.chunk_id,
         documentId: w.id,
+        documentName: w.name,
         index: chunk.index,
         page: chunk.page,
         headingPath: chunk.heading_path,

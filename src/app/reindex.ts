@@ -5,6 +5,7 @@ import { documentDecider } from '../domain/document/document.ts';
 import { underHeadings } from '../domain/retrieval/passage-text.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { Embedder } from '../ports/models.ts';
+import type { PassageStore } from '../ports/passage-store.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
 
@@ -20,12 +21,15 @@ type ProgressDoc = { id: string; model: string; after: string | null; documents:
  * log (chunk text travels in events), into the vector index: after the model changed, or to fill
  * a new vector index. Documents go in id order and progress is saved after each, so an
  * interrupted run resumes after the last finished document; a fresh run clears the namespace
- * first, since vectors of another model (or dimension) must not mix with the new ones.
+ * first, since vectors of another model (or dimension) must not mix with the new ones. Given the
+ * passage store, it rewrites the passages too, which gives those indexed before names were kept
+ * their document's name.
  */
 export async function reindexKnowledgeBase(opts: {
   store: EventStore;
   readModels: ReadModelStore;
   vectors: VectorIndex;
+  passages?: PassageStore;
   embedders: ReadonlyMap<string, Embedder>;
   knowledgeBaseId: string;
   restart?: boolean;
@@ -33,7 +37,7 @@ export async function reindexKnowledgeBase(opts: {
   now?: () => Date;
   onProgress?: (p: ReindexProgress) => void;
 }): Promise<ReindexProgress> {
-  const { store, readModels, vectors, embedders, knowledgeBaseId: kbId, restart = false, batchSize = 256, now = () => new Date(), onProgress } = opts;
+  const { store, readModels, vectors, passages, embedders, knowledgeBaseId: kbId, restart = false, batchSize = 256, now = () => new Date(), onProgress } = opts;
   const kb = await readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
   if (!kb) throw new Error(`no knowledge base '${kbId}'`);
   const model = kb.settings.embedding_model;
@@ -70,6 +74,7 @@ export async function reindexKnowledgeBase(opts: {
         const slice = chunks.slice(start, start + batchSize);
         const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
         await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
+        await passages?.upsert(kbId, slice.map((c) => ({ chunkId: c.chunk_id, documentId: doc.id, documentName: doc.name, index: c.index, page: c.page, headingPath: c.heading_path, text: c.text })));
       }
       state.after = doc.id;
       state.documents += 1;

@@ -125,6 +125,7 @@ export async function reindex(config: Config, options: { knowledgeBase: string; 
       store,
       readModels,
       vectors: indexes.vectors,
+      passages: indexes.passages,
       embedders: createModels(config).embedders,
       knowledgeBaseId: options.knowledgeBase,
       restart: options.restart,

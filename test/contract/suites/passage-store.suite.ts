@@ -6,6 +6,7 @@ import { type Fixture, withIndex } from './search-indexes.suite.ts';
 const passage = (chunkId: string, documentId: string, text: string, page = 1): Passage => ({
   chunkId,
   documentId,
+  documentName: `${documentId}.pdf`,
   index: Number(chunkId.replace(/\D/g, '') || 0),
   page,
   headingPath: ['Guide', 'Setup'],
@@ -23,6 +24,15 @@ export function testPassageStore(test: TestFn, name: string, factory: () => Prom
     t.deepEqual(found.get('c1'), passage('c1', 'd1', 'first', 3));
     t.is((await store.get(ns, [])).size, 0);
     t.is((await store.get(`${ns}-other`, ['c1'])).size, 0);
+  });
+
+  it('keeps the document name; a passage stored without one reads as null', async (t, store, ns) => {
+    await store.upsert(ns, [passage('c1', 'd1', 'named'), { ...passage('c2', 'd2', 'unnamed'), documentName: null }]);
+    const found = await store.get(ns, ['c1', 'c2']);
+    t.is(found.get('c1')?.documentName, 'd1.pdf');
+    t.is(found.get('c2')?.documentName, null);
+    await store.upsert(ns, [passage('c2', 'd2', 'named now')]);
+    t.is((await store.get(ns, ['c2'])).get('c2')?.documentName, 'd2.pdf', 'rewriting a passage fills its name');
   });
 
   it('upsert replaces; deletes by document and namespace', async (t, store, ns) => {
