@@ -85,8 +85,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
       config.defaultEmbeddingModel ?? offline.model.id,
     );
-    const search = createSearchService({ readModels, indexes, embedders, rerankers, defaultReranker });
-    const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent, maxContextTokens: config.chat.maxContextTokens });
+    const search = createSearchService({ readModels, indexes, embedders, rerankers, defaultReranker, maxContextTokens: config.chat.maxContextTokens });
+    const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
     }
