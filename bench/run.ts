@@ -8,6 +8,7 @@ import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
+import { metadataFilterBench } from './metadata-filter.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';
@@ -28,6 +29,7 @@ const BENCHES = {
   vector_index: vectorIndexBench,
   reranker: rerankerBench,
   search_chat: searchChatBench,
+  metadata_filter: metadataFilterBench,
   workflow: workflowBench,
   kafka_messages: kafkaMessagesBench,
   projector_streams: projectorStreamsBench,

@@ -10,8 +10,8 @@ import { contextOf, type RetrievedContext } from './context.ts';
 import { graphRetriever } from './graph-retriever.ts';
 import { presentHits, type SearchHit } from './hits.ts';
 import { keywordRetriever } from './keyword-retriever.ts';
-import type { DocumentDoc } from '../../../projections/documents/index.ts';
-import { type MetadataValue, optionsFor, type RetrievalRequest } from './options.ts';
+import type { MetadataFilter } from './metadata-filter.ts';
+import { optionsFor, type RetrievalRequest } from './options.ts';
 import { passageCache } from './passage-cache.ts';
 import { rerankStage } from './rerank-stage.ts';
 import type { Retriever } from './retriever.ts';
@@ -26,6 +26,7 @@ export type RetrievalDeps = {
   embedders: ReadonlyMap<string, Embedder>;
   rerankers: ReadonlyMap<string, Reranker>;
   defaultReranker: string;
+  metadataFilter: MetadataFilter;
   /** The prompt's budget for passages (KBQA_CHAT_MAX_CONTEXT_TOKENS), unless a caller gives its own. */
   maxContextTokens: number;
 };
@@ -50,13 +51,9 @@ export function createRetrieval(deps: RetrievalDeps) {
   /** Metadata conditions become document ids, the filter every index applies natively; with ids too, both must hold. */
   async function indexFilter(kb: KnowledgeBaseDoc, filter: RetrievalRequest['filter']): Promise<IndexFilter> {
     if (!filter?.metadata || Object.keys(filter.metadata).length === 0) return filter?.documentIds ? { documentIds: filter.documentIds } : {};
-    const conditions = Object.entries(filter.metadata);
-    const docs = await readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kb.id, status: 'ready' }, limit: 100_000 });
+    const matching = await deps.metadataFilter.documentIds(kb.id, filter.metadata);
     const wanted = filter.documentIds ? new Set(filter.documentIds) : null;
-    const documentIds = docs
-      .filter((d) => (!wanted || wanted.has(d.id)) && conditions.every(([key, expected]) => matches(d.metadata[key], expected)))
-      .map((d) => d.id);
-    return { documentIds };
+    return { documentIds: wanted ? matching.filter((id) => wanted.has(id)) : matching };
   }
 
   async function retrieve(kb: KnowledgeBaseDoc, request: RetrievalRequest, signal?: AbortSignal): Promise<SearchHit[]> {
@@ -84,7 +81,3 @@ export function createRetrieval(deps: RetrievalDeps) {
 }
 
 export type Retrieval = ReturnType<typeof createRetrieval>;
-
-function matches(actual: MetadataValue | undefined, expected: MetadataValue | MetadataValue[]): boolean {
-  return Array.isArray(expected) ? expected.some((e) => e === actual) : expected === actual;
-}
