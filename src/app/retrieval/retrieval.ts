@@ -79,5 +79,3 @@ export function createRetrieval(deps: RetrievalDeps) {
     },
   };
 }
-
-export type Retrieval = ReturnType<typeof createRetrieval>;
