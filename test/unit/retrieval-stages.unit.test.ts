@@ -126,4 +126,5 @@ test('the context numbers the hits that fit the budget and cites each the same w
   t.deepEqual(numbered.map((p) => [p.index, p.source, p.page, p.text.slice(0, 11)]), [[1, 'a.pdf', 2, 'Manual\nword'], [2, 'b.pdf', 2, 'Manual\nword']]);
   t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph: hit('b', 10).paragraph, document_id: 'doc-b', chunk_id: 'b', score: 0.5 });
   t.deepEqual(contextOf([], 60), { hits: [], passages: [], citations: [] });
+  t.deepEqual(contextOf([hit('a', 10)], 0).passages, [], 'a budget of 0 asks for no context');
 });

@@ -20,9 +20,11 @@ export type RetrievedContext = { hits: SearchHit[]; passages: ContextPassage[]; 
 /**
  * The best hits that fit `maxTokens`, in rank order, numbered from 1: each as the model reads it
  * (the chunk under its headings) and as the client sees it cited. Chat, /v1/chat and the
- * knowledge_retrieval node all number and cite through here, so they cite alike.
+ * knowledge_retrieval node all number and cite through here, so they cite alike. A budget of 0
+ * asks for no context at all (search), which saves counting the passages' tokens.
  */
 export function contextOf(hits: SearchHit[], maxTokens: number): RetrievedContext {
+  if (maxTokens <= 0) return { hits, passages: [], citations: [] };
   const chosen = fitContext(
     hits.map((hit) => ({ hit, text: underHeadings(hit.headingPath, hit.paragraph) })),
     maxTokens,

@@ -15,10 +15,10 @@ export function createSearchService(deps: RetrievalDeps) {
     knowledgeBase: (principal: Principal, kbId: string) => requireKnowledgeBase(deps.readModels, principal, kbId),
     retrieveContext,
 
-    /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read. */
+    /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read (no prompt, so no context). */
     async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[] }> {
       const kb = await this.knowledgeBase(principal, kbId);
-      return { kb, hits: (await retrieveContext(kb, request, { signal })).hits };
+      return { kb, hits: (await retrieveContext(kb, request, { signal, maxContextTokens: 0 })).hits };
     },
   };
 }
