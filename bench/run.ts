@@ -9,6 +9,7 @@ import { httpModelsBench } from './http-models.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
 import { overloadBench } from './overload.bench.ts';
+import { metadataFilterBench } from './metadata-filter.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';
@@ -29,6 +30,7 @@ const BENCHES = {
   vector_index: vectorIndexBench,
   reranker: rerankerBench,
   search_chat: searchChatBench,
+  metadata_filter: metadataFilterBench,
   workflow: workflowBench,
   kafka_messages: kafkaMessagesBench,
   projector_streams: projectorStreamsBench,

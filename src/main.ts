@@ -24,6 +24,7 @@ import { createExtractiveChatModel } from './adapters/local/extractive-chat-mode
 import { createOfflineReranker } from './adapters/local/offline-reranker.ts';
 import { createChatService } from './app/services/chat.ts';
 import { createSearchService } from './app/services/search.ts';
+import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
 import { createWorkflowService } from './app/services/workflows.ts';
 import type { ChatModel, Embedder, Reranker } from './ports/models.ts';
 import type { Config } from './config.ts';
@@ -33,7 +34,7 @@ import { openInfrastructure, type Infrastructure, type RelayHandle } from './com
 import { followLog } from './composition/log-feed.ts';
 import { checkRole, partsOf, type Role, type RoleParts } from './composition/roles.ts';
 import type { GroupHandle } from './ports/event-bus.ts';
-import type { Subscription } from './ports/event-store.ts';
+import type { RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
 import { createApp, createOperationsApp } from './http/app.ts';
 import { createLoadShedder } from './http/load-shedding.ts';
@@ -71,7 +72,13 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const { store, readModels, blobs, indexes, bus } = infra;
   const authenticator = createAuthenticator({ readModels, now: clock });
   const feed = createLiveFeed();
-  const announce = announcer(feed, authenticator);
+  // An API process hears every projected document change (from its projector, or following the log), so its metadata filter may cache.
+  const metadataFilter = createMetadataFilter(readModels, { live: parts.api });
+  const announceToClients = announcer(feed, authenticator);
+  const announce = (batch: readonly RecordedEvent[]) => {
+    announceToClients(batch);
+    metadataFilter.apply(batch);
+  };
   const groups = new Map<string, GroupHandle>();
   let relay: RelayHandle | null = null;
   let following: Subscription | null = null;
@@ -97,8 +104,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
       config.defaultEmbeddingModel ?? offline.model.id,
     );
-    const search = createSearchService({ readModels, indexes, embedders, rerankers, defaultReranker });
-    const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent, maxContextTokens: config.chat.maxContextTokens });
+    const search = createSearchService({ readModels, indexes, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens });
+    const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
     }

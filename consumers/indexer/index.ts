@@ -93,7 +93,7 @@ async function removeFromIndexes({ vectors, keywords, graph, passages }: Indexer
   }
 }
 
-type Work = { id: string; kbId: string; chunks: Chunk[]; embedder: Embedder; known: Known<DocumentState> };
+type Work = { id: string; kbId: string; name: string; chunks: Chunk[]; embedder: Embedder; known: Known<DocumentState> };
 
 /**
  * Which of the parsed documents still need indexing, with their chunks and their knowledge base's
@@ -120,7 +120,10 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
       continue;
     }
     const chunks = await readParsedChunks(ctx.store, p, lifecycle);
-    work.push({ id, kbId, chunks, embedder, known: { state, revision: lifecycle.at(-1)!.revision } });
+    // Its name travels with each passage, so results need no document lookup.
+    const uploaded = lifecycle.find((e) => e.type === 'DocumentUploaded');
+    const name = uploaded?.type === 'DocumentUploaded' ? uploaded.data.name : id;
+    work.push({ id, kbId, name, chunks, embedder, known: { state, revision: lifecycle.at(-1)!.revision } });
   }
   return work;
 }
@@ -150,7 +153,7 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
     await vectors.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, values: embeddings[i]! })));
     await keywords.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, text: texts[i]! })));
     await graph.upsert(first.kbId, mentions);
-    await passages.upsert(first.kbId, slice.map(({ w, chunk }) => passageOf(w.id, chunk)));
+    await passages.upsert(first.kbId, slice.map(({ w, chunk }) => passageOf(w.id, w.name, chunk)));
     for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);
     for (const w of new Set(slice.map((s) => s.w))) {
       feed.publish(w.id, { event: 'progress', data: { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length } });

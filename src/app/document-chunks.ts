@@ -47,10 +47,11 @@ export async function readParsedChunks(store: EventStore, parsed: ParseRef, life
 }
 
 /** A chunk as the passage store keeps it (the indexer writes these, and reindex again). */
-export function passageOf(documentId: string, chunk: Chunk): Passage {
+export function passageOf(documentId: string, documentName: string, chunk: Chunk): Passage {
   return {
     chunkId: chunk.chunk_id,
     documentId,
+    documentName,
     index: chunk.index,
     page: chunk.page,
     headingPath: chunk.heading_path,

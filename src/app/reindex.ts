@@ -22,7 +22,9 @@ type ProgressDoc = { id: string; model: string; after: string | null; documents:
  * writes its passages again: after the model changed, or to fill a new vector index or passage
  * store. Documents go in id order and progress is saved after each, so an
  * interrupted run resumes after the last finished document; a fresh run clears the namespace
- * first, since vectors of another model (or dimension) must not mix with the new ones.
+ * first, since vectors of another model (or dimension) must not mix with the new ones. Given the
+ * passage store, it rewrites the passages too, which gives those indexed before names were kept
+ * their document's name.
  */
 export async function reindexKnowledgeBase(opts: {
   store: EventStore;
@@ -75,7 +77,7 @@ export async function reindexKnowledgeBase(opts: {
         const slice = chunks.slice(start, start + batchSize);
         const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
         await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
-        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, c)));
+        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, doc.name, c)));
       }
       state.after = doc.id;
       state.documents += 1;

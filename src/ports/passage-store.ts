@@ -2,6 +2,11 @@
 export type Passage = {
   chunkId: string;
   documentId: string;
+  /**
+   * The document's name, written at index time so results need no document lookup; null for
+   * passages indexed before names were kept (`kbqa reindex` rewrites them with their names).
+   */
+  documentName: string | null;
   /** The chunk's ordinal within its document. */
   index: number;
   page: number;
@@ -26,7 +31,8 @@ export type PassageDocument = { namespace: string; documentId: string };
 /**
  * The text and place of every indexed chunk, by chunk id, one namespace per knowledge base.
  * The indexes answer with ids and scores; this turns the few winners into citations without
- * reading the event log, and lists a document's chunks in order.
+ * reading the event log, a document's whole chunk list or the documents themselves, and lists a
+ * document's chunks in order.
  */
 export interface PassageStore {
   upsert(namespace: string, passages: Passage[]): Promise<void>;

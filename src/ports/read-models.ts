@@ -25,6 +25,8 @@ export type FindQuery = {
 
 export interface ReadModelStore {
   get<T = Record<string, unknown>>(collection: string, id: string): Promise<T | null>;
+  /** The live documents among `ids`, by id, in one query whatever their number; missing and deleted ones are absent. */
+  getMany<T = Record<string, unknown>>(collection: string, ids: readonly string[]): Promise<Map<string, T>>;
   /** The document (null when deleted) with the position of the last event applied to it. */
   getVersioned<T = Record<string, unknown>>(collection: string, id: string): Promise<{ doc: T | null; position: bigint } | null>;
   find<T = Record<string, unknown>>(collection: string, query?: FindQuery): Promise<T[]>;

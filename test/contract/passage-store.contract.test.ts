@@ -43,3 +43,21 @@ test('sqlite passages written before placement existed: columns added on open, u
     dir.remove();
   }
 });
+
+test('sqlite passages › a data directory from before names were kept opens, and its passages read with no name', async (t) => {
+  const dir = tempDir();
+  const db = openSqlite(join(dir.path, 'kbqa.db'));
+  t.teardown(() => (db.close(), dir.remove()));
+  db.exec(`
+    CREATE TABLE passages (
+      namespace TEXT NOT NULL, chunk_id TEXT NOT NULL, document_id TEXT NOT NULL,
+      chunk_index INTEGER NOT NULL, page INTEGER NOT NULL, heading_path TEXT NOT NULL, text TEXT NOT NULL,
+      PRIMARY KEY (namespace, chunk_id)
+    ) WITHOUT ROWID;
+    INSERT INTO passages VALUES ('kb', 'c1', 'd1', 0, 2, '["Guide"]', 'old text');`);
+  const store = createSqlitePassageStore(db);
+  t.deepEqual((await store.get('kb', ['c1'])).get('c1'), { chunkId: 'c1', documentId: 'd1', documentName: null, index: 0, page: 2, headingPath: ['Guide'], text: 'old text', charStart: 0, charEnd: 0, tokenCount: 0 });
+  createSqlitePassageStore(db); // opening again finds the column and adds nothing
+  await store.upsert('kb', [{ chunkId: 'c1', documentId: 'd1', documentName: 'd1.pdf', index: 0, page: 2, headingPath: ['Guide'], text: 'old text', charStart: 0, charEnd: 8, tokenCount: 2 }]);
+  t.is((await store.get('kb', ['c1'])).get('c1')?.documentName, 'd1.pdf');
+});

@@ -4,7 +4,7 @@ import { fitContext, groundedMessages, NOT_COVERED_ANSWER } from '../../src/doma
 import { fuseByReciprocalRank, RRF_K } from '../../src/domain/retrieval/fusion.ts';
 import { entityCandidates, entityWeights } from '../../src/domain/retrieval/graph-query.ts';
 import { underHeadings } from '../../src/domain/retrieval/passage-text.ts';
-import { recallsFor } from '../../src/app/services/search.ts';
+import { recallsFor } from '../../src/app/retrieval/options.ts';
 import { defaultSettings } from '../../schemas/knowledge-base-settings.ts';
 
 const list = (recall: 'vector' | 'keyword' | 'graph', ids: string[], score = 0.5) => ({

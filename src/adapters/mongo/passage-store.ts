@@ -88,10 +88,11 @@ export function createMongoPassageStore(db: Db): PassageStore {
   };
 }
 
-/** Exactly the port's fields, whatever else a stored document carries. */
+/** Exactly the port's fields, whatever else a stored document carries; documents from before names were kept have none. */
 const fields = (p: StoredPassage): Passage => ({
   chunkId: p.chunkId,
   documentId: p.documentId,
+  documentName: p.documentName ?? null,
   index: p.index,
   page: p.page,
   headingPath: p.headingPath,

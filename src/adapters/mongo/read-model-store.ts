@@ -48,6 +48,13 @@ export function createMongoReadModelStore(conn: MongoConnection): ReadModelStore
       const row = await rows(collection).findOne({ _id: id, data: { $ne: null } }, { projection: { data: 1 } });
       return row ? (row.data as T) : null;
     },
+    async getMany<T>(collection: string, ids: readonly string[]) {
+      const found = new Map<string, T>();
+      if (ids.length === 0) return found;
+      const cursor = rows(collection).find({ _id: { $in: [...ids] }, data: { $ne: null } }, { projection: { data: 1 } });
+      for await (const row of cursor) found.set(row._id, row.data as T);
+      return found;
+    },
     async getVersioned<T>(collection: string, id: string) {
       const row = await rows(collection).findOne({ _id: id });
       return row ? { doc: (row.data ?? null) as T | null, position: toBigInt(row.position) } : null;

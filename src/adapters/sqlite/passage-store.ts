@@ -4,6 +4,7 @@ import { immediate, type SqliteDatabase } from './database.ts';
 type Row = {
   chunk_id: string;
   document_id: string;
+  document_name: string | null;
   chunk_index: number;
   page: number;
   heading_path: string;
@@ -13,25 +14,25 @@ type Row = {
   token_count: number | null;
 };
 
-const COLUMNS = 'chunk_id, document_id, chunk_index, page, heading_path, text, char_start, char_end, token_count';
+const COLUMNS = 'chunk_id, document_id, document_name, chunk_index, page, heading_path, text, char_start, char_end, token_count';
 
-/** Columns added after the first passages were written: NULL in the rows written before (see PassagePlacement). */
-const PLACEMENT_COLUMNS = { char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER' };
+/** Columns added after the first passages were written: NULL in the rows written before (see PassagePlacement, Passage.documentName). */
+const ADDED_COLUMNS = { document_name: 'TEXT', char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER' };
 
 /** One row per chunk, keyed by (namespace, chunk id); a lookup of the top k is one indexed query. */
 export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
   db.exec(`
     CREATE TABLE IF NOT EXISTS passages (
-      namespace TEXT NOT NULL, chunk_id TEXT NOT NULL, document_id TEXT NOT NULL,
+      namespace TEXT NOT NULL, chunk_id TEXT NOT NULL, document_id TEXT NOT NULL, document_name TEXT,
       chunk_index INTEGER NOT NULL, page INTEGER NOT NULL, heading_path TEXT NOT NULL, text TEXT NOT NULL,
       PRIMARY KEY (namespace, chunk_id)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS passages_by_document ON passages (namespace, document_id);`);
-  addMissingColumns(db, 'passages', PLACEMENT_COLUMNS);
+  addMissingColumns(db, 'passages', ADDED_COLUMNS);
   db.exec(`
     CREATE INDEX IF NOT EXISTS passages_in_order ON passages (namespace, document_id, chunk_index);
     CREATE INDEX IF NOT EXISTS passages_unplaced ON passages (namespace, document_id) WHERE token_count IS NULL;`);
-  const put = db.prepare(`INSERT OR REPLACE INTO passages (namespace, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const put = db.prepare(`INSERT OR REPLACE INTO passages (namespace, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // json_each takes any number of ids with one prepared statement.
   const select = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM passages WHERE namespace = ? AND chunk_id IN (SELECT value FROM json_each(?))`);
   const inOrder = db.prepare<[string, string, number, number], Row>(
@@ -49,7 +50,7 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
     async upsert(namespace, passages) {
       immediate(db, () => {
         for (const p of passages) {
-          put.run(namespace, p.chunkId, p.documentId, p.index, p.page, JSON.stringify(p.headingPath), p.text, p.charStart, p.charEnd, p.tokenCount);
+          put.run(namespace, p.chunkId, p.documentId, p.documentName, p.index, p.page, JSON.stringify(p.headingPath), p.text, p.charStart, p.charEnd, p.tokenCount);
         }
       });
     },
@@ -89,6 +90,7 @@ function toPassage(row: Row): Passage {
   return {
     chunkId: row.chunk_id,
     documentId: row.document_id,
+    documentName: row.document_name,
     index: row.chunk_index,
     page: row.page,
     headingPath: JSON.parse(row.heading_path) as string[],

@@ -21,6 +21,10 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
   const getStmt = db.prepare<[string, string], { data: string }>(
     'SELECT data FROM read_models WHERE collection = ? AND id = ? AND data IS NOT NULL',
   );
+  // json_each takes any number of ids with one prepared statement.
+  const getManyStmt = db.prepare<[string, string], { id: string; data: string }>(
+    'SELECT id, data FROM read_models WHERE collection = ? AND id IN (SELECT value FROM json_each(?)) AND data IS NOT NULL',
+  );
   const versioned = db.prepare<[string, string], { data: string | null; position: number }>(
     'SELECT data, position FROM read_models WHERE collection = ? AND id = ?',
   );
@@ -66,6 +70,12 @@ export function createSqliteReadModelStore(db: SqliteDatabase): ReadModelStore {
     async get<T>(collection: string, id: string) {
       const row = getStmt.get(collection, id);
       return row ? (JSON.parse(row.data) as T) : null;
+    },
+    async getMany<T>(collection: string, ids: readonly string[]) {
+      const found = new Map<string, T>();
+      if (ids.length === 0) return found;
+      for (const row of getManyStmt.all(collection, JSON.stringify(ids))) found.set(row.id, JSON.parse(row.data) as T);
+      return found;
     },
     async getVersioned<T>(collection: string, id: string) {
       const row = versioned.get(collection, id);

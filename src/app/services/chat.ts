@@ -1,15 +1,15 @@
 import { questionFromConversation } from '../../domain/answer/question.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
-import { fitContext, groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
+import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
-import { underHeadings } from '../../domain/retrieval/passage-text.ts';
 import type { ChatDelta, ChatMessage, ChatModel, ChatUsage, ContextPassage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { ApiError } from '../errors.ts';
+import type { Citation } from '../retrieval/context.ts';
 import type { Principal } from './principal.ts';
-import type { SearchHit, SearchService } from './search.ts';
+import type { SearchService } from './search.ts';
 
 export type ChatInput = {
   model: string;
@@ -18,16 +18,6 @@ export type ChatInput = {
   temperature?: number;
   maxTokens?: number;
   stream: boolean;
-};
-
-export type Citation = {
-  index: number;
-  source: string;
-  page: number;
-  paragraph: string;
-  document_id: string;
-  chunk_id: string;
-  score: number;
 };
 
 export type ChatOutcome = { content: string; finishReason: 'stop' | 'length'; usage: ChatUsage; firstTokenMs: number | null };
@@ -51,10 +41,9 @@ export type ChatDeps = {
   search: SearchService;
   chatModels: ReadonlyMap<string, ChatModel>;
   storeContent: boolean;
-  maxContextTokens: number;
 };
 
-export function createChatService({ ctx, search, chatModels, storeContent, maxContextTokens }: ChatDeps) {
+export function createChatService({ ctx, search, chatModels, storeContent }: ChatDeps) {
   return {
     /**
      * Checks the model, retrieves with the question the conversation asks (not just its last
@@ -73,11 +62,7 @@ export function createChatService({ ctx, search, chatModels, storeContent, maxCo
       let notCovered = false;
       if (input.knowledgeBaseId) {
         const kb = await search.knowledgeBase(principal, input.knowledgeBaseId);
-        const question = questionFromConversation(input.messages);
-        const hits = question.trim() ? await search.searchKnowledgeBase(kb, { query: question }, signal) : [];
-        const context = fitContext(hits.map(asContext), maxContextTokens);
-        citations = context.map(({ hit }, i) => citationOf(hit, i + 1));
-        passages = context.map(({ hit, text }, i) => ({ index: i + 1, text, source: hit.source, page: hit.page }));
+        ({ citations, passages } = await search.retrieveContext(kb, { query: questionFromConversation(input.messages) }, { signal }));
         messages = groundedMessages(input.messages, passages);
         notCovered = passages.length === 0;
       }
@@ -134,14 +119,6 @@ export function createChatService({ ctx, search, chatModels, storeContent, maxCo
 }
 
 export type ChatService = ReturnType<typeof createChatService>;
-
-function asContext(hit: SearchHit) {
-  return { hit, text: underHeadings(hit.headingPath, hit.paragraph) };
-}
-
-function citationOf(hit: SearchHit, index: number): Citation {
-  return { index, source: hit.source, page: hit.page, paragraph: hit.paragraph, document_id: hit.documentId, chunk_id: hit.chunkId, score: hit.score };
-}
 
 async function* fixedAnswer(content: string, promptTokens: number): AsyncIterable<ChatDelta> {
   yield { content };

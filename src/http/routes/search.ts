@@ -1,4 +1,6 @@
-import { recallsFor, type SearchHit, type SearchService } from '../../app/services/search.ts';
+import type { SearchHit } from '../../app/retrieval/hits.ts';
+import { recallsFor } from '../../app/retrieval/options.ts';
+import type { SearchService } from '../../app/services/search.ts';
 import { SearchBody, SearchResponse } from '../../../schemas/http/search.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
 import { route } from '../route.ts';

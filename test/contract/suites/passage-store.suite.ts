@@ -4,7 +4,7 @@ import { type Fixture, withIndex } from './search-indexes.suite.ts';
 
 const passage = (chunkId: string, documentId: string, text: string, page = 1): Passage => {
   const index = Number(chunkId.replace(/\D/g, '') || 0);
-  return { chunkId, documentId, index, page, headingPath: ['Guide', 'Setup'], text, charStart: index * 10, charEnd: index * 10 + text.length, tokenCount: text.length };
+  return { chunkId, documentId, documentName: `${documentId}.pdf`, index, page, headingPath: ['Guide', 'Setup'], text, charStart: index * 10, charEnd: index * 10 + text.length, tokenCount: text.length };
 };
 
 /** Passages by chunk id, per namespace, replaced by upsert, listed in order by document, and removed by document or namespace. */
@@ -18,6 +18,15 @@ export function testPassageStore(test: TestFn, name: string, factory: () => Prom
     t.deepEqual(found.get('c1'), passage('c1', 'd1', 'first', 3));
     t.is((await store.get(ns, [])).size, 0);
     t.is((await store.get(`${ns}-other`, ['c1'])).size, 0);
+  });
+
+  it('keeps the document name; a passage stored without one reads as null', async (t, store, ns) => {
+    await store.upsert(ns, [passage('c1', 'd1', 'named'), { ...passage('c2', 'd2', 'unnamed'), documentName: null }]);
+    const found = await store.get(ns, ['c1', 'c2']);
+    t.is(found.get('c1')?.documentName, 'd1.pdf');
+    t.is(found.get('c2')?.documentName, null);
+    await store.upsert(ns, [passage('c2', 'd2', 'named now')]);
+    t.is((await store.get(ns, ['c2'])).get('c2')?.documentName, 'd2.pdf', 'rewriting a passage fills its name');
   });
 
   it('upsert replaces; deletes by document and namespace', async (t, store, ns) => {

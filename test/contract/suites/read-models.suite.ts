@@ -25,6 +25,18 @@ export function testReadModels(test: TestFn, name: string, factory: () => Promis
     t.is(await readModels.getVersioned(c, 'missing'), null);
   });
 
+  withStore('getMany reads several documents in one call; missing and deleted ones are absent', async (t, { readModels }, c) => {
+    await readModels.commit([
+      { op: 'put', collection: c, id: 'a', doc: { id: 'a', n: 1 }, position: 1n },
+      { op: 'put', collection: c, id: 'b', doc: { id: 'b', n: 2 }, position: 2n },
+      { op: 'put', collection: `${c}_other`, id: 'c', doc: { id: 'c' }, position: 3n },
+    ]);
+    await readModels.commit([{ op: 'delete', collection: c, id: 'b', position: 4n }]);
+    const found = await readModels.getMany(c, ['a', 'b', 'c', 'missing', 'a']);
+    t.deepEqual([...found.entries()], [['a', { id: 'a', n: 1 }]]);
+    t.is((await readModels.getMany(c, [])).size, 0);
+  });
+
   withStore('add creates a document at zero and adds to its fields, in the same commit as other writes', async (t, { readModels, checkpoints }, c) => {
     await readModels.commit([
       { op: 'put', collection: c, id: 'd1', doc: { id: 'd1' }, position: 3n },

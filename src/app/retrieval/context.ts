@@ -1,0 +1,45 @@
+import { fitContext } from '../../domain/chat/prompt.ts';
+import { underHeadings } from '../../domain/retrieval/passage-text.ts';
+import type { ContextPassage } from '../../ports/models.ts';
+import type { SearchHit } from './hits.ts';
+
+/** A passage the answer may cite: `index` is its marker, [1], [2] … */
+export type Citation = {
+  index: number;
+  source: string;
+  page: number;
+  paragraph: string;
+  document_id: string;
+  chunk_id: string;
+  score: number;
+};
+
+/** What a retrieval gives its caller: the hits, and those that fit the prompt as numbered passages and their citations. */
+export type RetrievedContext = { hits: SearchHit[]; passages: ContextPassage[]; citations: Citation[] };
+
+/**
+ * The best hits that fit `maxTokens`, in rank order, numbered from 1: each as the model reads it
+ * (the chunk under its headings) and as the client sees it cited. Chat, /v1/chat and the
+ * knowledge_retrieval node all number and cite through here, so they cite alike. A budget of 0
+ * asks for no context at all (search), which saves counting the passages' tokens.
+ */
+export function contextOf(hits: SearchHit[], maxTokens: number): RetrievedContext {
+  if (maxTokens <= 0) return { hits, passages: [], citations: [] };
+  const chosen = fitContext(
+    hits.map((hit) => ({ hit, text: underHeadings(hit.headingPath, hit.paragraph) })),
+    maxTokens,
+  );
+  return {
+    hits,
+    passages: chosen.map(({ hit, text }, i) => ({ index: i + 1, text, source: hit.source, page: hit.page })),
+    citations: chosen.map(({ hit }, i) => ({
+      index: i + 1,
+      source: hit.source,
+      page: hit.page,
+      paragraph: hit.paragraph,
+      document_id: hit.documentId,
+      chunk_id: hit.chunkId,
+      score: hit.score,
+    })),
+  };
+}

@@ -1,0 +1,10 @@
+import type { KeywordIndex } from '../../ports/keyword-index.ts';
+import type { Retriever } from './retriever.ts';
+
+/** BM25 over each chunk's heading path and text, scored as the share of the best the query could reach. */
+export function keywordRetriever(keywords: KeywordIndex): Retriever {
+  return {
+    recall: 'keyword',
+    retrieve: ({ text, kb, depth, filter }) => keywords.query(kb.id, text, depth, filter),
+  };
+}

@@ -1,0 +1,37 @@
+import type { KnowledgeBaseSettings } from '../../../schemas/knowledge-base-settings.ts';
+import type { Recall } from '../../domain/retrieval/fusion.ts';
+import { badRequest } from '../errors.ts';
+import type { RetrievalOptions } from './stages.ts';
+
+export type SearchMode = 'hybrid' | Recall;
+
+export type MetadataValue = string | number | boolean;
+/** Each key must equal the value, or one of the values of a list. */
+export type MetadataConditions = Record<string, MetadataValue | MetadataValue[]>;
+
+/** What a caller asks; what it leaves out, the knowledge base's settings decide. */
+export type RetrievalRequest = {
+  query: string;
+  topK?: number;
+  scoreThreshold?: number;
+  mode?: SearchMode;
+  rerank?: boolean;
+  filter?: { documentIds?: string[]; metadata?: MetadataConditions };
+};
+
+export function optionsFor(request: RetrievalRequest, settings: KnowledgeBaseSettings): RetrievalOptions {
+  return {
+    recalls: recallsFor(request.mode, settings),
+    topK: request.topK ?? settings.top_k,
+    threshold: request.scoreThreshold ?? settings.score_threshold,
+    rerank: request.rerank ?? settings.rerank.enabled,
+  };
+}
+
+/** An explicit mode wins; hybrid (or no mode) means the recalls the knowledge base enables. */
+export function recallsFor(mode: SearchMode | undefined, settings: KnowledgeBaseSettings): Recall[] {
+  if (mode && mode !== 'hybrid') return [mode];
+  const enabled = (['vector', 'keyword', 'graph'] as const).filter((r) => settings.recall[r]);
+  if (enabled.length === 0) throw badRequest('no_recall_enabled', 'The knowledge base enables no recall; enable one in its settings or pass a mode.', 'mode');
+  return enabled;
+}
