@@ -1,6 +1,7 @@
 // Guard rails checked in `npm test` by `npm run lint` (issue 13): file and function budgets that keep
 // the code readable (STYLE.md, "Castore: discipline") and no promise left floating unnoticed.
 // Only these rules: formatting and the rest of style are left to review.
+import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 const budgets = {
@@ -9,8 +10,8 @@ const budgets = {
   'max-params': ['error', 5],
 };
 
-export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'schemas/json/**', 'sdk/typescript/dist/**'] },
+export default defineConfig(
+  globalIgnores(['node_modules/**', 'data/**', 'schemas/json/**', 'sdk/typescript/dist/**']),
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     files: ['**/*.{js,mjs,cjs}'],
