@@ -8,6 +8,9 @@ import type { NewEvent } from '../src/ports/event-store.ts';
 
 const TOPICS = ['Support handbook', 'Product FAQ', 'Engineering wiki', 'HR policies', 'Release notes', 'Sales playbook', 'Legal contracts', 'Onboarding guide'];
 
+/** A fixed clock for fixtures: the i-th second of 2026. */
+export const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+
 export const kbName = (i: number, version = 0) => `${TOPICS[i % TOPICS.length]} ${i}${version ? ` (rev ${version})` : ''}`;
 
 export const kbDescription = (i: number) =>

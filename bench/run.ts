@@ -2,14 +2,16 @@
 //   npm run bench                 all of them
 //   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
 //   npm run bench -- kafka_messages projector_streams kb_totals   the costs the distributed profile adds
-import { kafkaMessagesBench, kbTotalsBench, projectorStreamsBench } from './distributed.bench.ts';
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
+import { kafkaMessagesBench } from './kafka-messages.bench.ts';
+import { kbTotalsBench } from './kb-totals.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
 import { overloadBench } from './overload.bench.ts';
 import { metadataFilterBench } from './metadata-filter.bench.ts';
+import { projectorStreamsBench } from './projector-streams.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';

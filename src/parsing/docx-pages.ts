@@ -27,73 +27,98 @@ type Edit = { at: number; cut: number; text: string };
 const TAG = /<(\/?)([A-Za-z][\w:.-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
 const SECTION_TYPES_WITHOUT_PAGE = new Set(['continuous', 'nextColumn']);
 
-export function markPageHints(xml: string): string {
-  const edits: Edit[] = [];
-  const open: Paragraph[] = [];
-  let inProps = false;
-  let inChange = 0;
-  let inSection = false;
-  let sectionType: string | undefined;
+/** What the scan knows at a tag: the paragraphs open around it and the property blocks it is in. */
+type Scan = {
+  edits: Edit[];
+  open: Paragraph[];
+  inProps: boolean;
+  inChange: number;
+  inSection: boolean;
+  sectionType: string | undefined;
   // mammoth drops deleted runs, but Word laid them out (tracked changes showing): a rendered
   // break inside a deletion moves to just before it.
-  const deletions: number[] = [];
+  deletions: number[];
+};
+type Tag = { whole: string; closing: boolean; selfClosing: boolean; attributes: string; at: number; end: number };
 
+export function markPageHints(xml: string): string {
+  const scan: Scan = { edits: [], open: [], inProps: false, inChange: 0, inSection: false, sectionType: undefined, deletions: [] };
   for (const match of xml.matchAll(TAG)) {
-    const [whole, closing, name, attributes = '', selfClosing] = match;
-    const at = match.index;
-    const end = at + whole.length;
-    const paragraph = open[open.length - 1];
-    const props = paragraph && inProps && inChange === 0;
-    switch (name) {
-      case 'w:p':
-        if (closing) finishParagraph(open.pop(), at, edits);
-        else if (!selfClosing) open.push({ start: end, breakBefore: false, sectionBreak: false });
-        break;
-      case 'w:pPr':
-        if (!paragraph || inChange) break;
-        if (closing || selfClosing) {
-          paragraph.start = end;
-          inProps = false;
-        } else inProps = true;
-        break;
-      case 'w:pPrChange':
-        if (closing) inChange--;
-        else if (!selfClosing) inChange++;
-        break;
-      case 'w:pageBreakBefore':
-        if (props) paragraph.breakBefore = isOn(attributes);
-        break;
-      case 'w:outlineLvl':
-        if (props) paragraph.outline = Number(value(attributes));
-        break;
-      case 'w:sectPr':
-        if (!props) break;
-        if (selfClosing) paragraph.sectionBreak = true;
-        else if (closing) {
-          paragraph.sectionBreak = !SECTION_TYPES_WITHOUT_PAGE.has(sectionType ?? 'nextPage');
-          inSection = false;
-        } else {
-          inSection = true;
-          sectionType = undefined;
-        }
-        break;
-      case 'w:type':
-        if (inSection) sectionType = value(attributes);
-        break;
-      case 'w:del':
-      case 'w:moveFrom':
-        if (closing) deletions.pop();
-        else if (!selfClosing) deletions.push(at);
-        break;
-      case 'w:lastRenderedPageBreak':
-        if (deletions.length) {
-          edits.push({ at: deletions[0]!, cut: 0, text: run(MARKER.rendered) });
-          edits.push({ at, cut: whole.length, text: '' });
-        } else edits.push({ at, cut: whole.length, text: `<w:t>${MARKER.rendered}</w:t>` });
-        break;
-    }
+    const [whole, closing, name = '', attributes = '', selfClosing] = match;
+    const tag = { whole, closing: !!closing, selfClosing: !!selfClosing, attributes, at: match.index, end: match.index + whole.length };
+    ON_TAG.get(name)?.(scan, tag);
   }
-  return applyEdits(xml, edits);
+  return applyEdits(xml, scan.edits);
+}
+
+const current = (scan: Scan) => scan.open[scan.open.length - 1];
+/** The paragraph whose own properties (not a tracked change of them) the scan is in. */
+const ownProps = (scan: Scan) => (scan.inProps && scan.inChange === 0 ? current(scan) : undefined);
+
+/** A Map, not an object: a tag named like an Object.prototype member must find nothing. */
+const ON_TAG = new Map<string, (scan: Scan, tag: Tag) => void>([
+  ['w:p', onParagraph],
+  ['w:pPr', onParagraphProps],
+  ['w:pPrChange', onPropsChange],
+  ['w:pageBreakBefore', (scan, tag) => {
+    const paragraph = ownProps(scan);
+    if (paragraph) paragraph.breakBefore = isOn(tag.attributes);
+  }],
+  ['w:outlineLvl', (scan, tag) => {
+    const paragraph = ownProps(scan);
+    if (paragraph) paragraph.outline = Number(value(tag.attributes));
+  }],
+  ['w:sectPr', onSectionProps],
+  ['w:type', (scan, tag) => {
+    if (scan.inSection) scan.sectionType = value(tag.attributes);
+  }],
+  ['w:del', onDeletion],
+  ['w:moveFrom', onDeletion],
+  ['w:lastRenderedPageBreak', onRenderedBreak],
+]);
+
+function onParagraph(scan: Scan, tag: Tag) {
+  if (tag.closing) finishParagraph(scan.open.pop(), tag.at, scan.edits);
+  else if (!tag.selfClosing) scan.open.push({ start: tag.end, breakBefore: false, sectionBreak: false });
+}
+
+function onParagraphProps(scan: Scan, tag: Tag) {
+  const paragraph = current(scan);
+  if (!paragraph || scan.inChange) return;
+  if (tag.closing || tag.selfClosing) {
+    paragraph.start = tag.end;
+    scan.inProps = false;
+  } else scan.inProps = true;
+}
+
+function onPropsChange(scan: Scan, tag: Tag) {
+  if (tag.closing) scan.inChange--;
+  else if (!tag.selfClosing) scan.inChange++;
+}
+
+function onSectionProps(scan: Scan, tag: Tag) {
+  const paragraph = ownProps(scan);
+  if (!paragraph) return;
+  if (tag.selfClosing) paragraph.sectionBreak = true;
+  else if (tag.closing) {
+    paragraph.sectionBreak = !SECTION_TYPES_WITHOUT_PAGE.has(scan.sectionType ?? 'nextPage');
+    scan.inSection = false;
+  } else {
+    scan.inSection = true;
+    scan.sectionType = undefined;
+  }
+}
+
+function onDeletion(scan: Scan, tag: Tag) {
+  if (tag.closing) scan.deletions.pop();
+  else if (!tag.selfClosing) scan.deletions.push(tag.at);
+}
+
+function onRenderedBreak(scan: Scan, { at, whole }: Tag) {
+  if (scan.deletions.length) {
+    scan.edits.push({ at: scan.deletions[0]!, cut: 0, text: run(MARKER.rendered) });
+    scan.edits.push({ at, cut: whole.length, text: '' });
+  } else scan.edits.push({ at, cut: whole.length, text: `<w:t>${MARKER.rendered}</w:t>` });
 }
 
 function finishParagraph(paragraph: Paragraph | undefined, closeAt: number, edits: Edit[]) {

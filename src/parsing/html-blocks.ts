@@ -82,19 +82,9 @@ export function htmlBlockHandler(builder: BlockBuilder): Partial<Handler> {
       }
       open.push({ name, noise: isNoise });
       if (isNoise) return void noise++;
-      const table = tables[tables.length - 1];
       if (name === 'br') (cell() ?? text).push('\n');
       else if (name === 'table') tables.push({ rows: [], inHead: false, span: 1 });
-      else if (table && name === 'thead') table.inHead = true;
-      else if (table && name === 'tr') table.rows.push({ cells: [], header: table.inHead });
-      else if (table && (name === 'td' || name === 'th')) {
-        if (!table.rows.length) table.rows.push({ cells: [], header: table.inHead });
-        table.cell = [];
-        table.span = Math.min(100, Math.max(1, Number(attributes.colspan) || 1));
-        const row = table.rows[table.rows.length - 1]!;
-        if (name === 'td' && !table.inHead) row.header = false;
-        else if (row.cells.length === 0) row.header = true;
-      }
+      else openInTable(tables[tables.length - 1], name, attributes);
     },
     ontext(chunk) {
       if (noise === 0) (cell() ?? text).push(chunk);
@@ -102,6 +92,24 @@ export function htmlBlockHandler(builder: BlockBuilder): Partial<Handler> {
     onclosetag: (name) => close(name),
     onend: () => flush(),
   };
+}
+
+/** thead, tr, td and th open the head, a row or a cell of the innermost table; outside one, nothing. */
+function openInTable(table: Table | undefined, name: string, attributes: Record<string, string>) {
+  if (!table) return;
+  if (name === 'thead') table.inHead = true;
+  else if (name === 'tr') table.rows.push({ cells: [], header: table.inHead });
+  else if (name === 'td' || name === 'th') openCell(table, name, attributes);
+}
+
+function openCell(table: Table, name: 'td' | 'th', attributes: Record<string, string>) {
+  if (!table.rows.length) table.rows.push({ cells: [], header: table.inHead });
+  table.cell = [];
+  table.span = Math.min(100, Math.max(1, Number(attributes.colspan) || 1));
+  const row = table.rows[table.rows.length - 1]!;
+  // A td outside a thead makes its row a body row; a row whose first cell is a th or sits in a thead is a header row.
+  if (name === 'td' && !table.inHead) row.header = false;
+  else if (row.cells.length === 0) row.header = true;
 }
 
 /** A thead or leading rows of th name the columns; failing that, a label-like first row above numbers. */

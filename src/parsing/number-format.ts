@@ -5,40 +5,49 @@
  */
 export function formatNumber(value: number, format: string | undefined): string {
   if (!Number.isFinite(value)) return String(value);
-  const sections = splitSections(format ?? '');
-  const general = () => plain(value);
-  if (!format || /^general$/i.test(format.trim()) || format === '@') return general();
-  let section = sections[0] ?? '';
-  let magnitude = value;
-  if (value < 0 && sections.length > 1) {
-    section = sections[1] ?? section;
-    magnitude = -value;
-  } else if (value === 0 && sections.length > 2) section = sections[2] ?? section;
+  if (!format || /^general$/i.test(format.trim()) || format === '@') return plain(value);
+  const { section, magnitude } = pickSection(value, splitSections(format));
   const cleaned = literalsOf(section);
   // exceljs turns date-formatted cells into Dates; a date format it did not recognise lands here.
   const codes = section.replace(/"[^"]*"|\\.|\[[^\]]*\]|General/gi, '');
   if (/[ymdhs]/i.test(codes)) return serialDate(value);
   const placeholder = /[#0?][#0?,]*(?:\.[#0?]*)?(?:E[+-]0+)?/i.exec(cleaned);
-  if (!placeholder) return unpark(cleaned).trim() || general();
-  if (/\//.test(cleaned) || /,$/.test(placeholder[0])) return general();
+  if (!placeholder) return unpark(cleaned).trim() || plain(value);
+  if (/\//.test(cleaned) || /,$/.test(placeholder[0])) return plain(value);
   const pattern = placeholder[0];
-  const percent = cleaned.includes('%');
-  const decimals = /\.([#0?]*)/.exec(pattern)?.[1]?.length ?? 0;
-  const scaled = percent ? magnitude * 100 : magnitude;
-  let number: string;
-  const exponent = /E([+-])(0+)/i.exec(pattern);
-  if (exponent) {
-    const [mantissa = '', power = '0'] = scaled.toExponential(decimals).split('e');
-    const digits = String(Math.abs(Number(power))).padStart(exponent[2]!.length, '0');
-    number = `${mantissa}E${Number(power) < 0 ? '-' : exponent[1] === '+' ? '+' : ''}${digits}`;
-  }
-  else {
-    const fixed = Math.abs(scaled).toFixed(decimals);
-    const [whole = '0', fraction] = fixed.split('.');
-    const grouped = /[#0?],[#0?]/.test(pattern) ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : whole;
-    number = (scaled < 0 ? '-' : '') + grouped + (fraction ? `.${fraction}` : '');
-  }
+  const scaled = cleaned.includes('%') ? magnitude * 100 : magnitude;
+  const number = formatDigits(scaled, pattern);
   return unpark(cleaned.slice(0, placeholder.index) + number + cleaned.slice(placeholder.index + pattern.length)).trim();
+}
+
+/**
+ * The section for the value's sign (positive;negative;zero) and the number it shows: a negative
+ * section prints its own sign, so it gets the magnitude.
+ */
+function pickSection(value: number, sections: string[]): { section: string; magnitude: number } {
+  const first = sections[0] ?? '';
+  if (value < 0 && sections.length > 1) return { section: sections[1] ?? first, magnitude: -value };
+  if (value === 0 && sections.length > 2) return { section: sections[2] ?? first, magnitude: value };
+  return { section: first, magnitude: value };
+}
+
+/** The number written by a placeholder pattern such as `#,##0.00` or `0.0E+00`. */
+function formatDigits(scaled: number, pattern: string): string {
+  const decimals = /\.([#0?]*)/.exec(pattern)?.[1]?.length ?? 0;
+  const exponent = /E([+-])(0+)/i.exec(pattern);
+  if (exponent) return scientific(scaled, decimals, { sign: exponent[1]!, width: exponent[2]!.length });
+  const fixed = Math.abs(scaled).toFixed(decimals);
+  const [whole = '0', fraction] = fixed.split('.');
+  const grouped = /[#0?],[#0?]/.test(pattern) ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : whole;
+  return (scaled < 0 ? '-' : '') + grouped + (fraction ? `.${fraction}` : '');
+}
+
+/** `E+` shows the exponent's sign always, `E-` only when negative; `width` zeros pad its digits. */
+function scientific(scaled: number, decimals: number, exponent: { sign: string; width: number }): string {
+  const [mantissa = '', power = '0'] = scaled.toExponential(decimals).split('e');
+  const digits = String(Math.abs(Number(power))).padStart(exponent.width, '0');
+  const sign = Number(power) < 0 ? '-' : exponent.sign === '+' ? '+' : '';
+  return `${mantissa}E${sign}${digits}`;
 }
 
 /** An Excel serial date (days since 1899-12-30, the fraction a time of day) as ISO 8601. */

@@ -41,12 +41,22 @@ function headingKind(block: PageBlock, body: BodyStyle): 'larger' | 'font' | 'la
   if ((block.kind !== 'paragraph' && block.kind !== 'list_item') || !(block.size > 0)) return undefined;
   const { text } = block;
   if (block.label) return text.length <= 150 && /\p{L}/u.test(text) ? 'label' : undefined;
-  const words = text.split(/\s+/).length;
-  if (block.lines > 3 || text.length > 150 || words > 20 || /[,;]$/.test(text)) return undefined;
-  if ((text.match(/\p{L}/gu) ?? []).length < 2) return undefined;
+  if (!isShortLine(block)) return undefined;
   if (sizeKey(block.size) >= sizeKey(body.size * 1.15)) return 'larger';
+  return isFontHeading(block, body) ? 'font' : undefined;
+}
+
+/** Short as a heading is: a few lines, a few words, at least two letters, not cut off at a comma. */
+function isShortLine({ text, lines }: PageBlock): boolean {
+  const words = text.split(/\s+/).length;
+  if (lines > 3 || text.length > 150 || words > 20 || /[,;]$/.test(text)) return false;
+  return (text.match(/\p{L}/gu) ?? []).length >= 2;
+}
+
+/** Body-sized, but a title in a font the body rarely uses (bold, as pdf.js cannot say). */
+function isFontHeading(block: PageBlock, body: BodyStyle): boolean {
+  const { text } = block;
   const rareFont = block.font !== body.font && (body.fontShare.get(block.font) ?? 0) < 0.1;
   const titleLike = /^[\p{Lu}\p{N}]/u.test(text) && !/[.,;:!?]$/.test(text) && text.length <= 120;
-  if (block.lines <= 2 && rareFont && titleLike && block.size >= body.size * 0.95) return 'font';
-  return undefined;
+  return block.lines <= 2 && rareFont && titleLike && block.size >= body.size * 0.95;
 }

@@ -6,7 +6,7 @@ import { imageCoverage } from './pdf-image-coverage.ts';
 import { readPageText, type PageText } from './pdf-items.ts';
 import type { PageBlock } from './pdf-page-block.ts';
 import { renderPage, type RenderOptions } from './pdf-render.ts';
-import { textQuality } from './text-quality.ts';
+import { textQuality, type TextQuality } from './text-quality.ts';
 
 /**
  * One page's text: its text layer when that is usable, else what OCR reads from the rendered
@@ -37,50 +37,71 @@ const GARBAGE_SCORE = 0.55;
 const PREVIEW: RenderOptions = { dpi: 50, maxPixels: 1_000_000 };
 
 export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader: PageReader, warn: (m: string) => void): Promise<PageSource> {
-  const n = page.pageNumber;
-  const text = await readPageText(page);
-  const layer = text.items.map((i) => i.text).join(' ');
-  const chars = layer.replace(/\s+/g, '').length;
-  const quality = textQuality(layer);
-  const garbled = quality.tokens >= 8 && quality.score < GARBAGE_SCORE;
-  const fromLayer: PageSource = chars || text.rotated.length ? { kind: 'text', text } : { kind: 'none' };
+  const say = (message: string) => warn(`page ${page.pageNumber}: ${message}`);
+  const layer = await readLayer(page);
   if (!reader.ocr) {
-    if (garbled) warn(`page ${n}: the text layer looks garbled and OCR is off`);
-    return fromLayer;
+    if (layer.garbled) say('the text layer looks garbled and OCR is off');
+    return layer.source;
   }
-  const needsOcr = chars < MIN_CHARS || garbled || (chars < SPARSE_CHARS && (await imageCoverage(page)) >= 0.5);
-  if (!needsOcr) return fromLayer;
-
-  // A blank page (a separator, the back of a sheet) is told from a thumbnail before paying for
-  // the full-resolution rendering.
-  if (!chars && isBlank(await renderPage(doc, page, PREVIEW))) return fromLayer;
-  const image = await renderPage(doc, page, reader.render);
-  if (isBlank(image)) return fromLayer;
+  if (!(await needsOcr(page, layer))) return layer.source;
+  const image = await renderForOcr(doc, page, reader.render, !layer.chars);
+  if (!image) return layer.source;
   let blocks: PageBlock[];
   try {
     blocks = ocrBlocks(await reader.ocr.recognize(image));
   } catch (error) {
     if (!(error instanceof OcrTimeout)) throw error;
-    warn(`page ${n}: ${error.message}`);
-    return fromLayer.kind === 'none' ? { kind: 'none', ocrTimedOut: true } : fromLayer;
+    say(error.message);
+    return layer.source.kind === 'none' ? { kind: 'none', ocrTimedOut: true } : layer.source;
   }
+  return chooseText(layer, blocks, say);
+}
+
+/** The page's text layer, judged. */
+type Layer = { text: string; chars: number; quality: TextQuality; garbled: boolean; source: PageSource };
+
+async function readLayer(page: PDFPageProxy): Promise<Layer> {
+  const text = await readPageText(page);
+  const layer = text.items.map((i) => i.text).join(' ');
+  const chars = layer.replace(/\s+/g, '').length;
+  const quality = textQuality(layer);
+  const garbled = quality.tokens >= 8 && quality.score < GARBAGE_SCORE;
+  const source: PageSource = chars || text.rotated.length ? { kind: 'text', text } : { kind: 'none' };
+  return { text: layer, chars, quality, garbled, source };
+}
+
+const needsOcr = async (page: PDFPageProxy, layer: Layer) =>
+  layer.chars < MIN_CHARS || layer.garbled || (layer.chars < SPARSE_CHARS && (await imageCoverage(page)) >= 0.5);
+
+/** The page rendered for OCR; undefined when it is blank. */
+async function renderForOcr(doc: PDFDocumentProxy, page: PDFPageProxy, render: RenderOptions, previewFirst: boolean) {
+  // A blank page (a separator, the back of a sheet) is told from a thumbnail before paying for
+  // the full-resolution rendering.
+  if (previewFirst && isBlank(await renderPage(doc, page, PREVIEW))) return undefined;
+  const image = await renderPage(doc, page, render);
+  return isBlank(image) ? undefined : image;
+}
+
+/** The text layer or what OCR read, whichever reads better; `say` tells why when it matters. */
+function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) => void): PageSource {
   const read = ocrText(blocks);
-  if (!chars) {
-    if (!blocks.length) warn(`page ${n}: OCR found no text on the page image`);
-    return blocks.length ? { kind: 'ocr', blocks } : fromLayer;
+  if (!layer.chars) {
+    if (!blocks.length) say('OCR found no text on the page image');
+    return blocks.length ? { kind: 'ocr', blocks } : layer.source;
   }
   const ocrQuality = textQuality(read);
-  if (garbled) {
+  const { quality } = layer;
+  if (layer.garbled) {
     if (ocrQuality.score > quality.score + 0.1 && ocrQuality.tokens >= 5) {
-      warn(`page ${n}: the text layer looks garbled (${percent(quality.score)} word-like); used OCR instead (${percent(ocrQuality.score)})`);
+      say(`the text layer looks garbled (${percent(quality.score)} word-like); used OCR instead (${percent(ocrQuality.score)})`);
       return { kind: 'ocr', blocks };
     }
-    warn(`page ${n}: the text layer looks garbled (${percent(quality.score)} word-like) and OCR did no better; kept the layer`);
-    return fromLayer;
+    say(`the text layer looks garbled (${percent(quality.score)} word-like) and OCR did no better; kept the layer`);
+    return layer.source;
   }
   // A sparse layer over a page-sized image: keep OCR only when it reads clearly more.
   const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
-  return words(read) > 2 * words(layer) + 10 && ocrQuality.score >= GARBAGE_SCORE ? { kind: 'ocr', blocks } : fromLayer;
+  return words(read) > 2 * words(layer.text) + 10 && ocrQuality.score >= GARBAGE_SCORE ? { kind: 'ocr', blocks } : layer.source;
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;

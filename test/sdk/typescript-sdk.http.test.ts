@@ -7,23 +7,21 @@ import {
   BadRequestError,
   ConflictError,
   DocumentFailedError,
-  InternalServerError,
   Kbqa,
   NotFoundError,
-  RateLimitError,
   type Document,
-  type RetryInfo,
   type ServerEvent,
   type UploadProgress,
 } from '../../sdk/typescript/src/index.ts';
 import { fileFromPath } from '../../sdk/typescript/src/node.ts';
 import { FACTS, turbinePdf } from '../helpers/knowledge-base.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { faultyProxy } from './faulty-proxy.ts';
 
-/** The SDK against the real app (in-process, random port, fresh data dir); each step builds on the one before. */
+/**
+ * The SDK against the real app (in-process, random port, fresh data dir); each step builds on the
+ * one before. How it meets rate limits, 5xx answers and errors mid-stream: typescript-sdk-failures.http.test.ts.
+ */
 let server: TestServer;
 let kbqa: Kbqa;
 const dir = tempDir('kbqa-sdk-');
@@ -226,93 +224,5 @@ test.serial('base URL and key from KBQA_BASE_URL and KBQA_API_KEY', async (t) =>
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-  }
-});
-
-test('a 429 from the real rate limiter is retried after its retry-after, for a GET and a POST alike', async (t) => {
-  const limited = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '60' });
-  try {
-    const exhaust = async () => {
-      for (let i = 0; i < 200; i++) if ((await limited.call('GET', '/v1/models')).status === 429) return;
-      throw new Error('the rate limit never answered 429');
-    };
-    await exhaust();
-    const impatient = new Kbqa({ baseUrl: limited.url, apiKey: ADMIN_KEY, maxRetries: 0 });
-    const refused = await t.throwsAsync(impatient.models.list(), { instanceOf: RateLimitError });
-    t.like(refused, { status: 429, retryAfter: 1, code: 'rate_limit_exceeded', type: 'rate_limit_error' });
-
-    const retries: RetryInfo[] = [];
-    const patient = new Kbqa({ baseUrl: limited.url, apiKey: ADMIN_KEY, onRetry: (r) => retries.push(r) });
-    let started = Date.now();
-    t.true((await patient.models.list()).data.length > 0);
-    t.like(retries[0], { status: 429, delayMs: 1000, method: 'GET' });
-    t.true(Date.now() - started >= 950, 'waited for retry-after');
-
-    await exhaust();
-    retries.length = 0;
-    started = Date.now();
-    const answer = await patient.chat.create({ messages: [{ role: 'user', content: 'Hello?' }] });
-    t.truthy(answer.content);
-    t.like(retries[0], { status: 429, delayMs: 1000, method: 'POST' });
-    t.true(Date.now() - started >= 950);
-  } finally {
-    await limited.close();
-  }
-});
-
-test('a 5xx is retried for idempotent calls only; an Idempotency-Key makes upload and run retryable', async (t) => {
-  const faults = new Map<string, { status: number; forward: boolean }>([
-    ['GET /v1/models', { status: 503, forward: false }],
-    ['POST /v1/chat', { status: 503, forward: false }],
-    [`POST /v1/knowledge-bases/${state.kbId}/documents`, { status: 502, forward: true }],
-    [`POST /v1/workflows/${state.workflowId}/run`, { status: 502, forward: true }],
-  ]);
-  // Each listed request fails the first time it is seen.
-  const proxy = await faultyProxy(server.url, ({ method, path, n }) => (n === 0 ? (faults.get(`${method} ${path}`) ?? null) : null));
-  try {
-    const retries: RetryInfo[] = [];
-    const client = new Kbqa({ baseUrl: proxy.url, apiKey: ADMIN_KEY, retry: { initialDelayMs: 10 }, onRetry: (r) => retries.push(r) });
-    t.true((await client.models.list()).data.length > 0);
-    t.like(retries, [{ status: 503, method: 'GET', path: '/models' }]);
-
-    await t.throwsAsync(client.query(state.kbId, 'How long is a Zephyr-9 blade?'), { instanceOf: InternalServerError });
-    t.is(proxy.seen.filter((s) => s.path === '/v1/chat').length, 1, 'a chat is not repeated after a 5xx');
-
-    // The first upload and run reached the server and their answers were lost: the retries get the same resources back.
-    const doc = await client.documents.uploadText(state.kbId, { name: 'retry.md', text: '# Retry\n\nUploaded through a flaky gateway.' });
-    const uploads = proxy.seen.filter((s) => s.method === 'POST' && s.path.endsWith('/documents'));
-    t.is(uploads.length, 2);
-    t.is(uploads[0]!.headers['idempotency-key'], uploads[1]!.headers['idempotency-key']);
-    t.is(JSON.parse(uploads[0]!.forwardedBody!).data[0].id, doc.id);
-
-    const run = await client.runWorkflow(state.workflowId, { question: 'How long is a Zephyr-9 blade?' });
-    const runs = proxy.seen.filter((s) => s.path.endsWith('/run'));
-    t.is(runs.length, 2);
-    t.is(JSON.parse(runs[0]!.forwardedBody!).id, run.id);
-    t.is(run.status, 'succeeded');
-    t.is(retries.length, 3);
-  } finally {
-    await proxy.close();
-  }
-});
-
-test('an error the server sends after a stream started is thrown as its typed APIError', async (t) => {
-  // A provider model that always answers 429: the stream's headers are out first, so it arrives as an `error` event.
-  const provider = await startChatServer({ failFirst: 1000 });
-  const withProvider = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
-  try {
-    const client = new Kbqa({ baseUrl: withProvider.url, apiKey: ADMIN_KEY, maxRetries: 0 });
-    const chunks: unknown[] = [];
-    const error = await t.throwsAsync(
-      async () => {
-        for await (const chunk of client.chat.stream({ model: 'loop-chat', messages: [{ role: 'user', content: 'hi' }] })) chunks.push(chunk);
-      },
-      { instanceOf: RateLimitError },
-    );
-    t.like(error, { status: 429, code: 'provider_rate_limited', type: 'rate_limit_error' });
-    t.is(chunks.length, 1, 'the first chunk (role, citations) came before the error');
-  } finally {
-    await withProvider.close();
-    await provider.close();
   }
 });

@@ -65,9 +65,16 @@ test('images: too many frames, OCR off, no text, or bytes that are no image', as
 });
 
 test('tesseract TSV becomes paragraphs of lines with their confidence', (t) => {
-  const row = (level: number, block: number, par: number, line: number, word: number, conf: number, text: string) =>
+  // A row: level, page, block, paragraph, line, word, left, top, width, height, confidence, text.
+  const row = (level: number, [block, par, line, word]: [number, number, number, number], conf: number, text: string) =>
     [level, 1, block, par, line, word, 0, 0, 10, 10, conf, text].join('\t');
-  const tsv = [row(1, 0, 0, 0, 0, -1, ''), row(5, 1, 1, 1, 1, 90, 'Hello'), row(5, 1, 1, 1, 2, 80, 'wor-'), row(5, 1, 1, 2, 1, 70, 'ld'), row(5, 1, 2, 1, 1, 95, 'Next')].join('\n');
+  const tsv = [
+    row(1, [0, 0, 0, 0], -1, ''),
+    row(5, [1, 1, 1, 1], 90, 'Hello'),
+    row(5, [1, 1, 1, 2], 80, 'wor-'),
+    row(5, [1, 1, 2, 1], 70, 'ld'),
+    row(5, [1, 2, 1, 1], 95, 'Next'),
+  ].join('\n');
   const page = readTsv(tsv);
   t.deepEqual(page.paragraphs, [
     {

@@ -91,10 +91,10 @@ test('selection helpers: top-k heap, sampled cut-off, narrowing to about k', (t)
 
   const into = new Int32Array(5000);
   const listed = [...scores.keys()].filter((i) => i % 2 === 0);
-  const cut = sampleCut(scores, 0, listed, 300, 1.25);
-  const kept = collectListed(scores, 0, listed, cut, into, 0);
+  const cut = sampleCut(scores, listed, 300, 1.25);
+  const kept = collectListed(scores, listed, cut, into);
   t.true(kept > 200 && kept < 600, `kept ${kept}`);
-  const narrowed = keepBest(scores, 0, into, 0, kept, 100);
+  const narrowed = keepBest(scores, into, kept, 100);
   t.true(narrowed >= 100 && narrowed < 130, `narrowed ${narrowed}`);
   const bestListed = listed.sort((a, b) => scores[b]! - scores[a]!).slice(0, 100);
   const keptSet = new Set(into.subarray(0, narrowed));

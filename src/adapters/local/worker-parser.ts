@@ -22,9 +22,10 @@ export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, onWor
   // 'error' event would take the whole process down. Its task has already failed with the cause.
   pool.on('error', onWorkerError);
   // In the background: the threads load the heavy parsers (pdf.js, mammoth, exceljs) while the server starts serving.
+  // It may float: nothing waits for it (ping says when it is done), and allSettled never rejects.
   let warm = !warmUp;
   if (warmUp) {
-    Promise.allSettled(Array.from({ length: threads }, () => pool.run({ warm: true }))).then(() => (warm = true));
+    void Promise.allSettled(Array.from({ length: threads }, () => pool.run({ warm: true }))).then(() => (warm = true));
   }
   return {
     async parse(task, { timeoutMs, onProgress }) {

@@ -32,6 +32,13 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
     ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
   });
 
+  async function openStream(request: ChatRequest, signal: AbortSignal): Promise<AsyncIterator<Chunk>> {
+    // Retries (the client's maxRetries) happen only inside this call, before the first byte of
+    // the answer: once a delta has reached our caller, repeating the request would repeat text.
+    const stream = await client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal });
+    return stream[Symbol.asyncIterator]();
+  }
+
   return {
     model: { id: model, kind: 'chat', ownedBy: 'openai-compatible', created },
 
@@ -53,53 +60,34 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
       const forwardAbort = () => upstream.abort(request.signal?.reason);
       request.signal?.addEventListener('abort', forwardAbort, { once: true });
       if (request.signal?.aborted) forwardAbort();
-      let idle: NodeJS.Timeout | undefined;
       let stalled = false;
-      let chunks: AsyncIterator<OpenAI.Chat.Completions.ChatCompletionChunk> | undefined;
+      const stall = () => {
+        stalled = true;
+        upstream.abort();
+      };
+      let chunks: AsyncIterator<Chunk> | undefined;
       const fail = (error: unknown) => (stalled && !request.signal?.aborted ? providerTimeout('chat') : providerFailure(error, { ...call, signal: request.signal }));
       try {
         try {
-          // Retries (the client's maxRetries) happen only inside this call, before the first byte of
-          // the answer: once a delta has reached our caller, repeating the request would repeat text.
-          const stream = await client.chat.completions.create(
-            { ...body(request), stream: true, stream_options: { include_usage: true } },
-            { signal: upstream.signal },
-          );
-          chunks = stream[Symbol.asyncIterator]();
+          chunks = await openStream(request, upstream.signal);
         } catch (error) {
           throw fail(error);
         }
-        let text = '';
-        let finishReason: FinishReason | undefined;
-        let usage: ChatUsage | undefined;
+        const answer: Answer = { text: '' };
         for (;;) {
-          idle = setTimeout(() => {
-            stalled = true;
-            upstream.abort();
-          }, idleTimeoutMs);
-          let next: IteratorResult<OpenAI.Chat.Completions.ChatCompletionChunk>;
+          let next: IteratorResult<Chunk>;
           try {
-            next = await chunks.next();
+            next = await nextChunk(chunks, idleTimeoutMs, stall);
           } catch (error) {
             throw fail(error);
-          } finally {
-            // The clock runs only while we wait on the provider, not while our caller is busy with a delta.
-            clearTimeout(idle);
           }
           if (next.done) break;
-          const chunk = next.value;
-          usage = usageOf(chunk.usage) ?? usage;
-          const choice = chunk.choices?.[0];
-          const content = choice?.delta?.content;
-          if (content) {
-            text += content;
-            yield { content };
-          }
-          if (choice?.finish_reason) finishReason = finishReasonOf(choice.finish_reason);
+          const content = takeChunk(answer, next.value);
+          if (content) yield { content };
         }
         // The SDK ends the iteration quietly when its request is aborted, so an abort shows only here.
         if (request.signal?.aborted || stalled) throw fail(new Error('stream aborted'));
-        yield { finishReason: finishReason ?? 'stop', usage: usage ?? estimateUsage(request.messages, text) };
+        yield { finishReason: answer.finishReason ?? 'stop', usage: answer.usage ?? estimateUsage(request.messages, answer.text) };
       } finally {
         request.signal?.removeEventListener('abort', forwardAbort);
         upstream.abort();
@@ -107,6 +95,33 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
       }
     },
   };
+}
+
+type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
+/** The streamed answer so far. */
+type Answer = { text: string; finishReason?: FinishReason; usage?: ChatUsage };
+
+/**
+ * The next chunk, with `onStall` called if none comes within `idleTimeoutMs`. The clock runs only
+ * while we wait on the provider, not while our caller is busy with a delta.
+ */
+async function nextChunk(chunks: AsyncIterator<Chunk>, idleTimeoutMs: number, onStall: () => void): Promise<IteratorResult<Chunk>> {
+  const idle = setTimeout(onStall, idleTimeoutMs);
+  try {
+    return await chunks.next();
+  } finally {
+    clearTimeout(idle);
+  }
+}
+
+/** Adds a chunk's text, usage and finish reason to the answer; returns its text. */
+function takeChunk(answer: Answer, chunk: Chunk): string | null | undefined {
+  answer.usage = usageOf(chunk.usage) ?? answer.usage;
+  const choice = chunk.choices?.[0];
+  const content = choice?.delta?.content;
+  if (content) answer.text += content;
+  if (choice?.finish_reason) answer.finishReason = finishReasonOf(choice.finish_reason);
+  return content;
 }
 
 /** Ours has two endings: cut short by the token limit, or not. A content filter or a tool call also ends the answer. */

@@ -1,5 +1,8 @@
 import { grown } from './keyword-arrays.ts';
 
+/** One query's BM25 pass: the length normalisation c0 + c1·length and the accumulator it adds into. */
+export type Accumulation = { c0: number; c1: number; lengths: Uint32Array; acc: Float32Array };
+
 /** Postings per block: enough that walking a long list reads memory mostly in sequence. */
 const BLOCK = 16;
 
@@ -48,7 +51,7 @@ export class DeltaPostings {
   }
 
   /** Adds w·tf/(tf + c0 + c1·length) into `acc` for each of the term's postings (see NamespacePostings.search). */
-  accumulate(term: number, w: number, c0: number, c1: number, lengths: Uint32Array, acc: Float32Array): void {
+  accumulate(term: number, w: number, { c0, c1, lengths, acc }: Accumulation): void {
     const ordinals = this.#ordinals;
     const tfs = this.#tfs;
     for (let block = this.#head[term] ?? -1; block >= 0; block = this.#next[block]!) {

@@ -54,7 +54,7 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, params: Bm25Paramet
             store.dropChunk(ns, doc.id);
           }
           const terms = termList(tf, (term) => postings.intern(term, (t, id) => store.putTerm(ns, id, t)));
-          store.putChunk(ns, entry.nextSeq++, doc.id, doc.documentId, length, encodeTerms(terms));
+          store.putChunk(ns, { seq: entry.nextSeq++, chunkId: doc.id, documentId: doc.documentId, length, terms: encodeTerms(terms) });
           postings.add(doc.id, doc.documentId, terms, length);
         }
       });

@@ -2,7 +2,7 @@ import { type Bm25Parameters, bestReachable, idf, MAX_TERM_FREQUENCY } from '../
 import type { KeywordMatch } from '../../ports/keyword-index.ts';
 import { grown } from './keyword-arrays.ts';
 import { decodeInto, maxTerms } from './keyword-codec.ts';
-import { DeltaPostings } from './keyword-delta.ts';
+import { type Accumulation, DeltaPostings } from './keyword-delta.ts';
 import { TopK } from './keyword-top-k.ts';
 
 
@@ -195,6 +195,7 @@ export class NamespacePostings {
     this.#accumulator = grown(this.#accumulator, this.#ordinals);
     const acc = this.#accumulator;
     const lengths = this.#lengths;
+    const pass: Accumulation = { c0, c1, lengths, acc };
     let matched = false;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!;
@@ -210,7 +211,7 @@ export class NamespacePostings {
           acc[o] = acc[o]! + (w * tf) / (tf + c0 + c1 * lengths[o]!);
         }
       }
-      this.#delta.accumulate(id, w, c0, c1, lengths, acc);
+      this.#delta.accumulate(id, w, pass);
     }
     if (!matched) return [];
     const top = new TopK(k);

@@ -1,5 +1,8 @@
 import type { SqliteDatabase } from './database.ts';
 
+/** A chunk row as written: `seq` orders the namespace's chunks, `terms` as keyword-codec.ts encodes them. */
+export type ChunkRecord = { seq: number; chunkId: string; documentId: string; length: number; terms: Buffer };
+
 /** A chunk row as read back to rebuild a namespace: [chunk id, document id, length, encoded terms]. */
 export type ChunkRow = [chunkId: string, documentId: string, length: number, terms: Buffer];
 
@@ -57,8 +60,7 @@ export function createKeywordStore(db: SqliteDatabase) {
     chunkTerms: (ns: number, chunkId: string) => chunkTerms.get(ns, chunkId)?.terms,
     documentChunks: (ns: number, documentId: string) => documentChunks.all(ns, documentId),
     putTerm: (ns: number, id: number, term: string) => void putTerm.run(ns, id, term),
-    putChunk: (ns: number, seq: number, chunkId: string, documentId: string, length: number, terms: Buffer) =>
-      void putChunk.run(ns, seq, chunkId, documentId, length, terms),
+    putChunk: (ns: number, { seq, chunkId, documentId, length, terms }: ChunkRecord) => void putChunk.run(ns, seq, chunkId, documentId, length, terms),
     dropChunk: (ns: number, chunkId: string) => void dropChunk.run(ns, chunkId),
     dropDocument: (ns: number, documentId: string) => void dropDocument.run(ns, documentId),
     dropNamespace: (ns: number) => dropNamespace.forEach((s) => s.run(ns)),

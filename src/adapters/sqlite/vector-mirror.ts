@@ -138,7 +138,7 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
 
   /** Slots (all, or those listed) whose scan estimate reaches `cut`, into the candidate list. */
   const collect = (cut: number, pool: number, within: readonly number[] | undefined) =>
-    within ? collectListed(f32, at.scores >> 2, within, cut, i32, at.candidates >> 2) : kernels.collect(at.scores, pool, cut, at.candidates);
+    within ? collectListed(f32.subarray(at.scores >> 2), within, cut, i32.subarray(at.candidates >> 2)) : kernels.collect(at.scores, pool, cut, at.candidates);
 
   return {
     dims,
@@ -200,8 +200,8 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
       const estimates = at.scores >> 2;
       // A quarter more than the shortlist on average; fewer than it only by bad luck, then retried.
       let kept = 0;
-      for (let spare = 1.25; kept < shortlist; spare *= 2) kept = collect(sampleCut(f32, estimates, within ?? pool, shortlist, spare), pool, within);
-      kept = keepBest(f32, estimates, i32, candidates, kept, shortlist);
+      for (let spare = 1.25; kept < shortlist; spare *= 2) kept = collect(sampleCut(f32.subarray(estimates), within ?? pool, shortlist, spare), pool, within);
+      kept = keepBest(f32.subarray(estimates), i32.subarray(candidates), kept, shortlist);
       let lowest = Infinity;
       for (let i = 0; i < kept; i++) lowest = Math.min(lowest, f32[estimates + i32[candidates + i]!]!);
       rescore(kept);

@@ -70,13 +70,14 @@ const sample = new Float32Array(SAMPLE);
 /**
  * A cut-off that about `k · spare` of the slots (all of `0..slots-1`, or those listed) reach,
  * estimated from a strided sample of their scores: a shortlist without sorting them all.
+ * `scores` here and below is a view whose index 0 holds slot 0's score.
  */
-export function sampleCut(scores: Float32Array, offset: number, slots: number | readonly number[], k: number, spare: number): number {
+export function sampleCut(scores: Float32Array, slots: number | readonly number[], k: number, spare: number): number {
   const count = typeof slots === 'number' ? slots : slots.length;
   const step = Math.max(1, Math.floor(count / SAMPLE));
   let sampled = 0;
   for (let i = 0; i < count && sampled < SAMPLE; i += step) {
-    sample[sampled++] = scores[offset + (typeof slots === 'number' ? i : slots[i]!)]!;
+    sample[sampled++] = scores[typeof slots === 'number' ? i : slots[i]!]!;
   }
   const rank = Math.ceil((k / count) * sampled * spare) + 4;
   if (rank >= sampled) return -Infinity;
@@ -101,10 +102,10 @@ function rankedScore(count: number, rank: number): number {
   return best[0]!;
 }
 
-/** The listed slots whose score reaches `cut`, written to `into` from `at`; returns how many. */
-export function collectListed(scores: Float32Array, offset: number, slots: readonly number[], cut: number, into: Int32Array, at: number): number {
+/** The listed slots whose score reaches `cut`, written to `into` from its start; returns how many. */
+export function collectListed(scores: Float32Array, slots: readonly number[], cut: number, into: Int32Array): number {
   let kept = 0;
-  for (const slot of slots) if (scores[offset + slot]! >= cut) into[at + kept++] = slot;
+  for (const slot of slots) if (scores[slot]! >= cut) into[kept++] = slot;
   return kept;
 }
 
@@ -112,28 +113,28 @@ const BINS = 256;
 const histogram = new Int32Array(BINS);
 
 /**
- * Narrows `count` slots listed in `into` from `at` to about the `k` with the highest scores (all
+ * Narrows the first `count` slots listed in `into` to about the `k` with the highest scores (all
  * of the bins above a cut-off, so a few more), in place; returns how many are left.
  */
-export function keepBest(scores: Float32Array, offset: number, into: Int32Array, at: number, count: number, k: number): number {
+export function keepBest(scores: Float32Array, into: Int32Array, count: number, k: number): number {
   if (count <= k) return count;
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = at; i < at + count; i++) {
-    const score = scores[offset + into[i]!]!;
+  for (let i = 0; i < count; i++) {
+    const score = scores[into[i]!]!;
     if (score < lo) lo = score;
     if (score > hi) hi = score;
   }
   if (!(hi > lo)) return count;
   const perBin = (BINS - 1) / (hi - lo);
   histogram.fill(0);
-  for (let i = at; i < at + count; i++) histogram[((scores[offset + into[i]!]! - lo) * perBin) | 0]!++;
+  for (let i = 0; i < count; i++) histogram[((scores[into[i]!]! - lo) * perBin) | 0]!++;
   let cut = BINS - 1;
   for (let seen = histogram[cut]!; seen < k; ) seen += histogram[--cut]!;
   let kept = 0;
-  for (let i = at; i < at + count; i++) {
+  for (let i = 0; i < count; i++) {
     const slot = into[i]!;
-    if ((((scores[offset + slot]! - lo) * perBin) | 0) >= cut) into[at + kept++] = slot;
+    if ((((scores[slot]! - lo) * perBin) | 0) >= cut) into[kept++] = slot;
   }
   return kept;
 }

@@ -48,22 +48,11 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
       case 'StartRun':
         if (requireRun(state, command.data.run_id).status !== 'queued') return [];
         return [{ type: 'WorkflowRunStarted', data: { run_id: command.data.run_id, started_at: now } }];
-      case 'StartNode': {
-        const run = requireRunning(state, command.data.run_id);
-        const node = run.nodes[command.data.node_id];
-        if (node?.status === 'succeeded' || node?.status === 'failed') return [];
-        return [{ type: 'NodeRunStarted', data: { ...command.data, attempt: (node?.attempts ?? 0) + 1, started_at: now } }];
-      }
+      case 'StartNode':
+        return startNode(command, state);
       case 'CompleteNode':
-      case 'FailNode': {
-        const run = requireRunning(state, command.data.run_id);
-        const node = run.nodes[command.data.node_id];
-        if (!node) throw conflict('node_not_started', `node ${command.data.node_id} has not started`);
-        if (node.status !== 'running') return [];
-        return command.type === 'CompleteNode'
-          ? [{ type: 'NodeRunSucceeded', data: { ...command.data, finished_at: now } }]
-          : [{ type: 'NodeRunFailed', data: { ...command.data, finished_at: now } }];
-      }
+      case 'FailNode':
+        return finishNode(command, state);
       case 'CompleteRun':
         if (requireRun(state, command.data.run_id).status !== 'running') return [];
         return [{ type: 'WorkflowRunSucceeded', data: { ...command.data, finished_at: now } }];
@@ -100,6 +89,28 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
     }
   },
 };
+
+type CommandOf<T extends WorkflowRunCommand['type']> = Extract<WorkflowRunCommand, { type: T }>;
+
+/** A node starts again only after a crash left it running: a finished node starts nothing. */
+function startNode(command: CommandOf<'StartNode'>, state: WorkflowRunState): WorkflowRunEvent[] {
+  const run = requireRunning(state, command.data.run_id);
+  const node = run.nodes[command.data.node_id];
+  if (node?.status === 'succeeded' || node?.status === 'failed') return [];
+  return [{ type: 'NodeRunStarted', data: { ...command.data, attempt: (node?.attempts ?? 0) + 1, started_at: command.metadata.now } }];
+}
+
+/** A node finishes once: the first CompleteNode or FailNode decides, a repeated one nothing. */
+function finishNode(command: CommandOf<'CompleteNode' | 'FailNode'>, state: WorkflowRunState): WorkflowRunEvent[] {
+  const run = requireRunning(state, command.data.run_id);
+  const node = run.nodes[command.data.node_id];
+  if (!node) throw conflict('node_not_started', `node ${command.data.node_id} has not started`);
+  if (node.status !== 'running') return [];
+  const finished_at = command.metadata.now;
+  return command.type === 'CompleteNode'
+    ? [{ type: 'NodeRunSucceeded', data: { ...command.data, finished_at } }]
+    : [{ type: 'NodeRunFailed', data: { ...command.data, finished_at } }];
+}
 
 type Existing = Exclude<WorkflowRunState, { status: 'absent' }>;
 

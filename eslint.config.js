@@ -1,0 +1,26 @@
+// Guard rails checked in `npm test` by `npm run lint` (issue 13): file and function budgets that keep
+// the code readable (STYLE.md, "Castore: discipline") and no promise left floating unnoticed.
+// Only these rules: formatting and the rest of style are left to review.
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+const budgets = {
+  'max-lines': ['error', { max: 250, skipBlankLines: true, skipComments: true }],
+  complexity: ['error', 20],
+  'max-params': ['error', 5],
+};
+
+export default defineConfig(
+  globalIgnores(['node_modules/**', 'data/**', 'schemas/json/**', 'sdk/typescript/dist/**']),
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    rules: budgets,
+  },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.base],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { ...budgets, '@typescript-eslint/no-floating-promises': 'error' },
+  },
+);

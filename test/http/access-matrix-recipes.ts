@@ -1,0 +1,169 @@
+import type { TestServer } from '../helpers/server.ts';
+
+/**
+ * The access matrix's recipes (see access-matrix.http.test.ts): how each route of the route table
+ * reaches a knowledge base, what it answers when allowed, and the access rule that says which
+ * status each kind of key gets instead.
+ */
+
+export type Scope = 'admin' | 'write' | 'read';
+export type Workspace = 'main' | 'other';
+export type KeyKind = 'admin' | 'write' | 'read' | 'admin_kb' | 'write_kb' | 'read_kb' | 'expired' | 'revoked' | 'other_workspace';
+export type ResourceKind = 'own_kb' | 'other_kb' | 'other_workspace';
+
+export const KEY_KINDS: Record<KeyKind, { scope: Scope; workspace: Workspace; limited: boolean; invalid: boolean }> = {
+  admin: { scope: 'admin', workspace: 'main', limited: false, invalid: false },
+  write: { scope: 'write', workspace: 'main', limited: false, invalid: false },
+  read: { scope: 'read', workspace: 'main', limited: false, invalid: false },
+  admin_kb: { scope: 'admin', workspace: 'main', limited: true, invalid: false },
+  write_kb: { scope: 'write', workspace: 'main', limited: true, invalid: false },
+  read_kb: { scope: 'read', workspace: 'main', limited: true, invalid: false },
+  expired: { scope: 'write', workspace: 'main', limited: false, invalid: true },
+  revoked: { scope: 'write', workspace: 'main', limited: false, invalid: true },
+  other_workspace: { scope: 'admin', workspace: 'other', limited: false, invalid: false },
+};
+export const RESOURCE_KINDS: ResourceKind[] = ['own_kb', 'other_kb', 'other_workspace'];
+const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
+
+/** A knowledge base with one of everything in it, each carrying the base's marker. */
+export type Kb = { id: string; workspace: Workspace; marker: string; documentId: string; workflowId: string; runId: string };
+
+/** Who asks: the key's secret and what it may reach. */
+export type Caller = { kind: KeyKind; secret: string; scope: Scope; workspace: Workspace; limitedTo: string | null; invalid: boolean };
+
+/** What a case aims at: a knowledge base and the workspace it lives in. */
+export type Target = { kb: Kb; workspace: Workspace; admin: string };
+
+export type Request = { method: string; path: string; json?: unknown };
+
+export type Recipe = {
+  /** How the route reaches its knowledge base: by its id (path or body), by an owned resource's id, or not at all. */
+  via: 'kb' | 'owned' | 'global' | 'public';
+  ok: number;
+  label?: string;
+  request(target: Target, world: World): Promise<Request> | Request;
+  /** The body names the target's marker when the key may read it (the content really is there). */
+  reveals?: boolean;
+  /** A list: it shows the marker of every knowledge base the key may read, and no other. */
+  lists?: boolean;
+  /** Limited keys are limited to the target itself when the resource is "own" (a fresh one, for deletes). */
+  ownIsTarget?: boolean;
+  /** The status for a global route when it depends on more than the scope. */
+  globalStatus?(caller: Caller): number;
+};
+
+export type World = {
+  server: TestServer;
+  admins: Record<Workspace, string>;
+  kbs: Record<ResourceKind, Kb>;
+  caller(kind: KeyKind, limitedTo?: string): Promise<Caller>;
+  freshKb(workspace: Workspace): Promise<Kb>;
+  freshDocument(target: Target): Promise<string>;
+  freshWorkflow(target: Target): Promise<string>;
+  freshKey(target: Target): Promise<string>;
+};
+
+export const QUESTION = 'What is the vault code of the archive?';
+const chat = (target: Target, stream: boolean) => ({ model: 'kbqa-extractive', knowledge_base_id: target.kb.id, stream, messages: [{ role: 'user', content: QUESTION }] });
+const kbPath = (target: Target) => `/v1/knowledge-bases/${target.kb.id}`;
+const docPath = (target: Target) => `${kbPath(target)}/documents/${target.kb.documentId}`;
+
+export const RECIPES: Record<string, Recipe[]> = {
+  'GET /healthz': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/healthz' }) }],
+  'GET /readyz': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/readyz' }) }],
+  'GET /metrics': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/metrics' }) }],
+  'GET /v1/openapi.json': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/v1/openapi.json' }) }],
+  'GET /v1/models': [{ via: 'global', ok: 200, request: () => ({ method: 'GET', path: '/v1/models' }) }],
+  'GET /v1/models/{model}': [{ via: 'global', ok: 200, request: () => ({ method: 'GET', path: '/v1/models/kbqa-extractive' }) }],
+  'POST /v1/api-keys': [
+    {
+      via: 'kb',
+      ok: 201,
+      request: (t) => ({ method: 'POST', path: '/v1/api-keys', json: { name: 'made in the matrix', scopes: ['read'], knowledge_base_ids: [t.kb.id] } }),
+    },
+  ],
+  'GET /v1/api-keys': [{ via: 'global', ok: 200, lists: true, request: () => ({ method: 'GET', path: '/v1/api-keys?limit=100&order=asc' }) }],
+  'DELETE /v1/api-keys/{key_id}': [{ via: 'owned', ok: 200, request: async (t, w) => ({ method: 'DELETE', path: `/v1/api-keys/${await w.freshKey(t)}` }) }],
+  'POST /v1/knowledge-bases': [
+    {
+      via: 'global',
+      ok: 201,
+      globalStatus: (c) => (c.limitedTo !== null ? 403 : 201),
+      request: () => ({ method: 'POST', path: '/v1/knowledge-bases', json: { name: 'made in the matrix' } }),
+    },
+  ],
+  'GET /v1/knowledge-bases': [{ via: 'global', ok: 200, lists: true, request: () => ({ method: 'GET', path: '/v1/knowledge-bases?limit=100&order=asc' }) }],
+  'GET /v1/knowledge-bases/{kb_id}': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: kbPath(t) }) }],
+  'PATCH /v1/knowledge-bases/{kb_id}': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'PATCH', path: kbPath(t), json: { description: 'patched by the matrix' } }) }],
+  'DELETE /v1/knowledge-bases/{kb_id}': [
+    { via: 'kb', ok: 200, ownIsTarget: true, request: async (t) => ({ method: 'DELETE', path: kbPath(t) }) },
+  ],
+  'POST /v1/knowledge-bases/{kb_id}/documents': [
+    { via: 'kb', ok: 202, request: (t) => ({ method: 'POST', path: `${kbPath(t)}/documents`, json: { name: 'upload.md', text: 'An upload made by the access matrix.' } }) },
+  ],
+  'GET /v1/knowledge-bases/{kb_id}/documents': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${kbPath(t)}/documents?limit=100` }) }],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: docPath(t) }) }],
+  'DELETE /v1/knowledge-bases/{kb_id}/documents/{document_id}': [
+    { via: 'kb', ok: 200, request: async (t, w) => ({ method: 'DELETE', path: `${kbPath(t)}/documents/${await w.freshDocument(t)}` }) },
+  ],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/chunks': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/chunks` }) }],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/events': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/events` }) }],
+  'POST /v1/knowledge-bases/{kb_id}/search': [
+    { via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'POST', path: `${kbPath(t)}/search`, json: { query: QUESTION } }) },
+  ],
+  'POST /v1/chat/completions': [
+    { via: 'kb', ok: 200, reveals: true, label: 'blocking', request: (t) => ({ method: 'POST', path: '/v1/chat/completions', json: chat(t, false) }) },
+    { via: 'kb', ok: 200, reveals: true, label: 'streaming', request: (t) => ({ method: 'POST', path: '/v1/chat/completions', json: chat(t, true) }) },
+    {
+      via: 'global',
+      ok: 200,
+      label: 'no knowledge base',
+      request: () => ({ method: 'POST', path: '/v1/chat/completions', json: { model: 'kbqa-extractive', messages: [{ role: 'user', content: QUESTION }] } }),
+    },
+  ],
+  'POST /v1/chat': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'POST', path: '/v1/chat', json: chat(t, false) }) }],
+  'POST /v1/workflows': [
+    { via: 'kb', ok: 201, request: (t) => ({ method: 'POST', path: '/v1/workflows', json: { name: 'made in the matrix', template: 'knowledge-qa', knowledge_base_id: t.kb.id } }) },
+  ],
+  'GET /v1/workflows': [{ via: 'global', ok: 200, lists: true, request: () => ({ method: 'GET', path: '/v1/workflows?limit=100&order=asc' }) }],
+  'GET /v1/workflows/{workflow_id}': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflows/${t.kb.workflowId}` }) }],
+  'PUT /v1/workflows/{workflow_id}': [
+    {
+      via: 'owned',
+      ok: 200,
+      reveals: true,
+      request: async (t, w) => {
+        const { body } = await w.server.call('GET', `/v1/workflows/${t.kb.workflowId}`, { key: t.admin });
+        return { method: 'PUT', path: `/v1/workflows/${t.kb.workflowId}`, json: { name: body.name, graph: body.graph } };
+      },
+    },
+  ],
+  'DELETE /v1/workflows/{workflow_id}': [{ via: 'owned', ok: 200, request: async (t, w) => ({ method: 'DELETE', path: `/v1/workflows/${await w.freshWorkflow(t)}` }) }],
+  'POST /v1/workflows/{workflow_id}/run': (['blocking', 'streaming', 'async'] as const).map(
+    (mode): Recipe => ({
+      via: 'owned',
+      ok: mode === 'async' ? 202 : 200,
+      reveals: mode !== 'async',
+      label: mode,
+      request: (t) => ({ method: 'POST', path: `/v1/workflows/${t.kb.workflowId}/run`, json: { inputs: { question: QUESTION }, response_mode: mode } }),
+    }),
+  ),
+  'GET /v1/workflow-runs/{run_id}': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflow-runs/${t.kb.runId}` }) }],
+};
+
+/** The rule, stated once for the test: who may reach what, and which status says no. */
+export function expectedStatus(recipe: Recipe, caller: Caller, target: Target | null, scope: Scope | null): number {
+  if (recipe.via === 'public') return recipe.ok;
+  if (caller.invalid) return 401;
+  if (scope && RANK[caller.scope] < RANK[scope]) return 403;
+  if (recipe.via === 'global' || !target) return recipe.globalStatus?.(caller) ?? recipe.ok;
+  const outsideLimit = caller.limitedTo !== null && caller.limitedTo !== target.kb.id;
+  const foreign = caller.workspace !== target.workspace;
+  // By a knowledge base's id the limit is checked first: a 403 that says nothing about existence.
+  if (recipe.via === 'kb') return outsideLimit ? 403 : foreign ? 404 : recipe.ok;
+  // By an owned resource's id, another workspace's is simply not there.
+  return foreign ? 404 : outsideLimit ? 403 : recipe.ok;
+}
+
+export const mayRead = (caller: Caller, kb: Kb) =>
+  !caller.invalid && caller.workspace === kb.workspace && (caller.limitedTo === null || caller.limitedTo === kb.id);
