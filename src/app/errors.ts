@@ -9,18 +9,29 @@ export type ErrorType =
   | 'rate_limit_error'
   | 'server_error';
 
+export type ApiErrorOptions = {
+  /** The request field at fault, when one is. */
+  param?: string | null;
+  /** Headers the answer carries (retry-after, allow, connection). */
+  headers?: Record<string, string>;
+};
+
 /** An error meant for the client: its status, type, code and message are part of the API. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly param: string | null;
+  readonly headers: Record<string, string>;
+
   constructor(
     readonly status: number,
     readonly type: ErrorType,
     readonly code: string,
     message: string,
-    readonly param: string | null = null,
-    readonly headers: Record<string, string> = {},
+    { param = null, headers = {} }: ApiErrorOptions = {},
   ) {
     super(message);
+    this.param = param;
+    this.headers = headers;
   }
 
   /**
@@ -33,10 +44,10 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (code: string, message: string, param: string | null = null) =>
-  new ApiError(400, 'invalid_request_error', code, message, param);
+  new ApiError(400, 'invalid_request_error', code, message, { param });
 export const unauthenticated = (code: string, message: string) => new ApiError(401, 'authentication_error', code, message);
 export const forbidden = (code: string, message: string) => new ApiError(403, 'permission_error', code, message);
-export const notFoundError = (code: string, message: string, param: string | null = null) => new ApiError(404, 'not_found_error', code, message, param);
+export const notFoundError = (code: string, message: string, param: string | null = null) => new ApiError(404, 'not_found_error', code, message, { param });
 /** A resource that is not there, or is another workspace's: worded the same on every route. */
 export const resourceNotFound = (kind: ResourceKind, id: string, param: string | null = null) =>
   notFoundError(`${kind}_not_found`, notFoundMessage(kind, id), param);

@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): Koa {
   const readJson = jsonReader(deps.maxJsonBytes, deps.bodyPace);
   const table = createRouteTable(routes, (ctx, spec, params) => dispatch(ctx, spec, params, deps, readJson), (ctx, allowed) => {
     if (allowed.length === 0) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
-    throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${allowed.join(', ')} on ${ctx.path}.`, null, { allow: allowed.join(', ') });
+    throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${allowed.join(', ')} on ${ctx.path}.`, { headers: { allow: allowed.join(', ') } });
   });
 
   const app = new Koa();

@@ -106,9 +106,8 @@ export function paceDeadline(ctx: Context, pace: BodyPace): { expired: Promise<n
         'invalid_request_error',
         'request_timeout',
         `The request body arrived too slowly (${received} bytes in ${seconds} s): after the first ${pace.baseMs / 1000} s it must average at least ${Math.round(pace.minBytesPerSecond / 1024)} KB/s.`,
-        null,
         // What is left of the body is never read: the connection cannot carry another request.
-        { connection: 'close' },
+        { headers: { connection: 'close' } },
       ),
     );
   };

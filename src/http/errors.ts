@@ -10,7 +10,7 @@ const typeOfKind = { not_found: 'not_found_error', conflict: 'conflict_error', i
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) {
-    return new ApiError(statusOfKind[error.kind], typeOfKind[error.kind], error.code, error.message, error.param);
+    return new ApiError(statusOfKind[error.kind], typeOfKind[error.kind], error.code, error.message, { param: error.param });
   }
   if (error instanceof ConcurrencyError) {
     return new ApiError(409, 'conflict_error', 'concurrent_modification', 'The resource was changed by another request; read it again and retry.');

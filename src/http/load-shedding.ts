@@ -44,7 +44,7 @@ export function createLoadShedder(limits: LoadLimits) {
     let inFlight = 0;
     let queued = 0;
     const overloaded = (why: string) =>
-      new ApiError(503, 'server_error', 'server_overloaded', `The server is at capacity (${why}); retry after ${retryAfter} s.`, null, { 'retry-after': retryAfter });
+      new ApiError(503, 'server_error', 'server_overloaded', `The server is at capacity (${why}); retry after ${retryAfter} s.`, { headers: { 'retry-after': retryAfter } });
     const grant = (): Release => {
       inFlight++;
       let held = true;

@@ -41,9 +41,8 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
     check(key: string): Record<string, string> {
       const decision = take(key);
       if (decision.allowed) return decision.headers;
-      throw new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit of ${perMinute} requests per minute reached; retry after ${decision.retryAfterSeconds} s.`, null, {
-        ...decision.headers,
-        'retry-after': String(decision.retryAfterSeconds),
+      throw new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit of ${perMinute} requests per minute reached; retry after ${decision.retryAfterSeconds} s.`, {
+        headers: { ...decision.headers, 'retry-after': String(decision.retryAfterSeconds) },
       });
     },
   };

@@ -28,7 +28,7 @@ export function providerStatusError(status: number, providerMessage: string | un
   if (status === 429) {
     const waitMs = retryAfterMs(headers);
     const retryAfter: Record<string, string> = waitMs === undefined ? {} : { 'retry-after': String(Math.ceil(waitMs / 1000)) };
-    return new ApiError(429, 'rate_limit_error', 'provider_rate_limited', `The ${provider} provider is rate limiting requests; retry later.`, null, retryAfter);
+    return new ApiError(429, 'rate_limit_error', 'provider_rate_limited', `The ${provider} provider is rate limiting requests; retry later.`, { headers: retryAfter });
   }
   // 413 belongs here too: a prompt too large for the model is a property of the request.
   if (status === 400 || status === 413 || status === 422) {

@@ -54,7 +54,7 @@ export function createChatService({ ctx, search, chatModels, storeContent }: Cha
       const model = chatModels.get(input.model);
       if (!model) {
         const message = `model: ${notAModelMessage(input.model, 'chat')}`;
-        throw new ApiError(404, 'not_found_error', 'model_not_found', message, 'model');
+        throw new ApiError(404, 'not_found_error', 'model_not_found', message, { param: 'model' });
       }
       let citations: Citation[] = [];
       let passages: ContextPassage[] = [];
