@@ -41,7 +41,9 @@ export type FailureLog = Pick<Logger, 'warn'>;
  * and an unexpected error (`internal_error`, after a parked event) has had its stack logged at
  * error by the bus already.
  */
-export async function failDocument(ctx: AppContext, documentId: string, stage: 'parsing' | 'indexing', code: string, message: string, log?: FailureLog): Promise<void> {
+export type DocumentFailure = { stage: 'parsing' | 'indexing'; code: string; message: string };
+
+export async function failDocument(ctx: AppContext, documentId: string, { stage, code, message }: DocumentFailure, log?: FailureLog): Promise<void> {
   try {
     const { events } = await handleCommand(ctx.store, documentDecider, documentId, {
       type: 'FailDocument',

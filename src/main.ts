@@ -15,21 +15,14 @@ import { indexerConsumer } from '../consumers/indexer/index.ts';
 import { parserConsumer } from '../consumers/parser/index.ts';
 import { runnerConsumer } from '../consumers/runner/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
-import { createHashingEmbedder } from './adapters/local/hashing-embedder.ts';
-import { createOpenAiEmbedder } from './adapters/openai/embedder.ts';
-import { createOpenAiClient } from './adapters/openai/client.ts';
-import { createOpenAiChatModel } from './adapters/openai/chat-model.ts';
-import { createApiReranker } from './adapters/rerank-api/reranker.ts';
-import { createExtractiveChatModel } from './adapters/local/extractive-chat-model.ts';
-import { createOfflineReranker } from './adapters/local/offline-reranker.ts';
 import { createChatService } from './app/services/chat.ts';
 import { createSearchService } from './app/services/search.ts';
 import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
 import { createWorkflowService } from './app/services/workflows.ts';
-import type { ChatModel, Embedder, Reranker } from './ports/models.ts';
 import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
+import { createModels } from './composition/models.ts';
 import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { checkRole, partsOf, type Role, type RoleParts } from './composition/roles.ts';
@@ -41,6 +34,8 @@ import { createLoadShedder } from './http/load-shedding.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createHttpServer } from './http/server.ts';
+
+export { createModels };
 
 export const VERSION = '0.1.0';
 
@@ -203,27 +198,6 @@ function readinessChecks(opts: {
 }
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
-
-/** The offline models always (listed first); a provider's models when configured. */
-export function createModels(config: Config) {
-  const offlineEmbedder = createHashingEmbedder();
-  const embedders = new Map<string, Embedder>([[offlineEmbedder.model.id, offlineEmbedder]]);
-  const extractive = createExtractiveChatModel();
-  const chatModels = new Map<string, ChatModel>([[extractive.model.id, extractive]]);
-  const offlineReranker = createOfflineReranker();
-  const rerankers = new Map<string, Reranker>([[offlineReranker.model.id, offlineReranker]]);
-  if (config.openai) {
-    const { apiKey, baseUrl, maxRetries, timeoutMs, embeddingModels, chatModels: chatIds } = config.openai;
-    const client = createOpenAiClient({ apiKey, baseURL: baseUrl, maxRetries, timeoutMs });
-    for (const { id, dimensions } of embeddingModels) embedders.set(id, createOpenAiEmbedder({ client, model: id, dimensions }));
-    for (const id of chatIds) chatModels.set(id, createOpenAiChatModel({ client, model: id }));
-  }
-  if (config.rerank) {
-    const { baseUrl, apiKey, models, maxRetries, timeoutMs } = config.rerank;
-    for (const id of models) rerankers.set(id, createApiReranker({ baseUrl, apiKey, model: id, maxRetries, timeoutMs }));
-  }
-  return { embedders, chatModels, rerankers, defaultReranker: offlineReranker.model.id };
-}
 
 /** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
 export function createHttpApp(runtime: Runtime, config: Config) {

@@ -66,7 +66,7 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
     onParked: async (event, error) => {
       if (event.type !== 'DocumentParsed') return;
       const message = error instanceof Error ? error.message : String(error);
-      await failDocument(deps.ctx, event.data.document_id, 'indexing', 'internal_error', message, deps.logger);
+      await failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: 'internal_error', message }, deps.logger);
     },
   });
 }
@@ -111,12 +111,12 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
     if (state.status !== 'indexing') continue;
     const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
     if (!kb) {
-      await failDocument(ctx, id, 'indexing', 'knowledge_base_deleted', 'The knowledge base was deleted.', deps.logger);
+      await failDocument(ctx, id, { stage: 'indexing', code: 'knowledge_base_deleted', message: 'The knowledge base was deleted.' }, deps.logger);
       continue;
     }
     const embedder = deps.embedders.get(kb.settings.embedding_model);
     if (!embedder) {
-      await failDocument(ctx, id, 'indexing', 'model_unavailable', `Embedding model ${kb.settings.embedding_model} is not available.`, deps.logger);
+      await failDocument(ctx, id, { stage: 'indexing', code: 'model_unavailable', message: `Embedding model ${kb.settings.embedding_model} is not available.` }, deps.logger);
       continue;
     }
     const chunks = await readParsedChunks(ctx.store, p, lifecycle);

@@ -41,7 +41,7 @@ export function parserConsumer(deps: ParserDeps): ConsumerGroup {
         throw error instanceof AggregateError ? error.errors[0] : error;
       });
     },
-    onParked: (event, error) => failDocument(deps.ctx, event.data.document_id, 'parsing', 'internal_error', describe(error), deps.logger),
+    onParked: (event, error) => failDocument(deps.ctx, event.data.document_id, { stage: 'parsing', code: 'internal_error', message: describe(error) }, deps.logger),
   });
 }
 
@@ -53,14 +53,14 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
   if (!started || started.events.length === 0 || !('attempt' in started.state)) return;
   const { attempt } = started.state;
   const file = await blobs.localPath(upload.sha256);
-  if (!file) return failDocument(ctx, id, 'parsing', 'blob_missing', 'The uploaded file is no longer stored.', logger);
+  if (!file) return failDocument(ctx, id, { stage: 'parsing', code: 'blob_missing', message: 'The uploaded file is no longer stored.' }, logger);
   const t0 = performance.now();
   try {
     const outcome = await parser.parse(
       { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits },
       { timeoutMs, onProgress: (done, total) => feed.publish(id, { event: 'progress', data: { stage: 'parsing', pages_parsed: done, page_count: total } }) },
     );
-    if (!outcome.ok) return failDocument(ctx, id, 'parsing', outcome.code, outcome.message, logger);
+    if (!outcome.ok) return failDocument(ctx, id, { stage: 'parsing', code: outcome.code, message: outcome.message }, logger);
     const { mediaType, pageCount, chunks, ocrPages, warnings } = outcome;
     const metadata = commandMetadata(ctx, 'parser');
     // First the attempt's chunks, in their own stream (new: nothing is there to read)…

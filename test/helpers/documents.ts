@@ -8,8 +8,7 @@ export async function uploadFiles(
   kbId: string,
   parts: UploadPart[],
   fields: Record<string, string> = {},
-  headers: Record<string, string> = {},
-  key = 'test-admin-key-0123456789abcdef',
+  { headers = {}, key = 'test-admin-key-0123456789abcdef' }: { headers?: Record<string, string>; key?: string } = {},
 ) {
   const form = new FormData();
   for (const p of parts) form.append('file', new Blob([typeof p.bytes === 'string' ? p.bytes : new Uint8Array(p.bytes)], { type: p.type ?? 'application/octet-stream' }), p.name);

@@ -73,11 +73,11 @@ test.serial('the same bytes in the same knowledge base give back the existing do
 
 test.serial('Idempotency-Key: a retry returns the first result; the key with another body is refused', async (t) => {
   const headers = { 'idempotency-key': 'upload-42' };
-  const a = await uploadFiles(t.context.server, t.context.kb, [{ name: 'i.txt', bytes: 'Idempotent upload body one.' }], {}, headers);
-  const b = await uploadFiles(t.context.server, t.context.kb, [{ name: 'i.txt', bytes: 'Idempotent upload body one.' }], {}, headers);
+  const a = await uploadFiles(t.context.server, t.context.kb, [{ name: 'i.txt', bytes: 'Idempotent upload body one.' }], {}, { headers });
+  const b = await uploadFiles(t.context.server, t.context.kb, [{ name: 'i.txt', bytes: 'Idempotent upload body one.' }], {}, { headers });
   t.is(a.status, 202);
   t.deepEqual(b.body.data.map((d: any) => d.id), a.body.data.map((d: any) => d.id));
-  const c = await uploadFiles(t.context.server, t.context.kb, [{ name: 'i.txt', bytes: 'A different body.' }], {}, headers);
+  const c = await uploadFiles(t.context.server, t.context.kb, [{ name: 'i.txt', bytes: 'A different body.' }], {}, { headers });
   t.is(c.status, 400);
   t.is(c.body.error.code, 'idempotency_key_reused');
   t.is(c.body.error.param, 'Idempotency-Key');

@@ -29,8 +29,8 @@ const chunk = (id: string, index: number) => ({
   char_end: 14,
   token_count: 4,
 });
-/** A chunk batch in its attempt's stream; `legacy`: in the document's own stream, as before issue 13. */
-const extracted = (id: string, attempt: number, batch: number, of: number, chunks: number[], legacy = false) => ({
+/** A chunk batch ([index, count]) in its attempt's stream; `legacy`: in the document's own stream, as before issue 13. */
+const extracted = (id: string, attempt: number, [batch, of]: [number, number], chunks: number[], legacy = false) => ({
   ...on(id, 'DocumentChunksExtracted', { attempt, batch_index: batch, batch_count: of, chunks: chunks.map((i) => chunk(id, i)) }),
   ...(!legacy && { streamId: `document_chunks-${id}-${attempt}` }),
 });
@@ -64,14 +64,14 @@ const life = [
   started('d1', 1),
   uploaded('d3', 'old.pdf', SHA('3')),
   started('d2', 1),
-  extracted('d1', 1, 0, 1, [0, 1, 2]),
+  extracted('d1', 1, [0, 1], [0, 1, 2]),
   started('d1', 2),
   started('d3', 1),
-  extracted('d1', 2, 0, 2, [0, 1]),
-  extracted('d1', 2, 1, 2, [2]),
+  extracted('d1', 2, [0, 2], [0, 1]),
+  extracted('d1', 2, [1, 2], [2]),
   parsed('d1', 2, 3, 2),
   failed('d2'),
-  extracted('d3', 1, 0, 1, [0], true),
+  extracted('d3', 1, [0, 1], [0], true),
   parsed('d3', 1, 1, 1),
   indexed('d1', 3),
   indexed('d3', 1),

@@ -79,7 +79,7 @@ export async function revokeApiKey(ctx: AppContext, principal: Principal, keyId:
 
 export function listApiKeys(ctx: AppContext, principal: Principal, page: PageRequest) {
   const visible = principal.knowledgeBaseIds === null ? undefined : (key: ApiKeyDoc) => mayAccess(principal, key.knowledge_base_ids);
-  return findPage(ctx.readModels, 'api_keys', { workspace_id: principal.workspaceId, revoked_at: null }, page, presentKey, visible);
+  return findPage(ctx.readModels, 'api_keys', { workspace_id: principal.workspaceId, revoked_at: null }, page, { present: presentKey, visible });
 }
 
 type CachedKey = { principal: Principal; hash: Buffer; revoked: boolean; expiresAtMs: number | null };

@@ -103,7 +103,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore) {
 
     async list(principal: Principal, kbId: string, page: PageRequest, status?: string) {
       await knowledgeBase(principal, kbId);
-      return findPage(ctx.readModels, 'documents', { knowledge_base_id: kbId, ...(status && { status }) }, page, presentDocument);
+      return findPage(ctx.readModels, 'documents', { knowledge_base_id: kbId, ...(status && { status }) }, page, { present: presentDocument });
     },
 
     /** A document's chunks in order, from the passage store (written by the indexer: the chunks of a document being indexed appear as it goes). */

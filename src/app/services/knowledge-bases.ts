@@ -93,7 +93,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
 
     async list(principal: Principal, page: PageRequest) {
       const visible = principal.knowledgeBaseIds === null ? undefined : (kb: KnowledgeBaseDoc) => mayAccess(principal, [kb.id]);
-      const result = await findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, (kb: KnowledgeBaseDoc) => kb, visible);
+      const result = await findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, { visible });
       return { ...result, data: (await withTotals(ctx.readModels, result.data)).map(presentKnowledgeBase) };
     },
   };

@@ -14,8 +14,7 @@ export async function findPage<Doc extends { id: string }, Out = Doc>(
   collection: string,
   where: FindQuery['where'],
   page: PageRequest,
-  present: (doc: Doc) => Out = (doc) => doc as unknown as Out,
-  visible?: (doc: Doc) => boolean,
+  { present = (doc) => doc as unknown as Out, visible }: { present?: (doc: Doc) => Out; visible?: (doc: Doc) => boolean } = {},
 ): Promise<Page<Out>> {
   const wanted = page.limit + 1;
   // Read ahead when some rows may be hidden, so a page rarely takes more than one query.

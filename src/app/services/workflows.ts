@@ -96,7 +96,10 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
 
     async list(principal: Principal, page: PageRequest) {
       const visible = (d: WorkflowDoc) => mayAccess(principal, knowledgeBasesOf(d.graph));
-      return findPage(ctx.readModels, 'workflows', { workspace_id: principal.workspaceId }, page, presentWorkflow, principal.knowledgeBaseIds === null ? undefined : visible);
+      return findPage(ctx.readModels, 'workflows', { workspace_id: principal.workspaceId }, page, {
+        present: presentWorkflow,
+        visible: principal.knowledgeBaseIds === null ? undefined : visible,
+      });
     },
 
     get: async (principal: Principal, id: string) => presentWorkflow(await workflow(principal, id)),
