@@ -1,23 +1,13 @@
 import test from 'ava';
 import { MAX_BATCH_BYTES } from '../../src/domain/document/batches.ts';
 import type { Chunk } from '../../src/domain/document/chunker.ts';
+import { chunk } from '../helpers/chunks.ts';
 import { chunkStreamDecider, type ChunkStreamEvent } from '../../src/domain/document/chunk-stream.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 
 const spec = deciderSpec(chunkStreamDecider);
 const T1 = '2026-01-01T00:01:00.000Z';
 const ids = { document_id: 'doc_1', knowledge_base_id: 'kb_1', attempt: 2 };
-
-const chunk = (index: number, text = `Chunk ${index}.`): Chunk => ({
-  chunk_id: `c${index}`,
-  index,
-  page: 1,
-  text,
-  heading_path: [],
-  char_start: 0,
-  char_end: text.length,
-  token_count: 3,
-});
 
 const record = (chunks: Chunk[]) => ({ type: 'RecordChunks' as const, data: { ...ids, chunks }, metadata: at(T1) });
 const batch = (batch_index: number, batch_count: number, chunks: Chunk[]): ChunkStreamEvent => ({

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { trustedEvent } from '../../schemas/events/recorded.ts';
 import { foldStream } from '../../src/app/command-handler.ts';
-import type { Chunk } from '../../src/domain/document/chunker.ts';
+import { chunk } from '../helpers/chunks.ts';
 import { documentDecider, type DocumentEvent } from '../../src/domain/document/document.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 
@@ -22,17 +22,6 @@ const upload = {
   metadata: { team: 'sales' },
   chunking: { max_tokens: 512, overlap_tokens: 64 },
 };
-
-const chunk = (index: number, text = `Chunk ${index}.`): Chunk => ({
-  chunk_id: `c${index}`,
-  index,
-  page: 1,
-  text,
-  heading_path: [],
-  char_start: 0,
-  char_end: text.length,
-  token_count: 3,
-});
 
 const parse = { media_type: 'application/pdf', page_count: 2, ocr_pages: [2], warnings: ['w'], parse_ms: 40 };
 const indexing = { entity_count: 4, embedding_model: 'kbqa-hash-embed-512', index_ms: 30 };

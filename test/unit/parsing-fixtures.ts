@@ -92,34 +92,59 @@ export function zip(entries: ZipEntry[]): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-/** A one-sector-directory OLE2 compound file holding streams with these names (no data). */
-export function compoundFile(names: string[]): Buffer {
-  const sector = 512;
-  const header = Buffer.alloc(sector, 0);
+export const SECTOR = 512;
+export const END = 0xfffffffe;
+
+export type CompoundLayout = {
+  /** FAT entries: sector n's next sector. Sector 0 is always the FAT itself. */
+  fat: number[];
+  directoryStart: number;
+  /** Streams named in the directory (its first sector), each with its start sector and size. */
+  streams: { name: string; start: number; size: number }[];
+  /** Sectors after the FAT; the first is the directory's. */
+  sectors: number;
+  difat?: { start: number; count: number };
+};
+
+/** An OLE2 compound file whose chains may lie: loops, dangling sectors. */
+export function compoundFileOf({ fat, directoryStart, streams, sectors, difat = { start: END, count: 0 } }: CompoundLayout): Buffer {
+  const header = Buffer.alloc(SECTOR, 0);
   Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(header, 0);
   header.writeUInt16LE(0x3e, 0x18);
   header.writeUInt16LE(3, 0x1a);
   header.writeUInt16LE(0xfffe, 0x1c);
   header.writeUInt16LE(9, 0x1e);
   header.writeUInt16LE(6, 0x20);
-  header.writeUInt32LE(1, 0x2c); // one FAT sector
-  header.writeUInt32LE(1, 0x30); // directory starts at sector 1
+  header.writeUInt32LE(1, 0x2c);
+  header.writeUInt32LE(directoryStart, 0x30);
   header.writeUInt32LE(4096, 0x38);
-  header.writeUInt32LE(0xfffffffe, 0x3c);
-  header.writeUInt32LE(0xfffffffe, 0x44);
+  header.writeUInt32LE(END, 0x3c);
+  header.writeUInt32LE(difat.start, 0x44);
+  header.writeUInt32LE(difat.count, 0x48);
   for (let i = 0; i < 109; i++) header.writeUInt32LE(i === 0 ? 0 : 0xffffffff, 0x4c + i * 4);
-  const fat = Buffer.alloc(sector, 0xff);
-  fat.writeUInt32LE(0xfffffffd, 0); // sector 0 is the FAT
-  fat.writeUInt32LE(0xfffffffe, 4); // sector 1, the directory, ends its chain
-  const directory = Buffer.alloc(sector, 0);
-  ['Root Entry', ...names].slice(0, 4).forEach((name, i) => {
+  const fatSector = Buffer.alloc(SECTOR, 0xff);
+  [0xfffffffd, ...fat.slice(1)].forEach((next, i) => fatSector.writeUInt32LE(next >>> 0, i * 4));
+  const rest = Array.from({ length: sectors }, () => Buffer.alloc(SECTOR, 0));
+  const directory = rest[0]!;
+  [{ name: 'Root Entry', start: END, size: 0 }, ...streams].forEach((entry, i) => {
     const at = i * 128;
-    const encoded = Buffer.from(`${name}\0`, 'utf16le');
-    encoded.copy(directory, at);
-    directory.writeUInt16LE(encoded.length, at + 64);
+    const name = Buffer.from(`${entry.name}\0`, 'utf16le');
+    name.copy(directory, at);
+    directory.writeUInt16LE(name.length, at + 64);
     directory.writeUInt8(i === 0 ? 5 : 2, at + 66);
+    directory.writeInt32LE(-1, at + 68);
+    directory.writeInt32LE(-1, at + 72);
+    directory.writeInt32LE(i === 0 && streams.length > 0 ? 1 : -1, at + 76);
+    directory.writeUInt32LE(entry.start, at + 116);
+    directory.writeUInt32LE(entry.size, at + 120);
   });
-  return Buffer.concat([header, fat, directory]);
+  return Buffer.concat([header, fatSector, ...rest]);
+}
+
+/** A one-sector-directory OLE2 compound file holding streams with these names (no data; at most three fit). */
+export function compoundFile(names: string[]): Buffer {
+  const streams = names.slice(0, 3).map((name) => ({ name, start: END, size: 0 }));
+  return compoundFileOf({ fat: [0, END], directoryStart: 1, streams, sectors: 1 });
 }
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
