@@ -8,7 +8,7 @@ import { type AppContext, commandMetadata, settled } from '../context.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { resourceNotFound, unauthenticated } from '../errors.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import { mayAccess, type Principal, requireKnowledgeBasesAccess } from './principal.ts';
+import { type Principal, requireKnowledgeBasesAccess, visibleTo } from './principal.ts';
 
 export type NewKey = {
   name: string;
@@ -78,7 +78,7 @@ export async function revokeApiKey(ctx: AppContext, principal: Principal, keyId:
 }
 
 export function listApiKeys(ctx: AppContext, principal: Principal, page: PageRequest) {
-  const visible = principal.knowledgeBaseIds === null ? undefined : (key: ApiKeyDoc) => mayAccess(principal, key.knowledge_base_ids);
+  const visible = visibleTo(principal, (key: ApiKeyDoc) => key.knowledge_base_ids);
   return findPage(ctx.readModels, 'api_keys', { workspace_id: principal.workspaceId, revoked_at: null }, page, { present: presentKey, visible });
 }
 

@@ -9,7 +9,7 @@ import type { ModelCatalog } from './models.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { type KnowledgeBaseWithTotals, withTotals } from './knowledge-base-totals.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import { mayAccess, type Principal, requireKnowledgeBaseAccess } from './principal.ts';
+import { type Principal, requireKnowledgeBaseAccess, visibleTo } from './principal.ts';
 
 export type KnowledgeBaseInput = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
 export type KnowledgeBasePatch = { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
@@ -92,7 +92,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
     },
 
     async list(principal: Principal, page: PageRequest) {
-      const visible = principal.knowledgeBaseIds === null ? undefined : (kb: KnowledgeBaseDoc) => mayAccess(principal, [kb.id]);
+      const visible = visibleTo(principal, (kb: KnowledgeBaseDoc) => [kb.id]);
       const result = await findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, { visible });
       return { ...result, data: (await withTotals(ctx.readModels, result.data)).map(presentKnowledgeBase) };
     },

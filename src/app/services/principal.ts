@@ -17,7 +17,7 @@ export function requireScope(principal: Principal, scope: ApiKeyScope) {
 }
 
 /** Whether the key may see or act on something that names these knowledge bases (null: all of them). */
-export const mayAccess = (principal: Principal, knowledgeBaseIds: readonly string[] | null) =>
+const mayAccess = (principal: Principal, knowledgeBaseIds: readonly string[] | null) =>
   mayUseKnowledgeBases(principal.knowledgeBaseIds, knowledgeBaseIds);
 
 /**
@@ -31,6 +31,15 @@ export function requireKnowledgeBasesAccess(principal: Principal, knowledgeBaseI
     'knowledge_base_not_allowed',
     denied ? `This API key may not use knowledge base '${denied}'.` : 'This API key is limited to certain knowledge bases and may not use all of them.',
   );
+}
+
+/**
+ * The filter a list applies for this key: what names only knowledge bases it may use. None for an
+ * unlimited key, so its lists read no further ahead than the page.
+ */
+export function visibleTo<Doc>(principal: Principal, knowledgeBasesOf: (doc: Doc) => readonly string[] | null): ((doc: Doc) => boolean) | undefined {
+  if (principal.knowledgeBaseIds === null) return undefined;
+  return (doc) => mayAccess(principal, knowledgeBasesOf(doc));
 }
 
 export const requireKnowledgeBaseAccess = (principal: Principal, knowledgeBaseId: string) => requireKnowledgeBasesAccess(principal, [knowledgeBaseId]);

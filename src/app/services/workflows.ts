@@ -15,7 +15,7 @@ import { badRequest, resourceNotFound } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
 import type { ModelCatalog } from './models.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import { mayAccess, type Principal, requireKnowledgeBaseAccess, requireKnowledgeBasesAccess } from './principal.ts';
+import { type Principal, requireKnowledgeBaseAccess, requireKnowledgeBasesAccess, visibleTo } from './principal.ts';
 
 export type WorkflowInput = {
   name: string;
@@ -95,11 +95,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
     },
 
     async list(principal: Principal, page: PageRequest) {
-      const visible = (d: WorkflowDoc) => mayAccess(principal, knowledgeBasesOf(d.graph));
-      return findPage(ctx.readModels, 'workflows', { workspace_id: principal.workspaceId }, page, {
-        present: presentWorkflow,
-        visible: principal.knowledgeBaseIds === null ? undefined : visible,
-      });
+      const visible = visibleTo(principal, (d: WorkflowDoc) => knowledgeBasesOf(d.graph));
+      return findPage(ctx.readModels, 'workflows', { workspace_id: principal.workspaceId }, page, { present: presentWorkflow, visible });
     },
 
     get: async (principal: Principal, id: string) => presentWorkflow(await workflow(principal, id)),
