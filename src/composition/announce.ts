@@ -3,7 +3,7 @@ import type { LiveFeed } from '../app/live-feed.ts';
 import { eventCatalog } from '../../schemas/events/index.ts';
 import { categoryOfStream } from '../../schemas/topics.ts';
 import type { RecordedEvent } from '../ports/event-store.ts';
-import { lifecycleMessage } from '../http/document-story.ts';
+import { lifecycleMessage } from '../http/sse-document-events.ts';
 
 /** The stream categories whose events reach waiting requests. */
 const ANNOUNCED_CATEGORIES = new Set(['document', 'workflow_run']);
