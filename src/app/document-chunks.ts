@@ -29,7 +29,7 @@ export function lastParse(lifecycle: readonly RecordedEvent[]): Parsed | null {
  * which the caller read already (`lifecycle`), so nothing more is read for it. A chunk stream that
  * does not hold what DocumentParsed says is a broken log, not something to index in part.
  */
-export async function readParsedBatches(store: EventStore, parsed: ParseRef, lifecycle: readonly RecordedEvent[]): Promise<ChunkBatch[]> {
+async function readParsedBatches(store: EventStore, parsed: ParseRef, lifecycle: readonly RecordedEvent[]): Promise<ChunkBatch[]> {
   const inLifecycle = lifecycle.filter((e): e is ChunkBatch => e.type === 'DocumentChunksExtracted' && e.data.attempt === parsed.attempt);
   if (inLifecycle.length > 0 || parsed.batch_count === 0) return inLifecycle;
   const streamId = chunkStreamOf(parsed.document_id, parsed.attempt);
