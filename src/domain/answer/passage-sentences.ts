@@ -1,7 +1,12 @@
 import type { ContextPassage } from '../chat/messages.ts';
-import { splitSentences } from '../document/sentences.ts';
+import { sentenceEnds } from './sentence-breaks.ts';
+import { splitTableRows } from './table-rows.ts';
 
-/** A sentence of a retrieved passage, whitespace-normalised but otherwise as written. */
+/**
+ * A unit of a retrieved passage an answer may quote: a sentence, a list item, a heading or a table
+ * row. `text` is whitespace-normalised but otherwise as written; `start`/`end` are where it sits
+ * in the passage's text, so a citation can point at exactly what was quoted.
+ */
 export type PassageSentence = {
   text: string;
   /** The passage's citation number. */
@@ -12,92 +17,116 @@ export type PassageSentence = {
   position: number;
   /** A table row: it does not continue the row before it the way a sentence continues its neighbour. */
   tableRow: boolean;
+  start: number;
+  end: number;
 };
 
-/**
- * Lines that stand on their own even without end punctuation: list items, table lines, headings
- * (a short line with no full stop before a capital). Other line breaks wrap a paragraph.
- */
-const LINE_ON_ITS_OWN = /^(?:[-*•·▪‣◦]|\d{1,3}[.)]\s|\||#{1,6}\s)/;
+/** Lines that stand on their own even without end punctuation: list items, table lines, headings. */
+const LIST_OR_HEADING = /^(?:[-*•·▪‣◦]|\(?\d{1,3}[.)]\s|\(?[a-z][.)]\s|\||#{1,6}\s)/u;
+/** A table line: cells between pipes or tabs, or a dot-leader row ("Levomoramide ........ 9629"). */
+const TABLE_LINE = /\|.*\||\t|(?:\.\s?){4,}\s*\S+\s*$/u;
+const BULLET = /^(?:[-*•·▪‣◦]|#{1,6})\s+/u;
+
+type Range = { start: number; end: number };
 
 export function passageSentences(passages: readonly ContextPassage[]): PassageSentence[] {
   const sentences: PassageSentence[] = [];
   passages.forEach((passage, passageRank) => {
     let position = 0;
     for (const segment of segments(passage.text)) {
-      // A bullet or a Markdown heading mark is layout, not part of what the line says.
-      for (const sentence of splitSentences(segment.replace(/^(?:[-*•·▪‣◦]|#{1,6})\s+/, ''))) {
-        const pieces = splitTableRows(sentence);
-        for (const piece of pieces) sentences.push({ text: piece, citation: passage.index, passageRank, position: position++, tableRow: pieces.length > 1 });
+      const table = TABLE_LINE.test(passage.text.slice(segment.start, segment.end));
+      for (const unit of segmentUnits(passage.text, segment, table)) {
+        sentences.push({ ...unit, citation: passage.index, passageRank, position: position++ });
       }
     }
   });
   return sentences;
 }
 
-function segments(text: string): string[] {
-  const out: string[] = [];
-  let current: string[] = [];
+/** One segment's units: its sentences, and the rows of a table the chunker ran together. */
+function segmentUnits(text: string, segment: Range, table: boolean): { text: string; tableRow: boolean; start: number; end: number }[] {
+  const bullet = BULLET.exec(text.slice(segment.start, segment.end));
+  const { normal, origin } = normalised(text, segment.start + (bullet?.[0].length ?? 0), segment.end);
+  const units = [];
+  const pieces = table ? [{ start: 0, end: normal.length }] : sentenceRanges(normal);
+  for (const piece of pieces) {
+    const rows = splitTableRows(normal.slice(piece.start, piece.end));
+    for (const row of rows) {
+      const s = piece.start + row.start;
+      const e = piece.start + row.end;
+      units.push({ text: normal.slice(s, e), tableRow: table || rows.length > 1, start: origin[s]!, end: origin[e - 1]! + 1 });
+    }
+  }
+  return units;
+}
+
+function sentenceRanges(text: string): Range[] {
+  const ranges: Range[] = [];
+  let start = 0;
+  for (const end of [...sentenceEnds(text), text.length]) {
+    const piece = trimmed(text, start, end);
+    if (piece) ranges.push(piece);
+    start = end;
+  }
+  return ranges;
+}
+
+function trimmed(text: string, start: number, end: number): Range | null {
+  while (start < end && /\s/u.test(text[start]!)) start++;
+  while (end > start && /\s/u.test(text[end - 1]!)) end--;
+  return end > start ? { start, end } : null;
+}
+
+/** The text of [start, end) with every run of white space made one space, and where each character came from. */
+function normalised(text: string, start: number, end: number): { normal: string; origin: number[] } {
+  let normal = '';
+  const origin: number[] = [];
+  let space = false;
+  for (let i = start; i < end; i++) {
+    const ch = text[i]!;
+    if (/\s/u.test(ch)) {
+      space = normal.length > 0;
+      continue;
+    }
+    if (space) {
+      normal += ' ';
+      origin.push(i - 1);
+      space = false;
+    }
+    normal += ch;
+    origin.push(i);
+  }
+  return { normal, origin };
+}
+
+/**
+ * Runs of lines that read as one: a blank line, a list item, a table line or a heading (a short
+ * line with no end punctuation before a capitalised one) ends a run; other line breaks wrap a paragraph.
+ */
+function segments(text: string): Range[] {
+  const out: Range[] = [];
+  let current: Range | null = null;
   const flush = () => {
-    const joined = current.join(' ').replace(/\s+/g, ' ').trim();
-    if (joined) out.push(joined);
-    current = [];
+    if (current) out.push(current);
+    current = null;
   };
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
+  const lines: Range[] = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    lines.push({ start: at, end: at + line.length });
+    at += line.length + 1;
+  }
+  lines.forEach((range, i) => {
+    const line = text.slice(range.start, range.end).trim();
     if (!line) return flush();
-    const next = lines[i + 1]?.trim() ?? '';
-    if (LINE_ON_ITS_OWN.test(line)) flush();
-    current.push(line);
-    const heading = current.length === 1 && !/[.!?:;,]$/.test(line) && line.split(/\s+/).length <= 8 && /^\p{Lu}/u.test(next);
-    if (heading || LINE_ON_ITS_OWN.test(next) || LINE_ON_ITS_OWN.test(line)) flush();
+    const next = lines[i + 1] ? text.slice(lines[i + 1]!.start, lines[i + 1]!.end).trim() : '';
+    const alone = (l: string) => LIST_OR_HEADING.test(l) || TABLE_LINE.test(l);
+    if (alone(line)) flush();
+    const opening = current === null;
+    current = current ? { start: current.start, end: range.end } : { ...range };
+    const heading = opening && !/[.!?:;,。！？]$/u.test(line) && line.split(/\s+/).length <= 8 && /^\p{Lu}/u.test(next);
+    if (heading || alone(next) || alone(line)) flush();
   });
   flush();
   return out;
-}
-
-/**
- * The chunker joins table rows with a space and no full stop ("Region: West; Sales: 12 Region:
- * East; Sales: 9"), so a table reads as one endless sentence. Each row opens with the same first
- * column name; cutting before its every repeat gives the rows back (and whatever came before the
- * first row, such as a heading, as a piece of its own).
- */
-function splitTableRows(sentence: string): string[] {
-  const colon = sentence.indexOf(': ');
-  if (colon < 1) return [sentence];
-  const key = firstColumn(sentence.slice(0, colon).split(' '), sentence.slice(colon));
-  if (!key) return [sentence];
-  const marker = ` ${key}: `;
-  const rows: string[] = [];
-  let start = 0;
-  const first = colon - key.length;
-  if (first > 0) {
-    rows.push(sentence.slice(0, first).trim());
-    start = first;
-  }
-  for (let at = sentence.indexOf(marker, start); at !== -1; at = sentence.indexOf(marker, at + 1)) {
-    rows.push(sentence.slice(start, at).trim());
-    start = at + 1;
-  }
-  rows.push(sentence.slice(start).trim());
-  return rows.filter(Boolean);
-}
-
-/**
- * The column name before the first colon: the longest run of words ending there that recurs as
- * often as its last word does ("Stanley Cups: 1 …", not just "Cups"), and not at all when it never
- * recurs (a colon in prose).
- */
-function firstColumn(before: readonly string[], rest: string): string | undefined {
-  let key: string | undefined;
-  let count = 0;
-  for (let n = 1; n <= Math.min(4, before.length); n++) {
-    const candidate = before.slice(-n).join(' ');
-    if (/[|;]/.test(candidate)) break;
-    const repeats = rest.split(` ${candidate}: `).length - 1;
-    if (repeats === 0 || (n > 1 && repeats < count)) break;
-    [key, count] = [candidate, repeats];
-  }
-  return key;
 }
