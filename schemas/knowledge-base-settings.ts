@@ -2,6 +2,19 @@ import { z } from 'zod';
 
 const modelId = z.string().min(1).max(200);
 
+const minCoverage = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe(
+    'The least share of a question (its terms weighed by their rarity in this knowledge base) one retrieved passage must hold for the question to be answered. ' +
+      'Below it the answer is "not covered", with no citations, and no model is called. 0 answers everything; higher refuses more off-topic questions and more answerable ones worded unlike the documents.',
+  );
+const Answerability = z.strictObject({ min_coverage: minCoverage });
+
+/** Knowledge bases created before answerability existed hold no such setting: they get the default. */
+export const DEFAULT_ANSWERABILITY = { min_coverage: 0.5 };
+
 export const KnowledgeBaseSettings = z
   .strictObject({
     embedding_model: modelId,
@@ -10,6 +23,7 @@ export const KnowledgeBaseSettings = z
     recall: z.strictObject({ vector: z.boolean(), keyword: z.boolean(), graph: z.boolean() }),
     rerank: z.strictObject({ enabled: z.boolean(), model: modelId.nullable() }),
     chunking: z.strictObject({ max_tokens: z.int().min(32).max(8192), overlap_tokens: z.int().min(0).max(4096) }),
+    answerability: Answerability.optional(),
   })
   .superRefine((s, ctx) => {
     if (!s.recall.vector && !s.recall.keyword && !s.recall.graph) {
@@ -31,6 +45,7 @@ export const KnowledgeBaseSettingsPatch = z.strictObject({
   chunking: z
     .strictObject({ max_tokens: z.int().min(32).max(8192).optional(), overlap_tokens: z.int().min(0).max(4096).optional() })
     .optional(),
+  answerability: z.strictObject({ min_coverage: minCoverage.optional() }).optional(),
 });
 export type KnowledgeBaseSettingsPatch = z.infer<typeof KnowledgeBaseSettingsPatch>;
 
@@ -42,6 +57,7 @@ export function defaultSettings(embeddingModel: string): KnowledgeBaseSettings {
     recall: { vector: true, keyword: true, graph: false },
     rerank: { enabled: true, model: null },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
+    answerability: DEFAULT_ANSWERABILITY,
   };
 }
 
@@ -52,9 +68,12 @@ export function mergeSettings(base: KnowledgeBaseSettings, patch: KnowledgeBaseS
     recall: { ...base.recall, ...stripUndefined(patch.recall ?? {}) },
     rerank: { ...base.rerank, ...stripUndefined(patch.rerank ?? {}) },
     chunking: { ...base.chunking, ...stripUndefined(patch.chunking ?? {}) },
+    answerability: { ...answerabilitySettings(base), ...stripUndefined(patch.answerability ?? {}) },
   };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+export const answerabilitySettings = (settings: KnowledgeBaseSettings) => settings.answerability ?? DEFAULT_ANSWERABILITY;

@@ -40,6 +40,17 @@ export const CitationBody = z.object({
   document_id: z.string(),
   chunk_id: z.string(),
   score: z.number(),
+  quote: z
+    .object({ text: z.string(), start: z.int(), end: z.int() })
+    .nullable()
+    .optional()
+    .describe('The span of `paragraph` (`paragraph.slice(start, end)`) the answer quotes or rests on; null for a passage the answer does not cite.'),
+});
+
+/** Present when the chat names a knowledge base. */
+const Grounding = z.object({
+  answerable: z.boolean().optional().describe('Whether the retrieved passages cover the question; false: the answer is "not covered" and cites nothing'),
+  coverage: z.number().optional().describe('The share of the question the best passage holds, 0..1 (see settings.answerability)'),
 });
 
 const Usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
@@ -60,6 +71,7 @@ export const ChatCompletion = z.object({
   usage: Usage,
   citations: z.array(CitationBody),
   knowledge_base_id: z.string().nullable(),
+  ...Grounding.shape,
 });
 
 export const QuickChatResponse = z.object({
@@ -67,5 +79,6 @@ export const QuickChatResponse = z.object({
   object: z.literal('chat.answer'),
   model: z.string(),
   content: z.string(),
-  citations: z.array(z.object({ index: z.int(), source: z.string(), page: z.int(), paragraph: z.string(), document_id: z.string(), chunk_id: z.string(), score: z.number() })),
+  citations: z.array(CitationBody),
+  ...Grounding.shape,
 });

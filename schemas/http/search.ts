@@ -42,4 +42,6 @@ export const SearchResponse = z.object({
   knowledge_base_id: z.string(),
   mode: z.enum(['hybrid', 'vector', 'keyword', 'graph']),
   rerank: z.boolean(),
+  coverage: z.number().describe('The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1'),
+  answerable: z.boolean().describe('Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered"'),
 });

@@ -6,7 +6,8 @@ export const usageBody = (u: ChatUsage) => ({ prompt_tokens: u.promptTokens, com
 
 /**
  * OpenAI's chat.completion.chunk stream: the first chunk carries the role and the citations
- * (retrieval is already done), then content deltas, a chunk with the finish reason, the usage
+ * (retrieval is already done), then content deltas, a chunk with the finish reason and the
+ * citations again, now with the span each quote rests on, the usage
  * chunk when asked for, and `[DONE]`. A failure after the headers went out can no longer change
  * the status, so it is sent as an `error` event in OpenAI's error shape before the stream closes.
  * A client that leaves ends the stream, whose signal aborts the generation.
@@ -25,7 +26,7 @@ export function streamChatCompletion(chat: PreparedChat, stream: EventStream, op
     let firstTokenMs: number | null = null;
     let content = '';
     try {
-      stream.send({ ...chunk({ role: 'assistant', content: '' }, null), citations: chat.citations, knowledge_base_id: chat.knowledgeBaseId });
+      stream.send({ ...chunk({ role: 'assistant', content: '' }, null), citations: chat.citations, knowledge_base_id: chat.knowledgeBaseId, ...chat.grounding });
       for await (const delta of chat.generate(stream.signal)) {
         if ('content' in delta) {
           if (delta.content === '') continue;
@@ -34,7 +35,7 @@ export function streamChatCompletion(chat: PreparedChat, stream: EventStream, op
           stream.send(chunk({ content: delta.content }, null));
           continue;
         }
-        stream.send(chunk({}, delta.finishReason));
+        stream.send({ ...chunk({}, delta.finishReason), citations: chat.quotedCitations(content) });
         if (options.includeUsage) stream.send({ ...base, choices: [], usage: usageBody(delta.usage) });
         stream.sendRaw('[DONE]');
         options.onDone({ content, finishReason: delta.finishReason, usage: delta.usage, firstTokenMs });

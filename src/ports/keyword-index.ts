@@ -2,6 +2,8 @@ import type { IndexFilter } from './vector-index.ts';
 
 export type KeywordDocument = { id: string; documentId: string; text: string };
 
+export type TermStats = { documents: number; terms: { term: string; documentFrequency: number }[] };
+
 export type KeywordMatch = { id: string; documentId: string; score: number };
 
 /** BM25 over chunk text, one namespace per knowledge base. */
@@ -16,5 +18,10 @@ export interface KeywordIndex {
    */
   query(namespace: string, text: string, topK: number, filter?: IndexFilter): Promise<KeywordMatch[]>;
   count(namespace: string): Promise<number>;
+  /**
+   * The query's distinct analysed terms, each with how many chunks of the namespace hold it (0 when
+   * none does), and how many chunks the namespace has: what answerability weighs a question with.
+   */
+  termStats(namespace: string, text: string): Promise<TermStats>;
   ping(): Promise<void>;
 }

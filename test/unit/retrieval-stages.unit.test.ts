@@ -124,10 +124,13 @@ test('the context numbers the hits that fit the budget and cites each the same w
     score: 0.5,
     scores: { vector: null, keyword: 0.5, graph: null, fused: 1, rerank: null },
   });
-  const { hits, passages: numbered, citations } = contextOf([hit('a', 10), hit('b', 10), hit('c', 500)], 60);
+  const covered = { coverage: 0.8, answerable: true };
+  const { hits, passages: numbered, citations } = contextOf([hit('a', 10), hit('b', 10), hit('c', 500)], 60, covered);
   t.is(hits.length, 3);
   t.deepEqual(numbered.map((p) => [p.index, p.source, p.page, p.text.slice(0, 11)]), [[1, 'a.pdf', 2, 'Manual\nword'], [2, 'b.pdf', 2, 'Manual\nword']]);
   t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph: hit('b', 10).paragraph, document_id: 'doc-b', chunk_id: 'b', score: 0.5 });
-  t.deepEqual(contextOf([], 60), { hits: [], passages: [], citations: [] });
-  t.deepEqual(contextOf([hit('a', 10)], 0).passages, [], 'a budget of 0 asks for no context');
+  t.deepEqual(contextOf([], 60, { coverage: 0, answerable: false }), { hits: [], passages: [], citations: [], coverage: 0, answerable: false });
+  t.deepEqual(contextOf([hit('a', 10)], 0, covered).passages, [], 'a budget of 0 asks for no context');
+  const uncovered = contextOf([hit('a', 10)], 60, { coverage: 0.1, answerable: false });
+  t.deepEqual([uncovered.hits.length, uncovered.passages, uncovered.citations], [1, [], []], 'passages that cannot answer are not given to a model, nor cited');
 });

@@ -110,6 +110,13 @@ export function createMongoKeywordIndex(db: Db, params: Bm25Parameters = BM25_DE
       await ready();
       return chunks.countDocuments({ namespace });
     },
+    async termStats(namespace, text) {
+      const wanted = queryTerms(text);
+      await ready();
+      const rows = await terms.find({ namespace, term: { $in: [NAMESPACE_STATS, ...wanted] } }, { projection: { _id: 0 } }).toArray();
+      const stats = corpusStats(rows);
+      return { documents: stats.chunks, terms: wanted.map((term) => ({ term, documentFrequency: stats.df.get(term) ?? 0 })) };
+    },
     async ping() {
       await db.command({ ping: 1 });
     },

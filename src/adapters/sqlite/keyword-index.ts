@@ -97,6 +97,11 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, params: Bm25Paramet
       const ns = store.namespace(namespace, false);
       return ns === null ? 0 : store.count(ns);
     },
+    async termStats(namespace, text) {
+      const postings = open(namespace, false)?.postings;
+      const terms = queryTerms(text).map((term) => ({ term, documentFrequency: postings?.documentFrequency(term) ?? 0 }));
+      return { documents: postings?.size ?? 0, terms };
+    },
     async ping() {
       store.ping();
     },

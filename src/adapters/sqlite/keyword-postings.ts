@@ -51,6 +51,12 @@ export class NamespacePostings {
     return this.#live;
   }
 
+  /** How many live chunks hold the term. */
+  documentFrequency(term: string): number {
+    const id = this.#termIds.get(term);
+    return id === undefined ? 0 : this.#df[id]!;
+  }
+
   has(chunkId: string): boolean {
     return this.#ordinalOf.has(chunkId);
   }

@@ -1,6 +1,8 @@
 import { fitContext } from '../../domain/chat/prompt.ts';
 import { underHeadings } from '../../domain/retrieval/passage-text.ts';
+import type { Quote } from '../../domain/answer/quotes.ts';
 import type { ContextPassage } from '../../ports/models.ts';
+import type { Answerability } from './answerability.ts';
 import type { SearchHit } from './hits.ts';
 
 /** A passage the answer may cite: `index` is its marker, [1], [2] … */
@@ -12,25 +14,32 @@ export type Citation = {
   document_id: string;
   chunk_id: string;
   score: number;
+  /** The span of `paragraph` the answer rests on; null when the answer does not cite this passage (or before it is written). */
+  quote?: Quote | null;
 };
 
-/** What a retrieval gives its caller: the hits, and those that fit the prompt as numbered passages and their citations. */
-export type RetrievedContext = { hits: SearchHit[]; passages: ContextPassage[]; citations: Citation[] };
+/**
+ * What a retrieval gives its caller: the hits, whether they can answer the question, and those
+ * that fit the prompt as numbered passages and their citations (none when they cannot answer).
+ */
+export type RetrievedContext = { hits: SearchHit[]; passages: ContextPassage[]; citations: Citation[] } & Answerability;
 
 /**
  * The best hits that fit `maxTokens`, in rank order, numbered from 1: each as the model reads it
  * (the chunk under its headings) and as the client sees it cited. Chat, /v1/chat and the
  * knowledge_retrieval node all number and cite through here, so they cite alike. A budget of 0
- * asks for no context at all (search), which saves counting the passages' tokens.
+ * asks for no context at all (search), which saves counting the passages' tokens; passages that
+ * cannot answer the question give none either, so no model is asked to.
  */
-export function contextOf(hits: SearchHit[], maxTokens: number): RetrievedContext {
-  if (maxTokens <= 0) return { hits, passages: [], citations: [] };
+export function contextOf(hits: SearchHit[], maxTokens: number, answerability: Answerability): RetrievedContext {
+  if (maxTokens <= 0 || !answerability.answerable) return { hits, passages: [], citations: [], ...answerability };
   const chosen = fitContext(
     hits.map((hit) => ({ hit, text: underHeadings(hit.headingPath, hit.paragraph) })),
     maxTokens,
   );
   return {
     hits,
+    ...answerability,
     passages: chosen.map(({ hit, text }, i) => ({ index: i + 1, text, source: hit.source, page: hit.page })),
     citations: chosen.map(({ hit }, i) => ({
       index: i + 1,

@@ -6,6 +6,8 @@ import type { Embedder, Reranker } from '../../ports/models.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { IndexFilter, VectorIndex } from '../../ports/vector-index.ts';
+import { analyze } from '../../domain/retrieval/terms.ts';
+import { answerabilityGate } from './answerability.ts';
 import { contextOf, type RetrievedContext } from './context.ts';
 import { graphRetriever } from './graph-retriever.ts';
 import { presentHits, type SearchHit } from './hits.ts';
@@ -45,6 +47,7 @@ export function createRetrieval(deps: RetrievalDeps) {
     keyword: keywordRetriever(indexes.keywords),
     graph: graphRetriever(indexes.graph, readModels),
   };
+  const answerability = answerabilityGate(indexes.keywords, analyze);
   /** After recall, in order. Another stage (an answerability gate, say) is one more entry. */
   const stages: readonly Stage[] = [fusionStage, rerankStage(deps.rerankers, deps.defaultReranker), thresholdStage];
 
@@ -70,12 +73,13 @@ export function createRetrieval(deps: RetrievalDeps) {
 
   return {
     /**
-     * The hits for the request (defaults from the knowledge base), and the best of them that fit
-     * the prompt as numbered passages with their citations. A blank query retrieves nothing.
+     * The hits for the request (defaults from the knowledge base), whether they can answer it, and
+     * the best of them that fit the prompt as numbered passages with their citations. A blank
+     * query retrieves nothing.
      */
     async retrieveContext(kb: KnowledgeBaseDoc, request: RetrievalRequest, options: { signal?: AbortSignal; maxContextTokens?: number } = {}): Promise<RetrievedContext> {
       const hits = request.query.trim() ? await retrieve(kb, request, options.signal) : [];
-      return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens);
+      return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, await answerability(kb, request.query, hits));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { questionFromConversation } from '../../domain/answer/question.ts';
+import { quotesOf } from '../../domain/answer/quotes.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
 import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
@@ -29,6 +30,10 @@ export type PreparedChat = {
   model: string;
   knowledgeBaseId: string | null;
   citations: Citation[];
+  /** With a knowledge base: whether its passages cover the question, and how much of it. */
+  grounding: { answerable: boolean; coverage: number } | null;
+  /** The citations with the span of each chunk the answer quotes (null for a passage it does not cite). */
+  quotedCitations(answer: string): Citation[];
   /** Deltas of the answer, then one delta with the finish reason and usage. */
   generate(signal: AbortSignal): AsyncIterable<ChatDelta>;
   complete(signal: AbortSignal): Promise<ChatOutcome>;
@@ -60,9 +65,12 @@ export function createChatService({ ctx, search, chatModels, storeContent }: Cha
       let passages: ContextPassage[] = [];
       let messages = input.messages;
       let notCovered = false;
+      let grounding: PreparedChat['grounding'] = null;
       if (input.knowledgeBaseId) {
         const kb = await search.knowledgeBase(principal, input.knowledgeBaseId);
-        ({ citations, passages } = await search.retrieveContext(kb, { query: questionFromConversation(input.messages) }, { signal }));
+        const retrieved = await search.retrieveContext(kb, { query: questionFromConversation(input.messages) }, { signal });
+        ({ citations, passages } = retrieved);
+        grounding = { answerable: retrieved.answerable && passages.length > 0, coverage: retrieved.coverage };
         messages = groundedMessages(input.messages, passages);
         notCovered = passages.length === 0;
       }
@@ -77,6 +85,8 @@ export function createChatService({ ctx, search, chatModels, storeContent }: Cha
         model: model.model.id,
         knowledgeBaseId: input.knowledgeBaseId ?? null,
         citations,
+        grounding,
+        quotedCitations: (answer) => withQuotes(citations, answer),
         generate(abort) {
           if (notCovered) return fixedAnswer(NOT_COVERED_ANSWER, promptTokens());
           return model.stream({ ...request, signal: abort });
@@ -101,7 +111,7 @@ export function createChatService({ ctx, search, chatModels, storeContent }: Cha
               model: model.model.id,
               stream: input.stream,
               finish_reason: outcome.finishReason,
-              citations: citations.map(({ paragraph: _text, ...c }) => c),
+              citations: citations.map(({ paragraph: _text, quote: _quote, ...c }) => c),
               usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
               latency_ms: {
                 retrieval: round(retrievalMs),
@@ -123,6 +133,11 @@ export type ChatService = ReturnType<typeof createChatService>;
 async function* fixedAnswer(content: string, promptTokens: number): AsyncIterable<ChatDelta> {
   yield { content };
   yield { finishReason: 'stop', usage: { promptTokens, completionTokens: countTokens(content) } };
+}
+
+function withQuotes(citations: Citation[], answer: string): Citation[] {
+  const quotes = quotesOf(answer, new Map(citations.map((c) => [c.index, c.paragraph])));
+  return citations.map((c) => ({ ...c, quote: quotes.get(c.index) ?? null }));
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;

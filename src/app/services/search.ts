@@ -1,4 +1,5 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
+import type { Answerability } from '../retrieval/answerability.ts';
 import type { SearchHit } from '../retrieval/hits.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import { createRetrieval, type RetrievalDeps } from '../retrieval/retrieval.ts';
@@ -16,9 +17,10 @@ export function createSearchService(deps: RetrievalDeps) {
     retrieveContext,
 
     /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read (no prompt, so no context). */
-    async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[] }> {
+    async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[] } & Answerability> {
       const kb = await this.knowledgeBase(principal, kbId);
-      return { kb, hits: (await retrieveContext(kb, request, { signal, maxContextTokens: 0 })).hits };
+      const { hits, coverage, answerable } = await retrieveContext(kb, request, { signal, maxContextTokens: 0 });
+      return { kb, hits, coverage, answerable };
     },
   };
 }

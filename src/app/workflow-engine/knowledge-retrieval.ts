@@ -22,10 +22,10 @@ export async function runKnowledgeRetrieval(
     throw new NodeFailure('knowledge_base_not_found', notFoundMessage('knowledge_base', config.knowledge_base_id));
   }
   const query = render(config.query, lookup(scope));
-  const { passages, citations } = await deps.search.retrieveContext(
+  const { passages, citations, answerable, coverage } = await deps.search.retrieveContext(
     kb,
     { query, topK: config.top_k, scoreThreshold: config.score_threshold, mode: config.mode, rerank: config.rerank },
     { signal, maxContextTokens: deps.maxContextTokens },
   );
-  return { context: numberedPassages(passages), passages, citations };
+  return { context: numberedPassages(passages), passages, citations, answerable, coverage };
 }

@@ -1,6 +1,7 @@
 import type { ContextPassage } from '../chat/messages.ts';
 import { sentenceEnds } from './sentence-breaks.ts';
 import { splitTableRows } from './table-rows.ts';
+import { normalisedWithOrigin } from './whitespace.ts';
 
 /**
  * A unit of a retrieved passage an answer may quote: a sentence, a list item, a heading or a table
@@ -46,7 +47,7 @@ export function passageSentences(passages: readonly ContextPassage[]): PassageSe
 /** One segment's units: its sentences, and the rows of a table the chunker ran together. */
 function segmentUnits(text: string, segment: Range, table: boolean): { text: string; tableRow: boolean; start: number; end: number }[] {
   const bullet = BULLET.exec(text.slice(segment.start, segment.end));
-  const { normal, origin } = normalised(text, segment.start + (bullet?.[0].length ?? 0), segment.end);
+  const { normal, origin } = normalisedWithOrigin(text, segment.start + (bullet?.[0].length ?? 0), segment.end);
   const units = [];
   const pieces = table ? [{ start: 0, end: normal.length }] : sentenceRanges(normal);
   for (const piece of pieces) {
@@ -75,28 +76,6 @@ function trimmed(text: string, start: number, end: number): Range | null {
   while (start < end && /\s/u.test(text[start]!)) start++;
   while (end > start && /\s/u.test(text[end - 1]!)) end--;
   return end > start ? { start, end } : null;
-}
-
-/** The text of [start, end) with every run of white space made one space, and where each character came from. */
-function normalised(text: string, start: number, end: number): { normal: string; origin: number[] } {
-  let normal = '';
-  const origin: number[] = [];
-  let space = false;
-  for (let i = start; i < end; i++) {
-    const ch = text[i]!;
-    if (/\s/u.test(ch)) {
-      space = normal.length > 0;
-      continue;
-    }
-    if (space) {
-      normal += ' ';
-      origin.push(i - 1);
-      space = false;
-    }
-    normal += ch;
-    origin.push(i);
-  }
-  return { normal, origin };
 }
 
 /**

@@ -8,7 +8,7 @@ import { streamChatCompletion, usageBody } from '../sse-chat.ts';
 
 const tag = 'chat';
 const chatStream =
-  'With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `citations`), then `data: [DONE]`; a failure mid-stream is an `error` event.';
+  'With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `citations` as retrieved, the one with the finish reason carries them again with each `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event.';
 
 function toChatInput(body: ChatCompletionBody): ChatInput {
   const messages: ChatMessage[] = body.messages.map((m) => ({
@@ -44,7 +44,7 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
     const outcome = await prepared.complete(abort.signal);
     await record(outcome);
     if (present === 'quick') {
-      return { body: { id: prepared.id, object: 'chat.answer', model: prepared.model, content: outcome.content, citations: prepared.citations } };
+      return { body: { id: prepared.id, object: 'chat.answer', model: prepared.model, content: outcome.content, citations: prepared.quotedCitations(outcome.content), ...prepared.grounding } };
     }
     return {
       body: {
@@ -54,8 +54,9 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
         model: prepared.model,
         choices: [{ index: 0, message: { role: 'assistant', content: outcome.content, refusal: null }, finish_reason: outcome.finishReason, logprobs: null }],
         usage: usageBody(outcome.usage),
-        citations: prepared.citations,
+        citations: prepared.quotedCitations(outcome.content),
         knowledge_base_id: prepared.knowledgeBaseId,
+        ...prepared.grounding,
       },
     };
   }

@@ -33,7 +33,7 @@ export function searchRoutes(search: SearchService) {
       handle: async ({ principal, params, body, ctx }) => {
         // The request's own 'close' has already fired once its body was read: the response's tells a client that left.
         const aborted = abortOnDisconnect(ctx);
-        const { kb, hits } = await search.search(
+        const { kb, hits, coverage, answerable } = await search.search(
           principal,
           params.kb_id!,
           {
@@ -55,6 +55,8 @@ export function searchRoutes(search: SearchService) {
             knowledge_base_id: kb.id,
             mode: recalls.length === 1 ? recalls[0] : 'hybrid',
             rerank: body.rerank ?? kb.settings.rerank.enabled,
+            coverage,
+            answerable,
           },
         };
       },
