@@ -7,8 +7,8 @@ let server: TestServer;
 let kb: SampleKb;
 let client: OpenAI;
 
-type Citation = { index: number; source: string; page: number; paragraph: string; document_id: string; chunk_id: string; score: number };
-type WithCitations = { citations: Citation[] };
+type Citation = { index: number; source: string; page: number; paragraph: string; document_id: string; chunk_id: string; score: number; quote?: { text: string; start: number; end: number } | null };
+type WithCitations = { citations: Citation[]; answerable?: boolean; coverage?: number };
 
 test.before(async () => {
   server = await startServer({ KBQA_STORE_CHAT_CONTENT: 'on' });
@@ -63,7 +63,8 @@ test('streaming: citations first, then deltas, finish reason, usage, [DONE]', as
   t.is(chunks[0]!.object, 'chat.completion.chunk');
   t.is(chunks[0]!.choices[0]!.delta.role, 'assistant');
   t.true(chunks[0]!.citations!.length > 0);
-  t.true(chunks.slice(1).every((c) => c.citations === undefined), 'citations travel once');
+  const finishing = chunks.findIndex((c) => c.choices[0]?.finish_reason);
+  t.true(chunks.slice(1).every((c, i) => c.citations === undefined || i + 1 === finishing), 'citations travel first, then with the finish reason');
   const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
   t.true(text.includes('1972'), text);
   const finish = chunks.find((c) => c.choices[0]?.finish_reason);
@@ -75,7 +76,13 @@ test('streaming: citations first, then deltas, finish reason, usage, [DONE]', as
   // The same answer without streaming: retrieval is the same, so are the citations.
   const plain = (await ask('When did the Erebus lava lake become active?')) as OpenAI.ChatCompletion & WithCitations;
   t.is(plain.choices[0]!.message.content, text);
-  t.deepEqual(plain.citations, chunks[0]!.citations);
+  t.deepEqual(plain.citations, chunks[finishing]!.citations, 'the same citations, quotes included');
+  const withoutQuotes = plain.citations.map(({ quote: _quote, ...c }) => c);
+  t.deepEqual(withoutQuotes, chunks[0]!.citations);
+  const quoted = plain.citations.find((c) => c.quote)!;
+  t.is(quoted.paragraph.slice(quoted.quote!.start, quoted.quote!.end), quoted.quote!.text);
+  t.true(text.includes(quoted.quote!.text.replace(/\.$/, '')), 'the quote is what the answer says');
+  t.is(plain.answerable, true);
 });
 
 test('the retrieval question comes from the conversation, not just the last message', async (t) => {
