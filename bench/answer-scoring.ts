@@ -52,7 +52,8 @@ export function containsGold(content: string, golds: readonly string[], language
   return golds.some((g) => contains(answer, normalise(g)));
 }
 
-export const wordCount = (content: string) => withoutMarkers(content).split(/\s+/).filter(Boolean).length;
+/** Words of the answer: runs between spaces that hold a letter or digit (a stray "." left by a marker is none). */
+export const wordCount = (content: string) => withoutMarkers(content).split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
 /** An answer counts only when it is grounded: something cited, and a marker in the text pointing at it. */
 export const cites = (reply: ChatReply) => reply.citations > 0 && hasCitationMarker(reply.content);
