@@ -1,68 +1,34 @@
-// Retrieval quality on SciFact through the search endpoint: nDCG@10 and Recall@100 per mode.
-//   npm run eval                 every mode
-//   npm run eval -- keyword      only the named ones
-// Prints one JSON object on stdout (progress on stderr). Needs ../shared/data/bench/scifact.
-import { json, settleAll, uploadTexts, withKbqa } from './kbqa-api.ts';
-import { hasSciFact, loadSciFact, ndcgAt, recallAt, sciFactUpload } from './scifact.ts';
+// Quality benchmarks through the HTTP API, each suite in its own file:
+//   npm run eval                          every suite
+//   npm run eval -- squad2 xquad          the named suites
+//   npm run eval -- keyword xquad:zh      parts of suites (a SciFact mode, an XQuAD language)
+//   … --out rows.jsonl --failures f.jsonl per-question rows, all of them or only the wrong ones
+// Prints one JSON object on stdout (progress on stderr). A suite without its data reports {skipped}.
+import { createRowSink, type Suite } from './eval-context.ts';
+import { parseEvalArgs } from './eval-args.ts';
+import { runSciFact, SCIFACT_MODES } from './eval-scifact.ts';
+import { runSquad2 } from './eval-squad.ts';
+import { runXQuad, XQUAD_LANGUAGES } from './eval-xquad.ts';
 import { log, machineInfo, round } from './util.ts';
 
-type Setting = { mode: string; rerank: boolean };
-
-const SETTINGS: Record<string, Setting> = {
-  keyword: { mode: 'keyword', rerank: false },
-  vector: { mode: 'vector', rerank: false },
-  graph: { mode: 'graph', rerank: false },
-  hybrid: { mode: 'hybrid', rerank: false },
-  hybrid_rerank: { mode: 'hybrid', rerank: true },
-  keyword_rerank: { mode: 'keyword', rerank: true },
+/** Adding a suite is one line here. */
+const SUITES: Record<string, Suite> = {
+  scifact: { run: runSciFact, parts: SCIFACT_MODES },
+  squad2: { run: runSquad2 },
+  xquad: { run: runXQuad, parts: XQUAD_LANGUAGES },
 };
 
-const GOALS: Record<string, number> = { keyword: 0.66, hybrid_rerank: 0.7 };
-const CONCURRENCY = 4;
-
 async function main() {
-  if (!hasSciFact()) {
-    process.stdout.write(`${JSON.stringify({ skipped: 'needs ../shared/data/bench/scifact' })}\n`);
-    return;
+  const selection = parseEvalArgs(process.argv.slice(2), SUITES);
+  const record = createRowSink(selection);
+  const started = performance.now();
+  const suites: Record<string, object> = {};
+  for (const [name, parts] of selection.suites) {
+    log(`eval: ${name}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`);
+    suites[name] = await SUITES[name]!.run({ parts, record });
   }
-  const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SETTINGS);
-  for (const n of names) if (!SETTINGS[n]) throw new Error(`unknown mode '${n}'; choose from ${Object.keys(SETTINGS).join(', ')}`);
-  const { corpus, queries, qrels } = loadSciFact();
-  const report = await withKbqa('eval', async (api, pid) => {
-    // Hybrid fuses the recalls the knowledge base enables: the defaults, vector and keyword.
-    const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'scifact-eval' })).id;
-    const t0 = performance.now();
-    await uploadTexts(api, kb, corpus.map(sciFactUpload));
-    const { failed } = await settleAll(api, kb, corpus.length, pid);
-    log(`eval: ${corpus.length} abstracts ready in ${round((performance.now() - t0) / 1000, 1)} s (${failed.length} failed)`);
-    const modes: Record<string, unknown> = {};
-    for (const name of names) {
-      const { mode, rerank } = SETTINGS[name]!;
-      const ndcg: number[] = [];
-      const recall: number[] = [];
-      const started = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < queries.length) {
-            const q = queries[next++]!;
-            const res = await json(api, 'POST', `/v1/knowledge-bases/${kb}/search`, { query: q.text, mode, rerank, top_k: 100 });
-            // A document may have several chunks: its first (best) one stands for it.
-            const ranked = [...new Set((res.data as { source: string }[]).map((h) => h.source.replace(/\.txt$/, '')))];
-            const relevant = qrels.get(q.id)!;
-            ndcg.push(ndcgAt(ranked, relevant, 10));
-            recall.push(recallAt(ranked, relevant, 100));
-          }
-        }),
-      );
-      const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / xs.length, 4);
-      const result = { ndcg_at_10: mean(ndcg), recall_at_100: mean(recall), queries: queries.length, seconds: round((performance.now() - started) / 1000, 1) };
-      modes[name] = GOALS[name] ? { ...result, goal_ndcg_at_10: GOALS[name], pass: result.ndcg_at_10 >= GOALS[name]! } : result;
-      log(`eval: ${name} ${JSON.stringify(modes[name])}`);
-    }
-    return { corpus: corpus.length, failed: failed.length, modes };
-  });
-  process.stdout.write(`${JSON.stringify({ machine: machineInfo(), ...report }, null, 2)}\n`);
+  const report = { machine: machineInfo(), suites, seconds: round((performance.now() - started) / 1000, 1) };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,91 @@
+// Asking a knowledge base questions through POST /v1/chat/completions and summarising the verdicts:
+// what the SQuAD and XQuAD suites share.
+import type { ChatReply } from './answer-scoring.ts';
+import { json, type Api } from './kbqa-api.ts';
+import type { Split } from './squad-data.ts';
+import { percentile, round } from './util.ts';
+
+/** One question's outcome, as `--out` writes it (one JSON line each). */
+export type ResultRow = {
+  suite: string;
+  split: Split;
+  /** answerable, offtopic, unanswerable, or xquad-<language> */
+  category: string;
+  id: string;
+  question: string;
+  gold: string[];
+  answer: string;
+  citations: number;
+  answerable?: boolean;
+  coverage?: unknown;
+  correct: boolean;
+  latency_ms: number;
+};
+
+/** A question to ask, and how to judge the reply to it. */
+export type Ask = Omit<ResultRow, 'answer' | 'citations' | 'answerable' | 'coverage' | 'correct' | 'latency_ms' | 'suite'> & {
+  judge: (reply: ChatReply) => boolean;
+};
+
+export const CHAT_MODEL = 'kbqa-extractive';
+
+/** One non-streaming chat turn against the knowledge base; latency measured here, client-side. */
+export async function askChat(api: Api, kb: string, question: string): Promise<{ reply: ChatReply; ms: number }> {
+  const started = performance.now();
+  const res = await json(api, 'POST', '/v1/chat/completions', { model: CHAT_MODEL, knowledge_base_id: kb, messages: [{ role: 'user', content: question }] });
+  const ms = performance.now() - started;
+  const message = res.choices?.[0]?.message ?? {};
+  // The answerability fields may sit on the completion or on its message: take either.
+  const answerable = res.answerable ?? message.answerable;
+  const coverage = res.coverage ?? message.coverage;
+  const reply: ChatReply = { content: String(message.content ?? ''), citations: Array.isArray(res.citations) ? res.citations.length : 0 };
+  if (typeof answerable === 'boolean') reply.answerable = answerable;
+  if (coverage !== undefined) reply.coverage = coverage;
+  return { reply, ms };
+}
+
+/** Asks every question with `concurrency` clients; rows come back in the questions' order. */
+export async function askAll(api: Api, kb: string, suite: string, asks: readonly Ask[], concurrency = 4): Promise<ResultRow[]> {
+  const rows: ResultRow[] = new Array(asks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < asks.length) {
+        const i = next++;
+        const { judge, ...ask } = asks[i]!;
+        const { reply, ms } = await askChat(api, kb, ask.question);
+        rows[i] = { suite, ...ask, answer: reply.content, citations: reply.citations, ...extras(reply), correct: judge(reply), latency_ms: round(ms, 1) };
+      }
+    }),
+  );
+  return rows;
+}
+
+const extras = (reply: ChatReply) => ({
+  ...(reply.answerable === undefined ? {} : { answerable: reply.answerable }),
+  ...(reply.coverage === undefined ? {} : { coverage: reply.coverage }),
+});
+
+export type Share = { questions: number; correct: number; share: number };
+export type SplitShares = { fit: Share; held_out: Share; all: Share };
+
+function share(rows: readonly ResultRow[]): Share {
+  const correct = rows.filter((r) => r.correct).length;
+  return { questions: rows.length, correct, share: rows.length === 0 ? 0 : round(correct / rows.length, 4) };
+}
+
+/** Share correct on the fit half, the held-out half and both. */
+export function splitShares(rows: readonly ResultRow[]): SplitShares {
+  return { fit: share(rows.filter((r) => r.split === 'fit')), held_out: share(rows.filter((r) => r.split === 'held_out')), all: share(rows) };
+}
+
+/** The shares with a goal and whether each half meets it. */
+export function withGoal(shares: SplitShares, goal: number) {
+  return { ...shares, goal, pass: { fit: shares.fit.share >= goal, held_out: shares.held_out.share >= goal, all: shares.all.share >= goal } };
+}
+
+/** Client-side chat latency, p50 and p95. */
+export function latency(rows: readonly ResultRow[]) {
+  const sorted = rows.map((r) => r.latency_ms).sort((a, b) => a - b);
+  return { p50_ms: round(percentile(sorted, 50), 1), p95_ms: round(percentile(sorted, 95), 1) };
+}
