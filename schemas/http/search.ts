@@ -43,5 +43,9 @@ export const SearchResponse = z.object({
   mode: z.enum(['hybrid', 'vector', 'keyword', 'graph']),
   rerank: z.boolean(),
   coverage: z.number().describe('The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1'),
+  coverage_terms: z
+    .array(z.object({ term: z.string(), document_frequency: z.int(), held: z.boolean() }))
+    .optional()
+    .describe('With explain: each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does'),
   answerable: z.boolean().describe('Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered"'),
 });

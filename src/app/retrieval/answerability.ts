@@ -1,12 +1,15 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { answerabilitySettings } from '../../../schemas/knowledge-base-settings.ts';
-import { bestCoverage } from '../../domain/retrieval/coverage.ts';
-import { underHeadings } from '../../domain/retrieval/passage-text.ts';
+import { passageSentences } from '../../domain/answer/passage-sentences.ts';
+import { type PassageTerms, questionCoverage } from '../../domain/retrieval/coverage.ts';
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
 import type { SearchHit } from './hits.ts';
 
 /** Whether the retrieved passages can answer the question, decided before any model is called. */
-export type Answerability = { coverage: number; answerable: boolean };
+export type Answerability = { coverage: number; answerable: boolean; terms?: CoveredTerm[] };
+
+/** Why: each question term, how many chunks hold it, and whether the best sentence (or its headings) does. */
+export type CoveredTerm = { term: string; document_frequency: number; held: boolean };
 
 /** The passages a prompt would hold at most; coverage beyond them could not reach the answer. */
 const PASSAGES_READ = 8;
@@ -23,8 +26,14 @@ export function answerabilityGate(keywords: KeywordIndex, analyze: (text: string
     if (hits.length === 0) return { coverage: 0, answerable: false };
     const stats = await keywords.termStats(kb.id, query);
     if (stats.terms.length === 0) return { coverage: 0, answerable: min_coverage === 0 };
-    const passages = hits.slice(0, PASSAGES_READ).map((h) => new Set(analyze(underHeadings(h.headingPath, h.paragraph))));
-    const { coverage } = bestCoverage(stats.terms, stats.documents, passages);
-    return { coverage: Math.round(coverage * 10_000) / 10_000, answerable: coverage >= min_coverage };
+    const passages = hits.slice(0, PASSAGES_READ).map((h) => passageTerms(h, analyze));
+    const { coverage, held } = questionCoverage(stats.terms, stats.documents, passages);
+    const terms = stats.terms.map((t) => ({ term: t.term, document_frequency: t.documentFrequency, held: held.has(t.term) }));
+    return { coverage: Math.round(coverage * 10_000) / 10_000, answerable: coverage >= min_coverage, terms };
   };
+}
+
+function passageTerms(hit: SearchHit, analyze: (text: string) => string[]): PassageTerms {
+  const sentences = passageSentences([{ index: 0, text: hit.paragraph }]).map((s) => new Set(analyze(s.text)));
+  return { heading: new Set(analyze(hit.headingPath.join(' '))), sentences };
 }

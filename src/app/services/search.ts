@@ -19,8 +19,8 @@ export function createSearchService(deps: RetrievalDeps) {
     /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read (no prompt, so no context). */
     async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[] } & Answerability> {
       const kb = await this.knowledgeBase(principal, kbId);
-      const { hits, coverage, answerable } = await retrieveContext(kb, request, { signal, maxContextTokens: 0 });
-      return { kb, hits, coverage, answerable };
+      const { hits, coverage, answerable, terms } = await retrieveContext(kb, request, { signal, maxContextTokens: 0 });
+      return { kb, hits, coverage, answerable, terms };
     },
   };
 }

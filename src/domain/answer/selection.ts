@@ -28,7 +28,7 @@ const DUPLICATE = 0.7;
  * question's words, anywhere below a near tie with it). Returned best first.
  */
 export function selectSentences(scored: readonly ScoredSentence[], options: SelectionOptions = {}): ScoredSentence[] {
-  const { maxSentences = 3, dropOff = 0.6, minCoverage = 0.15, tie = 0.9 } = options;
+  const { maxSentences = 2, dropOff = 0.6, minCoverage = 0.15, tie = 0.9 } = options;
   const remaining = scored.filter((s) => s.coverage >= minCoverage).sort(byScore);
   const best = remaining[0]?.score ?? 0;
   const chosen: ScoredSentence[] = [];

@@ -52,7 +52,11 @@ export function termWeights(question: Question, rarity: Rarity): Map<string, num
  * question wants, for question phrases kept together, and for the passage's retrieval rank.
  */
 export function scoreSentences(question: Question, sentences: readonly PassageSentence[], rarity: Rarity): ScoredSentence[] {
-  const weights = termWeights(question, rarity);
+  const analysed = sentences.map((sentence) => {
+    const terms = contentTerms(sentence.text);
+    return { sentence, terms, stems: new Set(terms.map((t) => t.stem)) };
+  });
+  const weights = localWeights(termWeights(question, rarity), analysed);
   let total = 0;
   for (const w of weights.values()) total += w;
   if (total === 0) return [];
@@ -61,10 +65,6 @@ export function scoreSentences(question: Question, sentences: readonly PassageSe
   const lastTurn = new Set(lastTurnStems);
   const questionPairs = pairs(lastTurnStems);
   const passageCount = sentences.reduce((n, s) => Math.max(n, s.passageRank + 1), 1);
-  const analysed = sentences.map((sentence) => {
-    const terms = contentTerms(sentence.text);
-    return { sentence, terms, stems: new Set(terms.map((t) => t.stem)) };
-  });
 
   const scored: ScoredSentence[] = [];
   analysed.forEach(({ sentence, terms, stems }, i) => {
@@ -93,6 +93,28 @@ export function scoreSentences(question: Question, sentences: readonly PassageSe
     scored.push({ ...sentence, score, coverage, stems, covers });
   });
   return scored;
+}
+
+/** How much a word's spread over the passages' sentences discounts it (0: not at all, 1: down to nothing when it is everywhere). */
+export const LOCAL_IDF_STRENGTH = Number(process.env.LOCAL_IDF ?? 0.7);
+
+/**
+ * A question word that most of the retrieved sentences share (the subject the passages are all
+ * about, "Huguenots" in a Huguenot article) tells the answering sentence from the others less
+ * than one few of them have: each weight is scaled by the word's idf over the passages' sentences.
+ */
+function localWeights(weights: Map<string, number>, analysed: readonly { stems: ReadonlySet<string> }[]): Map<string, number> {
+  const n = analysed.length;
+  if (n < 4) return weights;
+  const out = new Map<string, number>();
+  const max = Math.log((n + 1) / 0.5);
+  for (const [stem, w] of weights) {
+    let df = 0;
+    for (const a of analysed) if (a.stems.has(stem)) df++;
+    const idf = Math.log((n + 1) / (df + 0.5)) / max;
+    out.set(stem, w * (1 - LOCAL_IDF_STRENGTH + LOCAL_IDF_STRENGTH * idf));
+  }
+  return out;
 }
 
 /** Questions are not answers (an FAQ's question repeats the user's); headings and fragments say little. */

@@ -33,7 +33,7 @@ export function searchRoutes(search: SearchService) {
       handle: async ({ principal, params, body, ctx }) => {
         // The request's own 'close' has already fired once its body was read: the response's tells a client that left.
         const aborted = abortOnDisconnect(ctx);
-        const { kb, hits, coverage, answerable } = await search.search(
+        const { kb, hits, coverage, answerable, terms } = await search.search(
           principal,
           params.kb_id!,
           {
@@ -57,6 +57,7 @@ export function searchRoutes(search: SearchService) {
             rerank: body.rerank ?? kb.settings.rerank.enabled,
             coverage,
             answerable,
+            ...(body.explain && { coverage_terms: terms ?? [] }),
           },
         };
       },
