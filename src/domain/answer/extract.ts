@@ -18,7 +18,8 @@ export function extractAnswer(request: ExtractionRequest, rarity: Rarity, option
   const { passages, maxTokens } = request;
   if (passages === undefined) return fitTokens(NO_KNOWLEDGE_BASE, maxTokens);
   const question = analyseQuestion(withoutPassages(request.messages, passages));
-  const chosen = selectSentences(scoreSentences(question, passageSentences(passages), rarity), options);
+  const sentences = passageSentences(passages);
+  const chosen = withAntecedent(selectSentences(scoreSentences(question, sentences, rarity), options), sentences);
   if (chosen.length === 0) return fitTokens(NOT_IN_KNOWLEDGE_BASE, maxTokens);
   const weights = termWeights(question, rarity);
   const weightOf = (stem: string) => weights.get(stem) ?? 0;
@@ -27,6 +28,22 @@ export function extractAnswer(request: ExtractionRequest, rarity: Rarity, option
     maxTokens,
   );
 }
+
+/** A sentence opening like this names what it is about in the sentence before. */
+const POINTS_BACK = /^(?:he|she|they|it|its|his|her|their|this|these|those|there|such|the latter|the former)\b/i;
+
+/**
+ * "He appointed Robert archbishop …" does not say who appointed him: when the best sentence
+ * points back, the sentence before it in its passage comes along, in place of a second pick.
+ */
+function withAntecedent<T extends { text: string; citation: number; passageRank: number; position: number }>(chosen: T[], sentences: readonly PassageSentenceLike[]): (T | PassageSentenceLike)[] {
+  const best = chosen[0];
+  if (!best || best.position === 0 || !POINTS_BACK.test(best.text)) return chosen;
+  const before = sentences.find((s) => s.passageRank === best.passageRank && s.position === best.position - 1);
+  return before ? [before, best] : chosen;
+}
+
+type PassageSentenceLike = { text: string; citation: number; passageRank: number; position: number };
 
 /**
  * The messages with the passages' text taken out of them: a prompt may render the passages into

@@ -52,13 +52,30 @@ export function termWeights(question: Question, rarity: Rarity): Map<string, num
  * question wants, for question phrases kept together, and for the passage's retrieval rank.
  */
 export function scoreSentences(question: Question, sentences: readonly PassageSentence[], rarity: Rarity): ScoredSentence[] {
+  return sentenceFeatures(question, sentences, rarity).map(({ sentence, features, coverage, stems, covers }) => ({
+    ...sentence,
+    score: rankScore(features),
+    coverage,
+    stems,
+    covers,
+  }));
+}
+
+/** What the ranker weighs, each about 0..1; the names index RANKER_WEIGHTS. */
+export const FEATURES = ['coverage', 'localCoverage', 'cue', 'together', 'rankPrior', 'first', 'question', 'fewWords', 'long', 'novelty', 'number', 'context'] as const;
+
+export type SentenceFeatures = { sentence: PassageSentence; features: number[]; coverage: number; stems: ReadonlySet<string>; covers: ReadonlySet<string> };
+
+/** Every sentence that shares a content word with the question (itself or through its context), with its features. */
+export function sentenceFeatures(question: Question, sentences: readonly PassageSentence[], rarity: Rarity): SentenceFeatures[] {
   const analysed = sentences.map((sentence) => {
     const terms = contentTerms(sentence.text);
     return { sentence, terms, stems: new Set(terms.map((t) => t.stem)) };
   });
-  const weights = localWeights(termWeights(question, rarity), analysed);
-  let total = 0;
-  for (const w of weights.values()) total += w;
+  const weights = termWeights(question, rarity);
+  const local = localWeights(weights, analysed);
+  const total = sum(weights.values());
+  const localTotal = sum(local.values());
   if (total === 0) return [];
   const isQuestionWord = (word: string) => weights.has(stem(word));
   const lastTurnStems = question.terms.filter((t) => t.weight === 1).map((t) => t.stem);
@@ -66,10 +83,14 @@ export function scoreSentences(question: Question, sentences: readonly PassageSe
   const questionPairs = pairs(lastTurnStems);
   const passageCount = sentences.reduce((n, s) => Math.max(n, s.passageRank + 1), 1);
 
-  const scored: ScoredSentence[] = [];
+  const out: SentenceFeatures[] = [];
   analysed.forEach(({ sentence, terms, stems }, i) => {
     let own = 0;
-    for (const s of stems) own += weights.get(s) ?? 0;
+    let ownLocal = 0;
+    for (const s of stems) {
+      own += weights.get(s) ?? 0;
+      ownLocal += local.get(s) ?? 0;
+    }
     if (own === 0) return;
     const covers = new Set([...stems].filter((s) => lastTurn.has(s)));
     let context = 0;
@@ -84,19 +105,47 @@ export function scoreSentences(question: Question, sentences: readonly PassageSe
     const sentencePairs = pairs(terms.map((t) => t.stem));
     let together = 0;
     for (const p of questionPairs) if (sentencePairs.has(p)) together++;
-    const score =
-      (coverage +
-        PHRASE_BONUS * Math.min(2, together) +
-        CUE_BONUS * typeCue(question.type, sentence.text, isQuestionWord) +
-        RANK_BONUS * (1 - sentence.passageRank / passageCount)) *
-      shapeFactor(sentence.text, terms.length);
-    scored.push({ ...sentence, score, coverage, stems, covers });
+    const length = sentence.text.split(' ').length;
+    const novel = terms.filter((t) => !weights.has(t.stem)).length;
+    const features = [
+      coverage,
+      localTotal > 0 ? ownLocal / localTotal : 0,
+      typeCue(question.type, sentence.text, isQuestionWord),
+      Math.min(2, together) / 2,
+      1 - sentence.passageRank / passageCount,
+      sentence.position === 0 ? 1 : 0,
+      /\?["')\]]*$/.test(sentence.text) ? 1 : 0,
+      terms.length < 3 ? 1 : 0,
+      length > LONG_SENTENCE_WORDS ? 1 - (LONG_SENTENCE_WORDS / length) ** 0.3 : 0,
+      terms.length > 0 ? novel / terms.length : 0,
+      /\p{N}/u.test(sentence.text) ? 1 : 0,
+      Math.min(1, context / total),
+    ];
+    out.push({ sentence, features, coverage, stems, covers });
   });
-  return scored;
+  return out;
 }
 
+/**
+ * Weights of a linear ranker over FEATURES, fitted (listwise softmax) on the fit half of SQuAD
+ * 2.0: the sentence holding the gold answer should outscore its passages' other sentences.
+ */
+export const RANKER_WEIGHTS: readonly number[] = JSON.parse(process.env.RANKER_WEIGHTS ?? '[1, 0, 0.3, 0.1, 0.08, 0, -0.5, -0.4, -0.5, 0, 0, 0]');
+
+function rankScore(features: readonly number[]): number {
+  let score = 0;
+  for (let k = 0; k < features.length; k++) score += RANKER_WEIGHTS[k]! * features[k]!;
+  return score;
+}
+
+const sum = (xs: Iterable<number>) => {
+  let total = 0;
+  for (const x of xs) total += x;
+  return total;
+};
+
 /** How much a word's spread over the passages' sentences discounts it (0: not at all, 1: down to nothing when it is everywhere). */
-export const LOCAL_IDF_STRENGTH = Number(process.env.LOCAL_IDF ?? 0.7);
+export const LOCAL_IDF_STRENGTH = 1;
 
 /**
  * A question word that most of the retrieved sentences share (the subject the passages are all
@@ -115,16 +164,6 @@ function localWeights(weights: Map<string, number>, analysed: readonly { stems: 
     out.set(stem, w * (1 - LOCAL_IDF_STRENGTH + LOCAL_IDF_STRENGTH * idf));
   }
   return out;
-}
-
-/** Questions are not answers (an FAQ's question repeats the user's); headings and fragments say little. */
-function shapeFactor(text: string, contentWords: number): number {
-  let factor = 1;
-  if (/\?["')\]]*$/.test(text)) factor *= 0.5;
-  if (contentWords < 3) factor *= 0.6;
-  const length = text.split(' ').length;
-  if (length > LONG_SENTENCE_WORDS) factor *= (LONG_SENTENCE_WORDS / length) ** 0.3;
-  return factor;
 }
 
 /** A sentence opening like this talks about something named before it. */
