@@ -10,9 +10,11 @@ const CITATION_MARKER = /\[\d+\]/;
 // "[1]", "[2, 3]": the answerer's citation markers; stripped before scoring so that "[1]" never
 // becomes the word "1" and matches a numeric gold answer.
 const CITATION_MARKERS = /\[\d+(?:\s*,\s*\d+)*\]/g;
-// SQuAD's official script deletes ASCII punctuation; Unicode punctuation covers the translations
-// too (« », ¿, 、, ،). Symbols go as well, as string.punctuation's $ + < = > ^ ` | ~ do.
+// Unicode punctuation covers the translations too (« », ¿, 、, ،); symbols go as well, as
+// string.punctuation's $ + < = > ^ ` | ~ do in SQuAD's script.
 const PUNCTUATION = /[\p{P}\p{S}]/gu;
+// Invisible format characters (the right-to-left mark that opens some Arabic questions, zero-width joiners).
+const FORMAT = /\p{Cf}/gu;
 const ENGLISH_ARTICLES = /\b(a|an|the)\b/g;
 
 export const hasCitationMarker = (content: string) => CITATION_MARKER.test(content);
@@ -22,17 +24,19 @@ export const withoutMarkers = (content: string) => content.replace(CITATION_MARK
 
 /**
  * SQuAD's normalisation (lower case, no punctuation, no articles, single spaces) with NFKC first,
- * so full-width and compatibility forms compare equal. Articles are English words: other
- * languages keep theirs (`articles: false`).
+ * so full-width and compatibility forms compare equal. Punctuation becomes a space rather than
+ * nothing: SQuAD compares tokens, this compares whole words inside an answer, where deleting the
+ * dash of "1986—when" would hide "1986". Articles are English words: other languages keep theirs
+ * (`articles: false`).
  */
 export function squadNormalise(text: string, articles = true): string {
-  let s = text.normalize('NFKC').toLowerCase().replace(PUNCTUATION, '');
+  let s = text.normalize('NFKC').toLowerCase().replace(FORMAT, '').replace(PUNCTUATION, ' ');
   if (articles) s = s.replace(ENGLISH_ARTICLES, ' ');
   return s.replace(/\s+/g, ' ').trim();
 }
 
 /** Chinese has no spaces between words: compare characters, with punctuation and whitespace gone. */
-export const characterNormalise = (text: string) => text.normalize('NFKC').toLowerCase().replace(PUNCTUATION, '').replace(/\s+/g, '');
+export const characterNormalise = (text: string) => text.normalize('NFKC').toLowerCase().replace(FORMAT, '').replace(PUNCTUATION, '').replace(/\s+/g, '');
 
 /** The normaliser and containment test for a language's answers. */
 export function scorerFor(language: string): { normalise: Normaliser; contains: (answer: string, gold: string) => boolean } {

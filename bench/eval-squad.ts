@@ -2,7 +2,7 @@
 // it does not (adversarial questions on the same articles, questions on other articles)?
 // One knowledge base of the 8 articles, one Markdown document each, default settings.
 import { join } from 'node:path';
-import { isRefusal, squadAnswerCorrect } from './answer-scoring.ts';
+import { containsGold, isRefusal, squadAnswerCorrect } from './answer-scoring.ts';
 import type { EvalContext } from './eval-context.ts';
 import { json, settleAll, uploadTexts, withKbqa } from './kbqa-api.ts';
 import { askAll, latency, splitShares, withGoal, type Ask } from './qa-run.ts';
@@ -21,7 +21,7 @@ function asks(articles: readonly Article[], offTopic: ReturnType<typeof loadOffT
       (q): Ask =>
         q.impossible
           ? { split: splitOf(i), category: 'unanswerable', id: q.id, question: q.question, gold: [], judge: isRefusal }
-          : { split: splitOf(i), category: 'answerable', id: q.id, question: q.question, gold: q.golds, judge: (r) => squadAnswerCorrect(r, q.golds) },
+          : { split: splitOf(i), category: 'answerable', id: q.id, question: q.question, gold: q.golds, judge: (r) => squadAnswerCorrect(r, q.golds), inContext: (ps) => ps.some((p) => containsGold(p, q.golds)) },
     ),
   );
   const elsewhere = offTopic.map((q): Ask => ({ split: q.split, category: 'offtopic', id: q.id, question: q.question, gold: [], judge: isRefusal }));

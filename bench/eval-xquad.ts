@@ -1,7 +1,7 @@
 // XQuAD through chat: the same 1,190 questions in six languages, one knowledge base per language
 // (one Markdown document per article, default settings), every question answerable.
 import { join } from 'node:path';
-import { xquadAnswerCorrect } from './answer-scoring.ts';
+import { containsGold, xquadAnswerCorrect } from './answer-scoring.ts';
 import type { EvalContext } from './eval-context.ts';
 import { json, settleAll, uploadTexts, withKbqa, type Api } from './kbqa-api.ts';
 import { askAll, latency, splitShares, withGoal, type Ask, type ResultRow } from './qa-run.ts';
@@ -21,7 +21,15 @@ async function runLanguage(api: Api, pid: number, language: string): Promise<Res
   if (failed.length > 0) log(`xquad ${language}: ${failed.length} documents failed: ${JSON.stringify(failed.slice(0, 3))}`);
   const asks = articles.flatMap((a, i) =>
     a.questions.map(
-      (q): Ask => ({ split: splitOf(i), category: `xquad-${language}`, id: q.id, question: q.question, gold: q.golds, judge: (r) => xquadAnswerCorrect(r, q.golds, language) }),
+      (q): Ask => ({
+        split: splitOf(i),
+        category: `xquad-${language}`,
+        id: q.id,
+        question: q.question,
+        gold: q.golds,
+        judge: (r) => xquadAnswerCorrect(r, q.golds, language),
+        inContext: (ps) => ps.some((p) => containsGold(p, q.golds, language)),
+      }),
     ),
   );
   return askAll(api, kb, 'xquad', asks);

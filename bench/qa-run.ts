@@ -16,6 +16,8 @@ export type ResultRow = {
   gold: string[];
   answer: string;
   citations: number;
+  /** Whether a cited passage holds a gold answer: tells a retrieval miss from a wrong sentence picked. */
+  gold_in_context?: boolean;
   answerable?: boolean;
   coverage?: unknown;
   correct: boolean;
@@ -23,14 +25,16 @@ export type ResultRow = {
 };
 
 /** A question to ask, and how to judge the reply to it. */
-export type Ask = Omit<ResultRow, 'answer' | 'citations' | 'answerable' | 'coverage' | 'correct' | 'latency_ms' | 'suite'> & {
+export type Ask = Omit<ResultRow, 'answer' | 'citations' | 'gold_in_context' | 'answerable' | 'coverage' | 'correct' | 'latency_ms' | 'suite'> & {
   judge: (reply: ChatReply) => boolean;
+  /** For answerable questions: whether these passages hold a gold answer. */
+  inContext?: (passages: readonly string[]) => boolean;
 };
 
 export const CHAT_MODEL = 'kbqa-extractive';
 
 /** One non-streaming chat turn against the knowledge base; latency measured here, client-side. */
-export async function askChat(api: Api, kb: string, question: string): Promise<{ reply: ChatReply; ms: number }> {
+export async function askChat(api: Api, kb: string, question: string): Promise<{ reply: ChatReply; passages: string[]; ms: number }> {
   const started = performance.now();
   const res = await json(api, 'POST', '/v1/chat/completions', { model: CHAT_MODEL, knowledge_base_id: kb, messages: [{ role: 'user', content: question }] });
   const ms = performance.now() - started;
@@ -38,10 +42,11 @@ export async function askChat(api: Api, kb: string, question: string): Promise<{
   // The answerability fields may sit on the completion or on its message: take either.
   const answerable = res.answerable ?? message.answerable;
   const coverage = res.coverage ?? message.coverage;
-  const reply: ChatReply = { content: String(message.content ?? ''), citations: Array.isArray(res.citations) ? res.citations.length : 0 };
+  const cited: { paragraph?: string }[] = Array.isArray(res.citations) ? res.citations : [];
+  const reply: ChatReply = { content: String(message.content ?? ''), citations: cited.length };
   if (typeof answerable === 'boolean') reply.answerable = answerable;
   if (coverage !== undefined) reply.coverage = coverage;
-  return { reply, ms };
+  return { reply, passages: cited.map((c) => c.paragraph ?? ''), ms };
 }
 
 /** Asks every question with `concurrency` clients; rows come back in the questions' order. */
@@ -52,9 +57,10 @@ export async function askAll(api: Api, kb: string, suite: string, asks: readonly
     Array.from({ length: concurrency }, async () => {
       while (next < asks.length) {
         const i = next++;
-        const { judge, ...ask } = asks[i]!;
-        const { reply, ms } = await askChat(api, kb, ask.question);
-        rows[i] = { suite, ...ask, answer: reply.content, citations: reply.citations, ...extras(reply), correct: judge(reply), latency_ms: round(ms, 1) };
+        const { judge, inContext, ...ask } = asks[i]!;
+        const { reply, passages, ms } = await askChat(api, kb, ask.question);
+        const context = inContext ? { gold_in_context: inContext(passages) } : {};
+        rows[i] = { suite, ...ask, answer: reply.content, citations: reply.citations, ...context, ...extras(reply), correct: judge(reply), latency_ms: round(ms, 1) };
       }
     }),
   );
@@ -66,12 +72,16 @@ const extras = (reply: ChatReply) => ({
   ...(reply.coverage === undefined ? {} : { coverage: reply.coverage }),
 });
 
-export type Share = { questions: number; correct: number; share: number };
+export type Share = { questions: number; correct: number; share: number; gold_in_context?: number };
 export type SplitShares = { fit: Share; held_out: Share; all: Share };
 
 function share(rows: readonly ResultRow[]): Share {
+  const ratio = (n: number) => (rows.length === 0 ? 0 : round(n / rows.length, 4));
   const correct = rows.filter((r) => r.correct).length;
-  return { questions: rows.length, correct, share: rows.length === 0 ? 0 : round(correct / rows.length, 4) };
+  const result: Share = { questions: rows.length, correct, share: ratio(correct) };
+  // The ceiling the answerer works under: questions whose cited passages hold a gold answer.
+  if (rows.some((r) => r.gold_in_context !== undefined)) result.gold_in_context = ratio(rows.filter((r) => r.gold_in_context).length);
+  return result;
 }
 
 /** Share correct on the fit half, the held-out half and both. */
