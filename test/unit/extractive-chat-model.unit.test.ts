@@ -21,7 +21,8 @@ test('describes itself as the offline chat model', (t) => {
 
 test('quotes the answering sentence verbatim and cites its passage', async (t) => {
   const result = await model.complete({ messages: [user('Who founded Northwind Traders?')], passages: PASSAGES });
-  t.is(result.content, 'The company was founded in 1994 by Margaret Peacock in Seattle [1].');
+  t.true(result.content.includes('The company was founded in 1994 by Margaret Peacock in Seattle [1].'), result.content);
+  t.true(result.content.split(/\[\d+\]\./).length - 1 <= 2, 'two sentences at most');
   t.is(result.finishReason, 'stop');
   t.true(isVerbatim(result.content, PASSAGES));
 });
@@ -111,5 +112,6 @@ test('a short follow-up is not drowned by a long earlier question', async (t) =>
     assistant('Northwind Traders is a wholesale distributor of specialty foods [1].'),
     user('How many products do they sell?'),
   ];
-  t.is((await model.complete({ messages, passages: PASSAGES })).content, 'Its catalogue lists more than 70 products [1].');
+  const { content } = await model.complete({ messages, passages: PASSAGES });
+  t.true(content.includes('Its catalogue lists more than 70 products [1].'), content);
 });

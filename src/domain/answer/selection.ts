@@ -3,7 +3,7 @@ import type { ScoredSentence } from './sentence-scoring.ts';
 export type SelectionOptions = {
   /** At most this many sentences. */
   maxSentences?: number;
-  /** A further sentence must score at least this share of the best one's. */
+  /** A further sentence may score at most this much below the best (scores are log-odds of holding the answer). */
   dropOff?: number;
   /**
    * The least share of the question's weight a sentence must match: one shared common word
@@ -12,13 +12,13 @@ export type SelectionOptions = {
   minCoverage?: number;
   /**
    * A further sentence that matches none of the question's words the chosen ones miss must score
-   * at least this share of the best: otherwise it merely mentions the question's subject again.
+   * within this much of the best: otherwise it merely mentions the question's subject again.
    */
   tie?: number;
 };
 
 /** Similarity to an already chosen sentence costs this much of a score per unit of overlap. */
-const REDUNDANCY_PENALTY = 0.8;
+const REDUNDANCY_PENALTY = 2;
 /** Past this word overlap a sentence says nothing new (overlapping chunks repeat sentences verbatim). */
 const DUPLICATE = 0.7;
 
@@ -28,7 +28,7 @@ const DUPLICATE = 0.7;
  * question's words, anywhere below a near tie with it). Returned best first.
  */
 export function selectSentences(scored: readonly ScoredSentence[], options: SelectionOptions = {}): ScoredSentence[] {
-  const { maxSentences = 2, dropOff = 0.6, minCoverage = 0.15, tie = 0.9 } = options;
+  const { maxSentences = 2, dropOff = 2, minCoverage = 0.15, tie = 1 } = options;
   const remaining = scored.filter((s) => s.coverage >= minCoverage).sort(byScore);
   const best = remaining[0]?.score ?? 0;
   const chosen: ScoredSentence[] = [];
@@ -45,7 +45,7 @@ export function selectSentences(scored: readonly ScoredSentence[], options: Sele
       }
       const effective = candidate.score - REDUNDANCY_PENALTY * likeness;
       const floor = chosen.length === 0 || [...candidate.covers].some((s) => !covered.has(s)) ? dropOff : tie;
-      if (effective >= floor * best && effective > pickScore) [pick, pickScore] = [i, effective];
+      if (effective >= best - floor && effective > pickScore) [pick, pickScore] = [i, effective];
     }
     if (pick < 0) break;
     const picked = remaining.splice(pick, 1)[0]!;

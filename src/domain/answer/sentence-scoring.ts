@@ -130,7 +130,7 @@ export function sentenceFeatures(question: Question, sentences: readonly Passage
  * Weights of a linear ranker over FEATURES, fitted (listwise softmax) on the fit half of SQuAD
  * 2.0: the sentence holding the gold answer should outscore its passages' other sentences.
  */
-export const RANKER_WEIGHTS: readonly number[] = JSON.parse(process.env.RANKER_WEIGHTS ?? '[1, 0, 0.3, 0.1, 0.08, 0, -0.5, -0.4, -0.5, 0, 0, 0]');
+export const RANKER_WEIGHTS: readonly number[] = JSON.parse(process.env.RANKER_WEIGHTS ?? '[4.592, 3.822, 1.28, 0.837, 2.873, -1.068, -0.37, -0.931, 0.251, -1.379, 0.032, 1.178]');
 
 function rankScore(features: readonly number[]): number {
   let score = 0;
