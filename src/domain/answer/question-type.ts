@@ -6,12 +6,97 @@
 export type QuestionType = 'quantity' | 'when' | 'where' | 'why' | 'who' | 'definition' | 'other';
 
 const TYPE_PATTERNS: [QuestionType, RegExp][] = [
-  ['quantity', /\bhow (?:many|much|long|old|big|large|small|far|often|tall|high|heavy|fast|deep|wide)\b|\b(?:what|which)(?: is| was| are)?(?: the)? (?:number|amount|percentage|percent|price|cost|size|rate|total|count|fee|salary)\b/],
-  ['when', /\bwhen\b|\b(?:what|which) (?:year|date|day|month|time|century|decade)\b|\bsince when\b/],
-  ['where', /\bwhere\b|\b(?:what|which|in which) (?:country|city|town|place|location|region|state|continent|address)\b/],
-  ['why', /\bwhy\b|\bwhat (?:is|was|are|were) the (?:reason|cause|purpose)\b|\bhow come\b/],
-  ['who', /\bwho(?:m|se)?\b|\b(?:what|which) (?:person|people|author|company|organi[sz]ation|team|group)\b/],
-  ['definition', /^\s*(?:what|who)(?: is|'s|’s| are| was| were| does) |\bdefine\b|\bdefinition of\b|\bmeaning of\b|\bwhat does .+ (?:mean|stand for)\b|\bstands? for\b/],
+  [
+    'quantity',
+    new RegExp(
+      [
+        String.raw`\bhow (?:many|much|long|old|big|large|small|far|often|tall|high|heavy|fast|deep|wide)\b|\b(?:what|which)(?: is| was| are)?(?: the)? (?:number|amount|percentage|percent|price|cost|size|rate|total|count|fee|salary)\b`,
+        String.raw`\bwie (?:viele?|lange|alt|groß|hoch|weit|oft|schwer|teuer)\b|\bwieviele?\b`,
+        String.raw`\bcu[aá]nt[oa]s?\b|\bcombien\b|\bquant[oi]s?\b|\bquantas?\b`,
+        String.raw`сколько|каков[аоы]? (?:размер|количество|число|цена|стоимость)`,
+        '多少|几[个年次位名种]|多[大长高远久重]',
+        'كم',
+        'いくつ|何[人個回年]|いくら',
+        '몇|얼마',
+      ].join('|'),
+      'u',
+    ),
+  ],
+  [
+    'when',
+    new RegExp(
+      [
+        String.raw`\bwhen\b|\b(?:what|which) (?:year|date|day|month|time|century|decade)\b|\bsince when\b`,
+        String.raw`\bwann\b|\bin welchem jahr\b|\bseit wann\b`,
+        String.raw`\bcu[aá]ndo\b|\bquand\b|\bquando\b|\ben (?:qu[eé]|quel(?:le)?) (?:año|ann[eé]e|siglo|si[eè]cle)\b`,
+        String.raw`когда|в каком году|в каком веке`,
+        '什么时候|何时|哪一?年|哪一?天|几月|几时',
+        'متى|في أي عام|في أي سنة',
+        'いつ|何年',
+        '언제|몇 년',
+      ].join('|'),
+      'u',
+    ),
+  ],
+  [
+    'where',
+    new RegExp(
+      [
+        String.raw`\bwhere\b|\b(?:what|which|in which) (?:country|city|town|place|location|region|state|continent|address)\b`,
+        String.raw`\bwo(?:her|hin)?\b|\bin welche[mr]? (?:land|stadt|region)\b`,
+        String.raw`\bd[oó]nde\b|\bo[uù]\b|\bonde\b|\bdove\b`,
+        String.raw`где|куда|откуда|в какой (?:стране|город|области)`,
+        '哪里|哪儿|何处|哪个(?:国家|城市|地方)',
+        'أين|في أي (?:بلد|مدينة)',
+        'どこ',
+        '어디',
+      ].join('|'),
+      'u',
+    ),
+  ],
+  [
+    'why',
+    new RegExp(
+      [
+        String.raw`\bwhy\b|\bwhat (?:is|was|are|were) the (?:reason|cause|purpose)\b|\bhow come\b`,
+        String.raw`\bwarum\b|\bweshalb\b|\bwieso\b|\bpor qu[eé](?!\p{L})|\bpourquoi\b|\bpor que\b|\bperch[eé](?!\p{L})`,
+        'почему|зачем',
+        '为什么|为何',
+        'لماذا',
+        'なぜ|どうして',
+        '왜',
+      ].join('|'),
+      'u',
+    ),
+  ],
+  [
+    'who',
+    new RegExp(
+      [
+        String.raw`\bwho(?:m|se)?\b|\b(?:what|which) (?:person|people|author|company|organi[sz]ation|team|group)\b`,
+        String.raw`\bwer\b|\bwe[nm]\b|\bwessen\b|\bqui[eé]n(?:es)?(?!\p{L})|\bqui\b|\bquem\b|\bchi\b`,
+        String.raw`(?:^|\s)(?:кто|кого|кому|кем|чей|чья|чьё)(?:\s|$|\?)`,
+        '谁|哪位|何人',
+        'من هو|من هي|(?:^|\s)من(?:\s)',
+        '誰|だれ',
+        '누구',
+      ].join('|'),
+      'u',
+    ),
+  ],
+  [
+    'definition',
+    new RegExp(
+      [
+        String.raw`^\s*(?:what|who)(?: is|'s|’s| are| was| were| does) |\bdefine\b|\bdefinition of\b|\bmeaning of\b|\bwhat does .+ (?:mean|stand for)\b|\bstands? for\b`,
+        String.raw`^\s*was (?:ist|sind|bedeutet)\b|^\s*qu[eé] (?:es|son|significa)\b|^\s*qu'est-ce que\b|^\s*o que [eé](?!\p{L})|^\s*che cos'?[eè](?!\p{L})`,
+        String.raw`^\s*что (?:такое|означает)`,
+        '是什么|什么是|指什么',
+        '^\s*ما (?:هو|هي)',
+      ].join('|'),
+      'u',
+    ),
+  ],
 ];
 
 export function questionType(question: string): QuestionType {
