@@ -100,7 +100,7 @@ const TYPE_PATTERNS: [QuestionType, RegExp][] = [
 ];
 
 export function questionType(question: string): QuestionType {
-  const text = question.toLowerCase();
+  const text = question.toLowerCase().replace(/^[\s¿¡"'«„“]+/u, '');
   for (const [type, pattern] of TYPE_PATTERNS) if (pattern.test(text)) return type;
   return 'other';
 }
