@@ -16,7 +16,9 @@ export async function uploadFile(api: Api, kb: string, path: string) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(readFileSync(path))]), path.split('/').pop()!);
   const res = await fetch(`${api.base}/v1/knowledge-bases/${kb}/documents`, { method: 'POST', headers: api.headers, body: form });
-  return ((await res.json()) as any).data[0].id as string;
+  const parsed = (await res.json()) as any;
+  if (!res.ok) throw new Error(`upload ${path.split('/').pop()}: ${res.status} ${JSON.stringify(parsed)}`);
+  return parsed.data[0].id as string;
 }
 
 /** Uploads texts with `clients` concurrent uploaders. */
