@@ -1,11 +1,12 @@
 // Quality benchmarks through the HTTP API, each suite in its own file:
 //   npm run eval                          every suite
-//   npm run eval -- squad2 xquad          the named suites
+//   npm run eval -- squad2 xquad docs     the named suites
 //   npm run eval -- keyword xquad:zh      parts of suites (a SciFact mode, an XQuAD language)
 //   … --out rows.jsonl --failures f.jsonl per-question rows, all of them or only the wrong ones
 // Prints one JSON object on stdout (progress on stderr). A suite without its data reports {skipped}.
 import { createRowSink, type Suite } from './eval-context.ts';
 import { parseEvalArgs } from './eval-args.ts';
+import { runDocsSuite } from './eval-docs.ts';
 import { runSciFact, SCIFACT_MODES } from './eval-scifact.ts';
 import { runSquad2 } from './eval-squad.ts';
 import { runXQuad, XQUAD_LANGUAGES } from './eval-xquad.ts';
@@ -16,6 +17,7 @@ const SUITES: Record<string, Suite> = {
   scifact: { run: runSciFact, parts: SCIFACT_MODES },
   squad2: { run: runSquad2 },
   xquad: { run: runXQuad, parts: XQUAD_LANGUAGES },
+  docs: { run: runDocsSuite },
 };
 
 async function main() {
