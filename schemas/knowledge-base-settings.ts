@@ -2,6 +2,24 @@ import { z } from 'zod';
 
 const modelId = z.string().min(1).max(200);
 
+/** ISO 639-1 codes the text analyzer stems or segments (src/adapters/text/languages.ts keeps the same list). */
+export const ANALYZER_LANGUAGES = [
+  'ar', 'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'fa', 'fi', 'fr', 'ga', 'he', 'hi', 'hu', 'hy', 'id', 'it', 'ja', 'ko',
+  'lt', 'ne', 'nl', 'no', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sr', 'sv', 'ta', 'th', 'tr', 'uk', 'vi', 'zh',
+] as const;
+
+/**
+ * The language the knowledge base's texts are analysed in (stop words, stemming) for keyword
+ * search: an ISO 639-1 code, or 'auto' to detect each document's language and each query's.
+ * Pinning it helps short queries, whose language detection cannot be sure of.
+ */
+const language = z
+  .string()
+  .refine((code) => code === 'auto' || (ANALYZER_LANGUAGES as readonly string[]).includes(code), {
+    message: `must be 'auto' or one of the supported ISO 639-1 codes: ${ANALYZER_LANGUAGES.join(', ')}`,
+  })
+  .meta({ description: "ISO 639-1 code of the knowledge base's language, or 'auto' to detect it per document and per query." });
+
 export const KnowledgeBaseSettings = z
   .strictObject({
     embedding_model: modelId,
@@ -10,6 +28,8 @@ export const KnowledgeBaseSettings = z
     recall: z.strictObject({ vector: z.boolean(), keyword: z.boolean(), graph: z.boolean() }),
     rerank: z.strictObject({ enabled: z.boolean(), model: modelId.nullable() }),
     chunking: z.strictObject({ max_tokens: z.int().min(32).max(8192), overlap_tokens: z.int().min(0).max(4096) }),
+    // Knowledge bases created before the setting existed read as 'auto'.
+    language: language.default('auto'),
   })
   .superRefine((s, ctx) => {
     if (!s.recall.vector && !s.recall.keyword && !s.recall.graph) {
@@ -31,6 +51,7 @@ export const KnowledgeBaseSettingsPatch = z.strictObject({
   chunking: z
     .strictObject({ max_tokens: z.int().min(32).max(8192).optional(), overlap_tokens: z.int().min(0).max(4096).optional() })
     .optional(),
+  language: language.optional(),
 });
 export type KnowledgeBaseSettingsPatch = z.infer<typeof KnowledgeBaseSettingsPatch>;
 
@@ -42,6 +63,7 @@ export function defaultSettings(embeddingModel: string): KnowledgeBaseSettings {
     recall: { vector: true, keyword: true, graph: false },
     rerank: { enabled: true, model: null },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
+    language: 'auto',
   };
 }
 

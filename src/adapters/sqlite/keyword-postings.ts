@@ -51,6 +51,9 @@ export class NamespacePostings {
     return this.#live;
   }
 
+  /** How many live chunks hold the term. */
+  documentFrequency = (term: string): number => Math.max(this.#df[this.#termIds.get(term) ?? -1] ?? 0, 0);
+
   has(chunkId: string): boolean {
     return this.#ordinalOf.has(chunkId);
   }

@@ -8,6 +8,8 @@ export type WordAnalysis = { word: string; term: string; stop: boolean };
 const MEMO_LIMIT = 200_000;
 
 const ASCII_LETTERS = /^[a-z]+$/;
+/** What NFKC may bring into a word that is no letter: "⒈" becomes "1.", "½" "1⁄2"; terms must stay letters and digits (Mongo uses them as field names). */
+const NOT_WORD = /[^\p{L}\p{N}\p{M}]/gu;
 
 /** Per language, a remembered word → analysis function. */
 export function createWordAnalysis(): (language: string) => (surface: string) => WordAnalysis {
@@ -28,7 +30,8 @@ export function createWordAnalysis(): (language: string) => (surface: string) =>
 function analyser(profile: LanguageProfile): (surface: string) => WordAnalysis {
   const { code, stem, stopWords, foldBeforeStem } = profile;
   return (surface) => {
-    const lower = isAscii(surface) ? surface.toLowerCase() : surface.normalize('NFKC').toLowerCase();
+    const lower = isAscii(surface) ? surface.toLowerCase() : surface.normalize('NFKC').toLowerCase().replace(NOT_WORD, '');
+    if (lower === '') return { word: '', term: '', stop: true };
     const word = foldMarks(lower, code);
     const stop = stopWords.has(lower) || stopWords.has(word);
     if (foldBeforeStem) return { word, term: ASCII_LETTERS.test(word) ? stem(word) : word, stop };
