@@ -9,6 +9,7 @@ import { createDocumentService } from './app/services/documents.ts';
 import { createKnowledgeBaseService } from './app/services/knowledge-bases.ts';
 import { createLiveFeed } from './app/live-feed.ts';
 import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
+import { reanalyseKeywords } from './app/keyword-reanalysis.ts';
 import { createWorkerParser } from './adapters/local/worker-parser.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { indexerConsumer } from '../consumers/indexer/index.ts';
@@ -52,6 +53,13 @@ async function upgradeDataDir(deps: Parameters<typeof upgradeToChunkStreams>[0],
   if (!report) return;
   for (const { document, error } of report.skipped) logger.warn({ err: error, ...document }, 'a passage could not be upgraded; kbqa reindex writes it again');
   logger.info({ documents: report.documents, ms: Math.round(performance.now() - started) }, 'upgraded to chunk streams: passages placed');
+}
+
+/** Keyword terms another analyzer wrote, analysed again from the passages before the indexer starts (app/keyword-reanalysis.ts). */
+async function reanalyseKeywordIndex(deps: Parameters<typeof reanalyseKeywords>[0], logger: Logger) {
+  const started = performance.now();
+  const report = await reanalyseKeywords(deps);
+  if (report) logger.info({ ...report, ms: Math.round(performance.now() - started) }, 'keyword index analysed again with the current analyzer');
 }
 
 /**
@@ -117,6 +125,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const limits = { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr };
       const concurrency = ingestion.parserThreads;
       await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
+      await reanalyseKeywordIndex({ keywords: indexes.keywords, passages: indexes.passages, readModels }, logger);
       groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
       groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed, logger })));
       groups.set('runner', await bus.subscribe(runnerConsumer({
