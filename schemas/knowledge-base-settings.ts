@@ -51,7 +51,8 @@ export const KnowledgeBaseSettingsPatch = z.strictObject({
   chunking: z
     .strictObject({ max_tokens: z.int().min(32).max(8192).optional(), overlap_tokens: z.int().min(0).max(4096).optional() })
     .optional(),
-  language: language.optional(),
+  // Checked against the supported codes with the merged settings, so a bad one is invalid_settings like every other.
+  language: z.string().max(16).optional().meta({ description: "ISO 639-1 code of the knowledge base's language, or 'auto'." }),
 });
 export type KnowledgeBaseSettingsPatch = z.infer<typeof KnowledgeBaseSettingsPatch>;
 
