@@ -64,7 +64,11 @@ export function createTextAnalyzer(options: TextAnalyzerOptions = {}): Analyzer 
     tokens(text, language) {
       const analyse = analysisOf(resolve(text, language));
       const out: Token[] = [];
-      forEachWord(text, (start, end) => out.push({ ...analyse(text.slice(start, end)), start, end }));
+      forEachWord(text, (start, end) => {
+        // A literal of one shape, not a spread: tokens are the reranker's hot path.
+        const { term, word, stop } = analyse(text.slice(start, end));
+        out.push({ term, word, start, end, stop });
+      });
       return out;
     },
   };
