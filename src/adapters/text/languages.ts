@@ -44,6 +44,7 @@ const STEMMERS: Record<string, (word: string) => string> = {
 /** Languages with stop words but no stemmer: words are kept whole (Chinese, Japanese, Korean, Thai…). */
 const UNSTEMMED = ['zh', 'ja', 'ko', 'th', 'sl', 'vi', 'he', 'fa', 'pl', 'cs', 'sk'];
 
+/** Kept equal to the settings schema's ANALYZER_LANGUAGES (the contract test checks). */
 export const SUPPORTED_LANGUAGES: readonly string[] = [...Object.keys(STEMMERS), ...UNSTEMMED].sort();
 
 const profiles = new Map<string, LanguageProfile>();
