@@ -1,7 +1,8 @@
 // BM25 retrieval per language on XQuAD: the 240 contexts of a language are the documents, each
 // of its 1,190 questions the query; top-1 and top-5 say how often the gold context ranks first
 // or among the first five. Compares analysers across scripts (needs ../shared/data/bench/xquad).
-//   node --import tsx bench/xquad-retrieval.ts [language ...]
+//   npm run bench -- xquad_retrieval          every language, detected and pinned
+//   node --import tsx bench/xquad-retrieval.ts [--pinned] [language ...]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite } from '../src/adapters/sqlite/database.ts';
@@ -48,6 +49,12 @@ export async function xquadRetrieval(languages = LANGUAGES, pinned = false) {
     log(`xquad ${language}${pinned ? ' (pinned)' : ''}: ${JSON.stringify(report[language])}`);
   }
   return report;
+}
+
+/** Both policies: each language detected (documents on upsert, questions on query), and pinned as a knowledge base would. */
+export async function xquadRetrievalBench() {
+  if (!existsSync(XQUAD_DIR)) return { skipped: 'needs ../shared/data/bench/xquad' };
+  return { detected: await xquadRetrieval(LANGUAGES, false), pinned: await xquadRetrieval(LANGUAGES, true) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
