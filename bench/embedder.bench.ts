@@ -1,6 +1,7 @@
 import { createHashingEmbedder } from '../src/adapters/local/hashing-embedder.ts';
 import { hasSciFact, loadSciFact, ndcgAt, recallAt } from './scifact.ts';
 import { log, round } from './util.ts';
+import { defaultAnalyzer } from './analyzer.ts';
 
 /**
  * The offline embedder alone on SciFact (809 train queries, 5,183 abstracts as title + text):
@@ -9,7 +10,7 @@ import { log, round } from './util.ts';
 export async function embedderBench() {
   if (!hasSciFact()) return { skipped: 'needs ../shared/data/bench/scifact', pass: true };
   const sf = loadSciFact();
-  const embedder = createHashingEmbedder();
+  const embedder = createHashingEmbedder({ analyzer: await defaultAnalyzer() });
   const t0 = performance.now();
   const docs = await embedder.embed(sf.corpus.map((d) => `${d.title}\n${d.text}`));
   const embedMs = performance.now() - t0;

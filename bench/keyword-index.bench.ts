@@ -6,8 +6,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { openSqlite } from '../src/adapters/sqlite/database.ts';
 import { createSqliteKeywordIndex } from '../src/adapters/sqlite/keyword-index.ts';
-import { STOP_WORDS } from '../src/domain/retrieval/terms.ts';
+import { stopWordsOf } from '../src/adapters/text/stop-words.ts';
 import type { KeywordDocument, KeywordIndex } from '../src/ports/keyword-index.ts';
+import { defaultAnalyzer } from './analyzer.ts';
 import { hasSciFact, loadSciFact, ndcgAt, recallAt, SCIFACT_DIR } from './scifact.ts';
 import { latencySummary, log, round, seededRandom, withTempDir } from './util.ts';
 
@@ -66,7 +67,7 @@ export function sciFactWorkload(): Workload {
  */
 export function syntheticWorkload(): Workload {
   const random = seededRandom(7);
-  const stop = [...STOP_WORDS];
+  const stop = [...stopWordsOf('en')];
   const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pha', 'gri', 'sto', 'bel', 'dun', 'fix', 'tor'];
   const vocabulary = Array.from({ length: 60_000 }, (_, i) => {
     if (i < stop.length) return stop[i]!;
@@ -134,11 +135,12 @@ function reopenInChild(path: string, queries: string[]) {
 async function reopenChildMain(path: string, queriesFile: string) {
   const gc = exposeGc();
   const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as string[];
+  const analyzer = await defaultAnalyzer();
   await gc();
   const before = process.memoryUsage();
   const t0 = performance.now();
   const db = openSqlite(path);
-  const index = createSqliteKeywordIndex(db);
+  const index = createSqliteKeywordIndex(db, { analyzer });
   const matches = await index.query(NAMESPACE, queries[0]!, 100);
   const firstMs = performance.now() - t0;
   const durations: number[] = [];
@@ -195,7 +197,7 @@ export async function keywordIndexBench() {
   return withTempDir('keyword', async (dir) => {
     const path = join(dir, 'kbqa.db');
     const db = openSqlite(path);
-    const index = createSqliteKeywordIndex(db);
+    const index = createSqliteKeywordIndex(db, { analyzer: await defaultAnalyzer() });
     const quality = hasSciFact() ? await sciFactQuality(index) : { skipped: 'needs ../shared/data/bench/scifact' };
     log(`keyword_index: scifact ${JSON.stringify(quality)}`);
 

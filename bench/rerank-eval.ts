@@ -9,6 +9,8 @@ import { loadWordRanks } from '../src/adapters/local/hashing-embedder.ts';
 import { fitLogistic, fitPairwise, sigmoid } from './rerank-fit.ts';
 import { hasSciFact, loadSciFact, ndcgAt, recallAt, type SciFact } from './scifact.ts';
 import { log, round } from './util.ts';
+import type { Analyzer } from '../src/ports/analyzer.ts';
+import { defaultAnalyzer } from './analyzer.ts';
 
 const RECALL_DEPTH = 100;
 const RRF_K = 60;
@@ -28,7 +30,7 @@ export async function firstStage(sf: SciFact): Promise<Lists[]> {
   db.transaction(() => texts.forEach((t, i) => insert.run(i + 1, t)))();
   const search = db.prepare<[string, number], { r: number }>('SELECT rowid AS r FROM f WHERE f MATCH ? ORDER BY rank LIMIT ?');
 
-  const embedder = createHashingEmbedder();
+  const embedder = createHashingEmbedder({ analyzer: await defaultAnalyzer() });
   const docs = await embedder.embed(texts);
   const queries = await embedder.embed(sf.queries.map((q) => q.text));
   const lists = sf.queries.map((q, qi) => {
@@ -78,7 +80,7 @@ function ndcgByHalf(sf: SciFact, ranked: (qi: number) => number[]) {
 
 /** The reranked head followed by the untouched tail of the hybrid list. */
 async function rerankedLists(sf: SciFact, lists: Lists[], depth: number, weights: RerankWeights, wordRanks: ReadonlyMap<string, number>) {
-  const reranker = createOfflineReranker({ wordRanks, weights });
+  const reranker = createOfflineReranker({ analyzer: await defaultAnalyzer(), wordRanks, weights });
   return Promise.all(
     sf.queries.map(async (q, qi) => {
       const head = lists[qi]!.hybrid.slice(0, depth);
@@ -92,11 +94,11 @@ const passageText = (sf: SciFact, i: number) => `${sf.corpus[i]!.title}\n\n${sf.
 
 type Row = { x: number[]; relevant: boolean; odd: boolean };
 
-function featureRows(sf: SciFact, lists: Lists[], depth: number, wordRanks: ReadonlyMap<string, number>): Row[][] {
+function featureRows(sf: SciFact, lists: Lists[], depth: number, wordRanks: ReadonlyMap<string, number>, analyzer: Analyzer): Row[][] {
   return sf.queries.map((q, qi) => {
     const head = lists[qi]!.hybrid.slice(0, depth);
     const relevant = sf.qrels.get(q.id)!;
-    return rerankFeatures(q.text, head.map((i) => passageText(sf, i)), { wordRanks }).map((f, k) => ({
+    return rerankFeatures(q.text, head.map((i) => passageText(sf, i)), { wordRanks, analyzer }).map((f, k) => ({
       x: FEATURES.map((name) => f[name]),
       relevant: relevant.has(sf.corpus[head[k]!]!.id),
       odd: isOdd(q.id),
@@ -158,7 +160,7 @@ export async function rerankEval(options: { fit?: boolean; depths?: number[] } =
   };
   let weights = DEFAULT_RERANK_WEIGHTS;
   if (options.fit) {
-    weights = fit(featureRows(sf, lists, 50, wordRanks));
+    weights = fit(featureRows(sf, lists, 50, wordRanks, await defaultAnalyzer()));
     report.fitted_weights = weights;
   }
   report.weights = weights;
@@ -169,7 +171,7 @@ export async function rerankEval(options: { fit?: boolean; depths?: number[] } =
     reranked[`top_${depth}`] = { ...ndcgByHalf(sf, (qi) => ranked[qi]!), ms_per_query: round((performance.now() - t0) / sf.queries.length, 2) };
   }
   report.hybrid_plus_rerank = reranked;
-  report.calibration_even_top_50 = calibration(featureRows(sf, lists, 50, wordRanks), weights);
+  report.calibration_even_top_50 = calibration(featureRows(sf, lists, 50, wordRanks, await defaultAnalyzer()), weights);
   return report;
 }
 

@@ -1,6 +1,7 @@
 import { createOfflineReranker } from '../src/adapters/local/offline-reranker.ts';
 import { hasSciFact, loadSciFact } from './scifact.ts';
 import { latencySummary, log, seededRandom } from './util.ts';
+import { defaultAnalyzer } from './analyzer.ts';
 
 const PASSAGES = 50;
 const WORDS_PER_PASSAGE = 250;
@@ -26,7 +27,7 @@ export async function rerankerBench() {
   };
   const random = seededRandom(7);
   const pick = (n: number) => Math.floor(random() * n);
-  const reranker = createOfflineReranker();
+  const reranker = createOfflineReranker({ analyzer: await defaultAnalyzer() });
   const durations: number[] = [];
   for (let call = 0; call < WARMUP + CALLS; call++) {
     const query = sf.queries[pick(sf.queries.length)]!.text;

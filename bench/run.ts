@@ -17,6 +17,7 @@ import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';
 import { workflowBench } from './workflow.bench.ts';
 import { vectorIndexBench } from './vector-index.bench.ts';
+import { xquadRetrievalBench } from './xquad-retrieval.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
 const BENCHES = {
@@ -38,6 +39,7 @@ const BENCHES = {
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,
   overload: overloadBench,
+  xquad_retrieval: xquadRetrievalBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

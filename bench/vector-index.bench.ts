@@ -8,6 +8,7 @@ import { splitSentences } from '../src/domain/document/sentences.ts';
 import type { VectorIndex } from '../src/ports/vector-index.ts';
 import { hasSciFact, loadSciFact, ndcgAt, recallAt } from './scifact.ts';
 import { latencySummary, log, round, seededRandom, withTempDir } from './util.ts';
+import { defaultAnalyzer } from './analyzer.ts';
 
 const VECTORS = 100_000;
 const BATCH = 256;
@@ -23,7 +24,7 @@ const TARGETS = { query_p50_ms: 2, query_p99_ms: 8, recall_at_100_vs_exact: 0.95
  * floats; SciFact retrieval quality (5,183 abstracts, 809 claims) against exact search too.
  */
 export async function vectorIndexBench() {
-  const embedder = createHashingEmbedder();
+  const embedder = createHashingEmbedder({ analyzer: await defaultAnalyzer() });
   const { windows, claims, source } = workload();
   log(`vector_index: embedding ${windows.length} windows of ${source}`);
   const vectors = await embedder.embed(windows);
@@ -169,7 +170,7 @@ async function recallAgainstExact(index: VectorIndex, namespace: string, vectors
 async function sciFactAgainstExact(dir: string) {
   if (!hasSciFact()) return { skipped: 'needs ../shared/data/bench/scifact' };
   const sf = loadSciFact();
-  const embedder = createHashingEmbedder();
+  const embedder = createHashingEmbedder({ analyzer: await defaultAnalyzer() });
   const docs = await embedder.embed(sf.corpus.map((d) => `${d.title}\n\n${d.text}`));
   const queries = await embedder.embed(sf.queries.map((q) => q.text));
   const db = openSqlite(join(dir, 'scifact.db'));
@@ -202,7 +203,7 @@ async function sciFactAgainstExact(dir: string) {
 
 /** Wider vectors (as from OpenAI models) are padded to a power of two and searched the same way. */
 async function otherWidth(dir: string, texts: string[], claims: string[], dimensions: number) {
-  const embedder = createHashingEmbedder({ dimensions });
+  const embedder = createHashingEmbedder({ analyzer: await defaultAnalyzer(), dimensions });
   const vectors = await embedder.embed(texts);
   const queries = await embedder.embed(claims);
   const db = openSqlite(join(dir, `width-${dimensions}.db`));

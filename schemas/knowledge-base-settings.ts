@@ -14,6 +14,23 @@ const Answerability = z.strictObject({ min_coverage: minCoverage });
 
 /** Knowledge bases created before answerability existed hold no such setting: they get the default. */
 export const DEFAULT_ANSWERABILITY = { min_coverage: 0.5 };
+/** ISO 639-1 codes the text analyzer stems or segments (src/adapters/text/languages.ts keeps the same list). */
+export const ANALYZER_LANGUAGES = [
+  'ar', 'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'fa', 'fi', 'fr', 'ga', 'he', 'hi', 'hu', 'hy', 'id', 'it', 'ja', 'ko',
+  'lt', 'ne', 'nl', 'no', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sr', 'sv', 'ta', 'th', 'tr', 'uk', 'vi', 'zh',
+] as const;
+
+/**
+ * The language the knowledge base's texts are analysed in (stop words, stemming) for keyword
+ * search: an ISO 639-1 code, or 'auto' to detect each document's language and each query's.
+ * Pinning it helps short queries, whose language detection cannot be sure of.
+ */
+const language = z
+  .string()
+  .refine((code) => code === 'auto' || (ANALYZER_LANGUAGES as readonly string[]).includes(code), {
+    message: `must be 'auto' or one of the supported ISO 639-1 codes: ${ANALYZER_LANGUAGES.join(', ')}`,
+  })
+  .meta({ description: "ISO 639-1 code of the knowledge base's language, or 'auto' to detect it per document and per query." });
 
 export const KnowledgeBaseSettings = z
   .strictObject({
@@ -24,6 +41,8 @@ export const KnowledgeBaseSettings = z
     rerank: z.strictObject({ enabled: z.boolean(), model: modelId.nullable() }),
     chunking: z.strictObject({ max_tokens: z.int().min(32).max(8192), overlap_tokens: z.int().min(0).max(4096) }),
     answerability: Answerability.optional(),
+    // Knowledge bases created before the setting existed read as 'auto'.
+    language: language.default('auto'),
   })
   .superRefine((s, ctx) => {
     if (!s.recall.vector && !s.recall.keyword && !s.recall.graph) {
@@ -46,6 +65,8 @@ export const KnowledgeBaseSettingsPatch = z.strictObject({
     .strictObject({ max_tokens: z.int().min(32).max(8192).optional(), overlap_tokens: z.int().min(0).max(4096).optional() })
     .optional(),
   answerability: z.strictObject({ min_coverage: minCoverage.optional() }).optional(),
+  // Checked against the supported codes with the merged settings, so a bad one is invalid_settings like every other.
+  language: z.string().max(16).optional().meta({ description: "ISO 639-1 code of the knowledge base's language, or 'auto'." }),
 });
 export type KnowledgeBaseSettingsPatch = z.infer<typeof KnowledgeBaseSettingsPatch>;
 
@@ -58,6 +79,7 @@ export function defaultSettings(embeddingModel: string): KnowledgeBaseSettings {
     rerank: { enabled: true, model: null },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
     answerability: DEFAULT_ANSWERABILITY,
+    language: 'auto',
   };
 }
 

@@ -9,6 +9,7 @@ import { createDocumentService } from './app/services/documents.ts';
 import { createKnowledgeBaseService } from './app/services/knowledge-bases.ts';
 import { createLiveFeed } from './app/live-feed.ts';
 import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
+import { reanalyseKeywords } from './app/keyword-reanalysis.ts';
 import { createWorkerParser } from './adapters/local/worker-parser.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { indexerConsumer } from '../consumers/indexer/index.ts';
@@ -54,6 +55,13 @@ async function upgradeDataDir(deps: Parameters<typeof upgradeToChunkStreams>[0],
   logger.info({ documents: report.documents, ms: Math.round(performance.now() - started) }, 'upgraded to chunk streams: passages placed');
 }
 
+/** Keyword terms another analyzer wrote, analysed again from the passages before the indexer starts (app/keyword-reanalysis.ts). */
+async function reanalyseKeywordIndex(deps: Parameters<typeof reanalyseKeywords>[0], logger: Logger) {
+  const started = performance.now();
+  const report = await reanalyseKeywords(deps);
+  if (report) logger.info({ ...report, ms: Math.round(performance.now() - started) }, 'keyword index analysed again with the current analyzer');
+}
+
 /**
  * The composition root: binds every port to the adapter the configuration names, then starts
  * what the role runs (composition/roles.ts): the API's services, the relay, the workers (parser,
@@ -93,13 +101,22 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       now: clock,
       consistencyTimeoutMs: config.consistencyTimeoutMs,
     };
-    const { embedders, chatModels, rerankers, defaultReranker } = createModels(config);
+    const { embedders, chatModels, rerankers, defaultReranker } = createModels(config, infra.analyzer);
     const offline = [...embedders.values()][0]!;
     const models = createModelCatalog(
       [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
       config.defaultEmbeddingModel ?? offline.model.id,
     );
-    const search = createSearchService({ readModels, indexes, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens });
+    const search = createSearchService({
+      readModels,
+      indexes,
+      analyzer: infra.analyzer,
+      embedders,
+      rerankers,
+      defaultReranker,
+      metadataFilter,
+      maxContextTokens: config.chat.maxContextTokens,
+    });
     const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
@@ -117,6 +134,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const limits = { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr };
       const concurrency = ingestion.parserThreads;
       await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
+      await reanalyseKeywordIndex({ keywords: indexes.keywords, passages: indexes.passages, readModels }, logger);
       groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
       groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed, logger })));
       groups.set('runner', await bus.subscribe(runnerConsumer({

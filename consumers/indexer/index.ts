@@ -93,7 +93,7 @@ async function removeFromIndexes({ vectors, keywords, graph, passages }: Indexer
   }
 }
 
-type Work = { id: string; kbId: string; name: string; chunks: Chunk[]; embedder: Embedder; known: Known<DocumentState> };
+type Work = { id: string; kbId: string; name: string; chunks: Chunk[]; embedder: Embedder; language: string; known: Known<DocumentState> };
 
 /**
  * Which of the parsed documents still need indexing, with their chunks and their knowledge base's
@@ -123,7 +123,7 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
     // Its name travels with each passage, so results need no document lookup.
     const uploaded = lifecycle.find((e) => e.type === 'DocumentUploaded');
     const name = uploaded?.type === 'DocumentUploaded' ? uploaded.data.name : id;
-    work.push({ id, kbId, name, chunks, embedder, known: { state, revision: lifecycle.at(-1)!.revision } });
+    work.push({ id, kbId, name, chunks, embedder, language: kb.settings.language ?? 'auto', known: { state, revision: lifecycle.at(-1)!.revision } });
   }
   return work;
 }
@@ -151,7 +151,7 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
       entities.set(m.documentId, set);
     }
     await vectors.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, values: embeddings[i]! })));
-    await keywords.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, text: texts[i]! })));
+    await keywords.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, text: texts[i]! })), { language: first.language });
     await graph.upsert(first.kbId, mentions);
     await passages.upsert(first.kbId, slice.map(({ w, chunk }) => passageOf(w.id, w.name, chunk)));
     for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);

@@ -118,7 +118,7 @@ export async function replay(config: Config, options: { restart: boolean }) {
 }
 
 export async function reindex(config: Config, options: { knowledgeBase: string; restart: boolean }) {
-  await withInfrastructure(config, 'reindex', async ({ store, readModels, indexes }) => {
+  await withInfrastructure(config, 'reindex', async ({ store, readModels, indexes, analyzer }) => {
     const bar = progressBar(`re-embedding ${options.knowledgeBase}`);
     const started = performance.now();
     const result = await reindexKnowledgeBase({
@@ -126,7 +126,7 @@ export async function reindex(config: Config, options: { knowledgeBase: string; 
       readModels,
       vectors: indexes.vectors,
       passages: indexes.passages,
-      embedders: createModels(config).embedders,
+      embedders: createModels(config, analyzer).embedders,
       knowledgeBaseId: options.knowledgeBase,
       restart: options.restart,
       onProgress: (p) => bar.update(p.documents, p.totalDocuments),

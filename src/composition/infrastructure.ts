@@ -21,9 +21,11 @@ import { openSqlite, type SqliteDatabase } from '../adapters/sqlite/database.ts'
 import { createSqliteEntityGraph } from '../adapters/sqlite/entity-graph.ts';
 import { createSqliteEventStore } from '../adapters/sqlite/event-store.ts';
 import { createSqliteKeywordIndex } from '../adapters/sqlite/keyword-index.ts';
+import { loadTextAnalyzer } from '../adapters/text/analyzer.ts';
 import { createSqlitePassageStore } from '../adapters/sqlite/passage-store.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
+import type { Analyzer } from '../ports/analyzer.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { EntityGraph } from '../ports/entity-graph.ts';
 import type { CheckpointStore, EventBus } from '../ports/event-bus.ts';
@@ -44,6 +46,8 @@ export type Infrastructure = {
   checkpoints: CheckpointStore;
   blobs: BlobStore;
   indexes: SearchIndexes;
+  /** The text analysis every component shares, so query words and index terms meet. */
+  analyzer: Analyzer;
   bus: EventBus;
   /** True when the bus orders events per stream only (Kafka): read-your-writes then waits per stream. */
   perStreamOrder: boolean;
@@ -88,9 +92,10 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     closers.unshift(() => readModels.close());
     const checkpoints = conn ? createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
     const blobs = conn ? createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
+    const analyzer = await loadTextAnalyzer();
     const indexes: SearchIndexes = {
       vectors: pinecone ? createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : createSqliteVectorIndex(sqlite()),
-      keywords: conn ? createMongoKeywordIndex(conn.db) : createSqliteKeywordIndex(sqlite()),
+      keywords: conn ? createMongoKeywordIndex(conn.db, { analyzer }) : createSqliteKeywordIndex(sqlite(), { analyzer }),
       graph: conn ? createMongoEntityGraph(conn.db) : createSqliteEntityGraph(sqlite()),
       passages: conn ? createMongoPassageStore(conn.db) : createSqlitePassageStore(sqlite()),
     };
@@ -127,6 +132,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
       checkpoints,
       blobs,
       indexes,
+      analyzer,
       bus,
       perStreamOrder: kafka !== null,
       startRelay,

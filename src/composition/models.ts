@@ -6,15 +6,16 @@ import { createOpenAiClient } from '../adapters/openai/client.ts';
 import { createOpenAiEmbedder } from '../adapters/openai/embedder.ts';
 import { createApiReranker } from '../adapters/rerank-api/reranker.ts';
 import type { Config } from '../config.ts';
+import type { Analyzer } from '../ports/analyzer.ts';
 import type { ChatModel, Embedder, Reranker } from '../ports/models.ts';
 
 /** The offline models always (listed first); a provider's models when configured. */
-export function createModels(config: Config) {
-  const offlineEmbedder = createHashingEmbedder();
+export function createModels(config: Config, analyzer: Analyzer) {
+  const offlineEmbedder = createHashingEmbedder({ analyzer });
   const embedders = new Map<string, Embedder>([[offlineEmbedder.model.id, offlineEmbedder]]);
   const extractive = createExtractiveChatModel();
   const chatModels = new Map<string, ChatModel>([[extractive.model.id, extractive]]);
-  const offlineReranker = createOfflineReranker();
+  const offlineReranker = createOfflineReranker({ analyzer });
   const rerankers = new Map<string, Reranker>([[offlineReranker.model.id, offlineReranker]]);
   if (config.openai) {
     const { apiKey, baseUrl, maxRetries, timeoutMs, embeddingModels, chatModels: chatIds } = config.openai;

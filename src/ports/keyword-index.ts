@@ -1,14 +1,23 @@
+import type { PassageDocument } from './passage-store.ts';
 import type { IndexFilter } from './vector-index.ts';
 
 export type KeywordDocument = { id: string; documentId: string; text: string };
 
-export type TermStats = { documents: number; terms: { term: string; documentFrequency: number }[] };
-
 export type KeywordMatch = { id: string; documentId: string; score: number };
+
+/**
+ * The language texts are analysed in: an ISO 639-1 code a knowledge base pinned, or absent
+ * ('auto') to let the index choose: each document's language as detected on upsert, a query's as
+ * detected when the detector is sure (else the one its script suggests).
+ */
+export type KeywordOptions = { language?: string };
+
+/** A query's distinct analysed terms, each with how many chunks of the namespace hold it, and the namespace's chunk count. */
+export type TermStats = { documents: number; terms: { term: string; word: string; documentFrequency: number }[] };
 
 /** BM25 over chunk text, one namespace per knowledge base. */
 export interface KeywordIndex {
-  upsert(namespace: string, docs: KeywordDocument[]): Promise<void>;
+  upsert(namespace: string, docs: KeywordDocument[], options?: KeywordOptions): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
   /**
@@ -16,12 +25,17 @@ export interface KeywordIndex {
    * reach (every query term present, saturated), so it says how well the chunk covers the query
    * and is comparable across queries, which a raw BM25 is not.
    */
-  query(namespace: string, text: string, topK: number, filter?: IndexFilter): Promise<KeywordMatch[]>;
-  count(namespace: string): Promise<number>;
+  query(namespace: string, text: string, topK: number, filter?: IndexFilter, options?: KeywordOptions): Promise<KeywordMatch[]>;
+  /** How common each of the query's terms is in the namespace (0 for a term no chunk has): what answerability needs. */
+  termStats(namespace: string, text: string, options?: KeywordOptions): Promise<TermStats>;
   /**
-   * The query's distinct analysed terms, each with how many chunks of the namespace hold it (0 when
-   * none does), and how many chunks the namespace has: what answerability weighs a question with.
+   * Documents whose terms an older analyzer wrote, in (namespace, document id) order after
+   * `after`, at most `limit`: upsert their chunks again, then call `markAnalyzed`. Empty when the
+   * index is current.
    */
-  termStats(namespace: string, text: string): Promise<TermStats>;
+  stale(after: PassageDocument | null, limit: number): Promise<PassageDocument[]>;
+  /** Records that every document's terms are the current analyzer's. */
+  markAnalyzed(): Promise<void>;
+  count(namespace: string): Promise<number>;
   ping(): Promise<void>;
 }

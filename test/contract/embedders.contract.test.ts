@@ -4,6 +4,7 @@ import { createOpenAiClient } from '../../src/adapters/openai/client.ts';
 import { createOpenAiEmbedder } from '../../src/adapters/openai/embedder.ts';
 import type { Embedder } from '../../src/ports/models.ts';
 import { startEmbeddingsServer, vectorFor } from '../helpers/openai-compatible-server.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 
 /** What every Embedder owes: one unit vector per text, in order, of its declared width. */
 function testEmbedder(name: string, make: () => Promise<{ embedder: Embedder; cleanup(): Promise<void> }>) {
@@ -23,7 +24,7 @@ function testEmbedder(name: string, make: () => Promise<{ embedder: Embedder; cl
   });
 }
 
-testEmbedder('offline hashing', async () => ({ embedder: createHashingEmbedder(), cleanup: async () => {} }));
+testEmbedder('offline hashing', async () => ({ embedder: createHashingEmbedder({ analyzer }), cleanup: async () => {} }));
 testEmbedder('openai-compatible (loopback server)', async () => {
   const server = await startEmbeddingsServer({ dimensions: 8 });
   const client = createOpenAiClient({ apiKey: 'sk-test', baseURL: server.baseUrl, maxRetries: 2, timeoutMs: 5000 });
@@ -31,7 +32,7 @@ testEmbedder('openai-compatible (loopback server)', async () => {
 });
 
 test('offline hashing › rarer shared words weigh more than common ones', async (t) => {
-  const e = createHashingEmbedder();
+  const e = createHashingEmbedder({ analyzer });
   const [query, rare, common] = await e.embed(['mitochondrial apoptosis pathway', 'mitochondrial apoptosis in cells', 'the pathway of the day']);
   const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
   t.true(dot(query!, rare!) > dot(query!, common!));

@@ -7,6 +7,7 @@ import { createMongoPassageStore } from '../../src/adapters/mongo/passage-store.
 import { withService } from '../helpers/services.ts';
 import { testPassageStore } from './suites/passage-store.suite.ts';
 import { testEntityGraph, testKeywordIndex } from './suites/search-indexes.suite.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 
 withService(test, 'mongo keyword index, entity graph and passages', ['MONGODB_URL'], ({ MONGODB_URL }) => {
   // Each fixture gets a database of its own, dropped afterwards, so tests never see each other's indexes.
@@ -24,7 +25,7 @@ withService(test, 'mongo keyword index, entity graph and passages', ['MONGODB_UR
       },
     };
   };
-  testKeywordIndex(test, 'mongo keyword', mongo(createMongoKeywordIndex));
+  testKeywordIndex(test, 'mongo keyword', mongo((db) => createMongoKeywordIndex(db, { analyzer })));
   testEntityGraph(test, 'mongo graph', mongo(createMongoEntityGraph));
   testPassageStore(test, 'mongo passages', mongo(createMongoPassageStore));
 });

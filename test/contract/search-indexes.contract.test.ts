@@ -6,6 +6,7 @@ import { createSqliteKeywordIndex } from '../../src/adapters/sqlite/keyword-inde
 import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { testEntityGraph, testKeywordIndex, testVectorIndex } from './suites/search-indexes.suite.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 
 const sqlite = <T>(make: (db: ReturnType<typeof openSqlite>) => T) => async () => {
   const dir = tempDir();
@@ -14,7 +15,7 @@ const sqlite = <T>(make: (db: ReturnType<typeof openSqlite>) => T) => async () =
 };
 
 testVectorIndex(test, 'sqlite vector', sqlite(createSqliteVectorIndex));
-testKeywordIndex(test, 'sqlite keyword', sqlite(createSqliteKeywordIndex));
+testKeywordIndex(test, 'sqlite keyword', sqlite((db) => createSqliteKeywordIndex(db, { analyzer })));
 testEntityGraph(test, 'sqlite graph', sqlite(createSqliteEntityGraph));
 
 test('sqlite indexes survive reopening the file', async (t) => {
@@ -22,12 +23,12 @@ test('sqlite indexes survive reopening the file', async (t) => {
   const path = join(dir.path, 'kbqa.db');
   let db = openSqlite(path);
   await createSqliteVectorIndex(db).upsert('kb', [{ id: 'c1', documentId: 'd1', values: Float32Array.from([1, 0, 0]) }]);
-  await createSqliteKeywordIndex(db).upsert('kb', [{ id: 'c1', documentId: 'd1', text: 'persistent words' }]);
+  await createSqliteKeywordIndex(db, { analyzer }).upsert('kb', [{ id: 'c1', documentId: 'd1', text: 'persistent words' }]);
   await createSqliteEntityGraph(db).upsert('kb', [{ chunkId: 'c1', documentId: 'd1', entities: ['x', 'y'] }]);
   db.close();
   db = openSqlite(path);
   t.is((await createSqliteVectorIndex(db).query('kb', Float32Array.from([1, 0, 0]), 1))[0]?.id, 'c1');
-  t.is((await createSqliteKeywordIndex(db).query('kb', 'persistent', 1))[0]?.id, 'c1');
+  t.is((await createSqliteKeywordIndex(db, { analyzer }).query('kb', 'persistent', 1))[0]?.id, 'c1');
   t.is(await createSqliteEntityGraph(db).entityCount('kb'), 2);
   db.close();
   dir.remove();
@@ -37,7 +38,7 @@ test('sqlite keyword index: postings rebuilt on reopen stay in step with later w
   const dir = tempDir();
   const path = join(dir.path, 'kbqa.db');
   let db = openSqlite(path);
-  let keywords = createSqliteKeywordIndex(db);
+  let keywords = createSqliteKeywordIndex(db, { analyzer });
   await keywords.upsert('kb', [
     { id: 'c1', documentId: 'd1', text: 'insulin resistance in obese adults' },
     { id: 'c2', documentId: 'd2', text: 'insulin secretion by beta cells' },
@@ -46,7 +47,7 @@ test('sqlite keyword index: postings rebuilt on reopen stay in step with later w
   const before = await keywords.query('kb', 'insulin beta cells', 10);
   db.close();
   db = openSqlite(path);
-  keywords = createSqliteKeywordIndex(db);
+  keywords = createSqliteKeywordIndex(db, { analyzer });
   t.is(await keywords.count('kb'), 3, 'counted without loading the postings');
   t.deepEqual(await keywords.query('kb', 'insulin beta cells', 10), before, 'same ranking and scores after a restart');
   await keywords.upsert('kb', [{ id: 'c2', documentId: 'd2', text: 'glucagon from alpha cells' }]);
@@ -55,7 +56,7 @@ test('sqlite keyword index: postings rebuilt on reopen stay in step with later w
   const after = (await keywords.query('kb', 'insulin', 10)).map((m) => m.id);
   db.close();
   db = openSqlite(path);
-  keywords = createSqliteKeywordIndex(db);
+  keywords = createSqliteKeywordIndex(db, { analyzer });
   t.deepEqual((await keywords.query('kb', 'insulin', 10)).map((m) => m.id), after);
   t.deepEqual(after, ['c4']);
   t.is(await keywords.count('kb'), 3);

@@ -23,6 +23,7 @@ import type { EventStore } from '../../src/ports/event-store.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { startServer } from '../helpers/server.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 
 /**
  * A data directory as the code before issue 13 left it: chunk batches in each document's own stream
@@ -74,8 +75,8 @@ async function indexTheOldWay(db: SqliteDatabase, id: string, chunks: Chunk[]) {
   const put = db.prepare('INSERT INTO passages (namespace, chunk_id, document_id, chunk_index, page, heading_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)');
   for (const c of chunks) put.run(KB, c.chunk_id, id, c.index, c.page, JSON.stringify(c.heading_path), c.text);
   const texts = chunks.map(indexedText);
-  await createSqliteKeywordIndex(db).upsert(KB, chunks.map((c, i) => ({ id: c.chunk_id, documentId: id, text: texts[i]! })));
-  const embedder = createModels(loadConfig({})).embedders.get('kbqa-hash-embed-512')!;
+  await createSqliteKeywordIndex(db, { analyzer }).upsert(KB, chunks.map((c, i) => ({ id: c.chunk_id, documentId: id, text: texts[i]! })));
+  const embedder = createModels(loadConfig({}), analyzer).embedders.get('kbqa-hash-embed-512')!;
   const values = await embedder.embed(texts);
   await createSqliteVectorIndex(db).upsert(KB, chunks.map((c, i) => ({ id: c.chunk_id, documentId: id, values: values[i]! })));
 }

@@ -4,6 +4,7 @@ import { openSqlite } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteKeywordIndex } from '../../src/adapters/sqlite/keyword-index.ts';
 import { namespaceToken } from '../../src/adapters/sqlite/namespaces.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 
 test('a data directory written by the FTS5 keyword index is re-indexed once and its tables dropped', async (t) => {
   const dir = tempDir();
@@ -22,10 +23,10 @@ test('a data directory written by the FTS5 keyword index is re-indexed once and 
   row.run('kb', 'c1', 'd1', insert.run('migrated chunks stay searchable').lastInsertRowid);
   row.run('kb', 'c2', 'd2', insert.run('another chunk about searching').lastInsertRowid);
 
-  createSqliteKeywordIndex(db);
+  createSqliteKeywordIndex(db, { analyzer });
   db.close();
   db = openSqlite(path);
-  const keywords = createSqliteKeywordIndex(db);
+  const keywords = createSqliteKeywordIndex(db, { analyzer });
   t.deepEqual((await keywords.query('kb', 'chunk', 10)).map((m) => m.id).sort(), ['c1', 'c2']);
   t.is(await keywords.count('kb'), 2);
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE name = 'keyword_rows' OR name LIKE 'fts_%'").all();

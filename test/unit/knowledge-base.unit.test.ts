@@ -43,6 +43,7 @@ test('defaults are those of API.md', (t) => {
     rerank: { enabled: true, model: null },
     answerability: { min_coverage: 0.5 },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
+    language: 'auto',
   });
 });
 
@@ -83,6 +84,13 @@ test('overlap must stay below the chunk size after the merge', (t) => {
     .given(created)
     .when({ type: 'UpdateKnowledgeBase', data: { ...target, settings: { chunking: { max_tokens: 64 } } }, metadata: at(T1) })
     .thenThrows('invalid', 'invalid_settings', 'settings.chunking.overlap_tokens');
+});
+
+test('a language must be auto or one the analyzer supports', (t) => {
+  spec(t)
+    .given(created)
+    .when({ type: 'UpdateKnowledgeBase', data: { ...target, settings: { language: 'klingon' } }, metadata: at(T1) })
+    .thenThrows('invalid', 'invalid_settings', 'settings.language');
 });
 
 test('another workspace cannot update, and is told the knowledge base does not exist', (t) => {

@@ -17,9 +17,12 @@ import {
 } from '../../src/adapters/mongo/keyword-bm25.ts';
 import { openSqlite } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteKeywordIndex } from '../../src/adapters/sqlite/keyword-index.ts';
-import { analyze, queryTerms } from '../../src/domain/retrieval/terms.ts';
 import type { KeywordDocument, KeywordMatch } from '../../src/ports/keyword-index.ts';
 import { tempDir } from '../helpers/temp.ts';
+import { analyseDocuments } from '../../src/adapters/text/keyword-terms.ts';
+import { analyzer } from '../helpers/analyzer.ts';
+
+const chunkOf = (doc: KeywordDocument) => keywordChunk('kb', doc, analyzer.terms(doc.text));
 
 /** The Mongo keyword index without a server (its entity graph: mongo-graph.unit.test.ts). */
 
@@ -33,9 +36,11 @@ class MongoModel {
   readonly rows = new Map<string, TermDoc>();
 
   upsert(docs: KeywordDocument[]) {
+    const latest = latestPerChunk(docs);
+    const terms = analyseDocuments(analyzer, latest);
     this.#account(
-      latestPerChunk(docs).map((doc) => {
-        const after = keywordChunk('kb', doc);
+      latest.map((doc, i) => {
+        const after = keywordChunk('kb', doc, terms[i]!);
         const before = this.chunks.get(doc.id) ?? null;
         this.chunks.set(doc.id, after);
         return { before, after };
@@ -50,7 +55,7 @@ class MongoModel {
   }
 
   query(text: string, topK: number, documentIds?: string[]): KeywordMatch[] {
-    const terms = queryTerms(text);
+    const terms = [...new Set(analyzer.terms(text))];
     const candidates: Candidate[] = [...this.chunks.values()]
       .filter((c) => (!documentIds || documentIds.includes(c.documentId)) && c.terms.split(' ').some((t) => terms.includes(t)))
       .map((c) => {
@@ -89,7 +94,7 @@ async function withSqliteKeywords(body: (index: ReturnType<typeof createSqliteKe
   const dir = tempDir();
   const db = openSqlite(join(dir.path, 'kbqa.db'));
   try {
-    await body(createSqliteKeywordIndex(db));
+    await body(createSqliteKeywordIndex(db, { analyzer }));
   } finally {
     db.close();
     dir.remove();
@@ -98,20 +103,20 @@ async function withSqliteKeywords(body: (index: ReturnType<typeof createSqliteKe
 
 test('a keyword chunk stores the analyser’s terms, their counts and the BM25 length', (t) => {
   const text = 'Vitamin D deficiency; vitamin D and fractures. The constructor constructs.';
-  const doc = keywordChunk('kb', { id: 'c1', documentId: 'd1', text });
-  t.is(doc.terms, analyze(text).join(' '));
-  t.is(doc.length, analyze(text).length);
+  const doc = chunkOf({ id: 'c1', documentId: 'd1', text });
+  t.is(doc.terms, analyzer.terms(text).join(' '));
+  t.is(doc.length, analyzer.terms(text).length);
   t.is(countOf(doc.tf, 'vitamin'), 2);
   t.is(countOf(doc.tf, 'constructor'), 1);
   t.is(countOf({}, 'constructor'), 0, 'a term named like a prototype property reads nothing');
-  t.deepEqual(Object.keys(doc.tf).sort(), [...new Set(analyze(text))].sort());
+  t.deepEqual(Object.keys(doc.tf).sort(), [...new Set(analyzer.terms(text))].sort());
   t.like(doc, { namespace: 'kb', chunkId: 'c1', documentId: 'd1' });
-  t.deepEqual(keywordChunk('kb', { id: 'c2', documentId: 'd1', text: 'the of and' }).terms, '');
+  t.deepEqual(chunkOf({ id: 'c2', documentId: 'd1', text: 'the of and' }).terms, '');
 });
 
 test('terms are safe as field names and as $search words, whatever the text', (t) => {
   const hostile = ['"unbalanced quote', 'fox" OR "dog', '-not -this', 'a.b $where __proto__ constructor', '\u0000\uffff\ud800', '维生素D缺乏', 'CAFÉ'];
-  for (const term of hostile.flatMap(analyze)) {
+  for (const term of hostile.flatMap((x) => analyzer.terms(x))) {
     t.regex(term, /^[\p{L}\p{N}\p{M}]+$/u, term);
     t.false(term.startsWith('_') || term.includes('.') || term.includes('$'));
   }
@@ -123,9 +128,9 @@ test('a batch keeps each chunk’s last version', (t) => {
 });
 
 test('statistics change by what a write replaced or removed', (t) => {
-  const old = keywordChunk('kb', { id: 'c1', documentId: 'd1', text: 'alpha beta beta' });
-  const now = keywordChunk('kb', { id: 'c1', documentId: 'd1', text: 'beta gamma gamma gamma' });
-  const fresh = keywordChunk('kb', { id: 'c2', documentId: 'd1', text: 'alpha' });
+  const old = chunkOf({ id: 'c1', documentId: 'd1', text: 'alpha beta beta' });
+  const now = chunkOf({ id: 'c1', documentId: 'd1', text: 'beta gamma gamma gamma' });
+  const fresh = chunkOf({ id: 'c2', documentId: 'd1', text: 'alpha' });
   const delta = statsDelta([{ before: old, after: now }, { before: null, after: fresh }]);
   t.deepEqual(delta, { chunks: 1, length: 2, df: new Map([['gamma', 1]]) }, 'alpha moved from c1 to c2, beta stayed');
   t.deepEqual(statsWrites('kb', delta), [

@@ -2,9 +2,10 @@ import test from 'ava';
 import { createOfflineReranker, OFFLINE_RERANKER_ID } from '../../src/adapters/local/offline-reranker.ts';
 import { rerankFeatures } from '../../src/adapters/local/rerank-features.ts';
 import { queryTerms, scanPassage } from '../../src/adapters/local/rerank-text.ts';
-import { stem as porterStem } from '../../src/domain/retrieval/terms.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 
-const reranker = createOfflineReranker();
+const reranker = createOfflineReranker({ analyzer });
+const porterStem = (word: string) => analyzer.terms(word, 'en')[0];
 /** A tiny frequency list: "people" and "study" are common English, "mitochondria" is not listed. */
 const wordRanks = new Map(['people', 'study', 'cells', 'increase'].map((w, i) => [w, i * 100]));
 
@@ -25,27 +26,27 @@ test('the Porter stemmer joins inflections the way the keyword index does', (t) 
 });
 
 test('query terms drop stop words and repeats; a passage scan numbers sentences and marks the title line', (t) => {
-  const terms = queryTerms('Statins reduce the risk of stroke, and statin use is safe.');
+  const terms = queryTerms(analyzer, 'Statins reduce the risk of stroke, and statin use is safe.', 'en');
   t.deepEqual(terms.map((q) => q.stem), ['statin', 'reduc', 'risk', 'stroke', 'us', 'safe']);
   const index = new Map(terms.map((q, i) => [q.stem, i]));
-  const scan = scanPassage('Statins and stroke\n\nWe studied risk. Stroke fell; statins helped.', index);
+  const scan = scanPassage(analyzer, 'Statins and stroke\n\nWe studied risk. Stroke fell; statins helped.', index, 'en');
   t.deepEqual(scan.hitTerm, [0, 3, 2, 3, 0]);
   t.deepEqual(scan.hitSentence, [0, 0, 1, 2, 3]);
   t.deepEqual(scan.hitInTitle, [1, 1, 0, 0, 0]);
-  const prose = scanPassage(`${Array.from({ length: 50 }, () => 'statins').join(' ')}\nstroke`, index);
+  const prose = scanPassage(analyzer, `${Array.from({ length: 50 }, () => 'statins').join(' ')}\nstroke`, index, 'en');
   t.true(prose.hitInTitle.every((v) => v === 0), 'a 50-word first line is prose, not a title');
-  t.true(scanPassage('Statins and stroke with no line break', index).hitInTitle.every((v) => v === 0));
+  t.true(scanPassage(analyzer, 'Statins and stroke with no line break', index, 'en').hitInTitle.every((v) => v === 0));
 });
 
 test('rare query words weigh more than common ones', (t) => {
-  const [rare, common] = rerankFeatures('mitochondria people', [`Mitochondria swell under stress. ${filler}`, `People swell under stress. ${filler}`], { wordRanks });
+  const [rare, common] = rerankFeatures('mitochondria people', [`Mitochondria swell under stress. ${filler}`, `People swell under stress. ${filler}`], { wordRanks, analyzer });
   t.true(rare!.bm25 > common!.bm25);
   t.true(rare!.sentence > common!.sentence);
 });
 
 test('features stay in 0..1 and the first-stage prior falls with rank', (t) => {
   const passages = Array.from({ length: 8 }, (_, i) => `Title ${i}\n\nmitochondria study cells increase ${filler}`.repeat(i + 1));
-  const features = rerankFeatures('mitochondria study cells increase', passages, { wordRanks });
+  const features = rerankFeatures('mitochondria study cells increase', passages, { wordRanks, analyzer });
   for (const f of features) for (const v of Object.values(f)) t.true(v >= 0 && v <= 1, `${v}`);
   t.deepEqual(features.map((f) => f.prior), [...features.map((f) => f.prior)].sort((a, b) => b - a));
   t.is(features[0]!.prior, 1);

@@ -16,6 +16,8 @@ export type KnowledgeBaseSettings = {
   recall: { vector: boolean; keyword: boolean; graph: boolean };
   rerank: { enabled: boolean; model: string | null };
   chunking: { max_tokens: number; overlap_tokens: number };
+  /** ISO 639-1 code keyword search analyses texts in, or 'auto' to detect it. */
+  language: string;
 };
 /** What create and update accept: any part of the settings (update deep-merges it). */
 export type KnowledgeBaseSettingsPatch = {

@@ -1,3 +1,4 @@
+import type { Analyzer } from '../../ports/analyzer.ts';
 import type { ModelInfo, Reranker, RerankResult } from '../../ports/models.ts';
 import { loadWordRanks } from './hashing-embedder.ts';
 import { rerankFeatures, type RerankFeatures } from './rerank-features.ts';
@@ -17,6 +18,7 @@ export type RerankWeights = { bias: number } & Record<keyof RerankFeatures, numb
 export const DEFAULT_RERANK_WEIGHTS: RerankWeights = { bias: -7.61, bm25: 7.33, sentence: 3.7, title: 3.28, prior: 1.09 };
 
 export type OfflineRerankerOptions = {
+  analyzer: Analyzer;
   wordRanks?: ReadonlyMap<string, number>;
   weights?: RerankWeights;
   created?: number;
@@ -32,15 +34,15 @@ export type OfflineRerankerOptions = {
  * as not. On SciFact (809 train queries, top 50 of the hybrid first stage) it lifts nDCG@10 from
  * 0.639 to 0.708; see bench/rerank-eval.ts.
  */
-export function createOfflineReranker(options: OfflineRerankerOptions = {}): Reranker {
-  const { wordRanks = loadWordRanks(), weights = DEFAULT_RERANK_WEIGHTS, created = 1_767_225_600 } = options;
+export function createOfflineReranker(options: OfflineRerankerOptions): Reranker {
+  const { analyzer, wordRanks = loadWordRanks(), weights = DEFAULT_RERANK_WEIGHTS, created = 1_767_225_600 } = options;
   const model: ModelInfo = { id: OFFLINE_RERANKER_ID, kind: 'rerank', ownedBy: 'kbqa', created };
   return {
     model,
     async rerank(query, passages, topN, signal) {
       signal?.throwIfAborted();
       if (topN <= 0 || passages.length === 0) return [];
-      const features = rerankFeatures(query, passages, { wordRanks });
+      const features = rerankFeatures(query, passages, { wordRanks, analyzer });
       const results: RerankResult[] = features.map((f, index) => ({ index, score: relevanceProbability(f, weights) }));
       // Ties keep first-stage order, so equal evidence never reshuffles the caller's ranking.
       results.sort((a, b) => b.score - a.score || a.index - b.index);

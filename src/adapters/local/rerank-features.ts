@@ -1,3 +1,4 @@
+import type { Analyzer } from '../../ports/analyzer.ts';
 import { queryTerms, scanPassage } from './rerank-text.ts';
 
 /**
@@ -18,7 +19,11 @@ export type RerankFeatures = {
 export type FeatureOptions = {
   /** Word → rank in general English, most frequent first (the hashing embedder's list). */
   wordRanks: ReadonlyMap<string, number>;
+  analyzer: Analyzer;
 };
+
+/** Enough of the passages to name their language. */
+const SAMPLE_CHARS = 512;
 
 const K1 = 1.2;
 const B = 0.75;
@@ -34,9 +39,12 @@ const BACKGROUND_UNLISTED = 0.0005;
 
 /** Features of each passage, in the order given; `passages` are in first-stage order, best first. */
 export function rerankFeatures(query: string, passages: readonly string[], options: FeatureOptions): RerankFeatures[] {
-  const terms = queryTerms(query);
+  const { analyzer } = options;
+  // The passages name the language better than a few query words, and query and passages must be stemmed alike.
+  const language = analyzer.detectLanguage(passages.join('\n').slice(0, SAMPLE_CHARS));
+  const terms = queryTerms(analyzer, query, language);
   const termIndex = new Map(terms.map((t, i) => [t.stem, i]));
-  const scans = passages.map((p) => scanPassage(p, termIndex));
+  const scans = passages.map((p) => scanPassage(analyzer, p, termIndex, language));
   const n = passages.length;
 
   const tf = scans.map((scan) => {

@@ -1,10 +1,9 @@
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { BM25_DEFAULTS, type Bm25Parameters, bestReachable, idf, MAX_TERM_FREQUENCY, saturation } from '../../domain/retrieval/bm25.ts';
-import { analyze } from '../../domain/retrieval/terms.ts';
 import type { KeywordDocument, KeywordMatch } from '../../ports/keyword-index.ts';
 
 /**
- * A term's counts, by term. Terms are runs of letters and digits (terms.ts), never holding `.`
+ * A term's counts, by term. Terms are runs of letters and digits (the text analyzer's words.ts), never holding `.`
  * or `$` or starting with `_`, so they are safe field names, and a projection can pick a
  * query's few terms out of a long chunk on the server.
  */
@@ -40,9 +39,8 @@ export type StatsChange = { before: ChunkTerms | null; after: ChunkTerms | null 
 
 export type StatsDelta = { chunks: number; length: number; df: Map<string, number> };
 
-/** The stored form of a chunk, analysed exactly as the embedded index analyses it. */
-export function keywordChunk(namespace: string, doc: KeywordDocument): KeywordChunkDoc {
-  const terms = analyze(doc.text);
+/** The stored form of a chunk, given its terms as the embedded index analyses them. */
+export function keywordChunk(namespace: string, doc: KeywordDocument, terms: readonly string[]): KeywordChunkDoc {
   const tf: TermCounts = {};
   for (const term of terms) tf[term] = (Object.hasOwn(tf, term) ? tf[term]! : 0) + 1;
   return { namespace, chunkId: doc.id, documentId: doc.documentId, terms: terms.join(' '), tf, length: terms.length };

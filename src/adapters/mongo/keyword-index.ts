@@ -1,7 +1,9 @@
-import type { Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { BM25_DEFAULTS, type Bm25Parameters } from '../../domain/retrieval/bm25.ts';
-import { queryTerms } from '../../domain/retrieval/terms.ts';
+import type { Analyzer } from '../../ports/analyzer.ts';
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
+import type { PassageDocument } from '../../ports/passage-store.ts';
+import { analyseDocuments, queryTerms, queryWords } from '../text/keyword-terms.ts';
 import {
   type Candidate,
   type ChunkTerms,
@@ -19,6 +21,22 @@ import {
   type TermDoc,
 } from './keyword-bm25.ts';
 import { lazyIndexes } from './lazy-indexes.ts';
+
+/** (namespace, document) pairs with chunks, in that order, after `after`. */
+async function staleDocuments(chunks: Collection<KeywordChunkDoc>, after: PassageDocument | null, limit: number): Promise<PassageDocument[]> {
+  const past = after
+    ? { $or: [{ namespace: { $gt: after.namespace } }, { namespace: after.namespace, documentId: { $gt: after.documentId } }] }
+    : {};
+  return chunks
+    .aggregate<PassageDocument>([
+      { $match: past },
+      { $group: { _id: { namespace: '$namespace', documentId: '$documentId' } } },
+      { $sort: { '_id.namespace': 1, '_id.documentId': 1 } },
+      { $limit: limit },
+      { $project: { _id: 0, namespace: '$_id.namespace', documentId: '$_id.documentId' } },
+    ])
+    .toArray();
+}
 
 /** Enough candidates that textScore's order rarely decides what BM25 would rank in the top k ($limit takes an integer). */
 const candidateCap = (topK: number) => Math.min(Math.max(10 * topK, 1000), 2 ** 31 - 1);
@@ -42,9 +60,11 @@ const COUNTS = { projection: { _id: 0, tf: 1, length: 1 } } as const;
  * transaction, a crash between a chunk's write and its $inc leaves the statistics off by that
  * chunk: its idf and the average length drift slightly, matching is unaffected.
  */
-export function createMongoKeywordIndex(db: Db, params: Bm25Parameters = BM25_DEFAULTS): KeywordIndex {
+export function createMongoKeywordIndex(db: Db, options: { analyzer: Analyzer; params?: Bm25Parameters }): KeywordIndex {
+  const { analyzer, params = BM25_DEFAULTS } = options;
   const chunks = db.collection<KeywordChunkDoc>('keyword_chunks');
   const terms = db.collection<TermDoc>('keyword_terms');
+  const meta = db.collection<{ _id: string; version: string }>('keyword_meta');
   const ready = lazyIndexes(
     [
       chunks,
@@ -70,11 +90,13 @@ export function createMongoKeywordIndex(db: Db, params: Bm25Parameters = BM25_DE
   };
 
   return {
-    async upsert(namespace, docs) {
+    async upsert(namespace, docs, options) {
       if (docs.length === 0) return;
       await ready();
-      const replaced = latestPerChunk(docs).map(async (doc): Promise<StatsChange> => {
-        const after = keywordChunk(namespace, doc);
+      const latest = latestPerChunk(docs);
+      const analysed = analyseDocuments(analyzer, latest, options?.language);
+      const replaced = latest.map(async (doc, i): Promise<StatsChange> => {
+        const after = keywordChunk(namespace, doc, analysed[i]!);
         const filter = { namespace, chunkId: after.chunkId };
         const before = await chunks.findOneAndReplace(filter, after, { ...COUNTS, upsert: true, returnDocument: 'before' });
         return { before: before as ChunkTerms | null, after };
@@ -94,9 +116,9 @@ export function createMongoKeywordIndex(db: Db, params: Bm25Parameters = BM25_DE
       await ready();
       await Promise.all([chunks.deleteMany({ namespace }), terms.deleteMany({ namespace })]);
     },
-    async query(namespace, text, topK, filter) {
+    async query(namespace, text, topK, filter, options) {
       if (filter?.documentIds?.length === 0) return [];
-      const wanted = queryTerms(text);
+      const wanted = queryTerms(analyzer, text, options?.language);
       const k = Math.floor(topK);
       if (wanted.length === 0 || !(k > 0)) return [];
       await ready();
@@ -106,16 +128,29 @@ export function createMongoKeywordIndex(db: Db, params: Bm25Parameters = BM25_DE
       ]);
       return rankCandidates(wanted, corpusStats(rows), candidates, k, params);
     },
+    async termStats(namespace, text, options) {
+      const words = queryWords(analyzer, text, options?.language);
+      await ready();
+      const rows = await terms.find({ namespace, term: { $in: [NAMESPACE_STATS, ...words.map((w) => w.term)] } }, { projection: { _id: 0 } }).toArray();
+      const stats = corpusStats(rows);
+      return { documents: stats.chunks, terms: words.map((w) => ({ ...w, documentFrequency: Math.max(stats.df.get(w.term) ?? 0, 0) })) };
+    },
+    async stale(after, limit) {
+      await ready();
+      const stamp = await meta.findOne({ _id: 'analyzer' });
+      if (stamp?.version === analyzer.version) return [];
+      if (stamp === null && (await chunks.findOne({}, { projection: { _id: 1 } })) === null) {
+        await meta.updateOne({ _id: 'analyzer' }, { $set: { version: analyzer.version } }, { upsert: true });
+        return [];
+      }
+      return staleDocuments(chunks, after, limit);
+    },
+    async markAnalyzed() {
+      await meta.updateOne({ _id: 'analyzer' }, { $set: { version: analyzer.version } }, { upsert: true });
+    },
     async count(namespace) {
       await ready();
       return chunks.countDocuments({ namespace });
-    },
-    async termStats(namespace, text) {
-      const wanted = queryTerms(text);
-      await ready();
-      const rows = await terms.find({ namespace, term: { $in: [NAMESPACE_STATS, ...wanted] } }, { projection: { _id: 0 } }).toArray();
-      const stats = corpusStats(rows);
-      return { documents: stats.chunks, terms: wanted.map((term) => ({ term, documentFrequency: stats.df.get(term) ?? 0 })) };
     },
     async ping() {
       await db.command({ ping: 1 });

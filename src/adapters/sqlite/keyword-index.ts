@@ -1,6 +1,7 @@
 import { BM25_DEFAULTS, type Bm25Parameters } from '../../domain/retrieval/bm25.ts';
-import { queryTerms, termFrequencies } from '../../domain/retrieval/terms.ts';
+import type { Analyzer } from '../../ports/analyzer.ts';
 import type { KeywordDocument, KeywordIndex } from '../../ports/keyword-index.ts';
+import { analyseDocuments, queryTerms, queryWords } from '../text/keyword-terms.ts';
 import { immediate, type SqliteDatabase } from './database.ts';
 import { decodeTerms, encodeTerms, type TermList } from './keyword-codec.ts';
 import { migrateFts5Tables } from './keyword-legacy.ts';
@@ -8,6 +9,8 @@ import { NamespacePostings } from './keyword-postings.ts';
 import { createKeywordStore, type KeywordStore } from './keyword-store.ts';
 
 type Loaded = { ns: number; postings: NamespacePostings; nextSeq: number };
+
+export type SqliteKeywordOptions = { analyzer: Analyzer; params?: Bm25Parameters };
 
 /**
  * BM25 over an in-memory inverted index per namespace, mirrored from SQLite. SQLite holds each
@@ -18,9 +21,14 @@ type Loaded = { ns: number; postings: NamespacePostings; nextSeq: number };
  * rank a claim-length OR query over 100k chunks (this: about half a millisecond), and could not
  * give the normalised score the port promises.
  */
-export function createSqliteKeywordIndex(db: SqliteDatabase, params: Bm25Parameters = BM25_DEFAULTS): KeywordIndex {
+export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeywordOptions): KeywordIndex {
+  const { analyzer, params = BM25_DEFAULTS } = options;
   const store = createKeywordStore(db);
   const loaded = new Map<string, Loaded>();
+  // Terms written by another analyzer (or by the one before versions were kept) no longer meet
+  // today's queries: the index says so through `stale` until its documents are analysed again.
+  if (store.analyzerVersion() === null && store.isEmpty()) store.setAnalyzerVersion(analyzer.version);
+  let current = store.analyzerVersion() === analyzer.version;
 
   const open = (namespace: string, create: boolean): Loaded | null => {
     const cached = loaded.get(namespace);
@@ -42,8 +50,9 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, params: Bm25Paramet
     }
   };
 
-  const upsert = (namespace: string, docs: KeywordDocument[]) => {
-    const analysed = docs.map((doc) => ({ doc, ...termFrequencies(doc.text) }));
+  const upsert = (namespace: string, docs: KeywordDocument[], language?: string) => {
+    const terms = analyseDocuments(analyzer, docs, language);
+    const analysed = docs.map((doc, i) => ({ doc, ...termFrequencies(terms[i]!) }));
     guarded(namespace, () => {
       const entry = open(namespace, true)!;
       const { ns, postings } = entry;
@@ -64,8 +73,8 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, params: Bm25Paramet
   migrateFts5Tables(db, upsert);
 
   return {
-    async upsert(namespace, docs) {
-      if (docs.length > 0) upsert(namespace, docs);
+    async upsert(namespace, docs, options) {
+      if (docs.length > 0) upsert(namespace, docs, options?.language);
     },
     async deleteByDocument(namespace, documentId) {
       const entry = loaded.get(namespace);
@@ -85,11 +94,23 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, params: Bm25Paramet
       const ns = store.namespace(namespace, false);
       if (ns !== null) immediate(db, () => store.dropNamespace(ns));
     },
-    async query(namespace, text, topK, filter) {
+    async query(namespace, text, topK, filter, options) {
       if (filter?.documentIds?.length === 0) return [];
-      const terms = queryTerms(text);
+      const terms = queryTerms(analyzer, text, options?.language);
       if (terms.length === 0) return [];
       return open(namespace, false)?.postings.search(terms, topK, filter?.documentIds) ?? [];
+    },
+    async termStats(namespace, text, options) {
+      const postings = open(namespace, false)?.postings;
+      const terms = queryWords(analyzer, text, options?.language).map((t) => ({ ...t, documentFrequency: postings?.documentFrequency(t.term) ?? 0 }));
+      return { documents: postings?.size ?? 0, terms };
+    },
+    async stale(after, limit) {
+      return current ? [] : store.documentsAfter(after?.namespace ?? '', after?.documentId ?? '', limit);
+    },
+    async markAnalyzed() {
+      store.setAnalyzerVersion(analyzer.version);
+      current = true;
     },
     async count(namespace) {
       const entry = loaded.get(namespace);
@@ -97,15 +118,17 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, params: Bm25Paramet
       const ns = store.namespace(namespace, false);
       return ns === null ? 0 : store.count(ns);
     },
-    async termStats(namespace, text) {
-      const postings = open(namespace, false)?.postings;
-      const terms = queryTerms(text).map((term) => ({ term, documentFrequency: postings?.documentFrequency(term) ?? 0 }));
-      return { documents: postings?.size ?? 0, terms };
-    },
     async ping() {
       store.ping();
     },
   };
+}
+
+/** A text's terms with their frequencies, and how many terms it has (its BM25 length). */
+function termFrequencies(terms: readonly string[]): { tf: Map<string, number>; length: number } {
+  const tf = new Map<string, number>();
+  for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return { tf, length: terms.length };
 }
 
 /** A chunk's terms as ids ascending with their frequencies, as stored and as the postings take them. */

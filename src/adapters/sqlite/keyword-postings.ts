@@ -52,10 +52,7 @@ export class NamespacePostings {
   }
 
   /** How many live chunks hold the term. */
-  documentFrequency(term: string): number {
-    const id = this.#termIds.get(term);
-    return id === undefined ? 0 : this.#df[id]!;
-  }
+  documentFrequency = (term: string): number => Math.max(this.#df[this.#termIds.get(term) ?? -1] ?? 0, 0);
 
   has(chunkId: string): boolean {
     return this.#ordinalOf.has(chunkId);

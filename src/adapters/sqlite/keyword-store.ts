@@ -23,7 +23,8 @@ export function createKeywordStore(db: SqliteDatabase) {
       length INTEGER NOT NULL, terms BLOB NOT NULL, PRIMARY KEY (ns, seq)
     ) WITHOUT ROWID;
     CREATE UNIQUE INDEX IF NOT EXISTS keyword_chunks_by_id ON keyword_chunks (ns, chunk_id);
-    CREATE INDEX IF NOT EXISTS keyword_chunks_by_document ON keyword_chunks (ns, document_id);`);
+    CREATE INDEX IF NOT EXISTS keyword_chunks_by_document ON keyword_chunks (ns, document_id);
+    CREATE TABLE IF NOT EXISTS keyword_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
   const findNamespace = db.prepare<[string], { ns: number }>('SELECT ns FROM keyword_namespaces WHERE name = ?');
   const addNamespace = db.prepare('INSERT INTO keyword_namespaces (name) VALUES (?)');
   const terms = db.prepare<[number], [number, string]>('SELECT term_id, term FROM keyword_terms WHERE ns = ?').raw(true);
@@ -46,6 +47,13 @@ export function createKeywordStore(db: SqliteDatabase) {
   ];
   const countChunks = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM keyword_chunks WHERE ns = ?');
   const ping = db.prepare('SELECT 1');
+  const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM keyword_meta WHERE key = ?');
+  const setMeta = db.prepare('INSERT INTO keyword_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const anyChunk = db.prepare('SELECT 1 FROM keyword_chunks LIMIT 1');
+  const documentsAfter = db.prepare<[string, string, number], { namespace: string; documentId: string }>(
+    `SELECT DISTINCT n.name AS namespace, c.document_id AS documentId FROM keyword_chunks c JOIN keyword_namespaces n ON n.ns = c.ns
+     WHERE (n.name, c.document_id) > (?, ?) ORDER BY n.name, c.document_id LIMIT ?`,
+  );
 
   return {
     /** The namespace's number, created when asked to; null if it has none. */
@@ -66,6 +74,12 @@ export function createKeywordStore(db: SqliteDatabase) {
     dropNamespace: (ns: number) => dropNamespace.forEach((s) => s.run(ns)),
     count: (ns: number) => countChunks.get(ns)?.n ?? 0,
     ping: () => void ping.get(),
+    /** The analyzer version that wrote the stored terms; null in a data directory from before versions were kept. */
+    analyzerVersion: () => getMeta.get('analyzer')?.value ?? null,
+    setAnalyzerVersion: (version: string) => void setMeta.run('analyzer', version),
+    isEmpty: () => anyChunk.get() === undefined,
+    /** Every (namespace, document) with chunks, in that order, after the given pair. */
+    documentsAfter: (namespace: string, documentId: string, limit: number) => documentsAfter.all(namespace, documentId, limit),
   };
 }
 

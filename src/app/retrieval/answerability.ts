@@ -2,6 +2,7 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import { answerabilitySettings } from '../../../schemas/knowledge-base-settings.ts';
 import { passageSentences } from '../../domain/answer/passage-sentences.ts';
 import { type PassageTerms, questionCoverage } from '../../domain/retrieval/coverage.ts';
+import type { Analyzer } from '../../ports/analyzer.ts';
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
 import type { SearchHit } from './hits.ts';
 
@@ -17,13 +18,14 @@ export type CoveredTerm = { term: string; document_frequency: number; held: bool
  * Leaving them out raised the answerable questions let through at 97 % of off-topic refused on
  * the fit half of SQuAD 2.0 (84.4 → 85.3 %), and spares paraphrased questions about documents.
  */
-const QUESTION_FRAME = [
-  'document documents file files image images picture photo photograph scan scanned page pages text pdf sheet spreadsheet workbook slide slides paper ' +
+const QUESTION_FRAME: Record<string, string> = {
+  en:
+    'document documents file files image images picture photo photograph scan scanned page pages text pdf sheet spreadsheet workbook slide slides paper ' +
     'mention mentioned mentions according written write say says said state states stated describe described describes list listed lists show shown shows call called named name known refer refers referred',
-  'dokument datei bild seite text tabelle folie erwähnt laut geschrieben steht genannt heißt',
-  'document fichier image page texte tableau diapositive mentionné selon écrit appelé nommé',
-  'documento archivo imagen página texto tabla diapositiva mencionado según escrito llamado',
-];
+  de: 'dokument datei bild seite text tabelle folie erwähnt laut geschrieben steht genannt heißt',
+  fr: 'document fichier image page texte tableau diapositive mentionné selon écrit appelé nommé',
+  es: 'documento archivo imagen página texto tabla diapositiva mencionado según escrito llamado',
+};
 
 /** The passages a prompt would hold at most; coverage beyond them could not reach the answer. */
 const PASSAGES_READ = 8;
@@ -34,12 +36,16 @@ const PASSAGES_READ = 8;
  * weighing each of its terms by how rare it is in the whole knowledge base. `analyze` is the
  * keyword index's own analysis, so a passage's terms and the question's meet as in BM25.
  */
-export function answerabilityGate(keywords: KeywordIndex, analyze: (text: string) => string[]) {
-  const frame = new Set(QUESTION_FRAME.flatMap((words) => analyze(words)));
+export function answerabilityGate(keywords: KeywordIndex, analyzer: Analyzer) {
+  const frame = new Set(Object.entries(QUESTION_FRAME).flatMap(([language, words]) => analyzer.terms(words, language)));
   return async (kb: KnowledgeBaseDoc, query: string, hits: readonly SearchHit[]): Promise<Answerability> => {
     const { min_coverage } = answerabilitySettings(kb.settings);
     if (hits.length === 0) return { coverage: 0, answerable: false };
-    const stats = await keywords.termStats(kb.id, query);
+    const pinned = kb.settings.language === 'auto' ? undefined : kb.settings.language;
+    const stats = await keywords.termStats(kb.id, query, { language: pinned });
+    // The question's terms were analysed in its language; its passages are read in the same one, so the two meet.
+    const language = pinned ?? analyzer.detectLanguage(query);
+    const analyze = (text: string) => analyzer.terms(text, language);
     if (stats.terms.length === 0) return { coverage: 0, answerable: min_coverage === 0 };
     const passages = hits.slice(0, PASSAGES_READ).map((h) => passageTerms(h, analyze));
     const asked = stats.terms.filter((t) => !frame.has(t.term));

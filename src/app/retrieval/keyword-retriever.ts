@@ -5,6 +5,7 @@ import type { Retriever } from './retriever.ts';
 export function keywordRetriever(keywords: KeywordIndex): Retriever {
   return {
     recall: 'keyword',
-    retrieve: ({ text, kb, depth, filter }) => keywords.query(kb.id, text, depth, filter),
+    // A pinned language analyses the query like the chunks; 'auto' lets the index detect it.
+    retrieve: ({ text, kb, depth, filter }) => keywords.query(kb.id, text, depth, filter, { language: kb.settings.language }),
   };
 }

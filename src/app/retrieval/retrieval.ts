@@ -1,12 +1,12 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { Recall, RecallList } from '../../domain/retrieval/fusion.ts';
 import type { EntityGraph } from '../../ports/entity-graph.ts';
+import type { Analyzer } from '../../ports/analyzer.ts';
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
 import type { Embedder, Reranker } from '../../ports/models.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { IndexFilter, VectorIndex } from '../../ports/vector-index.ts';
-import { analyze } from '../../domain/retrieval/terms.ts';
 import { answerabilityGate } from './answerability.ts';
 import { contextOf, type RetrievedContext } from './context.ts';
 import { graphRetriever } from './graph-retriever.ts';
@@ -25,6 +25,8 @@ export type SearchIndexes = { vectors: VectorIndex; keywords: KeywordIndex; grap
 export type RetrievalDeps = {
   readModels: ReadModelStore;
   indexes: SearchIndexes;
+  /** The keyword index's analyzer: answerability reads passages as the index reads them. */
+  analyzer: Analyzer;
   embedders: ReadonlyMap<string, Embedder>;
   rerankers: ReadonlyMap<string, Reranker>;
   defaultReranker: string;
@@ -47,7 +49,7 @@ export function createRetrieval(deps: RetrievalDeps) {
     keyword: keywordRetriever(indexes.keywords),
     graph: graphRetriever(indexes.graph, readModels),
   };
-  const answerability = answerabilityGate(indexes.keywords, analyze);
+  const answerability = answerabilityGate(indexes.keywords, deps.analyzer);
   /** After recall, in order. Another stage (an answerability gate, say) is one more entry. */
   const stages: readonly Stage[] = [fusionStage, rerankStage(deps.rerankers, deps.defaultReranker), thresholdStage];
 

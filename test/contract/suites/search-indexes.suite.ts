@@ -160,6 +160,35 @@ export function testKeywordIndex(test: TestFn, name: string, factory: () => Prom
     await index.deleteNamespace(`${ns}-o`);
     await index.ping();
   });
+  it('termStats: the query’s distinct terms with their document frequencies', async (t, index, ns) => {
+    t.deepEqual(await index.termStats(ns, 'vitamin', {}), { documents: 0, terms: [{ term: 'vitamin', word: 'vitamin', documentFrequency: 0 }] });
+    await index.upsert(ns, [
+      { id: 'c1', documentId: 'd1', text: 'Vitamin D deficiency and fractures.' },
+      { id: 'c2', documentId: 'd1', text: 'Fracturing bones in the elderly.' },
+      { id: 'c3', documentId: 'd2', text: 'Solar panels.' },
+    ]);
+    const stats = await index.termStats(ns, 'The fractures, FRACTURE and vitamins of zyxwvut');
+    t.is(stats.documents, 3);
+    t.deepEqual(stats.terms, [
+      { term: 'fractur', word: 'fractures', documentFrequency: 2 },
+      { term: 'vitamin', word: 'vitamins', documentFrequency: 1 },
+      { term: 'zyxwvut', word: 'zyxwvut', documentFrequency: 0 },
+    ]);
+    await index.deleteByDocument(ns, 'd1');
+    t.deepEqual(await index.termStats(ns, 'fracture'), { documents: 1, terms: [{ term: 'fractur', word: 'fracture', documentFrequency: 0 }] });
+    t.deepEqual(await index.termStats(ns, 'the of'), { documents: 1, terms: [] });
+  });
+  it('a pinned language analyses chunks and queries alike', async (t, index, ns) => {
+    await index.upsert(ns, [{ id: 'de', documentId: 'd1', text: 'Die Häuser der Stadt' }], { language: 'de' });
+    t.deepEqual((await index.query(ns, 'Haus', 10, undefined, { language: 'de' })).map((m) => m.id), ['de']);
+    t.deepEqual((await index.termStats(ns, 'die Häuser', { language: 'de' })).terms.map((x) => [x.term, x.documentFrequency]), [['haus', 1]]);
+  });
+  it('a fresh index has nothing stale', async (t, index, ns) => {
+    await index.upsert(ns, [{ id: 'c1', documentId: 'd1', text: 'alpha' }]);
+    t.deepEqual(await index.stale(null, 10), []);
+    await index.markAnalyzed();
+    t.deepEqual(await index.stale(null, 10), []);
+  });
 }
 
 /** Mentions and co-occurrence per namespace. */
