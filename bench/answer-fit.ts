@@ -6,7 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWordRanks } from '../src/adapters/local/hashing-embedder.ts';
+import { loadTextAnalyzer } from '../src/adapters/text/analyzer.ts';
 import { extractAnswer } from '../src/domain/answer/extract.ts';
+import { termReader } from '../src/domain/answer/words.ts';
 import { rarityFromRanks } from '../src/domain/answer/rarity.ts';
 import { underHeadings } from '../src/domain/retrieval/passage-text.ts';
 import { containsGold, wordCount } from './answer-scoring.ts';
@@ -48,8 +50,9 @@ async function dump(suite: string, out: string) {
   writeFileSync(out, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
 
-function score(file: string, show: number) {
+async function score(file: string, show: number) {
   const rarity = rarityFromRanks(loadWordRanks());
+  const analyzer = await loadTextAnalyzer();
   const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Dumped);
   let right = 0;
   let total = 0;
@@ -60,7 +63,9 @@ function score(file: string, show: number) {
     if (row.category !== 'answerable') continue;
     total++;
     const passages = row.passages.map((p, i) => ({ index: i + 1, text: p.text }));
-    const { content } = extractAnswer({ messages: [{ role: 'user', content: row.question }], passages }, rarity);
+    const language = analyzer.detectLanguage(passages[0]?.text.slice(0, 256) ?? row.question);
+    const read = termReader((text) => analyzer.tokens(text, language));
+    const { content } = extractAnswer({ messages: [{ role: 'user', content: row.question }], passages }, { read, rarity });
     const limitOk = row.language === 'en' && file.includes('squad') ? wordCount(content) <= 80 : content.length <= 600;
     const found = containsGold(content, row.golds, row.language);
     if (found && !limitOk) long++;
@@ -73,5 +78,5 @@ function score(file: string, show: number) {
 
 const [command, a, b, ...rest] = process.argv.slice(2);
 if (command === 'dump') await dump(a!, b!);
-else if (command === 'score') score(a!, Number(rest[0] === '--show' ? rest[1] : b === '--show' ? rest[0] : 0));
+else if (command === 'score') await score(a!, Number(rest[0] === '--show' ? rest[1] : b === '--show' ? rest[0] : 0));
 else throw new Error('usage: answer-fit.ts dump <suite> <file> | score <file> [--show N]');

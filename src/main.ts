@@ -117,7 +117,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       metadataFilter,
       maxContextTokens: config.chat.maxContextTokens,
     });
-    const chat = createChatService({ ctx, search, chatModels, storeContent: config.chat.storeContent });
+    const chat = createChatService({ ctx, analyzer: infra.analyzer, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
     }

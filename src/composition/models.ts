@@ -13,7 +13,7 @@ import type { ChatModel, Embedder, Reranker } from '../ports/models.ts';
 export function createModels(config: Config, analyzer: Analyzer) {
   const offlineEmbedder = createHashingEmbedder({ analyzer });
   const embedders = new Map<string, Embedder>([[offlineEmbedder.model.id, offlineEmbedder]]);
-  const extractive = createExtractiveChatModel();
+  const extractive = createExtractiveChatModel({ analyzer });
   const chatModels = new Map<string, ChatModel>([[extractive.model.id, extractive]]);
   const offlineReranker = createOfflineReranker({ analyzer });
   const rerankers = new Map<string, Reranker>([[offlineReranker.model.id, offlineReranker]]);

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { runnerConsumer } from '../../consumers/runner/index.ts';
 import { createExtractiveChatModel } from '../../src/adapters/local/extractive-chat-model.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { knowledgeQaGraph } from '../../src/domain/workflow/knowledge-qa.ts';
 import { workflowRunDecider } from '../../src/domain/workflow/run.ts';
@@ -34,7 +35,7 @@ test('a run that fails on an internal error tells the client so in general words
     const runner = runnerConsumer({
       ctx: { ...runtime.ctx, store },
       search: runtime.search,
-      chatModels: new Map([['kbqa-extractive', createExtractiveChatModel()]]),
+      chatModels: new Map([['kbqa-extractive', createExtractiveChatModel({ analyzer })]]),
       maxContextTokens: 3000,
       onInternalError: (error, runId) => reported.push([runId, (error as Error).message]),
     });

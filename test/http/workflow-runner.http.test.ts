@@ -3,6 +3,7 @@ import { runnerConsumer } from '../../consumers/runner/index.ts';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
 import { createExtractiveChatModel } from '../../src/adapters/local/extractive-chat-model.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { executeNode } from '../../src/app/workflow-engine/execute-node.ts';
 import type { EngineDeps } from '../../src/app/workflow-engine/types.ts';
@@ -162,7 +163,7 @@ test('a redelivered request runs no node again', async (t) => {
   const runner = runnerConsumer({
     ctx: server.runtime.ctx,
     search: server.runtime.search,
-    chatModels: new Map([['kbqa-extractive', createExtractiveChatModel()]]),
+    chatModels: new Map([['kbqa-extractive', createExtractiveChatModel({ analyzer })]]),
     maxContextTokens: 3000,
   });
   const requested = events.find((e) => e.type === 'WorkflowRunRequested')!;

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { englishReader } from '../helpers/analyzer.ts';
 import { cite, composeAnswer, fitTokens, NOT_IN_KNOWLEDGE_BASE } from '../../src/domain/answer/compose.ts';
 import { splitIntoDeltas } from '../../src/domain/answer/deltas.ts';
 import { excerpt } from '../../src/domain/answer/excerpt.ts';
@@ -41,10 +42,10 @@ test('a long sentence is cut to the stretch that matches the question, words unc
   const filler = Array.from({ length: 60 }, (_, i) => `word${i}`);
   const text = [...filler.slice(0, 40), 'refund', 'within', '30', 'days', ...filler.slice(40)].join(' ');
   const weights = new Map([['refund', 1], ['30', 1]]);
-  const cut = excerpt(text, (s) => weights.get(s) ?? 0, 10);
+  const cut = excerpt(text, (s) => weights.get(s) ?? 0, englishReader, 10);
   t.regex(cut, /^… .*refund within 30 days.* …$/);
   t.true(text.includes(cut.slice(2, -2)));
-  t.is(excerpt('Short one.', () => 0, 10), 'Short one.');
+  t.is(excerpt('Short one.', () => 0, englishReader, 10), 'Short one.');
 });
 
 test('deltas of a few words join back to the exact content', (t) => {

@@ -6,10 +6,12 @@ import { analyseQuestion } from '../../src/domain/answer/question.ts';
 import { rarityFromRanks } from '../../src/domain/answer/rarity.ts';
 import { termWeights } from '../../src/domain/answer/sentence-scoring.ts';
 import type { ChatMessage } from '../../src/ports/models.ts';
+import { englishReader } from '../helpers/analyzer.ts';
 import { isVerbatim, PASSAGES } from './answer-fixtures.ts';
 
 const rarity = rarityFromRanks(loadWordRanks());
-const ask = (content: string, passages = PASSAGES) => extractAnswer({ messages: [{ role: 'user', content }], passages }, rarity).content;
+const reader = { read: englishReader, rarity };
+const ask = (content: string, passages = PASSAGES) => extractAnswer({ messages: [{ role: 'user', content }], passages }, reader).content;
 
 const CASES: [question: string, sentence: string][] = [
   ['Who founded Northwind Traders?', 'The company was founded in 1994 by Margaret Peacock in Seattle [1].'],
@@ -39,14 +41,14 @@ test('markers are the passages’ own numbers, not their places in the list', (t
 test('the words of passages rendered into the user message are not taken for the question', (t) => {
   const prompt = `Passages:\n${PASSAGES.map((p) => `[${p.index}] ${p.text}`).join('\n')}\n\nQuestion: How many researchers does Contoso employ?`;
   const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
-  t.is(extractAnswer({ messages, passages: PASSAGES }, rarity).content, 'The firm employs 1,250 researchers [2].');
+  t.is(extractAnswer({ messages, passages: PASSAGES }, reader).content, 'The firm employs 1,250 researchers [2].');
 });
 
 test('nothing in common with the question: the knowledge base has no answer, and nothing is cited', (t) => {
   t.is(ask('What is the boiling point of mercury?'), NOT_IN_KNOWLEDGE_BASE);
   t.is(ask('When was Contoso established?', []), NOT_IN_KNOWLEDGE_BASE);
   t.is(ask('???'), NOT_IN_KNOWLEDGE_BASE);
-  t.is(extractAnswer({ messages: [{ role: 'user', content: 'Hello there' }] }, rarity).content, NO_KNOWLEDGE_BASE);
+  t.is(extractAnswer({ messages: [{ role: 'user', content: 'Hello there' }] }, reader).content, NO_KNOWLEDGE_BASE);
 });
 
 test('the same sentence from overlapping passages is quoted once', (t) => {
@@ -56,7 +58,7 @@ test('the same sentence from overlapping passages is quoted once', (t) => {
 
 test('words carried from earlier turns weigh no more in all than the last question’s own', (t) => {
   const long = 'I am comparing wholesale food distributors in the Pacific Northwest for our restaurant group, mostly cheese, olive oil, coffee and chocolate suppliers.';
-  const question = analyseQuestion([{ role: 'user', content: long }, { role: 'assistant', content: '…' }, { role: 'user', content: 'How many products do they sell?' }]);
+  const question = analyseQuestion([{ role: 'user', content: long }, { role: 'assistant', content: '…' }, { role: 'user', content: 'How many products do they sell?' }], englishReader);
   const weights = termWeights(question, rarity);
   const sum = (last: boolean) => question.terms.filter((term) => (term.weight === 1) === last).reduce((n, term) => n + weights.get(term.stem)!, 0);
   t.true(question.terms.length > 10);

@@ -1,11 +1,12 @@
 import test from 'ava';
 import { createExtractiveChatModel } from '../../src/adapters/local/extractive-chat-model.ts';
+import { analyzer } from '../helpers/analyzer.ts';
 import { NO_KNOWLEDGE_BASE, NOT_IN_KNOWLEDGE_BASE } from '../../src/domain/answer/compose.ts';
 import { countTokens } from '../../src/domain/document/tokens.ts';
 import type { ChatDelta, ChatMessage, ChatRequest } from '../../src/ports/models.ts';
 import { isVerbatim, PASSAGES } from './answer-fixtures.ts';
 
-const model = createExtractiveChatModel();
+const model = createExtractiveChatModel({ analyzer });
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
 

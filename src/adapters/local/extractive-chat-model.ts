@@ -4,12 +4,16 @@ import { splitIntoDeltas } from '../../domain/answer/deltas.ts';
 import { extractAnswer } from '../../domain/answer/extract.ts';
 import { rarityFromRanks } from '../../domain/answer/rarity.ts';
 import type { SelectionOptions } from '../../domain/answer/selection.ts';
+import { termReader } from '../../domain/answer/words.ts';
+import type { Analyzer } from '../../ports/analyzer.ts';
 import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatUsage, ContextPassage, ModelInfo } from '../../ports/models.ts';
 import { loadWordRanks } from './hashing-embedder.ts';
 
 export const EXTRACTIVE_CHAT_MODEL_ID = 'kbqa-extractive';
 
 export type ExtractiveChatModelOptions = SelectionOptions & {
+  /** The service's analyzer: the answer's words are read as the keyword index reads them. */
+  analyzer: Analyzer;
   wordRanks?: ReadonlyMap<string, number>;
   /** Words per streamed delta. */
   wordsPerDelta?: number;
@@ -22,14 +26,16 @@ export type ExtractiveChatModelOptions = SelectionOptions & {
  * Deterministic, and `temperature` is ignored: there is no sampling to make random, and the same
  * question over the same passages should quote the same sentences.
  */
-export function createExtractiveChatModel(options: ExtractiveChatModelOptions = {}): ChatModel {
-  const { wordRanks = loadWordRanks(), wordsPerDelta = 3, created = 1_767_225_600, ...selection } = options;
+export function createExtractiveChatModel(options: ExtractiveChatModelOptions): ChatModel {
+  const { analyzer, wordRanks = loadWordRanks(), wordsPerDelta = 3, created = 1_767_225_600, ...selection } = options;
   const rarity = rarityFromRanks(wordRanks);
   const model: ModelInfo = { id: EXTRACTIVE_CHAT_MODEL_ID, kind: 'chat', ownedBy: 'kbqa', created };
 
   const answer = (request: ChatRequest) => {
     request.signal?.throwIfAborted();
-    const { content, truncated } = extractAnswer(request, rarity, selection);
+    const language = analyzer.detectLanguage(languageSample(request));
+    const read = termReader((text) => analyzer.tokens(text, language));
+    const { content, truncated } = extractAnswer(request, { read, rarity }, selection);
     const usage: ChatUsage = { promptTokens: promptTokens(request.messages, request.passages), completionTokens: countTokens(content) };
     return { content, finishReason: truncated ? ('length' as const) : ('stop' as const), usage };
   };
@@ -52,6 +58,13 @@ export function createExtractiveChatModel(options: ExtractiveChatModelOptions = 
       yield { finishReason, usage };
     },
   };
+}
+
+/** Passages say more than a question about their language: the start of the first, else the last user message. */
+function languageSample(request: ChatRequest): string {
+  const passage = request.passages?.[0]?.text;
+  if (passage) return passage.slice(0, 256);
+  return request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 }
 
 /** What a chat format adds around each message (role and delimiters), as OpenAI bills it. */

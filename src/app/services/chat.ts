@@ -1,5 +1,7 @@
 import { questionFromConversation } from '../../domain/answer/question.ts';
 import { quotesOf } from '../../domain/answer/quotes.ts';
+import { termReader } from '../../domain/answer/words.ts';
+import type { Analyzer } from '../../ports/analyzer.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
 import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
@@ -43,12 +45,14 @@ export type PreparedChat = {
 
 export type ChatDeps = {
   ctx: AppContext;
+  /** Reads the conversation's words as the keyword index does, to carry a follow-up's context into its query. */
+  analyzer: Analyzer;
   search: SearchService;
   chatModels: ReadonlyMap<string, ChatModel>;
   storeContent: boolean;
 };
 
-export function createChatService({ ctx, search, chatModels, storeContent }: ChatDeps) {
+export function createChatService({ ctx, analyzer, search, chatModels, storeContent }: ChatDeps) {
   return {
     /**
      * Checks the model, retrieves with the question the conversation asks (not just its last
@@ -68,7 +72,9 @@ export function createChatService({ ctx, search, chatModels, storeContent }: Cha
       let grounding: PreparedChat['grounding'] = null;
       if (input.knowledgeBaseId) {
         const kb = await search.knowledgeBase(principal, input.knowledgeBaseId);
-        const retrieved = await search.retrieveContext(kb, { query: questionFromConversation(input.messages) }, { signal });
+        const language = kb.settings.language === 'auto' ? analyzer.detectLanguage(lastUserMessage(input.messages)) : kb.settings.language;
+        const read = termReader((text) => analyzer.tokens(text, language));
+        const retrieved = await search.retrieveContext(kb, { query: questionFromConversation(input.messages, read) }, { signal });
         ({ citations, passages } = retrieved);
         grounding = { answerable: retrieved.answerable && passages.length > 0, coverage: retrieved.coverage };
         messages = groundedMessages(input.messages, passages);
@@ -134,6 +140,8 @@ async function* fixedAnswer(content: string, promptTokens: number): AsyncIterabl
   yield { content };
   yield { finishReason: 'stop', usage: { promptTokens, completionTokens: countTokens(content) } };
 }
+
+const lastUserMessage = (messages: readonly ChatMessage[]) => messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
 function withQuotes(citations: Citation[], answer: string): Citation[] {
   const quotes = quotesOf(answer, new Map(citations.map((c) => [c.index, c.paragraph])));

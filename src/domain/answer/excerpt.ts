@@ -1,4 +1,4 @@
-import { contentTerms } from './words.ts';
+import type { TermReader } from './words.ts';
 
 /** Longer sentences (often a whole table row or a run-on paragraph without full stops) are cut to this. */
 export const EXCERPT_WORDS = 50;
@@ -11,12 +11,12 @@ export const ELLIPSIS = '…';
  * wherever text was left out; shorter sentences come back whole. The words themselves are never
  * changed, so the excerpt stays a quotation.
  */
-export function excerpt(text: string, weightOf: (stem: string) => number, maxWords = EXCERPT_WORDS, maxChars = EXCERPT_CHARS): string {
+export function excerpt(text: string, weightOf: (stem: string) => number, read: TermReader, maxWords = EXCERPT_WORDS, maxChars = EXCERPT_CHARS): string {
   const all = text.split(' ');
   let start = 0;
   let end = all.length;
   if (all.length > maxWords) {
-    const gains = all.map((w) => contentTerms(w).reduce((sum, t) => sum + weightOf(t.stem), 0));
+    const gains = all.map((w) => read(w).reduce((sum, t) => sum + weightOf(t.stem), 0));
     let window = gains.slice(0, maxWords).reduce((a, b) => a + b, 0);
     let best = window;
     for (let i = 1; i + maxWords <= all.length; i++) {

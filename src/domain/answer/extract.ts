@@ -4,8 +4,12 @@ import { excerpt } from './excerpt.ts';
 import { passageSentences } from './passage-sentences.ts';
 import { analyseQuestion } from './question.ts';
 import type { Rarity } from './rarity.ts';
+import type { TermReader } from './words.ts';
 import { scoreSentences, termWeights } from './sentence-scoring.ts';
 import { selectSentences, type SelectionOptions } from './selection.ts';
+
+/** How the answerer reads text: the shared analyzer's terms, and how telling each word is. */
+export type AnswerReader = { read: TermReader; rarity: Rarity };
 
 export type ExtractionRequest = { messages: readonly ChatMessage[]; passages?: readonly ContextPassage[]; maxTokens?: number };
 
@@ -14,17 +18,18 @@ export type ExtractionRequest = { messages: readonly ChatMessage[]; passages?: r
  * match it best, each cited. No passages at all means plain chat, which this cannot serve; passages
  * that share nothing with the question mean the knowledge base has no answer.
  */
-export function extractAnswer(request: ExtractionRequest, rarity: Rarity, options: SelectionOptions = {}): Composed {
+export function extractAnswer(request: ExtractionRequest, reader: AnswerReader, options: SelectionOptions = {}): Composed {
+  const { rarity, read } = reader;
   const { passages, maxTokens } = request;
   if (passages === undefined) return fitTokens(NO_KNOWLEDGE_BASE, maxTokens);
-  const question = analyseQuestion(withoutPassages(request.messages, passages));
+  const question = analyseQuestion(withoutPassages(request.messages, passages), read);
   const sentences = passageSentences(passages);
-  const chosen = withAntecedent(selectSentences(scoreSentences(question, sentences, rarity), options), sentences);
+  const chosen = withAntecedent(selectSentences(scoreSentences(question, sentences, rarity, read), options), sentences);
   if (chosen.length === 0) return fitTokens(NOT_IN_KNOWLEDGE_BASE, maxTokens);
   const weights = termWeights(question, rarity);
   const weightOf = (stem: string) => weights.get(stem) ?? 0;
   return composeAnswer(
-    chosen.map((s) => ({ text: excerpt(s.text, weightOf), citation: s.citation, passageRank: s.passageRank, position: s.position })),
+    chosen.map((s) => ({ text: excerpt(s.text, weightOf, read), citation: s.citation, passageRank: s.passageRank, position: s.position })),
     maxTokens,
   );
 }

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../chat/messages.ts';
 import { questionType, type QuestionType } from './question-type.ts';
-import { contentTerms, words } from './words.ts';
+import { contentTermsOf, type TermReader, words } from './words.ts';
 
 /** A question's content word with how much it counts: earlier turns count less than the last one. */
 export type WeightedTerm = { stem: string; word: string; weight: number };
@@ -30,24 +30,24 @@ const LEAD_IN = /^\s*(?:(?:and|but|so|also|then)\b|(?:what|how) about\b|what els
  * by the content words of earlier user turns when it is a follow-up that leans on them ("what about
  * its price?"). Empty when there is no user message.
  */
-export function questionFromConversation(messages: readonly ChatMessage[]): string {
-  const question = analyseQuestion(messages);
+export function questionFromConversation(messages: readonly ChatMessage[], read: TermReader): string {
+  const question = analyseQuestion(messages, read);
   const carried = question.terms.filter((t) => t.weight < 1).slice(0, CARRY_MAX_WORDS);
   return [question.text.trim(), ...carried.map((t) => t.word)].filter(Boolean).join(' ');
 }
 
-export function analyseQuestion(messages: readonly ChatMessage[]): Question {
+export function analyseQuestion(messages: readonly ChatMessage[], read: TermReader): Question {
   const userTurns = messages.filter((m) => m.role === 'user').map((m) => m.content);
   const text = userTurns.at(-1) ?? '';
   const earlier = userTurns.slice(0, -1).slice(-CARRY_TURNS).reverse();
   const terms = new Map<string, WeightedTerm>();
-  for (const t of contentTerms(text)) if (!terms.has(t.stem)) terms.set(t.stem, { ...t, weight: 1 });
+  for (const t of contentTermsOf(read, text)) if (!terms.has(t.stem)) terms.set(t.stem, { ...t, weight: 1 });
   let type = questionType(text);
   const followUp = earlier.length > 0 && isFollowUp(text, terms.size, type);
   if (followUp) {
     earlier.forEach((turn, distance) => {
       const weight = CARRY_WEIGHT * CARRY_DECAY ** distance;
-      for (const t of contentTerms(turn)) if (!terms.has(t.stem)) terms.set(t.stem, { ...t, weight });
+      for (const t of contentTermsOf(read, turn)) if (!terms.has(t.stem)) terms.set(t.stem, { ...t, weight });
     });
     // "What about Globex?" after "When was Acme founded?" still asks "when".
     if (type === 'other') type = earlier.map(questionType).find((ty) => ty !== 'other') ?? 'other';

@@ -2,7 +2,7 @@ import type { PassageSentence } from './passage-sentences.ts';
 import type { Question } from './question.ts';
 import { typeCue } from './question-type.ts';
 import type { Rarity } from './rarity.ts';
-import { contentTerms, stem } from './words.ts';
+import { contentTermsOf, type TermReader } from './words.ts';
 
 export type ScoredSentence = PassageSentence & {
   score: number;
@@ -51,8 +51,8 @@ export function termWeights(question: Question, rarity: Rarity): Map<string, num
  * rarity-weighted share of the question it matches, plus bonuses for the kind of answer the
  * question wants, for question phrases kept together, and for the passage's retrieval rank.
  */
-export function scoreSentences(question: Question, sentences: readonly PassageSentence[], rarity: Rarity): ScoredSentence[] {
-  return sentenceFeatures(question, sentences, rarity).map(({ sentence, features, coverage, stems, covers }) => ({
+export function scoreSentences(question: Question, sentences: readonly PassageSentence[], rarity: Rarity, read: TermReader): ScoredSentence[] {
+  return sentenceFeatures(question, sentences, rarity, read).map(({ sentence, features, coverage, stems, covers }) => ({
     ...sentence,
     score: rankScore(features),
     coverage,
@@ -67,9 +67,9 @@ export const FEATURES = ['coverage', 'localCoverage', 'cue', 'together', 'rankPr
 export type SentenceFeatures = { sentence: PassageSentence; features: number[]; coverage: number; stems: ReadonlySet<string>; covers: ReadonlySet<string> };
 
 /** Every sentence that shares a content word with the question (itself or through its context), with its features. */
-export function sentenceFeatures(question: Question, sentences: readonly PassageSentence[], rarity: Rarity): SentenceFeatures[] {
+export function sentenceFeatures(question: Question, sentences: readonly PassageSentence[], rarity: Rarity, read: TermReader): SentenceFeatures[] {
   const analysed = sentences.map((sentence) => {
-    const terms = contentTerms(sentence.text);
+    const terms = contentTermsOf(read, sentence.text);
     return { sentence, terms, stems: new Set(terms.map((t) => t.stem)) };
   });
   const weights = termWeights(question, rarity);
@@ -77,7 +77,7 @@ export function sentenceFeatures(question: Question, sentences: readonly Passage
   const total = sum(weights.values());
   const localTotal = sum(local.values());
   if (total === 0) return [];
-  const isQuestionWord = (word: string) => weights.has(stem(word));
+  const isQuestionWord = (word: string) => read(word).some((t) => weights.has(t.stem));
   const lastTurnStems = question.terms.filter((t) => t.weight === 1).map((t) => t.stem);
   const lastTurn = new Set(lastTurnStems);
   const questionPairs = pairs(lastTurnStems);
