@@ -27,6 +27,13 @@ const QUESTION_FRAME: Record<string, string> = {
   es: 'documento archivo imagen página texto tabla diapositiva mencionado según escrito llamado',
 };
 
+/**
+ * Chinese and Japanese are indexed as character pairs, and a question's pairs that take in a
+ * question word or a particle ("多少", "了多", "的防") are not what a passage must hold: on the fit
+ * half of XQuAD zh, leaving them out let through 59 % of the questions at the default, not 26 %.
+ */
+const FUNCTION_CHARACTER = /[什么哪谁多少几吗呢为何怎样了的是在有个和与被把从到对于也就都而及或之其这那们はがのをにでと何誰か]/u;
+
 /** The passages a prompt would hold at most; coverage beyond them could not reach the answer. */
 const PASSAGES_READ = 8;
 
@@ -48,7 +55,7 @@ export function answerabilityGate(keywords: KeywordIndex, analyzer: Analyzer) {
     const analyze = (text: string) => analyzer.terms(text, language);
     if (stats.terms.length === 0) return { coverage: 0, answerable: min_coverage === 0 };
     const passages = hits.slice(0, PASSAGES_READ).map((h) => passageTerms(h, analyze));
-    const asked = stats.terms.filter((t) => !frame.has(t.term));
+    const asked = stats.terms.filter((t) => !frame.has(t.term) && !FUNCTION_CHARACTER.test(t.term));
     const { coverage, held } = questionCoverage(asked.length > 0 ? asked : stats.terms, stats.documents, passages);
     const terms = stats.terms.map((t) => ({ term: t.term, document_frequency: t.documentFrequency, held: held.has(t.term) }));
     return { coverage: Math.round(coverage * 10_000) / 10_000, answerable: coverage >= min_coverage, terms };
