@@ -3,6 +3,7 @@
 // question's passages; `score` answers them in process with the current answerer, in seconds.
 //   node --import tsx bench/answer-fit.ts dump squad2|xquad:<lang> <file.jsonl>
 //   node --import tsx bench/answer-fit.ts score <file.jsonl> [--show N]
+//   node --import tsx bench/answer-fit.ts tradeoff <file.jsonl>…   answered / refused per min_coverage
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadWordRanks } from '../src/adapters/local/hashing-embedder.ts';
@@ -76,7 +77,44 @@ async function score(file: string, show: number) {
   process.stdout.write(`${wrong.join('\n')}\nanswerable ${right}/${total} = ${(right / total).toFixed(4)}; gold in passages ${(inPassages / total).toFixed(4)}; too long ${long}; ${(performance.now() - started).toFixed(0)} ms\n`);
 }
 
+/** Per threshold: answerable questions answered right, and questions no document covers refused, over the dumps given. */
+async function tradeoff(files: string[]) {
+  const rarity = rarityFromRanks(loadWordRanks());
+  const analyzer = await loadTextAnalyzer();
+  const table: Record<string, Record<string, number>> = {};
+  for (const file of files) {
+    const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Dumped);
+    const name = file.replace(/^.*\/|\.jsonl$/g, '');
+    for (const threshold of [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) {
+      let answered = 0;
+      let refused = 0;
+      let answerable = 0;
+      let uncovered = 0;
+      for (const row of rows) {
+        const pass = row.coverage >= threshold;
+        if (row.category === 'answerable') {
+          answerable++;
+          if (!pass) continue;
+          const passages = row.passages.map((p, i) => ({ index: i + 1, text: p.text }));
+          const language = analyzer.detectLanguage(passages[0]?.text.slice(0, 256) ?? row.question);
+          const read = termReader((text) => analyzer.tokens(text, language));
+          const { content } = extractAnswer({ messages: [{ role: 'user', content: row.question }], passages }, { read, rarity });
+          const short = row.language === 'en' && name.includes('squad') ? wordCount(content) <= 80 : content.length <= 600;
+          if (short && containsGold(content, row.golds, row.language)) answered++;
+        } else if (row.category === 'offtopic') {
+          uncovered++;
+          if (!pass) refused++;
+        }
+      }
+      table[`${name} answered`] = { ...table[`${name} answered`], [threshold]: Number((answered / answerable).toFixed(3)) };
+      if (uncovered > 0) table[`${name} offtopic refused`] = { ...table[`${name} offtopic refused`], [threshold]: Number((refused / uncovered).toFixed(3)) };
+    }
+  }
+  console.table(table);
+}
+
 const [command, a, b, ...rest] = process.argv.slice(2);
 if (command === 'dump') await dump(a!, b!);
 else if (command === 'score') await score(a!, Number(rest[0] === '--show' ? rest[1] : b === '--show' ? rest[0] : 0));
-else throw new Error('usage: answer-fit.ts dump <suite> <file> | score <file> [--show N]');
+else if (command === 'tradeoff') await tradeoff(process.argv.slice(3));
+else throw new Error('usage: answer-fit.ts dump <suite> <file> | score <file> [--show N] | tradeoff <file>…');

@@ -13,7 +13,7 @@ const minCoverage = z
 const Answerability = z.strictObject({ min_coverage: minCoverage });
 
 /** Knowledge bases created before answerability existed hold no such setting: they get the default. */
-export const DEFAULT_ANSWERABILITY = { min_coverage: 0.5 };
+export const DEFAULT_ANSWERABILITY = { min_coverage: 0.4 };
 /** ISO 639-1 codes the text analyzer stems or segments (src/adapters/text/languages.ts keeps the same list). */
 export const ANALYZER_LANGUAGES = [
   'ar', 'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'fa', 'fi', 'fr', 'ga', 'he', 'hi', 'hu', 'hy', 'id', 'it', 'ja', 'ko',

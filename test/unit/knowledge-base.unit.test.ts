@@ -41,7 +41,7 @@ test('defaults are those of API.md', (t) => {
     score_threshold: 0,
     recall: { vector: true, keyword: true, graph: false },
     rerank: { enabled: true, model: null },
-    answerability: { min_coverage: 0.5 },
+    answerability: { min_coverage: 0.4 },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
     language: 'auto',
   });

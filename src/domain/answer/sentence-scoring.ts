@@ -127,10 +127,12 @@ export function sentenceFeatures(question: Question, sentences: readonly Passage
 }
 
 /**
- * Weights of a linear ranker over FEATURES, fitted (listwise softmax) on the fit half of SQuAD
- * 2.0: the sentence holding the gold answer should outscore its passages' other sentences.
+ * Weights of a linear ranker over FEATURES, fitted (listwise softmax, bench/answer-fit.ts dumps)
+ * on the fit halves (even articles) of SQuAD 2.0 and XQuAD in six languages: the sentence holding
+ * the gold answer should outscore its passages' other sentences. It ranks that sentence first for
+ * 75 % of those questions, against 72 % for the hand-set weights it replaced.
  */
-export const RANKER_WEIGHTS: readonly number[] = JSON.parse(process.env.RANKER_WEIGHTS ?? '[4.592, 3.822, 1.28, 0.837, 2.873, -1.068, -0.37, -0.931, 0.251, -1.379, 0.032, 1.178]');
+export const RANKER_WEIGHTS: readonly number[] = [4.794, 4.325, 1.276, 0.376, 4.366, -0.039, -0.274, -1.154, -0.012, -1.712, -0.058, 1.176];
 
 function rankScore(features: readonly number[]): number {
   let score = 0;
