@@ -116,7 +116,7 @@ export type WorkflowGraphInput = z.input<typeof WorkflowGraph>;
 /** The fields a node of each type produces, i.e. what `{{node_id.field}}` may name. */
 export const NODE_OUTPUTS: { readonly [T in WorkflowNodeType]: (config: NodeOfType<T>['config']) => readonly string[] } = {
   start: (config) => config.inputs.map((input) => input.name),
-  knowledge_retrieval: () => ['context', 'passages', 'citations'],
+  knowledge_retrieval: () => ['context', 'passages', 'citations', 'answerable', 'coverage'],
   llm: () => ['text'],
   template: () => ['output'],
   condition: () => ['result'],
