@@ -1,7 +1,7 @@
 // XQuAD through chat: the same 1,190 questions in six languages, one knowledge base per language
 // (one Markdown document per article, default settings), every question answerable.
 import { join } from 'node:path';
-import { containsGold, xquadAnswerCorrect } from './answer-scoring.ts';
+import { containsGold, isRefusal, xquadAnswerCorrect } from './answer-scoring.ts';
 import type { EvalContext } from './eval-context.ts';
 import { json, settleAll, uploadTexts, withKbqa, type Api } from './kbqa-api.ts';
 import { askAll, latency, splitShares, withGoal, type Ask, type ResultRow } from './qa-run.ts';
@@ -35,6 +35,25 @@ async function runLanguage(api: Api, pid: number, language: string): Promise<Res
   return askAll(api, kb, 'xquad', asks);
 }
 
+/**
+ * Off-topic questions in the same language: a second knowledge base holds only the even
+ * articles, and is asked the odd articles' questions, which nothing in it answers. Reported,
+ * with no goal of its own: it shows what the answerability default refuses outside English.
+ */
+async function runOffTopic(api: Api, pid: number, language: string): Promise<ResultRow[]> {
+  const articles = loadSquadArticles(fileOf(language));
+  const kept = articles.filter((_, i) => splitOf(i) === 'fit');
+  const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: `xquad-${language}-even-articles` })).id;
+  await uploadTexts(api, kb, kept.map(articleUpload));
+  await settleAll(api, kb, kept.length, pid);
+  const asks = articles.flatMap((a, i) =>
+    splitOf(i) === 'fit'
+      ? []
+      : a.questions.map((q): Ask => ({ split: 'held_out', category: `xquad-${language}-offtopic`, id: q.id, question: q.question, gold: [], judge: isRefusal })),
+  );
+  return askAll(api, kb, 'xquad', asks);
+}
+
 /** `ctx.parts` picks languages (`npm run eval -- xquad` asks them all). */
 export async function runXQuad(ctx: EvalContext): Promise<object> {
   const languages = ctx.parts.length > 0 ? ctx.parts : [...XQUAD_LANGUAGES];
@@ -52,7 +71,10 @@ export async function runXQuad(ctx: EvalContext): Promise<object> {
       all.push(...rows);
       const scored = withGoal(splitShares(rows), goalOf(language));
       passes.push(scored.pass.held_out);
-      report[language] = { ...scored, latency: latency(rows), seconds: round((performance.now() - t0) / 1000, 1) };
+      const offTopic = await runOffTopic(api, pid, language);
+      ctx.record(offTopic);
+      const offtopicRefused = splitShares(offTopic).all;
+      report[language] = { ...scored, offtopic_refused: offtopicRefused, latency: latency(rows), seconds: round((performance.now() - t0) / 1000, 1) };
       log(`xquad ${language}: ${JSON.stringify(report[language])}`);
     }
     // The goal is met when every language meets its own on the held-out half.
