@@ -107,17 +107,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
       config.defaultEmbeddingModel ?? offline.model.id,
     );
-    const search = createSearchService({
-      readModels,
-      indexes,
-      analyzer: infra.analyzer,
-      embedders,
-      rerankers,
-      defaultReranker,
-      metadataFilter,
-      maxContextTokens: config.chat.maxContextTokens,
-    });
-    const chat = createChatService({ ctx, analyzer: infra.analyzer, search, chatModels, storeContent: config.chat.storeContent });
+    const { analyzer } = infra;
+    const search = createSearchService({ readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens });
+    const chat = createChatService({ ctx, analyzer, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
     }
