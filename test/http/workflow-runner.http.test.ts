@@ -1,4 +1,5 @@
 import test from 'ava';
+import { NOT_COVERED_ANSWER } from '../../src/domain/chat/prompt.ts';
 import { runnerConsumer } from '../../consumers/runner/index.ts';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
@@ -133,6 +134,13 @@ test('an unknown model fails its node and the run', async (t) => {
   const failed = events.find((e) => e.type === 'NodeRunFailed')!;
   t.like(data(failed), { node_id: 'llm', error: { code: 'model_not_found' } });
   t.false(events.some((e) => e.type === 'NodeRunStarted' && data(e).node_id === 'answer'));
+});
+
+test('an off-topic question runs through knowledge-qa to "not covered", citing nothing and calling no model', async (t) => {
+  const { end } = await run(knowledgeQaGraph(kb.kbId), { question: 'Who won the 1998 FIFA World Cup final?' });
+  t.is(end.type, 'WorkflowRunSucceeded', JSON.stringify(end.data));
+  t.is(data(end).outputs.answer, NOT_COVERED_ANSWER);
+  t.deepEqual(data(end).outputs.citations, []);
 });
 
 test('a deleted knowledge base fails the retrieval node', async (t) => {

@@ -1,0 +1,64 @@
+import test from 'ava';
+import { NOT_COVERED_ANSWER } from '../../src/domain/chat/prompt.ts';
+import { sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let kb: SampleKb;
+
+test.before(async () => {
+  server = await startServer();
+  kb = await sampleKnowledgeBase(server);
+});
+test.after.always(() => server?.close());
+
+const OFF_TOPIC = 'Who won the 1998 FIFA World Cup final?';
+const COVERED = 'How long is each Zephyr-9 blade?';
+
+const chat = (question: string, kbId = kb.kbId) =>
+  server.call('POST', '/v1/chat/completions', { json: { model: 'kbqa-extractive', knowledge_base_id: kbId, messages: [{ role: 'user', content: question }] } });
+
+test('an off-topic question gets "not covered", no citations and answerable false; a covered one is answered', async (t) => {
+  const off = await chat(OFF_TOPIC);
+  t.is(off.status, 200);
+  t.is(off.body.choices[0].message.content, NOT_COVERED_ANSWER);
+  t.deepEqual(off.body.citations, []);
+  t.is(off.body.answerable, false);
+  t.true(off.body.coverage < 0.4, String(off.body.coverage));
+  const on = await chat(COVERED);
+  t.is(on.body.answerable, true);
+  t.true(on.body.coverage >= 0.4);
+  t.true(on.body.choices[0].message.content.includes('78 metres'));
+  t.true(on.body.citations.length > 0);
+});
+
+test('/v1/chat and search share the gate: the quick form refuses alike, search keeps its hits and says why', async (t) => {
+  const quick = await server.call('POST', '/v1/chat', { json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content: OFF_TOPIC }] } });
+  t.is(quick.body.content, NOT_COVERED_ANSWER);
+  t.deepEqual(quick.body.citations, []);
+  t.is(quick.body.answerable, false);
+  const search = await server.call('POST', `/v1/knowledge-bases/${kb.kbId}/search`, { json: { query: OFF_TOPIC, explain: true } });
+  t.is(search.status, 200);
+  t.is(search.body.answerable, false);
+  t.true(search.body.data.length > 0, 'search still returns what it found');
+  const fifa = search.body.coverage_terms.find((term: { term: string }) => term.term === 'fifa');
+  t.deepEqual(fifa, { term: 'fifa', document_frequency: 0, held: false });
+  const plain = await server.call('POST', `/v1/knowledge-bases/${kb.kbId}/search`, { json: { query: COVERED } });
+  t.is(plain.body.answerable, true);
+  t.is(plain.body.coverage_terms, undefined, 'the terms come with explain only');
+});
+
+test('settings.answerability.min_coverage tunes the gate: 0 answers everything, and a bad value names the field', async (t) => {
+  const open = await sampleKnowledgeBase(server, { answerability: { min_coverage: 0 } });
+  const answered = await chat(OFF_TOPIC, open.kbId);
+  t.is(answered.body.answerable, true);
+  t.true(answered.body.citations.length > 0);
+  const strict = await server.call('PATCH', `/v1/knowledge-bases/${open.kbId}`, { json: { settings: { answerability: { min_coverage: 1 } } } });
+  t.is(strict.status, 200);
+  t.is(strict.body.settings.answerability.min_coverage, 1);
+  t.is((await chat(COVERED, open.kbId)).body.answerable, true, 'every term of the question in one sentence reaches 1');
+  t.is((await chat('How long and how heavy is each Zephyr-9 blade?', open.kbId)).body.answerable, false);
+  const bad = await server.call('PATCH', `/v1/knowledge-bases/${open.kbId}`, { json: { settings: { answerability: { min_coverage: 2 } } } });
+  t.is(bad.status, 400);
+  t.is(bad.body.error.param, 'settings.answerability.min_coverage');
+});
