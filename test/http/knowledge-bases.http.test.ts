@@ -20,6 +20,7 @@ test.serial('create answers 201 with defaults filled in, an ETag, and is readabl
     recall: { vector: true, keyword: true, graph: false },
     rerank: { enabled: true, model: null },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
+    answerability: { min_coverage: 0.4 },
     language: 'auto',
   });
   const got = await call('GET', `/v1/knowledge-bases/${res.body.id}`);
