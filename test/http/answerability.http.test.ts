@@ -51,8 +51,10 @@ test('/v1/chat and search share the gate: the quick form refuses alike, search k
 test('settings.answerability.min_coverage tunes the gate: 0 answers everything, and a bad value names the field', async (t) => {
   const open = await sampleKnowledgeBase(server, { answerability: { min_coverage: 0 } });
   const answered = await chat(OFF_TOPIC, open.kbId);
-  t.is(answered.body.answerable, true);
-  t.true(answered.body.citations.length > 0);
+  t.is(answered.body.answerable, true, 'the gate is open, so the model decides');
+  t.true(answered.body.coverage < 0.4);
+  // The offline model finds no sentence for it either, and an answer that cites nothing lists no citations.
+  t.deepEqual(answered.body.citations, []);
   const strict = await server.call('PATCH', `/v1/knowledge-bases/${open.kbId}`, { json: { settings: { answerability: { min_coverage: 1 } } } });
   t.is(strict.status, 200);
   t.is(strict.body.settings.answerability.min_coverage, 1);

@@ -34,7 +34,7 @@ export type PreparedChat = {
   citations: Citation[];
   /** With a knowledge base: whether its passages cover the question, and how much of it. */
   grounding: { answerable: boolean; coverage: number } | null;
-  /** The citations with the span of each chunk the answer quotes (null for a passage it does not cite). */
+  /** The citations with the span of each chunk the answer quotes (null for a passage it does not cite); none when it cites nothing. */
   quotedCitations(answer: string): Citation[];
   /** Deltas of the answer, then one delta with the finish reason and usage. */
   generate(signal: AbortSignal): AsyncIterable<ChatDelta>;
@@ -143,7 +143,9 @@ async function* fixedAnswer(content: string, promptTokens: number): AsyncIterabl
 
 const lastUserMessage = (messages: readonly ChatMessage[]) => messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
+/** An answer that cites nothing (a model saying the passages do not hold the answer) has no citations. */
 function withQuotes(citations: Citation[], answer: string): Citation[] {
+  if (!/\[\d+\]/.test(answer)) return [];
   const quotes = quotesOf(answer, new Map(citations.map((c) => [c.index, c.paragraph])));
   return citations.map((c) => ({ ...c, quote: quotes.get(c.index) ?? null }));
 }
