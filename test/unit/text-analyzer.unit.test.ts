@@ -19,12 +19,14 @@ test('letters and digits split on everything else; short and non-Latin words are
   t.deepEqual(analyze('हिन्दी भाषा'), ['हिन्दी', 'भाषा'], 'vowel signs are part of the word, not accents');
 });
 
-test('Chinese and Japanese runs become character bigrams; Hangul survives accent folding', (t) => {
+test('Chinese, Japanese and Korean runs become character bigrams; Hangul survives accent folding', (t) => {
   t.deepEqual(analyze('骨折有关'), ['骨折', '折有', '有关']);
   t.deepEqual(analyze('维生素D'), ['维生', '生素', 'd']);
   t.deepEqual(analyze('骨'), ['骨']);
   t.deepEqual(analyze('かがく'), ['かが', 'がく'], 'kana keep their voicing marks');
-  t.deepEqual(analyze('한국어 검색'), ['한국어', '검색']);
+  t.deepEqual(analyze('한국어 검색'), ['한국', '국어', '검색']);
+  // A Korean word's particle does not keep it from its bare form: the pairs before it are shared.
+  t.true(['유효', '효기', '기간'].every((pair) => analyze('유효기간은').includes(pair)));
 });
 
 test('hostile input is only characters: no throw, no junk terms', (t) => {

@@ -6,7 +6,7 @@ import { segmentRun, type CjkMode } from './segment.ts';
 import { createWordAnalysis } from './words.ts';
 
 /** Changes whenever the terms of some text could change: stored terms of another version are stale. */
-export const ANALYZER_VERSION = 'text-2';
+export const ANALYZER_VERSION = 'text-3';
 
 /** Longer "words" are base64, hashes or URLs run together: never what someone types to find a passage. */
 const MAX_WORD_LENGTH = 64;

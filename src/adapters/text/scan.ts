@@ -1,6 +1,9 @@
 /** A run of letters and digits, delimited by anything else. */
 export const WORD = 1;
-/** A run of a script written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar): a segmenter splits it. */
+/**
+ * A run of a script written without spaces (Han, kana, Thai, Lao, Khmer, Myanmar), or of Hangul,
+ * whose space-separated words carry their particles ("유효기간은"): a segmenter or pairs split it.
+ */
 export const UNSPACED = 2;
 
 const OTHER = 0;
@@ -10,7 +13,7 @@ const KNOWN = 4;
 
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const MARK_CHAR = /^\p{M}$/u;
-const UNSPACED_CHAR = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]$/u;
+const UNSPACED_CHAR = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]$/u;
 
 /** Classes of the Basic Multilingual Plane, filled on first sight, so the Unicode regexes run once per character seen. */
 const bmpClass = new Uint8Array(0x10000);

@@ -4,7 +4,11 @@
  */
 export type CjkMode = 'words' | 'bigrams' | 'words+bigrams';
 
-const HAN_OR_KANA = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
+/**
+ * Scripts matched by character pairs. Hangul too: a Korean word carries its particles
+ * ("유효기간은", "유효기간의"), which pairs match past and no stemmer on npm strips.
+ */
+const HAN_OR_KANA = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{Script=Hangul}]/u;
 
 /** ICU's dictionary segmenter; its word lists go by script, not by the locale asked for. */
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
