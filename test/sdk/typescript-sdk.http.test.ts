@@ -126,6 +126,11 @@ test.serial('query: the answer with citations {source, page, text}', async (t) =
   t.like(result.citations[0], { index: 1, source: 'zephyr-9.pdf', page: 2 });
   t.true(result.citations[0]!.text.includes(FACTS.blades));
   t.false('paragraph' in result.citations[0]!);
+  t.is(result.answerable, true);
+  const { quote, text } = result.citations[0]!;
+  t.is(text.slice(quote!.start, quote!.end), quote!.text);
+  const offTopic = await kbqa.query(state.kbId, 'Who won the 1998 FIFA World Cup final?');
+  t.deepEqual([offTopic.answerable, offTopic.citations], [false, []]);
   const followUp = await kbqa.query(state.kbId, 'What is it made of?', {
     history: [
       { role: 'user', content: 'How long is a Zephyr-9 blade?' },
@@ -144,7 +149,9 @@ test.serial('chat: one answer, and the same answer streamed through an async ite
 
   const chunks = [];
   for await (const chunk of kbqa.chat.stream({ messages, knowledgeBaseId: state.kbId, includeUsage: true })) chunks.push(chunk);
-  t.deepEqual(chunks[0]!.citations, whole.citations);
+  // The first chunk carries the citations as retrieved; the one with the finish reason, with their quotes.
+  t.deepEqual(chunks[0]!.citations, whole.citations.map(({ quote: _quote, ...c }) => c));
+  t.deepEqual(chunks.find((c) => c.finish_reason)!.citations, whole.citations);
   t.true(chunks.filter((c) => c.content !== '').length > 1, 'several content deltas');
   t.is(chunks.map((c) => c.content).join(''), whole.content);
   t.true(chunks.some((c) => c.finish_reason === 'stop'));

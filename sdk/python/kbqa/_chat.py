@@ -49,6 +49,8 @@ class Chat:
             citations=[Citation.from_api(x) for x in c.get("citations") or []],
             usage=Usage.from_dict(c["usage"]),
             knowledge_base_id=c.get("knowledge_base_id"),
+            answerable=c.get("answerable"),
+            coverage=c.get("coverage"),
         )
 
     def stream(
@@ -80,7 +82,8 @@ class Chat:
         """SPEC.md's query operation (``POST /v1/chat``): the answer to a question and the passages it cites."""
         messages = list(history or []) + [{"role": "user", "content": question}]
         a = self._t.json("POST", "/chat", json_body=self._body(messages, model, knowledge_base_id, None, None)).body
-        return QueryResult(id=a["id"], model=a["model"], answer=a["content"], citations=[Citation.from_api(c) for c in a["citations"]])
+        citations = [Citation.from_api(c) for c in a["citations"]]
+        return QueryResult(id=a["id"], model=a["model"], answer=a["content"], citations=citations, answerable=a.get("answerable"), coverage=a.get("coverage"))
 
 
 def _chunk(c: Dict[str, Any]) -> ChatChunk:

@@ -97,4 +97,4 @@ class Kbqa:
         # Search changes nothing on the server, so a 5xx may be retried like a GET.
         answer = self._transport.json("POST", path, json_body=body, idempotent=True).body
         results = [SearchResult.from_dict(r) for r in answer["data"]]
-        return SearchResponse(results, answer["knowledge_base_id"], answer["mode"], answer["rerank"])
+        return SearchResponse(results, answer["knowledge_base_id"], answer["mode"], answer["rerank"], answer.get("answerable"), answer.get("coverage"))

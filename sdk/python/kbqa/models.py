@@ -124,6 +124,8 @@ class SearchResponse:
     knowledge_base_id: str
     mode: str
     rerank: bool
+    answerable: Optional[bool] = None
+    coverage: Optional[float] = None
 
 
 @dataclass
@@ -137,6 +139,8 @@ class Citation(_Result):
     document_id: str
     chunk_id: str
     score: float
+    quote: Optional[Dict[str, Any]]
+    """``{text, start, end}``: the span of ``text`` the answer rests on; None when the answer does not cite it."""
     raw: Dict[str, Any] = _raw()
 
     @classmethod
@@ -160,6 +164,9 @@ class QueryResult:
     model: str
     answer: str
     citations: List[Citation]
+    answerable: Optional[bool] = None
+    """False when the knowledge base does not cover the question: the answer says so and cites nothing."""
+    coverage: Optional[float] = None
 
 
 @dataclass
@@ -171,6 +178,8 @@ class ChatResult:
     citations: List[Citation]
     usage: Usage
     knowledge_base_id: Optional[str]
+    answerable: Optional[bool] = None
+    coverage: Optional[float] = None
 
 
 @dataclass

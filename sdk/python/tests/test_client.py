@@ -150,6 +150,10 @@ class ClientTest(unittest.TestCase):
         first = result.citations[0]
         self.assertEqual((first.index, first.source, first.page), (1, "zephyr-9.pdf", 2))
         self.assertIn("78 metres long", first.text)
+        self.assertTrue(result.answerable)
+        self.assertEqual(first.text[first.quote["start"] : first.quote["end"]], first.quote["text"])
+        off_topic = self.client.query(self.kb.id, "Who won the 1998 FIFA World Cup final?")
+        self.assertEqual((off_topic.answerable, off_topic.citations), (False, []))
         follow_up = self.client.query(self.kb.id, "What is it made of?", history=[{"role": "user", "content": BLADE}, {"role": "assistant", "content": result.answer}])
         self.assertIn("glass", follow_up.answer)
 
@@ -159,7 +163,9 @@ class ClientTest(unittest.TestCase):
         self.assertIn("1972", whole.content)
         self.assertEqual((whole.finish_reason, whole.citations[0].source), ("stop", "erebus.md"))
         chunks: List[ChatChunk] = list(self.client.chat.stream(messages, knowledge_base_id=self.kb.id, include_usage=True))
-        self.assertEqual(chunks[0].citations, whole.citations)
+        # The first chunk carries the citations as retrieved; the one with the finish reason, with their quotes.
+        self.assertEqual([c.text for c in chunks[0].citations or []], [c.text for c in whole.citations])
+        self.assertEqual(next(c.citations for c in chunks if c.finish_reason), whole.citations)
         self.assertGreater(sum(1 for c in chunks if c.content), 1)
         self.assertEqual("".join(c.content for c in chunks), whole.content)
         self.assertIn("stop", [c.finish_reason for c in chunks])

@@ -2,5 +2,6 @@ import type { Citation, WireCitation } from './types.ts';
 
 /** SPEC.md's SDK citation: the API's `paragraph` is the SDK's `text`. */
 export function toCitation(c: WireCitation): Citation {
-  return { index: c.index, source: c.source, page: c.page, text: c.paragraph, document_id: c.document_id, chunk_id: c.chunk_id, score: c.score };
+  const citation: Citation = { index: c.index, source: c.source, page: c.page, text: c.paragraph, document_id: c.document_id, chunk_id: c.chunk_id, score: c.score };
+  return c.quote === undefined ? citation : { ...citation, quote: c.quote };
 }

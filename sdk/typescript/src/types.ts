@@ -87,10 +87,22 @@ export type SearchResult = {
   score: number;
   scores?: { vector: number | null; keyword: number | null; graph: number | null; fused: number | null; rerank: number | null };
 };
-export type SearchResponse = Page<SearchResult> & { knowledge_base_id: string; mode: SearchMode; rerank: boolean };
+export type SearchResponse = Page<SearchResult> & { knowledge_base_id: string; mode: SearchMode; rerank: boolean; coverage?: number; answerable?: boolean };
 
 /** A cited passage: `source` is the document's file name, `page` is 1-based, `text` the passage. */
-export type Citation = { index: number; source: string; page: number; text: string; document_id: string; chunk_id: string; score: number };
+export type Citation = {
+  index: number;
+  source: string;
+  page: number;
+  text: string;
+  document_id: string;
+  chunk_id: string;
+  score: number;
+  /** The span of `text` (`text.slice(start, end)`) the answer rests on; null when the answer does not cite this passage. */
+  quote?: { text: string; start: number; end: number } | null;
+};
+/** With a knowledge base: whether it covers the question (false: the answer says so and cites nothing), and how much of it. */
+export type Grounding = { answerable?: boolean; coverage?: number };
 /** A citation as the API sends it (before the SDK renames `paragraph` to `text`). */
 export type WireCitation = Omit<Citation, 'text'> & { paragraph: string };
 
@@ -99,7 +111,7 @@ export type Usage = { prompt_tokens: number; completion_tokens: number; total_to
 export type FinishReason = 'stop' | 'length';
 
 /** The result of `query`: the answer and the passages it cites. */
-export type QueryResult = { id: string; model: string; answer: string; citations: Citation[] };
+export type QueryResult = { id: string; model: string; answer: string; citations: Citation[] } & Grounding;
 
 export type ChatResult = {
   id: string;
@@ -109,7 +121,7 @@ export type ChatResult = {
   citations: Citation[];
   usage: Usage;
   knowledge_base_id: string | null;
-};
+} & Grounding;
 /** One event of a streamed chat: the first carries `citations`; the last ones `finish_reason`, then `usage` when asked for. */
 export type ChatChunk = {
   id: string;

@@ -29,6 +29,8 @@ type WireCompletion = {
   usage: Usage;
   citations: WireCitation[];
   knowledge_base_id: string | null;
+  answerable?: boolean;
+  coverage?: number;
 };
 type WireChunk = {
   id: string;
@@ -61,6 +63,7 @@ export function chatResource(t: Transport, defaultModel: string) {
         citations: c.citations.map(toCitation),
         usage: c.usage,
         knowledge_base_id: c.knowledge_base_id,
+        ...(c.answerable !== undefined && { answerable: c.answerable, coverage: c.coverage }),
       };
     },
 
@@ -88,13 +91,14 @@ export function chatResource(t: Transport, defaultModel: string) {
     /** SPEC.md's query operation (`POST /v1/chat`): the answer to a question and the passages it cites. */
     async query(kbId: string, question: string, options: QueryOptions = {}): Promise<QueryResult> {
       const json = body({ model: options.model, knowledgeBaseId: kbId, messages: [...(options.history ?? []), { role: 'user', content: question }] });
-      const { body: a } = await t.json<{ id: string; model: string; content: string; citations: WireCitation[] }>({
+      const { body: a } = await t.json<{ id: string; model: string; content: string; citations: WireCitation[]; answerable?: boolean; coverage?: number }>({
         method: 'POST',
         path: '/chat',
         json,
         signal: options.signal,
       });
-      return { id: a.id, model: a.model, answer: a.content, citations: a.citations.map(toCitation) };
+      const grounding = a.answerable === undefined ? {} : { answerable: a.answerable, coverage: a.coverage };
+      return { id: a.id, model: a.model, answer: a.content, citations: a.citations.map(toCitation), ...grounding };
     },
   };
 }
