@@ -64,3 +64,10 @@ test('words carried from earlier turns weigh no more in all than the last questi
   t.true(question.terms.length > 10);
   t.true(Math.abs(sum(false) - sum(true)) < 1e-9);
 });
+
+test('the heading path retrieval puts above a chunk is context, never the answer', (t) => {
+  const heading = 'Sample Worksheet › Heading Level 3';
+  const passages = [{ index: 1, text: `${heading}\nThe sample document gives http://poi.apache.org/ for Apache POI.`, headingEnd: heading.length + 1 }];
+  t.is(ask('Which heading level does the sample worksheet use?', passages), 'The sample document gives http://poi.apache.org/ for Apache POI [1].');
+  t.is(ask('What URL does the sample document give for Apache POI?', passages), 'The sample document gives http://poi.apache.org/ for Apache POI [1].');
+});

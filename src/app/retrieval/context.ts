@@ -40,7 +40,7 @@ export function contextOf(hits: SearchHit[], maxTokens: number, answerability: A
   return {
     hits,
     ...answerability,
-    passages: chosen.map(({ hit, text }, i) => ({ index: i + 1, text, source: hit.source, page: hit.page })),
+    passages: chosen.map(({ hit, text }, i) => ({ index: i + 1, text, source: hit.source, page: hit.page, headingEnd: text.length - hit.paragraph.length })),
     citations: chosen.map(({ hit }, i) => ({
       index: i + 1,
       source: hit.source,

@@ -18,6 +18,8 @@ export type PassageSentence = {
   position: number;
   /** A table row: it does not continue the row before it the way a sentence continues its neighbour. */
   tableRow: boolean;
+  /** A Markdown heading, or the heading path retrieval put above the chunk: it names what follows, it does not answer. */
+  heading: boolean;
   start: number;
   end: number;
 };
@@ -29,6 +31,7 @@ const TABLE_LINE = /\|.*\||\t|(?:\.\s?){4,}\s*\S+\s*$/u;
 const BULLET = /^(?:[-*•·▪‣◦]|#{1,6})\s+/u;
 
 type Range = { start: number; end: number };
+type Segment = Range & { heading: boolean };
 
 export function passageSentences(passages: readonly ContextPassage[]): PassageSentence[] {
   const sentences: PassageSentence[] = [];
@@ -37,7 +40,8 @@ export function passageSentences(passages: readonly ContextPassage[]): PassageSe
     for (const segment of segments(passage.text)) {
       const table = TABLE_LINE.test(passage.text.slice(segment.start, segment.end));
       for (const unit of segmentUnits(passage.text, segment, table)) {
-        sentences.push({ ...unit, citation: passage.index, passageRank, position: position++ });
+        const heading = segment.heading || unit.start < (passage.headingEnd ?? 0);
+        sentences.push({ ...unit, heading, citation: passage.index, passageRank, position: position++ });
       }
     }
   });
@@ -82,12 +86,14 @@ function trimmed(text: string, start: number, end: number): Range | null {
  * Runs of lines that read as one: a blank line, a list item, a table line or a heading (a short
  * line with no end punctuation before a capitalised one) ends a run; other line breaks wrap a paragraph.
  */
-function segments(text: string): Range[] {
-  const out: Range[] = [];
+function segments(text: string): Segment[] {
+  const out: Segment[] = [];
   let current: Range | null = null;
+  let isHeading = false;
   const flush = () => {
-    if (current) out.push(current);
+    if (current) out.push({ ...current, heading: isHeading });
     current = null;
+    isHeading = false;
   };
   const lines: Range[] = [];
   let at = 0;
@@ -104,6 +110,7 @@ function segments(text: string): Range[] {
     const opening = current === null;
     current = current ? { start: current.start, end: range.end } : { ...range };
     const heading = opening && !/[.!?:;,。！？]$/u.test(line) && line.split(/\s+/).length <= 8 && /^\p{Lu}/u.test(next);
+    if (opening && /^#{1,6}\s/u.test(line)) isHeading = true;
     if (heading || alone(next) || alone(line)) flush();
   });
   flush();

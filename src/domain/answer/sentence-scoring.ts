@@ -91,7 +91,8 @@ export function sentenceFeatures(question: Question, sentences: readonly Passage
       own += weights.get(s) ?? 0;
       ownLocal += local.get(s) ?? 0;
     }
-    if (own === 0) return;
+    // A heading names what its passage is about (context for the sentences under it), it is no answer.
+    if (own === 0 || sentence.heading) return;
     const covers = new Set([...stems].filter((s) => lastTurn.has(s)));
     let context = 0;
     for (const neighbour of contextOf(analysed, i)) {
