@@ -93,15 +93,7 @@ export function sentenceFeatures(question: Question, sentences: readonly Passage
     }
     // A heading names what its passage is about (context for the sentences under it), it is no answer.
     if (own === 0 || sentence.heading) return;
-    const covers = new Set([...stems].filter((s) => lastTurn.has(s)));
-    let context = 0;
-    for (const neighbour of contextOf(analysed, i)) {
-      for (const s of neighbour.stems) {
-        if (stems.has(s) || !weights.has(s) || covers.has(s)) continue;
-        context += weights.get(s)!;
-        if (lastTurn.has(s)) covers.add(s);
-      }
-    }
+    const { context, covers } = contextCredit(analysed, i, weights, lastTurn);
     const coverage = Math.min(1, (own + CONTEXT_WEIGHT * context) / total);
     const sentencePairs = pairs(terms.map((t) => t.stem));
     let together = 0;
@@ -167,6 +159,26 @@ function localWeights(weights: Map<string, number>, analysed: readonly { stems: 
     out.set(stem, w * (1 - LOCAL_IDF_STRENGTH + LOCAL_IDF_STRENGTH * idf));
   }
   return out;
+}
+
+/** What the sentence's context adds: the weight of question words it holds and the sentence lacks, and the last turn's words covered either way. */
+function contextCredit(
+  analysed: readonly { sentence: PassageSentence; stems: ReadonlySet<string> }[],
+  i: number,
+  weights: ReadonlyMap<string, number>,
+  lastTurn: ReadonlySet<string>,
+): { context: number; covers: Set<string> } {
+  const { stems } = analysed[i]!;
+  const covers = new Set([...stems].filter((s) => lastTurn.has(s)));
+  let context = 0;
+  for (const neighbour of contextOf(analysed, i)) {
+    for (const s of neighbour.stems) {
+      if (stems.has(s) || !weights.has(s) || covers.has(s)) continue;
+      context += weights.get(s)!;
+      if (lastTurn.has(s)) covers.add(s);
+    }
+  }
+  return { context, covers };
 }
 
 /** A sentence opening like this talks about something named before it. */
