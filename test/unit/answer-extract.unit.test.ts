@@ -6,7 +6,8 @@ import { analyseQuestion } from '../../src/domain/answer/question.ts';
 import { rarityFromRanks } from '../../src/domain/answer/rarity.ts';
 import { termWeights } from '../../src/domain/answer/sentence-scoring.ts';
 import type { ChatMessage } from '../../src/ports/models.ts';
-import { englishReader } from '../helpers/analyzer.ts';
+import { analyzer, englishReader } from '../helpers/analyzer.ts';
+import { termReader } from '../../src/domain/answer/words.ts';
 import { isVerbatim, PASSAGES } from './answer-fixtures.ts';
 
 const rarity = rarityFromRanks(loadWordRanks());
@@ -70,4 +71,11 @@ test('the heading path retrieval puts above a chunk is context, never the answer
   const passages = [{ index: 1, text: `${heading}\nThe sample document gives http://poi.apache.org/ for Apache POI.`, headingEnd: heading.length + 1 }];
   t.is(ask('Which heading level does the sample worksheet use?', passages), 'The sample document gives http://poi.apache.org/ for Apache POI [1].');
   t.is(ask('What URL does the sample document give for Apache POI?', passages), 'The sample document gives http://poi.apache.org/ for Apache POI [1].');
+});
+
+test('a heading path above text without capitals (Arabic) stays apart from the sentence under it', (t) => {
+  const passages = [{ index: 1, text: 'Warsaw\nالوحدة الأساسية للتقسيم الإقليمي في بولندا هي البلدية (غمينا).', headingEnd: 7 }];
+  const read = termReader((text) => analyzer.tokens(text, 'ar'));
+  const { content } = extractAnswer({ messages: [{ role: 'user', content: 'ما هي الوحدة الأساسية للتقسيم الإقليمي في بولندا؟' }], passages }, { read, rarity });
+  t.is(content, 'الوحدة الأساسية للتقسيم الإقليمي في بولندا هي البلدية (غمينا) [1].');
 });

@@ -37,11 +37,10 @@ export function passageSentences(passages: readonly ContextPassage[]): PassageSe
   const sentences: PassageSentence[] = [];
   passages.forEach((passage, passageRank) => {
     let position = 0;
-    for (const segment of segments(passage.text)) {
+    for (const segment of segments(passage.text, passage.headingEnd ?? 0)) {
       const table = TABLE_LINE.test(passage.text.slice(segment.start, segment.end));
       for (const unit of segmentUnits(passage.text, segment, table)) {
-        const heading = segment.heading || unit.start < (passage.headingEnd ?? 0);
-        sentences.push({ ...unit, heading, citation: passage.index, passageRank, position: position++ });
+        sentences.push({ ...unit, heading: segment.heading, citation: passage.index, passageRank, position: position++ });
       }
     }
   });
@@ -83,10 +82,11 @@ function trimmed(text: string, start: number, end: number): Range | null {
 }
 
 /**
- * Runs of lines that read as one: a blank line, a list item, a table line or a heading (a short
- * line with no end punctuation before a capitalised one) ends a run; other line breaks wrap a paragraph.
+ * Runs of lines that read as one: a blank line, a list item, a table line, the heading path above
+ * `headingEnd` or a heading (a short line with no end punctuation before a capitalised one) ends
+ * a run; other line breaks wrap a paragraph.
  */
-function segments(text: string): Segment[] {
+function segments(text: string, headingEnd: number): Segment[] {
   const out: Segment[] = [];
   let current: Range | null = null;
   let isHeading = false;
@@ -110,8 +110,10 @@ function segments(text: string): Segment[] {
     const opening = current === null;
     current = current ? { start: current.start, end: range.end } : { ...range };
     const heading = opening && !/[.!?:;,。！？]$/u.test(line) && line.split(/\s+/).length <= 8 && /^\p{Lu}/u.test(next);
-    if (opening && /^#{1,6}\s/u.test(line)) isHeading = true;
-    if (heading || alone(next) || alone(line)) flush();
+    // The heading path retrieval put above the chunk ends a segment of its own, whatever follows it.
+    const headingPath = range.end < headingEnd;
+    if (headingPath || (opening && /^#{1,6}\s/u.test(line))) isHeading = true;
+    if (heading || headingPath || alone(next) || alone(line)) flush();
   });
   flush();
   return out;
