@@ -42,7 +42,7 @@ export const KnowledgeBaseSettings = z
     chunking: z.strictObject({ max_tokens: z.int().min(32).max(8192), overlap_tokens: z.int().min(0).max(4096) }),
     answerability: Answerability.optional(),
     // Knowledge bases created before the setting existed read as 'auto'.
-    language: language.default('auto'),
+    language: language.optional(),
   })
   .superRefine((s, ctx) => {
     if (!s.recall.vector && !s.recall.keyword && !s.recall.graph) {
