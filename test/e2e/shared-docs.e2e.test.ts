@@ -102,6 +102,8 @@ withSharedData(test, 'every file in ../shared/data/docs through the HTTP API', (
           continue;
         }
         t.is(doc.page_count, expected.pages, name);
+        // Only the handbook (no rendered breaks, far more text than its explicit breaks hold) has estimated pages.
+        t.is(doc.page_estimated, name === 'handbook-872p.docx', `${name}: page_estimated`);
         t.true(doc.chunk_count > 0, name);
         if (expected.text) {
           const [needle, page] = expected.text;
