@@ -1,6 +1,8 @@
 import test from 'ava';
 import { Document, Packer, Paragraph } from 'docx';
 import { CHARS_PER_LINE, LINES_PER_PAGE } from '../../src/parsing/docx-inline.ts';
+import { parseFile } from '../../src/parsing/parse-file.ts';
+import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { blockWith, handmadeDocx, p, pageOf, parsePath, write } from './parsing-fixtures.ts';
 
@@ -67,6 +69,12 @@ test('docx: a long document with no break information says its pages are estimat
   t.is(pageOf(doc, `${paragraphs}. word`), doc.pageCount);
   const pages = doc.blocks.map((b) => b.page);
   t.deepEqual(pages, [...pages].sort((a, b) => a - b), 'pages only go forward');
+
+  // The outcome the parser consumer records: the flag, and chunks on the estimated pages.
+  const outcome = await parseFile({ documentId: 'd1', path: write(dir.path, 'unlaid2.docx', handmadeDocx(body)), fileName: 'unlaid2.docx', chunking: { max_tokens: 256, overlap_tokens: 0 }, limits: DEFAULT_LIMITS });
+  if (!outcome.ok) return t.fail(outcome.message);
+  t.like(outcome, { pageEstimated: true, pageCount: doc.pageCount });
+  t.is(Math.max(...outcome.chunks.map((c) => c.page)), doc.pageCount);
 
   const short = await parsePath(write(dir.path, 'short.docx', handmadeDocx(p('Just a note.'))));
   t.is(short.pageCount, 1);
