@@ -61,7 +61,7 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
       { timeoutMs, onProgress: (done, total) => feed.publish(id, { event: 'progress', data: { stage: 'parsing', pages_parsed: done, page_count: total } }) },
     );
     if (!outcome.ok) return failDocument(ctx, id, { stage: 'parsing', code: outcome.code, message: outcome.message }, logger);
-    const { mediaType, pageCount, chunks, ocrPages, warnings } = outcome;
+    const { mediaType, pageCount, pageEstimated, chunks, ocrPages, warnings } = outcome;
     const metadata = commandMetadata(ctx, 'parser');
     // First the attempt's chunks, in their own stream (new: nothing is there to read)…
     const recorded = await handleCommand(
@@ -85,6 +85,7 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
             attempt,
             media_type: mediaType,
             page_count: pageCount,
+            ...(pageEstimated ? { page_estimated: true } : {}),
             chunk_count: chunkCount,
             batch_count: batchCount,
             ocr_pages: ocrPages,

@@ -15,6 +15,8 @@ export type DocumentDoc = {
   metadata: Record<string, string | number | boolean>;
   chunking: { max_tokens: number; overlap_tokens: number };
   page_count: number | null;
+  /** Whether page numbers (page_count, chunk pages) are an estimate; set by the parse (absent before it, and in documents projected before issue 15). */
+  page_estimated?: boolean;
   chunk_count: number | null;
   ocr_pages: number[];
   warnings: string[];
@@ -54,6 +56,7 @@ export const documentsProjection = defineProjection<DocumentDoc>()({
             status: 'indexing',
             media_type: d.media_type,
             page_count: d.page_count,
+            page_estimated: d.page_estimated ?? false,
             chunk_count: d.chunk_count,
             ocr_pages: d.ocr_pages,
             warnings: d.warnings,

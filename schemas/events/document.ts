@@ -58,6 +58,8 @@ export const DocumentParsed = z.strictObject({
   attempt: z.int().min(1),
   media_type: z.string(),
   page_count: z.int().min(0),
+  /** The file does not say where its pages break, so page numbers are estimated (absent in events from before issue 15: known). */
+  page_estimated: z.boolean().optional(),
   chunk_count: z.int().min(0),
   batch_count: z.int().min(0),
   ocr_pages: z.array(z.int()),

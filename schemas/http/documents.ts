@@ -39,6 +39,9 @@ export const Document = z.object({
   status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed']),
   metadata: DocumentMetadata,
   page_count: z.int().nullable(),
+  page_estimated: z
+    .boolean()
+    .describe('True when the file does not say where its pages break (a Word file never laid out by Word): page_count and chunk pages are then estimated from the amount of text'),
   chunk_count: z.int().nullable(),
   ocr_pages: z.array(z.int()),
   warnings: z.array(z.string()),

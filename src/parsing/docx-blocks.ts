@@ -1,7 +1,7 @@
 import type { BlockBuilder } from './block-builder.ts';
-import { createPageCursor, pageBreak, readInline } from './docx-inline.ts';
+import { createPageCursor, lastPage, pageBreak, placeLines, readInline } from './docx-inline.ts';
 import type { DocxDocument, DocxNode, NoteReference } from './docx-model.ts';
-import type { StyleHeadings } from './docx-styles.ts';
+import type { DocxStyles } from './docx-styles.ts';
 import { type TableRowInput, tableRowTexts } from './docx-tables.ts';
 import type { BlockKind } from './types.ts';
 
@@ -10,10 +10,10 @@ type Cell = { text: string; page: number | undefined; bold: boolean; notes: Note
 /**
  * Turns mammoth's document model into blocks in reading order. Footnotes follow the paragraph
  * that cites them (Word prints them at the foot of that page); endnotes come last, as in print.
- * Returns the page the walk ended on.
+ * Returns the page the walk ended on, and whether pages had to be estimated (see PageCursor).
  */
-export function docxBlocks(document: DocxDocument, headingOf: StyleHeadings, builder: BlockBuilder): number {
-  const cursor = createPageCursor();
+export function docxBlocks(document: DocxDocument, styles: DocxStyles, builder: BlockBuilder, { estimate = false } = {}): { lastPage: number; estimated: boolean } {
+  const cursor = createPageCursor(estimate);
   const seenNotes = new Set<string>();
   const endnotes: NoteReference[] = [];
 
@@ -28,10 +28,12 @@ export function docxBlocks(document: DocxDocument, headingOf: StyleHeadings, bui
   };
 
   const paragraph = (node: DocxNode) => {
+    // A style's pageBreakBefore; the paragraph's own arrives as a marker, which this absorbs.
+    if (styles.breaksBefore(node.styleId ?? null) && cursor.sawText && !cursor.afterBreak) pageBreak(cursor);
     const inline = readInline(node.children ?? [], cursor);
-    const page = inline.page ?? cursor.page;
+    const page = placeLines(cursor, inline.text.length) ? cursor.page : (inline.page ?? cursor.page);
     const outline = inline.outlineLevel;
-    const level = outline === undefined ? headingOf(node.styleId ?? null, node.styleName ?? null) : outline < 9 ? outline + 1 : undefined;
+    const level = outline === undefined ? styles.headingOf(node.styleId ?? null, node.styleName ?? null) : outline < 9 ? outline + 1 : undefined;
     if (level) builder.heading(inline.text, level, page);
     else if (node.numbering) builder.add('list_item', inline.text, page, Number(node.numbering.level) || 0);
     else builder.add(kindOfStyle(node.styleName ?? ''), inline.text, page);
@@ -87,7 +89,7 @@ export function docxBlocks(document: DocxDocument, headingOf: StyleHeadings, bui
     }
     if (node.type === 'table') {
       for (const row of tableRows(node)) {
-        const page = row.page ?? cursor.page;
+        const page = placeLines(cursor, row.text.length) ? cursor.page : (row.page ?? cursor.page);
         builder.add('table_row', row.text, page);
         notes(row.notes, page);
       }
@@ -97,8 +99,8 @@ export function docxBlocks(document: DocxDocument, headingOf: StyleHeadings, bui
   };
 
   document.children?.forEach(walk);
-  for (const reference of endnotes) builder.add('footnote', noteText(document, reference), cursor.page);
-  return cursor.page;
+  for (const reference of endnotes) builder.add('footnote', noteText(document, reference), lastPage(cursor));
+  return { lastPage: lastPage(cursor), estimated: cursor.estimated };
 }
 
 function noteText(document: DocxDocument, reference: NoteReference): string {

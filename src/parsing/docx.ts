@@ -3,7 +3,7 @@ import { createBlockBuilder } from './block-builder.ts';
 import { docxBlocks } from './docx-blocks.ts';
 import type { DocxDocument } from './docx-model.ts';
 import { markPageHints } from './docx-pages.ts';
-import { styleHeadings } from './docx-styles.ts';
+import { readStyles } from './docx-styles.ts';
 import { failingAs } from './failures.ts';
 import { type Archive, openArchive } from './zip-archive.ts';
 import { assertArchiveSafe, assertNoDtd } from './zip-safety.ts';
@@ -11,7 +11,8 @@ import { MEDIA_TYPES, ParseFailure, type Parser } from './types.ts';
 
 /**
  * Word documents: structure from mammoth, pages from the layout hints Word saved (see
- * docx-pages.ts), page count from docProps/app.xml when Word recorded it.
+ * docx-pages.ts). docProps/app.xml's <Pages> is not read: Word often leaves it stale (a 118-page
+ * journal saying 1), while the rendered breaks are its actual layout.
  */
 export const parseDocx: Parser = async ({ path, limits, onProgress }) => {
   const archive = await openArchive(path);
@@ -19,13 +20,13 @@ export const parseDocx: Parser = async ({ path, limits, onProgress }) => {
     assertArchiveSafe(archive.entries, limits);
     const part = checkedParts(archive);
     const styles = await part('word/styles.xml');
-    const app = await part('docProps/app.xml');
+    const body = { rendered: false };
 
     let document: DocxDocument | undefined;
     await failingAs('Word document', () =>
       // mammoth accepts an already opened package as `file` (lib/unzip.js), which lets every part
       // it reads pass through our size-checked, DTD-checked reader instead of its own unzip.
-      mammoth.convertToHtml({ file: mammothPackage(archive, part) } as unknown as { buffer: Buffer }, {
+      mammoth.convertToHtml({ file: mammothPackage(archive, part, body) } as unknown as { buffer: Buffer }, {
         // We want mammoth's model, not its HTML: keep the model, hand back an empty document.
         transformDocument: (model: DocxDocument) => {
           document = model;
@@ -36,12 +37,12 @@ export const parseDocx: Parser = async ({ path, limits, onProgress }) => {
     if (!document) throw new ParseFailure('corrupt', 'The Word document has no readable body.');
 
     const builder = createBlockBuilder();
-    const lastPage = docxBlocks(document, styleHeadings(styles && utf8(styles)), builder);
-    const recorded = Number(/<Pages>\s*(\d+)\s*<\/Pages>/.exec(app ? utf8(app) : '')?.[1]);
-    const pageCount = recorded >= 1 ? recorded : lastPage;
+    // Without Word's rendered breaks only explicit ones are known, and a long stretch between them
+    // is laid out by estimate (see PageCursor); the result says so.
+    const walked = docxBlocks(document, readStyles(styles && utf8(styles)), builder, { estimate: !body.rendered });
+    const pageCount = walked.lastPage;
     const parsed = builder.finish({ mediaType: MEDIA_TYPES.docx, pageCount, limits });
-    // Our count of breaks can overshoot what Word last laid out; the recorded count wins.
-    for (const block of parsed.blocks) block.page = Math.min(block.page, pageCount);
+    if (walked.estimated) parsed.pageEstimated = true;
     onProgress?.(pageCount, pageCount);
     return parsed;
   } finally {
@@ -60,8 +61,11 @@ function checkedParts(archive: Archive): PartReader {
   };
 }
 
-/** The package interface mammoth's readers use: exists() and read(name, encoding). */
-function mammothPackage(archive: Archive, part: PartReader) {
+/**
+ * The package interface mammoth's readers use: exists() and read(name, encoding). Notes in
+ * `body` whether the document body holds Word's rendered page breaks.
+ */
+function mammothPackage(archive: Archive, part: PartReader, body: { rendered: boolean }) {
   return {
     exists: (name: string) => archive.has(name),
     async read(name: string, encoding?: string) {
@@ -70,7 +74,9 @@ function mammothPackage(archive: Archive, part: PartReader) {
       if (encoding === 'base64') return bytes.toString('base64');
       if (!encoding) return new Uint8Array(bytes);
       const text = new TextDecoder(encoding).decode(bytes);
-      return text.includes('<w:body') ? markPageHints(text) : text;
+      if (!text.includes('<w:body')) return text;
+      body.rendered ||= text.includes('<w:lastRenderedPageBreak');
+      return markPageHints(text);
     },
   };
 }

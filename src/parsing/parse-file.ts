@@ -19,7 +19,8 @@ export async function parseFile(task: ParseTask, onProgress?: (done: number, tot
     });
     const chunks = chunkBlocks(task.documentId, parsed.blocks, task.chunking);
     if (chunks.length === 0) return { ok: false, code: 'empty', message: 'The document contains no text.' };
-    return { ok: true, mediaType: parsed.mediaType, pageCount: parsed.pageCount, chunks, ocrPages: parsed.ocrPages, warnings: parsed.warnings };
+    const { mediaType, pageCount, pageEstimated, ocrPages, warnings } = parsed;
+    return { ok: true, mediaType, pageCount, ...(pageEstimated ? { pageEstimated } : {}), chunks, ocrPages, warnings };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, code: error.code, message: error.message };
     throw error;

@@ -29,6 +29,11 @@ export type ParsedDocument = {
   blocks: Block[];
   /** Pages whose text came from OCR. */
   ocrPages: number[];
+  /**
+   * The page numbers are an estimate: the file does not say where its pages break (a Word file
+   * never laid out by Word), so they come from the amount of text. Absent when they are known.
+   */
+  pageEstimated?: boolean;
   /** What a reader may want to know (a sheet skipped as hidden, a page that OCR could not read …). */
   warnings: string[];
 };

@@ -10,7 +10,7 @@ export type ParseTask = {
 };
 
 export type ParseOutcome =
-  | { ok: true; mediaType: MediaType; pageCount: number; chunks: Chunk[]; ocrPages: number[]; warnings: string[] }
+  | { ok: true; mediaType: MediaType; pageCount: number; pageEstimated?: boolean; chunks: Chunk[]; ocrPages: number[]; warnings: string[] }
   | { ok: false; code: FailureCode; message: string };
 
 /**

@@ -111,6 +111,7 @@ test('documents: each document follows its lifecycle; a deleted one leaves a tom
           status: 'ready',
           media_type: 'application/pdf',
           page_count: 3,
+          page_estimated: false, // a parse from before issue 15 (no page_estimated in its event): pages known
           chunk_count: 3,
           ocr_pages: [2],
           warnings: ['page 3 has no text'],
@@ -141,4 +142,24 @@ test('knowledge-base totals of that life: three live documents, the chunks of th
 test('no read model holds chunk batches (the chunk list reads passages): the documents above saw them in both layouts and ignored them', (t) => {
   t.false(allProjections.some((p) => p.eventTypes.includes('DocumentChunksExtracted')));
   t.false(allProjections.some((p) => p.collection === 'chunk_batches'));
+});
+
+test('documents: a parse whose pages were estimated says so', async (t) => {
+  const estimated = { ...parsed('d5', 1, 1, 1), data: { ...parsed('d5', 1, 1, 1).data, media_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', page_count: 7, page_estimated: true } };
+  await spec(t)
+    .given(uploaded('d5', 'unlaid.docx', SHA('5')), started('d5', 1), extracted('d5', 1, [0, 1], [0]), estimated)
+    .then('documents', {
+      d5: {
+        ...base('d5', 'unlaid.docx', SHA('5')),
+        status: 'indexing',
+        media_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        page_count: 7,
+        page_estimated: true,
+        chunk_count: 1,
+        ocr_pages: [2],
+        warnings: ['page 3 has no text'],
+        timings: { parse_ms: 40, index_ms: null, parsing_started_at: T1, parsed_at: T2, indexed_at: null },
+        updated_at: T2,
+      },
+    });
 });

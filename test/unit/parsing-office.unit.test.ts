@@ -85,7 +85,7 @@ test('docx: headings with paths, nested list levels, table rows with headers, fo
   for (const block of doc.blocks) t.true(block.text.length > 0 && block.text === block.text.trim());
 });
 
-test('docx: Word rendered page breaks count once, also after an explicit break; Pages in app.xml wins', async (t) => {
+test('docx: Word rendered page breaks count once, also after an explicit break', async (t) => {
   const body = [
     p('Alpha on page one.'),
     p('Bravo still on one', { after: '<w:lastRenderedPageBreak/><w:t>, continuing on page two.</w:t>' }),

@@ -78,6 +78,8 @@ class Document(_Result):
     """queued, parsing, indexing, ready or failed."""
     metadata: Dict[str, Any]
     page_count: Optional[int]
+    page_estimated: Optional[bool]
+    """True when page_count and chunk pages are estimated (the file does not say where its pages break)."""
     chunk_count: Optional[int]
     ocr_pages: List[int]
     warnings: List[str]

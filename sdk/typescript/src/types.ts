@@ -53,6 +53,8 @@ export type Document = {
   status: DocumentStatus;
   metadata: Record<string, MetadataValue>;
   page_count: number | null;
+  /** True when page_count and chunk pages are estimated (the file does not say where its pages break). */
+  page_estimated: boolean;
   chunk_count: number | null;
   ocr_pages: number[];
   warnings: string[];

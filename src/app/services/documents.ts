@@ -23,7 +23,8 @@ export type UploadOptions = {
 };
 
 export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }: DocumentDoc) {
-  return visible;
+  // Documents projected before page_estimated existed had their pages from the file: known.
+  return { ...visible, page_estimated: visible.page_estimated ?? false };
 }
 
 export function createDocumentService(ctx: AppContext, passages: PassageStore) {
