@@ -1,4 +1,5 @@
 import { Util, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { repairText } from './text-repair.ts';
 
 /**
  * A page's text layer as positioned runs in the page's visual frame: y grows downwards, the page
@@ -44,7 +45,8 @@ export async function readPageText(page: PDFPageProxy): Promise<PageText> {
   let pendingSpace = false;
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
-    const str = raw.str.replace(CONTROL, '');
+    // Repaired before the control characters go: some of them are ligatures a font mis-maps.
+    const str = repairText(raw.str).replace(CONTROL, '');
     if (!str.trim()) {
       // A whitespace-only run still separates the words around it.
       pendingSpace = pendingSpace || str.length > 0;
