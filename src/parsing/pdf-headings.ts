@@ -17,13 +17,19 @@ export type BodyStyle = {
 
 const MAX_LEVEL = 6;
 
-export function headingLevels(blocks: readonly PageBlock[], body: BodyStyle): (number | undefined)[] {
+/**
+ * `offLadder`: blocks whose size must not add a rung to the ladder (a contents page's title);
+ * they take the level of the first rung at or below their size.
+ */
+export function headingLevels(blocks: readonly PageBlock[], body: BodyStyle, offLadder: ReadonlySet<number> = new Set()): (number | undefined)[] {
   const kinds = blocks.map((b) => headingKind(b, body));
-  const sizes = [...new Set(blocks.filter((_, i) => kinds[i] === 'larger').map((b) => sizeKey(b.size)))].sort((a, b) => b - a);
+  const sizes = [...new Set(blocks.filter((_, i) => kinds[i] === 'larger' && !offLadder.has(i)).map((b) => sizeKey(b.size)))].sort((a, b) => b - a);
+  // Rank on the ladder: the rungs above this size, plus one.
+  const rank = (size: number) => sizes.filter((s) => s > sizeKey(size)).length + 1;
   const depths = blocks.filter((_, i) => kinds[i] === 'label').map((b) => numberingDepth(b.text) ?? Infinity);
   const shallowest = Math.min(...depths);
   return blocks.map((b, i) => {
-    if (kinds[i] === 'larger') return Math.min(MAX_LEVEL, sizes.indexOf(sizeKey(b.size)) + 1);
+    if (kinds[i] === 'larger') return Math.min(MAX_LEVEL, rank(b.size));
     if (kinds[i] === 'font') return Math.min(MAX_LEVEL, sizes.length + 1);
     // Side headings nest by their section numbers ("2.3.59.1.6" under "2.3.59.1").
     if (kinds[i] === 'label') return Math.min(MAX_LEVEL, sizes.length + 1 + Math.max(0, (numberingDepth(b.text) ?? shallowest) - shallowest || 0));
