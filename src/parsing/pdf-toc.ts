@@ -52,19 +52,24 @@ export const isTocTitle = (text: string): boolean =>
 const LEADER_ENTRY = /\p{L}[^\d\n]{0,3}(?:[.·…_]\s?){3,}\s*(?:\d{1,4}|[ivxlc]{1,6})\b/giu;
 // A block that is a title and a page number and nothing more: "3 Watering 7".
 const NUMBER_ENDED = /^\D{2,100}?\p{L}[\p{L})’'"]?\s+\d{1,4}$/u;
+// A page number before the title, as magazines and reports set them: "24 COVID-19 Response".
+// Numbered headings look the same, so these count only under a contents title.
+const NUMBER_LED = /^(?:PG\s)?\d{1,4}\s+\p{L}/u;
 // An index entry: "compost, 12, 45–46".
 const INDEX_ENTRY = /\p{L},\s\d{1,4}(?:[-–]\d{1,4})?(?:,\s\d{1,4}(?:[-–]\d{1,4})?)*(?=\s|$)/gu;
 
 /** Contents or index entries in a page's blocks: those with dot leaders, and all of them. */
-export function tocEntries(texts: readonly string[]): { leaders: number; all: number } {
+export function tocEntries(texts: readonly string[]): { leaders: number; all: number; numberLed: number } {
   let leaders = 0;
   let all = 0;
+  let numberLed = 0;
   for (const text of texts) {
     const led = text.match(LEADER_ENTRY)?.length ?? 0;
     leaders += led;
     all += led || (text.match(INDEX_ENTRY)?.length ?? 0) || (NUMBER_ENDED.test(text) ? 1 : 0);
+    if (NUMBER_LED.test(text)) numberLed++;
   }
-  return { leaders, all };
+  return { leaders, all, numberLed };
 }
 
 /**
@@ -75,10 +80,10 @@ export function tocEntries(texts: readonly string[]): { leaders: number; all: nu
 export function tocPages(pages: ReadonlyMap<number, readonly string[]>): Set<number> {
   const toc = new Set<number>();
   for (const [page, texts] of pages) {
-    const { leaders, all } = tocEntries(texts);
+    const { leaders, all, numberLed } = tocEntries(texts);
     const titled = texts.slice(0, 3).some(isTocTitle);
     const continues = toc.has(page - 1) && all >= 3;
-    if ((titled && all >= 2) || leaders >= 5 || continues) toc.add(page);
+    if ((titled && all + numberLed >= 3) || leaders >= 5 || continues) toc.add(page);
   }
   return toc;
 }

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { parsePdf } from '../../src/parsing/pdf.ts';
+import { brokenGlyphWords } from '../../src/parsing/text-repair.ts';
+import { MEDIA_TYPES, type ParsedDocument } from '../../src/parsing/types.ts';
+import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
+import { parseInput, writeFixture } from './parsing-pdf-fixtures.ts';
+import { CHAPTERS, contentsPdf, ladderPdf, repairPdf } from './parsing-pdf-text-fixtures.ts';
+
+/** Text repair and heading paths in PDFs: generated documents, then the shared ones. */
+
+const dir = mkdtempSync(join(tmpdir(), 'kbqa-pdf-text-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+
+const parseBytes = async (name: string, bytes: Uint8Array) => parsePdf(parseInput(writeFixture(dir, name, bytes), MEDIA_TYPES.pdf, { ocr: false }));
+const chunks = (doc: ParsedDocument) => doc.blocks.filter((b) => b.kind !== 'heading');
+
+test('pdf: a contents page is not the ancestor of the chapters, and its entries are not headings', async (t) => {
+  const doc = await parseBytes('contents.pdf', await contentsPdf());
+  const headings = doc.blocks.filter((b) => b.kind === 'heading').map((b) => b.text);
+  t.deepEqual(headings, ['Contents', ...CHAPTERS.map((c, i) => `${i + 1} ${c}`)]);
+  const later = chunks(doc).filter((b) => b.page >= 3);
+  t.true(later.length >= 8);
+  for (const block of later) t.not(block.headingPath[0], 'Contents', `page ${block.page}: ${block.text}`);
+  t.deepEqual(doc.blocks.find((b) => b.page === 6 && b.text.startsWith('More'))?.headingPath, ['2 Seeds and Seedlings']);
+  // The chapters take the top level: the contents title's own size is not a rung of the ladder.
+  t.deepEqual([...new Set(doc.blocks.filter((b) => b.kind === 'heading').map((b) => b.level))], [1]);
+});
+
+test('pdf: three heading sizes give levels 1 to 3', async (t) => {
+  const doc = await parseBytes('ladder.pdf', await ladderPdf());
+  const levels = doc.blocks.filter((b) => b.kind === 'heading').map((b) => [b.level, b.text]);
+  t.deepEqual(levels, [
+    [1, 'Garden Handbook'],
+    [2, 'The Beds'],
+    [3, 'Beds in Spring'],
+    [3, 'Beds in Autumn'],
+    [2, 'The Paths'],
+    [3, 'Paths in Spring'],
+    [3, 'Paths in Autumn'],
+  ]);
+  t.deepEqual(doc.blocks.find((b) => b.text.includes('paths in autumn and'))?.headingPath, ['Garden Handbook', 'The Paths', 'Paths in Autumn']);
+});
+
+test('pdf: hyphenated line ends are joined, compounds keep their hyphen, ligatures become letters', async (t) => {
+  const doc = await parseBytes('repair.pdf', await repairPdf());
+  const text = doc.blocks.map((b) => b.text).join(' ');
+  t.true(text.includes('the most efficient way'), text);
+  t.true(text.includes('a self-aware team'), text);
+  t.true(text.includes('the fields and the flower beds'), text);
+  t.true(text.includes('hydroponic pump'), text);
+  t.false(/[\uFB00-\uFB06\u00AD]/.test(text), text);
+});
+
+withSharedData(test, 'shared PDFs: text repair and heading paths', () => {
+  const parseShared = (name: string) => parsePdf(parseInput(sharedDoc('pdf', name), MEDIA_TYPES.pdf, { ocr: false }));
+
+  test('pdf: TAMReview’s running "Permanent URL" line is no heading above the chunks after page 1', async (t) => {
+    const doc = await parseShared('TAMReview.pdf');
+    const under = chunks(doc).filter((b) => b.page > 1 && b.headingPath.some((h) => h.includes('Permanent URL')));
+    t.deepEqual(under, []);
+  });
+
+  test('pdf: tracemonkey has no broken glyphs inside words ("↵" for ff) and its TeX accents are composed', async (t) => {
+    const doc = await parseShared('tracemonkey.pdf');
+    const text = doc.blocks.map((b) => b.text).join(' ');
+    t.deepEqual(brokenGlyphWords(text), []);
+    t.false(/\p{L}\u21B5|\u21B5\p{L}/u.test(text));
+    t.true(text.includes('naïve'));
+  });
+
+  test('pdf: reliance’s "Table of Contents" is recognised: its page has no other heading', async (t) => {
+    const doc = await parseShared('reliance.pdf');
+    t.deepEqual(
+      doc.blocks.filter((b) => b.page === 3 && b.kind === 'heading').map((b) => b.text),
+      ['Table of Contents'],
+    );
+  });
+});
