@@ -45,7 +45,7 @@ export async function readPageText(page: PDFPageProxy): Promise<PageText> {
   let pendingSpace = false;
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
-    // Repaired before the control characters go: some of them are ligatures a font mis-maps.
+    // Repaired here too, not only per block, so the page's garbled-layer check sees repaired words.
     const str = repairText(raw.str).replace(CONTROL, '');
     if (!str.trim()) {
       // A whitespace-only run still separates the words around it.

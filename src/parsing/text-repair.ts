@@ -12,20 +12,14 @@
 const TYPOGRAPHIC = /[\uFB00-\uFB06\uFB13-\uFB17\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/gu;
 
 /**
- * Glyph names a broken map turns into other characters, inside a word only. LaTeX's Computer
- * Modern fonts put the ff ligature where pdftotext and some pdf.js builds read U+21B5 "↵"
- * ("e↵orts"); the OT1 encoding's slots 11-15 (ff fi fl ffi ffl) come out as control characters
- * when a font declares no encoding at all.
+ * A broken map's wrong character, inside a word only. LaTeX's Computer Modern fonts put the ff
+ * ligature where pdftotext and some pdf.js builds read U+21B5 "↵" ("e↵orts"). The pdf.js we run
+ * reads tracemonkey.pdf right; the repair is for layers made by other tools (OCR'd or converted
+ * PDFs carry them) and DOCX/HTML pasted from such text. Control characters are not mapped back to
+ * OT1's ligature slots: in subset fonts without a map (TAMReview.pdf) codes 1-31 are ordinary
+ * letters in no fixed order, so such pages are left to the garbled-layer check and OCR.
  */
-const MISMAPPED: Readonly<Record<string, string>> = {
-  '\u21B5': 'ff',
-  '\u000B': 'ff',
-  '\u000C': 'fi',
-  '\u000D': 'fl',
-  '\u000E': 'ffi',
-  '\u000F': 'ffl',
-};
-const MISMAPPED_IN_WORD = /(?<=\p{L})[\u21B5\u000B-\u000F](?=\p{L})/gu;
+const FF_IN_WORD = /(?<=\p{L})\u21B5(?=\p{L})/gu;
 
 /**
  * TeX draws an accent as a glyph of its own before the letter ("na¨ıve", "Andr´e"); pdf.js
@@ -44,9 +38,9 @@ const SPACING_ACCENT = /[\u00A8\u00B4\u02C6\u02DC\u02C7\u02DA\u00B8](\p{L})/gu;
 
 export function repairText(text: string): string {
   // ASCII text, the common case, has nothing any of the repairs below could change.
-  if (!/[^\u0000-\u000A\u0010-\u007F]/.test(text)) return text;
+  if (!/[^\u0000-\u007F]/.test(text)) return text;
   return text
-    .replace(MISMAPPED_IN_WORD, (c) => MISMAPPED[c] ?? c)
+    .replace(FF_IN_WORD, 'ff')
     .replace(TYPOGRAPHIC, (c) => c.normalize('NFKC'))
     .replace(SPACING_ACCENT, composeAccent)
     .normalize('NFC');
