@@ -41,6 +41,11 @@ const GARBAGE_SCORE = 0.55;
  * letters wrong in many words, which the word-likeness score alone would let through.
  */
 const BROKEN_SHARE = 0.03;
+/**
+ * This share of control characters among a layer's characters marks a font whose raw codes came
+ * through (TAMReview.pdf: 76-90% on its broken pages, whose leftovers can still score as words).
+ */
+const CONTROL_SHARE = 0.2;
 /** Enough resolution to see whether a page has any ink at all. */
 const PREVIEW: RenderOptions = { dpi: 50, maxPixels: 1_000_000 };
 
@@ -66,7 +71,17 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
 }
 
 /** The page's text layer, judged. */
-type Layer = { text: string; chars: number; quality: TextQuality; broken: number; garbled: boolean; source: PageSource };
+type Layer = {
+  text: string;
+  chars: number;
+  quality: TextQuality;
+  /** Words with broken glyphs. */
+  broken: number;
+  /** The font's raw codes came through (see CONTROL_SHARE): nothing of the layer can be trusted. */
+  rawCodes: boolean;
+  garbled: boolean;
+  source: PageSource;
+};
 
 async function readLayer(page: PDFPageProxy): Promise<Layer> {
   const text = await readPageText(page);
@@ -74,9 +89,10 @@ async function readLayer(page: PDFPageProxy): Promise<Layer> {
   const chars = layer.replace(/\s+/g, '').length;
   const quality = textQuality(layer);
   const broken = brokenGlyphWords(layer).length;
-  const garbled = quality.tokens >= 8 && (quality.score < GARBAGE_SCORE || (broken >= 3 && broken >= BROKEN_SHARE * quality.tokens));
+  const rawCodes = text.controlChars >= MIN_CHARS && text.controlChars >= CONTROL_SHARE * (chars + text.controlChars);
+  const garbled = rawCodes || (quality.tokens >= 8 && (quality.score < GARBAGE_SCORE || (broken >= 3 && broken >= BROKEN_SHARE * quality.tokens)));
   const source: PageSource = chars || text.rotated.length ? { kind: 'text', text } : { kind: 'none' };
-  return { text: layer, chars, quality, broken, garbled, source };
+  return { text: layer, chars, quality, broken, rawCodes, garbled, source };
 }
 
 const needsOcr = async (page: PDFPageProxy, layer: Layer) =>
@@ -101,9 +117,11 @@ function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) =>
   const ocrQuality = textQuality(read);
   const { quality } = layer;
   if (layer.garbled) {
-    // Broken glyphs: OCR wins when it reads as well and has fewer of them.
+    // Broken glyphs: OCR wins when it reads as well and has fewer of them; over raw font codes,
+    // whenever it reads as language at all.
     const fewerBroken = brokenGlyphWords(read).length < layer.broken && ocrQuality.score >= quality.score - 0.05;
-    if ((ocrQuality.score > quality.score + 0.1 || fewerBroken) && ocrQuality.tokens >= 5) {
+    const overRawCodes = layer.rawCodes && ocrQuality.score >= GARBAGE_SCORE;
+    if ((ocrQuality.score > quality.score + 0.1 || fewerBroken || overRawCodes) && ocrQuality.tokens >= 5) {
       say(`the text layer looks garbled (${garbledWhy(layer)}); used OCR instead (${percent(ocrQuality.score)} word-like)`);
       return { kind: 'ocr', blocks };
     }
@@ -117,4 +135,5 @@ function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) =>
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
-const garbledWhy = (layer: Layer) => `${percent(layer.quality.score)} word-like${layer.broken ? `, ${layer.broken} words with broken glyphs` : ''}`;
+const garbledWhy = (layer: Layer) =>
+  `${percent(layer.quality.score)} word-like${layer.broken ? `, ${layer.broken} words with broken glyphs` : ''}${layer.rawCodes ? ', raw font codes' : ''}`;
