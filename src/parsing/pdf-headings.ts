@@ -23,9 +23,9 @@ const MAX_LEVEL = 6;
  */
 export function headingLevels(blocks: readonly PageBlock[], body: BodyStyle, offLadder: ReadonlySet<number> = new Set()): (number | undefined)[] {
   const kinds = blocks.map((b) => headingKind(b, body));
-  const sizes = [...new Set(blocks.filter((_, i) => kinds[i] === 'larger' && !offLadder.has(i)).map((b) => sizeKey(b.size)))].sort((a, b) => b - a);
-  // Rank on the ladder: the rungs above this size, plus one.
-  const rank = (size: number) => sizes.filter((s) => s > sizeKey(size)).length + 1;
+  const sizes = ladder(blocks.filter((_, i) => kinds[i] === 'larger' && !offLadder.has(i)).map((b) => b.size));
+  // Rank on the ladder: the rungs clearly above this size, plus one.
+  const rank = (size: number) => sizes.filter((rung) => rung - size > RUNG_GAP * rung).length + 1;
   const depths = blocks.filter((_, i) => kinds[i] === 'label').map((b) => numberingDepth(b.text) ?? Infinity);
   const shallowest = Math.min(...depths);
   return blocks.map((b, i) => {
@@ -41,6 +41,22 @@ export function headingLevels(blocks: readonly PageBlock[], body: BodyStyle, off
 const numberingDepth = (text: string) => /^(\d+(?:\.\d+)+)\.?\s/.exec(text)?.[1]!.split('.').length;
 
 const sizeKey = (size: number) => Math.round(size * 2) / 2;
+
+/**
+ * Sizes closer than this (relative) are one rung: a heading scaled to 14.2 pt beside one at 14.6
+ * is the same style drawn by another producer or transform, not a level of its own.
+ */
+const RUNG_GAP = 0.04;
+
+/** The heading sizes of the document, largest first, near-equal sizes merged into one rung. */
+function ladder(sizes: readonly number[]): number[] {
+  const rungs: number[] = [];
+  for (const size of [...new Set(sizes.map(sizeKey))].sort((a, b) => b - a)) {
+    const last = rungs[rungs.length - 1];
+    if (last === undefined || last - size > RUNG_GAP * last) rungs.push(size);
+  }
+  return rungs;
+}
 
 function headingKind(block: PageBlock, body: BodyStyle): 'larger' | 'font' | 'label' | undefined {
   // Size 0: OCR and rotated text, which carry no typography to judge by.

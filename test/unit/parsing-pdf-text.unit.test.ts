@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { headingLevels } from '../../src/parsing/pdf-headings.ts';
 import { parsePdf } from '../../src/parsing/pdf.ts';
 import { brokenGlyphWords } from '../../src/parsing/text-repair.ts';
 import { MEDIA_TYPES, type ParsedDocument } from '../../src/parsing/types.ts';
@@ -42,6 +43,13 @@ test('pdf: three heading sizes give levels 1 to 3', async (t) => {
     [3, 'Paths in Autumn'],
   ]);
   t.deepEqual(doc.blocks.find((b) => b.text.includes('paths in autumn and'))?.headingPath, ['Garden Handbook', 'The Paths', 'Paths in Autumn']);
+});
+
+test('pdf: near-equal heading sizes are one rung of the ladder', (t) => {
+  const block = (text: string, size: number) => ({ kind: 'paragraph' as const, text, size, font: 'F2', lines: 1 });
+  const body = { size: 10, font: 'F1', fontShare: new Map([['F1', 0.9], ['F2', 0.1]]) };
+  const blocks = [block('Title', 20), block('Part One', 14.6), block('Part Two', 14.2), block('Section', 12), block('Some body text that runs on.', 10)];
+  t.deepEqual(headingLevels(blocks, body), [1, 2, 2, 3, undefined]);
 });
 
 test('pdf: hyphenated line ends are joined, compounds keep their hyphen, ligatures become letters', async (t) => {
