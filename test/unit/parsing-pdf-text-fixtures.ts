@@ -60,3 +60,19 @@ export const repairPdf = () =>
     const lines = ['The garden is run in the most effi-', 'cient way we know, by a self-', 'aware team that waters the ﬁelds and', 'the ﬂower beds with a hydroponic pump.'];
     lines.forEach((line, i) => doc.text(line, 72, 100 + i * 14, { lineBreak: false }));
   });
+
+export const RUNNING = 'Garden Society Newsletter';
+
+/**
+ * A bold running header on every page, set below the margin band the header filter looks at,
+ * over a chapter heading and its text.
+ */
+export const runningHeaderPdf = () =>
+  pdf((doc) => {
+    CHAPTERS.forEach((c, i) => {
+      if (i) doc.addPage();
+      doc.font('Helvetica-Bold').fontSize(14).text(RUNNING, 72, 90, { lineBreak: false });
+      doc.font('Helvetica-Bold').fontSize(18).text(c, 72, 140);
+      doc.font('Helvetica').fontSize(11).text(body(c.toLowerCase()), 72, 180, { width: 460 });
+    });
+  });

@@ -8,7 +8,7 @@ import { brokenGlyphWords } from '../../src/parsing/text-repair.ts';
 import { MEDIA_TYPES, type ParsedDocument } from '../../src/parsing/types.ts';
 import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
 import { parseInput, writeFixture } from './parsing-pdf-fixtures.ts';
-import { CHAPTERS, contentsPdf, ladderPdf, repairPdf } from './parsing-pdf-text-fixtures.ts';
+import { CHAPTERS, contentsPdf, ladderPdf, repairPdf, RUNNING, runningHeaderPdf } from './parsing-pdf-text-fixtures.ts';
 
 /** Text repair and heading paths in PDFs: generated documents, then the shared ones. */
 
@@ -28,6 +28,15 @@ test('pdf: a contents page is not the ancestor of the chapters, and its entries 
   t.deepEqual(doc.blocks.find((b) => b.page === 6 && b.text.startsWith('More'))?.headingPath, ['2 Seeds and Seedlings']);
   // The chapters take the top level: the contents title's own size is not a rung of the ladder.
   t.deepEqual([...new Set(doc.blocks.filter((b) => b.kind === 'heading').map((b) => b.level))], [1]);
+});
+
+test('pdf: a running header outside the margin band is no heading above the text', async (t) => {
+  const doc = await parseBytes('running.pdf', await runningHeaderPdf());
+  t.deepEqual(
+    doc.blocks.filter((b) => b.kind === 'heading').map((b) => b.text),
+    CHAPTERS,
+  );
+  for (const block of doc.blocks) t.false(block.headingPath.includes(RUNNING), `page ${block.page}: ${block.text}`);
 });
 
 test('pdf: three heading sizes give levels 1 to 3', async (t) => {
