@@ -68,10 +68,17 @@ function headingKind(block: PageBlock, body: BodyStyle): 'larger' | 'font' | 'la
   return isFontHeading(block, body) ? 'font' : undefined;
 }
 
-/** Short as a heading is: a few lines, a few words, at least two letters, not cut off at a comma. */
+// A web or mail address: section titles have none; the lines that do are colophons and running
+// footers ("Permanent URL: http://sprouts.aisnet.org/9-37"), which would head every page after.
+const ADDRESS = /\bhttps?:\/\/|\bwww\.\S|\S@\S+\.\p{L}/iu;
+
+/**
+ * Short as a heading is: a few lines, a few words, at least two letters, not cut off at a comma,
+ * no address.
+ */
 function isShortLine({ text, lines }: PageBlock): boolean {
   const words = text.split(/\s+/).length;
-  if (lines > 3 || text.length > 150 || words > 20 || /[,;]$/.test(text)) return false;
+  if (lines > 3 || text.length > 150 || words > 20 || /[,;]$/.test(text) || ADDRESS.test(text)) return false;
   return (text.match(/\p{L}/gu) ?? []).length >= 2;
 }
 
