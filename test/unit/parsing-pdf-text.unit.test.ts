@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { headingLevels } from '../../src/parsing/pdf-headings.ts';
+import { isTocTitle, tocPages } from '../../src/parsing/pdf-toc.ts';
 import type { OcrEngine } from '../../src/parsing/ocr.ts';
 import { createPdfParser, parsePdf } from '../../src/parsing/pdf.ts';
 import { brokenGlyphWords } from '../../src/parsing/text-repair.ts';
@@ -38,6 +39,20 @@ test('pdf: a running header outside the margin band is no heading above the text
     CHAPTERS,
   );
   for (const block of doc.blocks) t.false(block.headingPath.includes(RUNNING), `page ${block.page}: ${block.text}`);
+});
+
+test('contents titles in several languages; a table of numbers is no contents page', (t) => {
+  for (const title of ['Contents', 'TABLE OF CONTENTS', 'Inhaltsverzeichnis', 'Table des matières', 'Índice', 'Содержание', '目 录', 'Index']) t.true(isTocTitle(title), title);
+  t.false(isTocTitle('Contents of the box'));
+  const figures = ['Region Sales', 'West 12', 'East 40', 'North 5', 'South 9', 'Central 17', 'Islands 3'];
+  const leaders = ['1 Soil .......... 3', '2 Seeds .......... 5', '3 Water .......... 7', '4 Pests .......... 9', '5 Tools .......... 11'];
+  const pages = new Map([
+    [1, figures],
+    [2, leaders],
+    [3, ['Seeds, 5, 12', 'Soil, 3, 8–9', 'Water 7']],
+    [4, ['Inhalt', '3 Boden', '5 Samen', '7 Wasser']],
+  ]);
+  t.deepEqual([...tocPages(pages)], [2, 3, 4]);
 });
 
 test('pdf: three heading sizes give levels 1 to 3', async (t) => {
