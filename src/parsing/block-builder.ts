@@ -7,6 +7,11 @@ export type BlockBuilder = {
   add(kind: Exclude<BlockKind, 'heading'>, text: string, page: number, level?: number): void;
   /** Starts a fresh heading path (a new sheet, say). */
   resetHeadings(): void;
+  /**
+   * Closes the sections opened since `count` blocks had been emitted, so their headings stop
+   * being ancestors (a contents page's title, once the contents are over).
+   */
+  closeHeadingsSince(count: number): void;
   readonly count: number;
   finish(doc: { mediaType: MediaType; pageCount: number; warnings?: string[]; limits: ParseLimits }): ParsedDocument;
 };
@@ -17,7 +22,7 @@ export type BlockBuilder = {
  */
 export function createBlockBuilder(): BlockBuilder {
   const blocks: Block[] = [];
-  let path: { level: number; text: string }[] = [];
+  let path: { level: number; text: string; at: number }[] = [];
   const titles = () => path.map((h) => h.text);
 
   return {
@@ -26,7 +31,7 @@ export function createBlockBuilder(): BlockBuilder {
       if (!text) return;
       path = path.filter((h) => h.level < level);
       blocks.push({ page, kind: 'heading', text, headingPath: titles(), level });
-      path.push({ level, text });
+      path.push({ level, text, at: blocks.length - 1 });
     },
     add(kind, raw, page, level) {
       const text = kind === 'code' ? normalizeCode(raw) : normalizeText(raw);
@@ -37,6 +42,9 @@ export function createBlockBuilder(): BlockBuilder {
     },
     resetHeadings() {
       path = [];
+    },
+    closeHeadingsSince(count) {
+      path = path.filter((h) => h.at < count);
     },
     get count() {
       return blocks.length;

@@ -1,5 +1,6 @@
 import { createBlockBuilder } from './block-builder.ts';
-import { headingLevels, type BodyStyle } from './pdf-headings.ts';
+import { scopeHeadings, type Placed } from './pdf-heading-scope.ts';
+import type { BodyStyle } from './pdf-headings.ts';
 import type { TextItem } from './pdf-items.ts';
 import { layoutPage } from './pdf-layout.ts';
 import { dropMargins, repeatedMargins } from './pdf-margins.ts';
@@ -11,7 +12,8 @@ import { MEDIA_TYPES, ParseFailure, type ParsedDocument, type ParseLimits } from
 
 /**
  * The document-wide steps, once every page is read: drop running headers and footers, lay out
- * each page, then tell headings from body text by the body style of the whole document.
+ * each page, then tell headings from body text by the body style of the whole document, and
+ * keep contents pages and running lines from opening sections.
  */
 export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits, warnings: string[]): ParsedDocument {
   const segmented = sources.map((source) =>
@@ -21,7 +23,7 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
   const repeated = textPages.length >= 3 ? repeatedMargins(textPages) : new Set<string>();
   const body = bodyStyle(sources.flatMap((s) => (s.kind === 'text' ? s.text.items : [])));
 
-  const placed: { page: number; block: PageBlock }[] = [];
+  const placed: Placed[] = [];
   const ocrPages: number[] = [];
   sources.forEach((source, i) => {
     const page = i + 1;
@@ -36,12 +38,15 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
     }
   });
 
-  const levels = headingLevels(
-    placed.map((p) => p.block),
-    body,
-  );
+  const { levels, tocStarts, toc } = scopeHeadings(placed, body);
   const builder = createBlockBuilder();
+  let tocMark: number | undefined;
   placed.forEach(({ page, block }, i) => {
+    if (tocStarts.has(i)) tocMark = builder.count;
+    else if (tocMark !== undefined && !toc.has(page)) {
+      builder.closeHeadingsSince(tocMark);
+      tocMark = undefined;
+    }
     const level = levels[i];
     if (level !== undefined) builder.heading(block.text, level, page);
     else builder.add(block.kind, block.text, page, block.level);

@@ -1,4 +1,5 @@
 import { Util, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { repairText } from './text-repair.ts';
 
 /**
  * A page's text layer as positioned runs in the page's visual frame: y grows downwards, the page
@@ -28,6 +29,11 @@ export type PageText = {
   items: TextItem[];
   /** Rotated or vertical runs (margin stamps, axis labels), in content order. */
   rotated: string[];
+  /**
+   * Control characters dropped from the runs. A font without a usable ToUnicode map often
+   * yields its raw codes 1-31 for letters: many of them mean a broken layer, not stray marks.
+   */
+  controlChars: number;
 };
 
 type PdfJsItem = Awaited<ReturnType<PDFPageProxy['getTextContent']>>['items'][number];
@@ -42,9 +48,12 @@ export async function readPageText(page: PDFPageProxy): Promise<PageText> {
   const items: TextItem[] = [];
   const rotated: string[] = [];
   let pendingSpace = false;
+  let controlChars = 0;
   for (const raw of content.items) {
     if (!('str' in raw)) continue;
-    const str = raw.str.replace(CONTROL, '');
+    controlChars += raw.str.match(CONTROL)?.length ?? 0;
+    // Repaired here too, not only per block, so the page's garbled-layer check sees repaired words.
+    const str = repairText(raw.str).replace(CONTROL, '');
     if (!str.trim()) {
       // A whitespace-only run still separates the words around it.
       pendingSpace = pendingSpace || str.length > 0;
@@ -56,7 +65,7 @@ export async function readPageText(page: PDFPageProxy): Promise<PageText> {
     if (item) items.push(item);
     else rotated.push(str.trim());
   }
-  return { width: viewport.width, height: viewport.height, items, rotated };
+  return { width: viewport.width, height: viewport.height, items, rotated, controlChars };
 }
 
 function toItem(raw: PdfJsTextItem, str: string, view: number[], spaceBefore: boolean, mono: boolean): TextItem | null {

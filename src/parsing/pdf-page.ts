@@ -7,11 +7,14 @@ import { readPageText, type PageText } from './pdf-items.ts';
 import type { PageBlock } from './pdf-page-block.ts';
 import { renderPage, type RenderOptions } from './pdf-render.ts';
 import { textQuality, type TextQuality } from './text-quality.ts';
+import { brokenGlyphWords } from './text-repair.ts';
 
 /**
  * One page's text: its text layer when that is usable, else what OCR reads from the rendered
  * page. A layer is unusable when it is (nearly) empty, when it reads as noise (a bad OCR layer
- * over a scan), or when a page with little text is mostly one image (a scan with a stamp).
+ * over a scan), when words hold characters a font without a usable ToUnicode map produces
+ * (arrows, private-use code points: what is left after the known ligature mis-mappings are
+ * repaired), or when a page with little text is mostly one image (a scan with a stamp).
  * A garbled layer is re-read and the better of the two kept.
  */
 
@@ -33,6 +36,16 @@ const MIN_CHARS = 20;
 const SPARSE_CHARS = 200;
 /** Below this share of word-like tokens a text layer is noise. */
 const GARBAGE_SCORE = 0.55;
+/**
+ * This share of words with broken glyphs (and at least 3) marks a font with a broken map: a few
+ * letters wrong in many words, which the word-likeness score alone would let through.
+ */
+const BROKEN_SHARE = 0.03;
+/**
+ * This share of control characters among a layer's characters marks a font whose raw codes came
+ * through (TAMReview.pdf: 76-90% on its broken pages, whose leftovers can still score as words).
+ */
+const CONTROL_SHARE = 0.2;
 /** Enough resolution to see whether a page has any ink at all. */
 const PREVIEW: RenderOptions = { dpi: 50, maxPixels: 1_000_000 };
 
@@ -58,16 +71,28 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
 }
 
 /** The page's text layer, judged. */
-type Layer = { text: string; chars: number; quality: TextQuality; garbled: boolean; source: PageSource };
+type Layer = {
+  text: string;
+  chars: number;
+  quality: TextQuality;
+  /** Words with broken glyphs. */
+  broken: number;
+  /** The font's raw codes came through (see CONTROL_SHARE): nothing of the layer can be trusted. */
+  rawCodes: boolean;
+  garbled: boolean;
+  source: PageSource;
+};
 
 async function readLayer(page: PDFPageProxy): Promise<Layer> {
   const text = await readPageText(page);
   const layer = text.items.map((i) => i.text).join(' ');
   const chars = layer.replace(/\s+/g, '').length;
   const quality = textQuality(layer);
-  const garbled = quality.tokens >= 8 && quality.score < GARBAGE_SCORE;
+  const broken = brokenGlyphWords(layer).length;
+  const rawCodes = text.controlChars >= MIN_CHARS && text.controlChars >= CONTROL_SHARE * (chars + text.controlChars);
+  const garbled = rawCodes || (quality.tokens >= 8 && (quality.score < GARBAGE_SCORE || (broken >= 3 && broken >= BROKEN_SHARE * quality.tokens)));
   const source: PageSource = chars || text.rotated.length ? { kind: 'text', text } : { kind: 'none' };
-  return { text: layer, chars, quality, garbled, source };
+  return { text: layer, chars, quality, broken, rawCodes, garbled, source };
 }
 
 const needsOcr = async (page: PDFPageProxy, layer: Layer) =>
@@ -92,11 +117,15 @@ function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) =>
   const ocrQuality = textQuality(read);
   const { quality } = layer;
   if (layer.garbled) {
-    if (ocrQuality.score > quality.score + 0.1 && ocrQuality.tokens >= 5) {
-      say(`the text layer looks garbled (${percent(quality.score)} word-like); used OCR instead (${percent(ocrQuality.score)})`);
+    // Broken glyphs: OCR wins when it reads as well and has fewer of them; over raw font codes,
+    // whenever it reads as language at all.
+    const fewerBroken = brokenGlyphWords(read).length < layer.broken && ocrQuality.score >= quality.score - 0.05;
+    const overRawCodes = layer.rawCodes && ocrQuality.score >= GARBAGE_SCORE;
+    if ((ocrQuality.score > quality.score + 0.1 || fewerBroken || overRawCodes) && ocrQuality.tokens >= 5) {
+      say(`the text layer looks garbled (${garbledWhy(layer)}); used OCR instead (${percent(ocrQuality.score)} word-like)`);
       return { kind: 'ocr', blocks };
     }
-    say(`the text layer looks garbled (${percent(quality.score)} word-like) and OCR did no better; kept the layer`);
+    say(`the text layer looks garbled (${garbledWhy(layer)}) and OCR did no better; kept the layer`);
     return layer.source;
   }
   // A sparse layer over a page-sized image: keep OCR only when it reads clearly more.
@@ -105,3 +134,6 @@ function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) =>
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
+
+const garbledWhy = (layer: Layer) =>
+  `${percent(layer.quality.score)} word-like${layer.broken ? `, ${layer.broken} words with broken glyphs` : ''}${layer.rawCodes ? ', raw font codes' : ''}`;

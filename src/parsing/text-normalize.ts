@@ -1,9 +1,12 @@
+import { repairText } from './text-repair.ts';
+
 /**
  * Block texts are compared, embedded and shown to readers: one space between words, no soft
- * hyphens or zero-width marks left over from layout, no control characters.
+ * hyphens or zero-width marks left over from layout, no control characters, ligatures and
+ * broken glyphs repaired (every format shares this, so DOCX and HTML get the repairs too).
  */
 export function normalizeText(raw: string): string {
-  return raw
+  return repairText(raw)
     .replace(/[\u00AD\u200B-\u200D\u2060\uFEFF]/g, '')
     .replace(/[\u0000-\u001F\u007F-\u009F]/g, ' ')
     .replace(/\s+/g, ' ')
