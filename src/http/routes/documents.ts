@@ -58,7 +58,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
     if (refused.length > 0) {
       await Promise.all(files.filter((f) => refused.includes(f.name)).map((f) => blobs.delete(f.sha256)));
       throw unsupportedMediaType(
-        `Unsupported file type: ${refused.join(', ')}. Supported: PDF, DOCX, XLSX, CSV, Markdown, plain text, HTML, PNG, JPEG, TIFF.`,
+        `Unsupported file type: ${refused.join(', ')}. Supported: PDF, DOCX, XLSX, PPTX, EPUB, email (.eml), CSV, Markdown, plain text, HTML, PNG, JPEG, TIFF.`,
       );
     }
     return out;
