@@ -75,7 +75,7 @@ function collect(part: MimePart, content: Content): void {
     return;
   }
   const isText = part.type === 'text/plain' || part.type === 'text/html';
-  if (isText && !content.body && part.disposition !== 'attachment') {
+  if (isText && !content.body && part.disposition !== 'attachment' && !part.filename) {
     content.body = part;
     return;
   }

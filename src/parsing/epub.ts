@@ -42,8 +42,9 @@ export const parseEpub: Parser = async ({ path, limits, onProgress }) => {
       if (ENTITY_DECLARATION.test(bytes.toString('latin1'))) throw new ParseFailure('unsafe_content', `The part ${part} declares entities (possible XML bomb).`);
       const { text } = decodeText(bytes);
       builder.resetHeadings();
-      const parser = new HtmlParser(htmlBlockHandler(builder, page), { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-      parser.end(text);
+      // XHTML closes empty elements itself (<a id="x"/>); read as HTML they would swallow what follows.
+      const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true };
+      new HtmlParser(htmlBlockHandler(builder, page), options).end(text);
       onProgress?.(page, items.length);
     }
     return builder.finish({ mediaType: MEDIA_TYPES.epub, pageCount: items.length, warnings, limits });

@@ -99,7 +99,9 @@ function percentDecode(text: string): Buffer {
 /** RFC 2047 encoded words (`=?utf-8?B?…?=`); whitespace between two of them is not part of the text. */
 export function decodeWords(value: string): string {
   const word = /=\?([^?\s]+)\?([bq])\?([^?\s]*)\?=/gi;
-  return value.replace(/(\?=)\s+(?==\?)/g, '$1').replace(word, (_, charset: string, encoding: string, text: string) => {
+  // Headers were read as latin1; raw 8-bit text (RFC 6532 allows UTF-8) is decoded as the body would be.
+  const text = /[\x80-\xff]/.test(value) ? decodeText(Buffer.from(value, 'latin1')).text : value;
+  return text.replace(/(\?=)\s+(?==\?)/g, '$1').replace(word, (_, charset: string, encoding: string, text: string) => {
     const bytes = encoding.toLowerCase() === 'b' ? Buffer.from(text, 'base64') : quotedPrintable(text.replace(/_/g, ' '));
     return decodeCharset(bytes, charset.split('*')[0]!);
   });

@@ -91,6 +91,12 @@ test('eml: readable attachments become sections on the pages after the message; 
   t.regex(doc.warnings[0]!, /^Attachment "blob\.bin" was not read/);
 });
 
+test('eml: raw UTF-8 in a header is read as UTF-8', async (t) => {
+  const doc = await parsePath(write(dir.path, 'raw.eml', Buffer.from('From: Zoë <z@example.com>\r\nSubject: Über uns\r\n\r\nHallo.')));
+  t.like(doc.blocks[0], { kind: 'heading', text: 'Über uns' });
+  t.truthy(blockWith(doc, 'From: Zoë'));
+});
+
 test('eml: text that only looks a little like mail stays text', async (t) => {
   const doc = await parsePath(write(dir.path, 'diary.txt', 'Date: Monday\n\nA quiet day.'));
   t.is(doc.mediaType, 'text/plain');

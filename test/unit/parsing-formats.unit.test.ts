@@ -79,6 +79,13 @@ test('epub: spine order, a page per spine item, chapter headings kept', async (t
   t.falsy(blockWith(doc, 'Contents'), 'the navigation document is not in the spine');
 });
 
+test('epub: an EPUB 2 chapter with its XHTML doctype and self-closed elements reads normally', async (t) => {
+  const doctype = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">';
+  const html = xhtml('<h2>Prologue<a id="p1"/></h2><p>It began at night.</p>').replace('?>', `?>${doctype}`);
+  const doc = await parsePath(write(dir.path, 'epub2.epub', epub([{ href: 'p.xhtml', html }], ['p.xhtml'])));
+  t.like(blockWith(doc, 'It began at night.'), { kind: 'paragraph', headingPath: ['Prologue'] });
+});
+
 test('epub: bad files fail with their codes', async (t) => {
   await failsWith(t, 'nocontainer.epub', zip([{ name: 'mimetype', data: 'application/epub+zip', store: true }]), 'corrupt');
   await failsWith(t, 'nospine.epub', epub([{ href: 'a.xhtml', html: xhtml('<p>x</p>') }], []), 'empty');
