@@ -72,7 +72,10 @@ async function zipKind(path: string, fileName: string): Promise<Detection> {
   }
   if (names.has('word/document.xml')) return ok(MEDIA_TYPES.docx);
   if (names.has('xl/workbook.xml')) return ok(MEDIA_TYPES.xlsx);
-  return fail('unsupported_type', 'The file is a ZIP archive, but not a Word (.docx) or Excel (.xlsx) document.');
+  if (names.has('ppt/presentation.xml')) return ok(MEDIA_TYPES.pptx);
+  // EPUB requires a `mimetype` entry first and META-INF/container.xml; either one is telling enough.
+  if (names.has('META-INF/container.xml') || (names.has('mimetype') && /\.epub$/i.test(fileName))) return ok(MEDIA_TYPES.epub);
+  return fail('unsupported_type', 'The file is a ZIP archive, but not a Word (.docx), Excel (.xlsx), PowerPoint (.pptx) or EPUB document.');
 }
 
 /** Office wraps a password-protected .docx/.xlsx in an OLE2 file with an EncryptedPackage stream. */
@@ -84,7 +87,7 @@ async function compoundFileKind(readAt: ReadAt): Promise<Detection> {
     return fail('corrupt', 'The file is a damaged OLE2 (legacy Office) file.');
   }
   if (names.includes('EncryptedPackage')) return fail('encrypted', 'The document is password-protected.');
-  return fail('unsupported_type', 'Legacy Office files (.doc, .xls, .ppt) are not supported; save the file as .docx or .xlsx.');
+  return fail('unsupported_type', 'Legacy Office files (.doc, .xls, .ppt) are not supported; save the file as .docx, .xlsx or .pptx.');
 }
 
 function textKind(head: Buffer, fileName: string, truncated: boolean): MediaType | undefined {
@@ -98,7 +101,8 @@ function textKind(head: Buffer, fileName: string, truncated: boolean): MediaType
     sample = head.toString('latin1');
   }
   if (/^(?:\s|<!--[\s\S]*?-->|<\?xml[^>]*>)*<(?:!doctype\s+html|html[\s>])/i.test(sample.slice(0, 1024))) return MEDIA_TYPES.html;
-  return textTypeByName(fileName);
+  const byName = textTypeByName(fileName);
+  return byName === MEDIA_TYPES.text && looksLikeEmail(sample, fileName) ? MEDIA_TYPES.eml : byName;
 }
 
 /** Which kind of text a file is, by its name alone, once its bytes have shown it is text. */
@@ -132,9 +136,30 @@ function looksLikeLegacyText(head: Buffer): boolean {
   return controls <= Math.max(2, head.length / 100);
 }
 
+/** Headers that mail always has and other text rarely starts with. */
+const MAIL_HEADERS = ['from', 'to', 'subject', 'date', 'message-id', 'mime-version', 'received', 'return-path', 'delivered-to'];
+
+/**
+ * An RFC 5322 message starts with header lines up to the first blank line. A .eml name needs one
+ * mail header; any other text needs two, one of them From, MIME-Version or Received, so notes
+ * that start "Date: …" stay text.
+ */
+function looksLikeEmail(sample: string, fileName: string): boolean {
+  const blank = /\r?\n\r?\n/.exec(sample);
+  const lines = (blank ? sample.slice(0, blank.index) : sample).split(/\r?\n/).filter((line) => !/^[ \t]/.test(line));
+  // Without a blank line in the sample, the last line may be cut anywhere.
+  const whole = blank ? lines : lines.slice(0, -1);
+  if (whole.length === 0 || !whole.every((line) => /^[\x21-\x39\x3b-\x7e]+:/.test(line))) return false;
+  const names = new Set(whole.map((line) => line.slice(0, line.indexOf(':')).toLowerCase()));
+  const known = MAIL_HEADERS.filter((name) => names.has(name)).length;
+  if (extname(fileName).toLowerCase() === '.eml') return known >= 1;
+  return known >= 2 && (names.has('from') || names.has('mime-version') || names.has('received'));
+}
+
 function officeTypeByName(fileName: string): MediaType | undefined {
   const ext = extname(fileName).toLowerCase();
-  return ext === '.docx' ? MEDIA_TYPES.docx : ext === '.xlsx' ? MEDIA_TYPES.xlsx : undefined;
+  const byExtension: Record<string, MediaType> = { '.docx': MEDIA_TYPES.docx, '.xlsx': MEDIA_TYPES.xlsx, '.pptx': MEDIA_TYPES.pptx, '.epub': MEDIA_TYPES.epub };
+  return byExtension[ext];
 }
 
 const startsWith = (bytes: Buffer, prefix: number[]) => prefix.every((b, i) => bytes[i] === b);

@@ -15,6 +15,12 @@ const loaders: Record<MediaType, () => Promise<Parser>> = {
   [MEDIA_TYPES.markdown]: async () => (await import('./markdown.ts')).parseMarkdown,
   [MEDIA_TYPES.text]: async () => (await import('./text.ts')).parseText,
   [MEDIA_TYPES.html]: async () => (await import('./html.ts')).parseHtml,
+  [MEDIA_TYPES.pptx]: async () => (await import('./pptx.ts')).parsePptx,
+  [MEDIA_TYPES.epub]: async () => (await import('./epub.ts')).parseEpub,
+  // An email's attachments are parsed by the other parsers, handed in so eml.ts need not import this module.
+  [MEDIA_TYPES.eml]: async () => (await import('./eml.ts')).emlParser(parserFor),
 };
 
-export const parserFor = (mediaType: MediaType): Promise<Parser> => loaders[mediaType]();
+export function parserFor(mediaType: MediaType): Promise<Parser> {
+  return loaders[mediaType]();
+}

@@ -18,7 +18,7 @@ type Table = { rows: Row[]; inHead: boolean; cell?: string[]; span: number };
  * with their nesting, pre as code, blockquotes as quotes, and tables row by row (a thead or a
  * row of th names the columns). Site chrome (nav, footer, aria roles …) is dropped.
  */
-export function htmlBlockHandler(builder: BlockBuilder): Partial<Handler> {
+export function htmlBlockHandler(builder: BlockBuilder, page = 1): Partial<Handler> {
   const open: Open[] = [];
   const tables: Table[] = [];
   let text: string[] = [];
@@ -32,13 +32,13 @@ export function htmlBlockHandler(builder: BlockBuilder): Partial<Handler> {
     if (!content.trim()) return;
     for (let i = open.length - 1; i >= 0; i--) {
       const name = open[i]!.name;
-      if (/^h[1-6]$/.test(name)) return builder.heading(content, Number(name[1]), 1);
-      if (name === 'pre') return builder.add('code', content, 1);
-      if (name === 'li') return builder.add('list_item', content, 1, Math.max(0, open.filter((o) => LISTS.has(o.name)).length - 1));
-      if (name === 'blockquote') return builder.add('quote', content, 1);
-      if (name === 'figcaption' || name === 'caption') return builder.add('caption', content, 1);
+      if (/^h[1-6]$/.test(name)) return builder.heading(content, Number(name[1]), page);
+      if (name === 'pre') return builder.add('code', content, page);
+      if (name === 'li') return builder.add('list_item', content, page, Math.max(0, open.filter((o) => LISTS.has(o.name)).length - 1));
+      if (name === 'blockquote') return builder.add('quote', content, page);
+      if (name === 'figcaption' || name === 'caption') return builder.add('caption', content, page);
     }
-    builder.add('paragraph', content, 1);
+    builder.add('paragraph', content, page);
   };
 
   const close = (name: string) => {
@@ -69,7 +69,7 @@ export function htmlBlockHandler(builder: BlockBuilder): Partial<Handler> {
     const rows = tableTexts(table.rows);
     const outer = cell();
     if (outer) outer.push(` ${rows.join('; ')} `);
-    else for (const row of rows) builder.add('table_row', row, 1);
+    else for (const row of rows) builder.add('table_row', row, page);
   };
 
   return {

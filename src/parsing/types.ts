@@ -17,6 +17,9 @@ export const MEDIA_TYPES = {
   markdown: 'text/markdown',
   text: 'text/plain',
   html: 'text/html',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  epub: 'application/epub+zip',
+  eml: 'message/rfc822',
 } as const;
 
 export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];

@@ -13,6 +13,7 @@ import { parseHtml } from '../../src/parsing/html.ts';
 import { parseMarkdown } from '../../src/parsing/markdown.ts';
 import { parseText } from '../../src/parsing/text.ts';
 import { parseXlsx } from '../../src/parsing/xlsx.ts';
+import { parserFor } from '../../src/parsing/dispatch.ts';
 import { DEFAULT_LIMITS, MEDIA_TYPES, type MediaType, type ParsedDocument, type ParseLimits, type Parser } from '../../src/parsing/types.ts';
 
 const PARSERS: Partial<Record<MediaType, Parser>> = {
@@ -29,8 +30,8 @@ export async function parsePath(path: string, limits: ParseLimits = DEFAULT_LIMI
   const fileName = basename(path);
   const detected = await detectMediaType(path, fileName);
   if (!detected.ok) throw Object.assign(new Error(detected.message), { code: detected.code });
-  const parser = PARSERS[detected.mediaType];
-  if (!parser) throw new Error(`no parser here for ${detected.mediaType}`);
+  // The formats without an entry load through the pipeline's own dispatch (pptx, epub, eml).
+  const parser = PARSERS[detected.mediaType] ?? (await parserFor(detected.mediaType));
   return parser({ path, fileName, mediaType: detected.mediaType, limits });
 }
 

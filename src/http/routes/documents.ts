@@ -58,7 +58,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
     if (refused.length > 0) {
       await Promise.all(files.filter((f) => refused.includes(f.name)).map((f) => blobs.delete(f.sha256)));
       throw unsupportedMediaType(
-        `Unsupported file type: ${refused.join(', ')}. Supported: PDF, DOCX, XLSX, CSV, Markdown, plain text, HTML, PNG, JPEG, TIFF.`,
+        `Unsupported file type: ${refused.join(', ')}. Supported: PDF, DOCX, XLSX, PPTX, EPUB, email (.eml), CSV, Markdown, plain text, HTML, PNG, JPEG, TIFF.`,
       );
     }
     return out;
@@ -177,6 +177,16 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
 
 function guessByName(name: string): string {
   const ext = name.toLowerCase().split('.').pop();
-  const byExt: Record<string, string> = { pdf: MEDIA_TYPES.pdf, docx: MEDIA_TYPES.docx, xlsx: MEDIA_TYPES.xlsx, csv: MEDIA_TYPES.csv, md: MEDIA_TYPES.markdown, html: MEDIA_TYPES.html };
+  const byExt: Record<string, string> = {
+    pdf: MEDIA_TYPES.pdf,
+    docx: MEDIA_TYPES.docx,
+    xlsx: MEDIA_TYPES.xlsx,
+    pptx: MEDIA_TYPES.pptx,
+    epub: MEDIA_TYPES.epub,
+    eml: MEDIA_TYPES.eml,
+    csv: MEDIA_TYPES.csv,
+    md: MEDIA_TYPES.markdown,
+    html: MEDIA_TYPES.html,
+  };
   return byExt[ext ?? ''] ?? 'application/octet-stream';
 }
