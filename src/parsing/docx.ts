@@ -6,7 +6,7 @@ import { markPageHints } from './docx-pages.ts';
 import { readStyles } from './docx-styles.ts';
 import { failingAs } from './failures.ts';
 import { type Archive, openArchive } from './zip-archive.ts';
-import { assertArchiveSafe, assertNoDtd } from './zip-safety.ts';
+import { assertArchiveSafe, checkedPart } from './zip-safety.ts';
 import { MEDIA_TYPES, ParseFailure, type Parser } from './types.ts';
 
 /**
@@ -18,7 +18,7 @@ export const parseDocx: Parser = async ({ path, limits, onProgress }) => {
   const archive = await openArchive(path);
   try {
     assertArchiveSafe(archive.entries, limits);
-    const part = checkedParts(archive);
+    const part: PartReader = (name) => checkedPart(archive, name);
     const styles = await part('word/styles.xml');
     const body = { rendered: false };
 
@@ -52,14 +52,6 @@ export const parseDocx: Parser = async ({ path, limits, onProgress }) => {
 
 type PartReader = (name: string) => Promise<Buffer | undefined>;
 
-function checkedParts(archive: Archive): PartReader {
-  return async (name) => {
-    if (!archive.has(name)) return undefined;
-    const bytes = await archive.read(name);
-    assertNoDtd(bytes, name);
-    return bytes;
-  };
-}
 
 /**
  * The package interface mammoth's readers use: exists() and read(name, encoding). Notes in

@@ -4,7 +4,7 @@ import { decodeText } from './decode.ts';
 import { htmlBlockHandler } from './html-blocks.ts';
 import { descendantsNamed, parseXml, resolvePart, type XmlNode } from './xml-tree.ts';
 import { type Archive, openArchive } from './zip-archive.ts';
-import { assertArchiveSafe, assertNoDtd } from './zip-safety.ts';
+import { assertArchiveSafe, checkedPart } from './zip-safety.ts';
 import { MEDIA_TYPES, ParseFailure, type Parser } from './types.ts';
 
 const CONTAINER = 'META-INF/container.xml';
@@ -54,10 +54,8 @@ export const parseEpub: Parser = async ({ path, limits, onProgress }) => {
 };
 
 async function xml(archive: Archive, name: string): Promise<XmlNode | undefined> {
-  if (!archive.has(name)) return undefined;
-  const bytes = await archive.read(name);
-  assertNoDtd(bytes, name);
-  return parseXml(decodeText(bytes).text);
+  const bytes = await checkedPart(archive, name);
+  return bytes && parseXml(decodeText(bytes).text);
 }
 
 /** Spine itemrefs resolved through the manifest to part names; non-linear items (pop-ups, notes) come last, as readers show them. */

@@ -2,7 +2,7 @@ import { createBlockBuilder } from './block-builder.ts';
 import { slideBlocks } from './pptx-slide.ts';
 import { descendantsNamed, parseXml, relationships, type XmlNode } from './xml-tree.ts';
 import { type Archive, openArchive } from './zip-archive.ts';
-import { assertArchiveSafe, assertNoDtd } from './zip-safety.ts';
+import { assertArchiveSafe, checkedPart } from './zip-safety.ts';
 import { MEDIA_TYPES, ParseFailure, type Parser } from './types.ts';
 
 const PRESENTATION = 'ppt/presentation.xml';
@@ -53,10 +53,8 @@ type XmlReader = (name: string) => Promise<XmlNode | undefined>;
 /** Parts are DTD-checked before parsing, as for DOCX: a DTD in OOXML is only ever an attack. */
 function xmlReader(archive: Archive): XmlReader {
   return async (name) => {
-    if (!archive.has(name)) return undefined;
-    const bytes = await archive.read(name);
-    assertNoDtd(bytes, name);
-    return parseXml(new TextDecoder('utf-8').decode(bytes));
+    const bytes = await checkedPart(archive, name);
+    return bytes && parseXml(new TextDecoder('utf-8').decode(bytes));
   };
 }
 

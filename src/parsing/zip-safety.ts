@@ -35,6 +35,14 @@ export function assertNoDtd(bytes: Uint8Array, name: string): void {
   if (DTD.test(latin1(bytes))) throw unsafe(name);
 }
 
+/** An archive's part, DTD-checked before any XML parser may read it; undefined when the archive has none. */
+export async function checkedPart(archive: Archive, name: string): Promise<Buffer | undefined> {
+  if (!archive.has(name)) return undefined;
+  const bytes = await archive.read(name);
+  assertNoDtd(bytes, name);
+  return bytes;
+}
+
 /** The same check on a stream, chunk by chunk, so a huge part is never held in memory. */
 export async function assertStreamHasNoDtd(stream: Readable, name: string): Promise<void> {
   let tail = '';
