@@ -5,6 +5,7 @@ import { extractAnswer } from '../../domain/answer/extract.ts';
 import { rarityFromRanks } from '../../domain/answer/rarity.ts';
 import type { SelectionOptions } from '../../domain/answer/selection.ts';
 import { termReader } from '../../domain/answer/words.ts';
+import { lastUserMessage } from '../../domain/chat/messages.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
 import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatUsage, ContextPassage, ModelInfo } from '../../ports/models.ts';
 import { loadWordRanks } from './hashing-embedder.ts';
@@ -64,7 +65,7 @@ export function createExtractiveChatModel(options: ExtractiveChatModelOptions): 
 function languageSample(request: ChatRequest): string {
   const passage = request.passages?.[0]?.text;
   if (passage) return passage.slice(0, 256);
-  return request.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+  return lastUserMessage(request.messages);
 }
 
 /** What a chat format adds around each message (role and delimiters), as OpenAI bills it. */

@@ -3,6 +3,7 @@ import { quotesOf } from '../../domain/answer/quotes.ts';
 import { termReader } from '../../domain/answer/words.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
+import { lastUserMessage } from '../../domain/chat/messages.ts';
 import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
 import type { ChatDelta, ChatMessage, ChatModel, ChatUsage, ContextPassage } from '../../ports/models.ts';
@@ -140,8 +141,6 @@ async function* fixedAnswer(content: string, promptTokens: number): AsyncIterabl
   yield { content };
   yield { finishReason: 'stop', usage: { promptTokens, completionTokens: countTokens(content) } };
 }
-
-const lastUserMessage = (messages: readonly ChatMessage[]) => messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
 /** An answer that cites nothing (a model saying the passages do not hold the answer) has no citations. */
 function withQuotes(citations: Citation[], answer: string): Citation[] {

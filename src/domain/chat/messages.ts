@@ -1,10 +1,12 @@
 /** The conversation as every chat model and the prompt builder see it. */
 export type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
-/** A retrieved passage as the prompt numbers it: the answer cites it as `[index]`. */
 /**
- * A retrieved passage as a model reads it. `headingEnd`: where the heading path that retrieval
+ * A retrieved passage as a model reads it; the answer cites it as `[index]`. `headingEnd`: where the heading path that retrieval
  * puts above the chunk's own text ends in `text` (0 or absent: none), so an answerer can read it as
  * context without quoting it as an answer.
  */
 export type ContextPassage = { index: number; text: string; source?: string; page?: number; headingEnd?: number };
+
+/** The last thing the user said: what a conversation asks now (empty without a user message). */
+export const lastUserMessage = (messages: readonly ChatMessage[]): string => messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
