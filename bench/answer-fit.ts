@@ -52,8 +52,7 @@ async function dump(suite: string, out: string) {
 }
 
 async function score(file: string, show: number) {
-  const rarity = rarityFromRanks(loadWordRanks());
-  const analyzer = await loadTextAnalyzer();
+  const answer = await offlineAnswerer();
   const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Dumped);
   let right = 0;
   let total = 0;
@@ -63,11 +62,8 @@ async function score(file: string, show: number) {
   for (const row of rows) {
     if (row.category !== 'answerable') continue;
     total++;
-    const passages = row.passages.map((p, i) => ({ index: i + 1, text: p.text }));
-    const language = analyzer.detectLanguage(passages[0]?.text.slice(0, 256) ?? row.question);
-    const read = termReader((text) => analyzer.tokens(text, language));
-    const { content } = extractAnswer({ messages: [{ role: 'user', content: row.question }], passages }, { read, rarity });
-    const limitOk = row.language === 'en' && file.includes('squad') ? wordCount(content) <= 80 : content.length <= 600;
+    const content = answer(row);
+    const limitOk = withinLimit(content, row, file);
     const found = containsGold(content, row.golds, row.language);
     if (found && !limitOk) long++;
     if (found && limitOk && /\[\d+\]/.test(content)) right++;
@@ -77,10 +73,25 @@ async function score(file: string, show: number) {
   process.stdout.write(`${wrong.join('\n')}\nanswerable ${right}/${total} = ${(right / total).toFixed(4)}; gold in passages ${(inPassages / total).toFixed(4)}; too long ${long}; ${(performance.now() - started).toFixed(0)} ms\n`);
 }
 
-/** Per threshold: answerable questions answered right, and questions no document covers refused, over the dumps given. */
-async function tradeoff(files: string[]) {
+/** The extractive model's answer to a dumped question, read as the model reads it: in the first passage's language. */
+async function offlineAnswerer(): Promise<(row: Dumped) => string> {
   const rarity = rarityFromRanks(loadWordRanks());
   const analyzer = await loadTextAnalyzer();
+  return (row) => {
+    const passages = row.passages.map((p, i) => ({ index: i + 1, text: p.text }));
+    const language = analyzer.detectLanguage(passages[0]?.text.slice(0, 256) ?? row.question);
+    const read = termReader((text) => analyzer.tokens(text, language));
+    return extractAnswer({ messages: [{ role: 'user', content: row.question }], passages }, { read, rarity }).content;
+  };
+}
+
+/** The benchmark's length limit: 80 words for SQuAD's English, 600 characters otherwise. */
+const withinLimit = (content: string, row: Dumped, file: string) =>
+  row.language === 'en' && file.includes('squad') ? wordCount(content) <= 80 : content.length <= 600;
+
+/** Per threshold: answerable questions answered right, and questions no document covers refused, over the dumps given. */
+async function tradeoff(files: string[]) {
+  const answer = await offlineAnswerer();
   const table: Record<string, Record<string, number>> = {};
   for (const file of files) {
     const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Dumped);
@@ -95,12 +106,8 @@ async function tradeoff(files: string[]) {
         if (row.category === 'answerable') {
           answerable++;
           if (!pass) continue;
-          const passages = row.passages.map((p, i) => ({ index: i + 1, text: p.text }));
-          const language = analyzer.detectLanguage(passages[0]?.text.slice(0, 256) ?? row.question);
-          const read = termReader((text) => analyzer.tokens(text, language));
-          const { content } = extractAnswer({ messages: [{ role: 'user', content: row.question }], passages }, { read, rarity });
-          const short = row.language === 'en' && name.includes('squad') ? wordCount(content) <= 80 : content.length <= 600;
-          if (short && containsGold(content, row.golds, row.language)) answered++;
+          const content = answer(row);
+          if (withinLimit(content, row, file) && containsGold(content, row.golds, row.language)) answered++;
         } else if (row.category === 'offtopic') {
           uncovered++;
           if (!pass) refused++;

@@ -3,6 +3,7 @@
 // (fact in the answer, cited file and page; uncovered questions must be refused).
 //   node --import tsx bench/eval-docs.ts      prints the JSON report; failures go to stderr
 import { join } from 'node:path';
+import pMap from 'p-map';
 import { pathToFileURL } from 'node:url';
 import { DOCS_DIR, hasDocs, loadQuestions, referencedFiles, type DocsQuestion } from './docs-questions.ts';
 import { failureLines, report, type Scored } from './docs-report.ts';
@@ -36,21 +37,16 @@ async function ask(api: Api, kb: string, q: DocsQuestion): Promise<ChatReply> {
   return { content: res.choices?.[0]?.message?.content ?? res.content ?? '', citations: res.citations ?? [], answerable: res.answerable };
 }
 
-async function askAll(api: Api, kb: string, questions: DocsQuestion[]): Promise<Scored[]> {
-  const rows: Scored[] = new Array(questions.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < questions.length) {
-        const i = next++;
-        const q = questions[i]!;
-        const reply = await ask(api, kb, q);
-        const cited = usedCitations(reply).map((c) => ({ source: c.source ?? c.name ?? '?', page: c.page ?? null }));
-        rows[i] = { q, verdict: score(q, reply), answer: reply.content, cited };
-      }
-    }),
+function askAll(api: Api, kb: string, questions: DocsQuestion[]): Promise<Scored[]> {
+  return pMap(
+    questions,
+    async (q): Promise<Scored> => {
+      const reply = await ask(api, kb, q);
+      const cited = usedCitations(reply).map((c) => ({ source: c.source ?? c.name ?? '?', page: c.page ?? null }));
+      return { q, verdict: score(q, reply), answer: reply.content, cited };
+    },
+    { concurrency: CONCURRENCY },
   );
-  return rows;
 }
 
 export async function runDocsSuite(): Promise<object> {

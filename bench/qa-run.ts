@@ -1,5 +1,6 @@
 // Asking a knowledge base questions through POST /v1/chat/completions and summarising the verdicts:
 // what the SQuAD and XQuAD suites share.
+import pMap from 'p-map';
 import type { ChatReply } from './answer-scoring.ts';
 import { json, type Api } from './kbqa-api.ts';
 import type { Split } from './squad-data.ts';
@@ -50,21 +51,16 @@ export async function askChat(api: Api, kb: string, question: string): Promise<{
 }
 
 /** Asks every question with `concurrency` clients; rows come back in the questions' order. */
-export async function askAll(api: Api, kb: string, suite: string, asks: readonly Ask[], concurrency = 4): Promise<ResultRow[]> {
-  const rows: ResultRow[] = new Array(asks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < asks.length) {
-        const i = next++;
-        const { judge, inContext, ...ask } = asks[i]!;
-        const { reply, passages, ms } = await askChat(api, kb, ask.question);
-        const context = inContext ? { gold_in_context: inContext(passages) } : {};
-        rows[i] = { suite, ...ask, answer: reply.content, citations: reply.citations, ...context, ...extras(reply), correct: judge(reply), latency_ms: round(ms, 1) };
-      }
-    }),
+export function askAll(api: Api, kb: string, suite: string, asks: readonly Ask[], concurrency = 4): Promise<ResultRow[]> {
+  return pMap(
+    asks,
+    async ({ judge, inContext, ...ask }): Promise<ResultRow> => {
+      const { reply, passages, ms } = await askChat(api, kb, ask.question);
+      const context = inContext ? { gold_in_context: inContext(passages) } : {};
+      return { suite, ...ask, answer: reply.content, citations: reply.citations, ...context, ...extras(reply), correct: judge(reply), latency_ms: round(ms, 1) };
+    },
+    { concurrency },
   );
-  return rows;
 }
 
 const extras = (reply: ChatReply) => ({
