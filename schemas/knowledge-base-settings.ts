@@ -99,3 +99,7 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 }
 
 export const answerabilitySettings = (settings: KnowledgeBaseSettings) => settings.answerability ?? DEFAULT_ANSWERABILITY;
+
+/** The language a knowledge base pinned, or undefined when it detects ('auto', or a knowledge base older than the setting). */
+export const pinnedLanguage = (settings: KnowledgeBaseSettings): string | undefined =>
+  settings.language === undefined || settings.language === 'auto' ? undefined : settings.language;

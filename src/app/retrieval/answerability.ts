@@ -1,5 +1,5 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
-import { answerabilitySettings } from '../../../schemas/knowledge-base-settings.ts';
+import { answerabilitySettings, pinnedLanguage } from '../../../schemas/knowledge-base-settings.ts';
 import { passageSentences } from '../../domain/answer/passage-sentences.ts';
 import { type PassageTerms, questionCoverage } from '../../domain/retrieval/coverage.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
@@ -48,7 +48,7 @@ export function answerabilityGate(keywords: KeywordIndex, analyzer: Analyzer) {
   return async (kb: KnowledgeBaseDoc, query: string, hits: readonly SearchHit[]): Promise<Answerability> => {
     const { min_coverage } = answerabilitySettings(kb.settings);
     if (hits.length === 0) return { coverage: 0, answerable: false };
-    const pinned = kb.settings.language === 'auto' ? undefined : kb.settings.language;
+    const pinned = pinnedLanguage(kb.settings);
     const stats = await keywords.termStats(kb.id, query, { language: pinned });
     // The question's terms were analysed in its language; its passages are read in the same one, so the two meet.
     const language = pinned ?? analyzer.detectLanguage(query);

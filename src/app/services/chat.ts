@@ -3,6 +3,7 @@ import { quotesOf } from '../../domain/answer/quotes.ts';
 import { termReader } from '../../domain/answer/words.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
+import { pinnedLanguage } from '../../../schemas/knowledge-base-settings.ts';
 import { lastUserMessage } from '../../domain/chat/messages.ts';
 import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
@@ -73,7 +74,7 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
       let grounding: PreparedChat['grounding'] = null;
       if (input.knowledgeBaseId) {
         const kb = await search.knowledgeBase(principal, input.knowledgeBaseId);
-        const language = kb.settings.language === 'auto' ? analyzer.detectLanguage(lastUserMessage(input.messages)) : kb.settings.language;
+        const language = pinnedLanguage(kb.settings) ?? analyzer.detectLanguage(lastUserMessage(input.messages));
         const read = termReader((text) => analyzer.tokens(text, language));
         const retrieved = await search.retrieveContext(kb, { query: questionFromConversation(input.messages, read) }, { signal });
         ({ citations, passages } = retrieved);
