@@ -120,10 +120,11 @@ export function sentenceFeatures(question: Question, sentences: readonly Passage
 }
 
 /**
- * Weights of a linear ranker over FEATURES, fitted (listwise softmax, bench/answer-fit.ts dumps)
- * on the fit halves (even articles) of SQuAD 2.0 and XQuAD in six languages: the sentence holding
- * the gold answer should outscore its passages' other sentences. It ranks that sentence first for
- * 75 % of those questions, against 72 % for the hand-set weights it replaced.
+ * Weights of a linear ranker over FEATURES, fitted by bench/ranker-fit.ts (listwise softmax over
+ * bench/answer-fit.ts dumps) on the fit halves (even articles) of SQuAD 2.0 and XQuAD in six
+ * languages: the sentence holding the gold answer should outscore its passages' other sentences.
+ * It ranks that sentence first for 75 % of those questions, against 72 % for the hand-set weights
+ * it replaced.
  */
 export const RANKER_WEIGHTS: readonly number[] = [4.794, 4.325, 1.276, 0.376, 4.366, -0.039, -0.274, -1.154, -0.012, -1.712, -0.058, 1.176];
 
@@ -139,9 +140,6 @@ const sum = (xs: Iterable<number>) => {
   return total;
 };
 
-/** How much a word's spread over the passages' sentences discounts it (0: not at all, 1: down to nothing when it is everywhere). */
-export const LOCAL_IDF_STRENGTH = 1;
-
 /**
  * A question word that most of the retrieved sentences share (the subject the passages are all
  * about, "Huguenots" in a Huguenot article) tells the answering sentence from the others less
@@ -156,7 +154,7 @@ function localWeights(weights: Map<string, number>, analysed: readonly { stems: 
     let df = 0;
     for (const a of analysed) if (a.stems.has(stem)) df++;
     const idf = Math.log((n + 1) / (df + 0.5)) / max;
-    out.set(stem, w * (1 - LOCAL_IDF_STRENGTH + LOCAL_IDF_STRENGTH * idf));
+    out.set(stem, w * idf);
   }
   return out;
 }
