@@ -20,6 +20,8 @@ export const MEDIA_TYPES = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   epub: 'application/epub+zip',
   eml: 'message/rfc822',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
 } as const;
 
 export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];
