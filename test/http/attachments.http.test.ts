@@ -3,13 +3,15 @@ import { Document, Packer, Paragraph } from 'docx';
 import { settledDocument, uploadFiles } from '../helpers/documents.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { eml } from '../unit/parsing-formats-fixtures.ts';
+import { workbook, xls } from '../unit/parsing-legacy-fixtures.ts';
 import { pdf } from '../unit/parsing-pdf-fixtures.ts';
 
 /** An email's attachments become documents of their own, linked to it, and go when it goes. */
 
 const test = anyTest as TestFn<{ server: TestServer; kb: string }>;
 test.before(async (t) => {
-  t.context.server = await startServer({ KBQA_MAX_UPLOAD_MB: '1' });
+  // Five documents polled at once would meet the rate limit.
+  t.context.server = await startServer({ KBQA_MAX_UPLOAD_MB: '1', KBQA_RATE_LIMIT_PER_MINUTE: '0' });
   t.context.kb = (await t.context.server.call('POST', '/v1/knowledge-bases', { json: { name: 'Mail' } })).body.id;
 });
 test.after.always((t) => t.context.server?.close());
@@ -37,6 +39,7 @@ async function makeMail() {
     ...part('plant.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', docx),
     ...part('inspection.pdf', 'application/pdf', report),
     ...part('sales.csv', 'text/csv', Buffer.from('Region,Sales\nGranada,41\nSevilla,17\n')),
+    ...part('ledger.xls', 'application/vnd.ms-excel', xls(workbook([{ name: 'Ledger', rows: [['Account', 'Balance'], ['Petty cash', 310]] }]))),
     ...part('broken.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', Buffer.from('PK\u0003\u0004 this is not a real archive at all')),
     ...part('tool.bin', 'application/octet-stream', Buffer.from([0, 1, 2, 3, 0, 255, 7, 0])),
     '--mix--',
@@ -60,13 +63,15 @@ test.serial('each readable attachment is a document of its own, linked to the em
     [`${email.id}_att1`, 'plant.docx'],
     [`${email.id}_att2`, 'inspection.pdf'],
     [`${email.id}_att3`, 'sales.csv'],
-    [`${email.id}_att4`, 'broken.docx'],
+    [`${email.id}_att4`, 'ledger.xls'],
+    [`${email.id}_att5`, 'broken.docx'],
   ]);
   const done = await Promise.all(children.map((d: any) => settledDocument(server, kb, d.id)));
   t.deepEqual(done.map((d) => [d.status, d.media_type, d.error?.code ?? null]), [
     ['ready', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', null],
     ['ready', 'application/pdf', null],
     ['ready', 'text/csv', null],
+    ['ready', 'application/vnd.ms-excel', null],
     ['failed', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'corrupt'],
   ]);
   t.deepEqual(done[0].metadata, { team: 'ops' }, 'the email\'s metadata carries over');
@@ -75,7 +80,7 @@ test.serial('each readable attachment is a document of its own, linked to the em
   t.regex(chunks, /plant\.docx/);
   t.notRegex(chunks, /Photovoltaic/, 'the email no longer inlines its attachments');
 
-  for (const [query, name] of [['Photovoltaic output Almeria', 'plant.docx'], ['hairline cracks turbine blade', 'inspection.pdf'], ['Granada sales', 'sales.csv']]) {
+  for (const [query, name] of [['Photovoltaic output Almeria', 'plant.docx'], ['hairline cracks turbine blade', 'inspection.pdf'], ['Granada sales', 'sales.csv'], ['petty cash balance', 'ledger.xls']]) {
     const top = (await search(t, query!)).body.data[0];
     t.like(top, { source: name, document_id: children.find((d: any) => d.name === name).id }, query);
   }
