@@ -15,7 +15,8 @@ export type SheetOptions = { date1904: boolean; isDateFormat: (format: string) =
  * reader builds from exceljs, so an .xls reads exactly like its .xlsx: formulas give their cached
  * result, dates become ISO dates (from the serial, in UTC, as exceljs does), numbers are formatted
  * as displayed and a merged range's value shows in every cell it covers. Cell fonts are not read
- * from BIFF by SheetJS's community build, so headers are found from the values under them alone.
+ * (SheetJS's community build keeps little of BIFF's formatting), so a header row is recognised by
+ * the numbers, dates or booleans under it alone, not by bold labels.
  */
 export function sheetRowsOf(sheet: WorkSheet, options: SheetOptions): SheetRow[] {
   const data = (sheet['!data'] ?? []) as (CellObject | undefined)[][];
