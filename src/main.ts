@@ -127,7 +127,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const concurrency = ingestion.parserThreads;
       await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
       await reanalyseKeywordIndex({ keywords: indexes.keywords, passages: indexes.passages, readModels }, logger);
-      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
+      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, maxUploadBytes: ingestion.maxUploadBytes, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
       groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed, logger })));
       groups.set('runner', await bus.subscribe(runnerConsumer({
             ctx,

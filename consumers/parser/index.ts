@@ -1,6 +1,7 @@
 import pMap from 'p-map';
 import type { EventData } from '../../schemas/events/index.ts';
-import { handleCommand } from '../../src/app/command-handler.ts';
+import { foldStream, handleCommand } from '../../src/app/command-handler.ts';
+import { deleteDocument } from '../../src/app/document-removal.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { chunkStreamDecider, chunkStreamKey } from '../../src/domain/document/chunk-stream.ts';
@@ -11,6 +12,7 @@ import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { DocumentParser } from '../../src/ports/document-parser.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import { defineConsumer, failDocument, type FailureLog } from '../shared.ts';
+import { type AddedAttachments, addAttachments } from './attachments.ts';
 
 export type ParserDeps = {
   ctx: AppContext;
@@ -18,6 +20,8 @@ export type ParserDeps = {
   parser: DocumentParser;
   feed: LiveFeed;
   limits: ParseLimits;
+  /** An attachment larger than an upload may be is not added (see attachments.ts). */
+  maxUploadBytes: number;
   timeoutMs: number;
   concurrency: number;
   /** Hears each document this consumer fails (warn, with its code). */
@@ -25,7 +29,8 @@ export type ParserDeps = {
 };
 
 /**
- * DocumentUploaded → parse in a worker → the attempt's chunk stream, then DocumentParsed naming it.
+ * DocumentUploaded → parse in a worker → the attempt's chunk stream, the documents made from the
+ * file's attachments (an email's), then DocumentParsed naming the chunk stream.
  * A parse is in the log once DocumentParsed is: a crash between the two appends leaves a chunk
  * stream nothing reads, and the redelivered upload parses again as the next attempt. A redelivered
  * upload of a document past `parsing` does nothing.
@@ -45,7 +50,8 @@ export function parserConsumer(deps: ParserDeps): ConsumerGroup {
   });
 }
 
-async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }: ParserDeps, upload: EventData<'DocumentUploaded'>) {
+async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>) {
+  const { ctx, blobs, parser, feed, limits, timeoutMs, logger } = deps;
   const id = upload.document_id;
   const started = await run(() =>
     handleCommand(ctx.store, documentDecider, id, { type: 'StartParsing', data: { document_id: id }, metadata: commandMetadata(ctx, 'parser') }),
@@ -73,7 +79,9 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
     );
     // …then DocumentParsed naming them, on the document's stream as StartParsing left it (read again only if someone wrote since).
     const { batchCount, chunkCount } = recorded.state;
-    await run(() =>
+    // …then the attachments' documents, before the parse commits: a crash in between parses again and finds them made…
+    const attached = outcome.attachments?.length ? await addAttachments(deps, upload, outcome.attachments) : { added: [], warnings: [] };
+    const parsed = await run(() =>
       handleCommand(
         ctx.store,
         documentDecider,
@@ -89,7 +97,7 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
             chunk_count: chunkCount,
             batch_count: batchCount,
             ocr_pages: ocrPages,
-            warnings,
+            warnings: [...warnings, ...attached.warnings],
             parse_ms: Math.round(performance.now() - t0),
           },
           metadata,
@@ -97,8 +105,19 @@ async function parseOne({ ctx, blobs, parser, feed, limits, timeoutMs, logger }:
         { known: started },
       ),
     );
+    // …and should the email have been deleted meanwhile, its deletion did not see them: they go now.
+    if (!parsed && attached.added.length) await dropOrphans(ctx, upload, attached.added);
   } finally {
     await file.release();
+  }
+}
+
+async function dropOrphans(ctx: AppContext, parent: EventData<'DocumentUploaded'>, added: AddedAttachments['added']) {
+  const streamId = documentDecider.streamId(parent.document_id);
+  if (foldStream(documentDecider, streamId, await ctx.store.readStream(streamId)).status !== 'deleted') return;
+  const metadata = commandMetadata(ctx, 'parser');
+  for (const { documentId, sha256 } of added) {
+    await deleteDocument(ctx, { documentId, knowledgeBaseId: parent.knowledge_base_id, workspaceId: parent.workspace_id, sha256 }, metadata);
   }
 }
 

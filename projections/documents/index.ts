@@ -14,6 +14,8 @@ export type DocumentDoc = {
   status: 'queued' | 'parsing' | 'indexing' | 'ready' | 'failed';
   metadata: Record<string, string | number | boolean>;
   chunking: { max_tokens: number; overlap_tokens: number };
+  /** The email it was attached to (absent for uploads, and in documents projected before issue 15). */
+  parent_document_id?: string;
   page_count: number | null;
   /** Whether page numbers (page_count, chunk pages) are an estimate; set by the parse (absent before it, and in documents projected before issue 15). */
   page_estimated?: boolean;
@@ -94,6 +96,7 @@ function uploaded(d: EventData<'DocumentUploaded'>): DocumentDoc {
     status: 'queued',
     metadata: d.metadata,
     chunking: d.chunking,
+    ...(d.parent_document_id ? { parent_document_id: d.parent_document_id } : {}),
     page_count: null,
     chunk_count: null,
     ocr_pages: [],

@@ -29,6 +29,8 @@ export const DocumentUploaded = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   metadata: DocumentMetadata,
   chunking: ChunkingSettings,
+  /** Set on a document the service made from a file inside another (an email's attachment): that document's id. */
+  parent_document_id: z.string().optional(),
   uploaded_at: z.iso.datetime(),
 });
 

@@ -38,6 +38,10 @@ export const Document = z.object({
   sha256: z.string(),
   status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed']),
   metadata: DocumentMetadata,
+  parent_document_id: z
+    .string()
+    .nullable()
+    .describe("The email this document was attached to: an email's attachments in a supported format become documents of their own, deleted with the email; null for an uploaded file"),
   page_count: z.int().nullable(),
   page_estimated: z
     .boolean()

@@ -78,7 +78,11 @@ async function zipKind(path: string, fileName: string): Promise<Detection> {
   return fail('unsupported_type', 'The file is a ZIP archive, but not a Word (.docx), Excel (.xlsx), PowerPoint (.pptx) or EPUB document.');
 }
 
-/** Office wraps a password-protected .docx/.xlsx in an OLE2 file with an EncryptedPackage stream. */
+/**
+ * OLE2 files are told apart by their main stream: Word 97-2003 and Excel 97-2003 (BIFF8, and
+ * BIFF5's "Book") are read; PowerPoint 97-2003 is not (no well-kept library reads it). Office wraps
+ * a password-protected .docx/.xlsx in one with an EncryptedPackage stream.
+ */
 async function compoundFileKind(readAt: ReadAt): Promise<Detection> {
   let names: string[];
   try {
@@ -87,7 +91,12 @@ async function compoundFileKind(readAt: ReadAt): Promise<Detection> {
     return fail('corrupt', 'The file is a damaged OLE2 (legacy Office) file.');
   }
   if (names.includes('EncryptedPackage')) return fail('encrypted', 'The document is password-protected.');
-  return fail('unsupported_type', 'Legacy Office files (.doc, .xls, .ppt) are not supported; save the file as .docx, .xlsx or .pptx.');
+  if (names.includes('WordDocument')) return ok(MEDIA_TYPES.doc);
+  if (names.includes('Workbook') || names.includes('Book')) return ok(MEDIA_TYPES.xls);
+  if (names.includes('PowerPoint Document')) {
+    return fail('unsupported_type', 'Legacy PowerPoint files (.ppt) are not supported; save the presentation as .pptx and upload that.');
+  }
+  return fail('unsupported_type', 'The file is an OLE2 compound file, but not a Word (.doc) or Excel (.xls) 97-2003 document.');
 }
 
 function textKind(head: Buffer, fileName: string, truncated: boolean): MediaType | undefined {

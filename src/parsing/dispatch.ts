@@ -17,8 +17,9 @@ const loaders: Record<MediaType, () => Promise<Parser>> = {
   [MEDIA_TYPES.html]: async () => (await import('./html.ts')).parseHtml,
   [MEDIA_TYPES.pptx]: async () => (await import('./pptx.ts')).parsePptx,
   [MEDIA_TYPES.epub]: async () => (await import('./epub.ts')).parseEpub,
-  // An email's attachments are parsed by the other parsers, handed in so eml.ts need not import this module.
-  [MEDIA_TYPES.eml]: async () => (await import('./eml.ts')).emlParser(parserFor),
+  [MEDIA_TYPES.doc]: async () => (await import('./doc.ts')).parseDoc,
+  [MEDIA_TYPES.xls]: async () => (await import('./xls.ts')).parseXls,
+  [MEDIA_TYPES.eml]: async () => (await import('./eml.ts')).parseEml,
 };
 
 export function parserFor(mediaType: MediaType): Promise<Parser> {

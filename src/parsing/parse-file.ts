@@ -19,8 +19,8 @@ export async function parseFile(task: ParseTask, onProgress?: (done: number, tot
     });
     const chunks = chunkBlocks(task.documentId, parsed.blocks, task.chunking);
     if (chunks.length === 0) return { ok: false, code: 'empty', message: 'The document contains no text.' };
-    const { mediaType, pageCount, pageEstimated, ocrPages, warnings } = parsed;
-    return { ok: true, mediaType, pageCount, ...(pageEstimated ? { pageEstimated } : {}), chunks, ocrPages, warnings };
+    const { mediaType, pageCount, pageEstimated, ocrPages, warnings, attachments } = parsed;
+    return { ok: true, mediaType, pageCount, ...(pageEstimated ? { pageEstimated } : {}), chunks, ocrPages, warnings, ...(attachments ? { attachments } : {}) };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, code: error.code, message: error.message };
     throw error;

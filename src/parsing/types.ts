@@ -20,6 +20,8 @@ export const MEDIA_TYPES = {
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   epub: 'application/epub+zip',
   eml: 'message/rfc822',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
 } as const;
 
 export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];
@@ -39,7 +41,12 @@ export type ParsedDocument = {
   pageEstimated?: boolean;
   /** What a reader may want to know (a sheet skipped as hidden, a page that OCR could not read …). */
   warnings: string[];
+  /** Files inside this one that become documents of their own (an email's attachments). */
+  attachments?: Attachment[];
 };
+
+/** A file carried inside another, by its (sanitised) name; its type is detected from its bytes like any upload's. */
+export type Attachment = { name: string; bytes: Uint8Array };
 
 export type ParseLimits = {
   /** Sum of the uncompressed sizes an archive (DOCX/XLSX) may declare, checked before inflating anything. */

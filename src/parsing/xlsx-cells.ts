@@ -43,7 +43,7 @@ function display(value: CellValue | undefined, format: string | undefined): { te
 }
 
 /** exceljs builds dates in UTC from Excel's serial numbers; serials below 1 are times of day. */
-function isoDate(date: Date): string {
+export function isoDate(date: Date): string {
   if (Number.isNaN(date.getTime())) return '';
   const iso = date.toISOString();
   const time = iso.slice(11, 19).replace(/:00$/, '');

@@ -1,5 +1,5 @@
 import type { Chunk, ChunkingSettings } from '../domain/document/chunker.ts';
-import type { FailureCode, MediaType, ParseLimits } from '../parsing/types.ts';
+import type { Attachment, FailureCode, MediaType, ParseLimits } from '../parsing/types.ts';
 
 export type ParseTask = {
   documentId: string;
@@ -10,7 +10,17 @@ export type ParseTask = {
 };
 
 export type ParseOutcome =
-  | { ok: true; mediaType: MediaType; pageCount: number; pageEstimated?: boolean; chunks: Chunk[]; ocrPages: number[]; warnings: string[] }
+  | {
+      ok: true;
+      mediaType: MediaType;
+      pageCount: number;
+      pageEstimated?: boolean;
+      chunks: Chunk[];
+      ocrPages: number[];
+      warnings: string[];
+      /** Files found inside (an email's attachments), for the caller to add as documents of their own. */
+      attachments?: Attachment[];
+    }
   | { ok: false; code: FailureCode; message: string };
 
 /**

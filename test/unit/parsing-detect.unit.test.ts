@@ -36,9 +36,15 @@ test('text that merely starts with "PK" is text, not a ZIP (a SciFact title: "PK
   t.like(await detect('23974474.txt', 'PKD1 Inhibits AMPKα2 through Phosphorylation of Serine 491.'), { ok: true, mediaType: MEDIA_TYPES.text });
 });
 
-test('OLE2 files: EncryptedPackage means a password-protected Office file; the rest is legacy Office', async (t) => {
+test('OLE2 files: EncryptedPackage means a password-protected Office file; the main stream tells .doc, .xls and .ppt apart', async (t) => {
   t.like(await detect('secret.xlsx', compoundFile(['EncryptionInfo', 'EncryptedPackage'])), { ok: false, code: 'encrypted' });
-  t.like(await detect('old.doc', compoundFile(['WordDocument', '1Table'])), { ok: false, code: 'unsupported_type' });
+  t.like(await detect('old.bin', compoundFile(['WordDocument', '1Table'])), { ok: true, mediaType: MEDIA_TYPES.doc });
+  t.like(await detect('old.dat', compoundFile(['Workbook'])), { ok: true, mediaType: MEDIA_TYPES.xls });
+  t.like(await detect('older.xls', compoundFile(['Book'])), { ok: true, mediaType: MEDIA_TYPES.xls }, 'BIFF5 names its stream Book');
+  const ppt = await detect('deck.ppt', compoundFile(['PowerPoint Document', 'Current User']));
+  t.like(ppt, { ok: false, code: 'unsupported_type' });
+  t.regex(ppt.ok ? '' : ppt.message, /\.pptx/, 'the message says what to do instead');
+  t.like(await detect('thumbs.db', compoundFile(['Catalog'])), { ok: false, code: 'unsupported_type' });
   t.like(await detect('cut.xlsx', compoundFile(['EncryptedPackage']).subarray(0, 700)), { ok: false, code: 'unsupported_type' }, 'a directory that is cut off names nothing');
 });
 

@@ -53,7 +53,7 @@ test('eml: quoted-printable in a legacy charset', async (t) => {
   t.truthy(blockWith(doc, 'Un café très long qui continue sur la ligne suivante.'));
 });
 
-test('eml: readable attachments become sections on the pages after the message; the others are warnings', async (t) => {
+test('eml: attachments are named under "Attachments" and handed back with their decoded bytes; inline images are not attachments', async (t) => {
   const bytes = eml([
     'From: a@example.com',
     'Subject: Figures',
@@ -83,12 +83,33 @@ test('eml: readable attachments become sections on the pages after the message; 
     '--mix--',
   ]);
   const doc = await parsePath(write(dir.path, 'figures.eml', bytes));
-  t.is(doc.pageCount, 2);
+  t.is(doc.pageCount, 1);
   t.is(pageOf(doc, 'See attached.'), 1);
-  t.like(blockWith(doc, 'Attachment: ventes été.csv'), { kind: 'heading', level: 1, page: 2 });
-  t.like(blockWith(doc, 'Region: West; Sales: 12'), { page: 2, headingPath: ['Attachment: ventes été.csv'] });
-  t.is(doc.warnings.length, 1);
-  t.regex(doc.warnings[0]!, /^Attachment "blob\.bin" was not read/);
+  t.like(blockWith(doc, 'Attachments'), { kind: 'heading', level: 2, headingPath: ['Figures'] });
+  t.like(blockWith(doc, 'ventes été.csv'), { kind: 'list_item', page: 1, headingPath: ['Figures', 'Attachments'] });
+  t.falsy(blockWith(doc, 'Region'), 'their text is their own documents\'');
+  t.deepEqual(
+    doc.attachments?.map((a) => [a.name, Buffer.from(a.bytes).toString('latin1')]),
+    [
+      ['ventes été.csv', 'Region,Sales\nWest,12\n'],
+      ['blob.bin', Buffer.from([0, 1, 2, 3, 0, 255]).toString('latin1')],
+    ],
+  );
+  t.deepEqual(doc.warnings, []);
+});
+
+test('eml: past 50 attachments the rest are warnings; a name from a header loses its folders', async (t) => {
+  const parts = Array.from({ length: 52 }, (_, i) => [
+    '--mix',
+    'Content-Type: text/plain',
+    `Content-Disposition: attachment; filename="../../etc/note-${i + 1}.txt"`,
+    '',
+    `note ${i + 1}`,
+  ]).flat();
+  const doc = await parsePath(write(dir.path, 'many.eml', eml(['From: a@example.com', 'Subject: Many', 'Content-Type: multipart/mixed; boundary=mix', '', '--mix', 'Content-Type: text/plain', '', 'Body.', ...parts, '--mix--'])));
+  t.is(doc.attachments?.length, 50);
+  t.is(doc.attachments?.[0]?.name, 'note-1.txt');
+  t.deepEqual(doc.warnings, ['Attachment "note-51.txt" was skipped: more than 50 attachments.', 'Attachment "note-52.txt" was skipped: more than 50 attachments.']);
 });
 
 test('eml: raw UTF-8 in a header is read as UTF-8', async (t) => {

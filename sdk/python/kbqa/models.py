@@ -88,6 +88,8 @@ class Document(_Result):
     timings: Dict[str, Any]
     created_at: str
     updated_at: str
+    parent_document_id: Optional[str] = None
+    """The email this document was attached to (attachments become documents of their own); None for an uploaded file."""
     raw: Dict[str, Any] = _raw()
 
 

@@ -52,6 +52,8 @@ export type Document = {
   sha256: string;
   status: DocumentStatus;
   metadata: Record<string, MetadataValue>;
+  /** The email this document was attached to (attachments become documents of their own); null for an uploaded file. */
+  parent_document_id: string | null;
   page_count: number | null;
   /** True when page_count and chunk pages are estimated (the file does not say where its pages break). */
   page_estimated: boolean;

@@ -5,6 +5,7 @@ import { contentClaimDecider, contentKey } from '../../domain/document/content-c
 import { documentDecider } from '../../domain/document/document.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
 import { handleCommand } from '../command-handler.ts';
+import { deleteAttachments, deleteDocument } from '../document-removal.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { badRequest, resourceNotFound } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
@@ -24,7 +25,7 @@ export type UploadOptions = {
 
 export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }: DocumentDoc) {
   // Documents projected before page_estimated existed had their pages from the file: known.
-  return { ...visible, page_estimated: visible.page_estimated ?? false };
+  return { ...visible, parent_document_id: visible.parent_document_id ?? null, page_estimated: visible.page_estimated ?? false };
 }
 
 export function createDocumentService(ctx: AppContext, passages: PassageStore) {
@@ -130,21 +131,15 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore) {
       };
     },
 
+    /** Deletes the document, and the documents its attachments became (an email's). */
     async remove(principal: Principal, kbId: string, documentId: string, requestId?: string) {
       const doc = await document(principal, kbId, documentId);
       const meta = commandMetadata(ctx, principal.keyId, requestId);
-      const result = await handleCommand(ctx.store, documentDecider, documentId, {
-        type: 'DeleteDocument',
-        data: { document_id: documentId, workspace_id: principal.workspaceId },
-        metadata: meta,
-      });
-      // The same bytes may be uploaded again later, as a new document.
-      await handleCommand(ctx.store, contentClaimDecider, contentKey(kbId, doc.sha256), {
-        type: 'ReleaseContent',
-        data: { knowledge_base_id: kbId, sha256: doc.sha256, document_id: documentId },
-        metadata: meta,
-      });
-      await settled(ctx, result);
+      const written = await deleteDocument(ctx, { documentId, knowledgeBaseId: kbId, workspaceId: principal.workspaceId, sha256: doc.sha256 }, meta);
+      // A document deleted by another request in between is gone all the same: only the first delete answers 404.
+      if (written.length === 0) throw resourceNotFound('document', documentId);
+      await settled(ctx, ...written);
+      await deleteAttachments(ctx, documentId, meta);
       return { id: documentId, object: 'document.deleted' as const, deleted: true };
     },
   };

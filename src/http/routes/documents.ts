@@ -184,6 +184,8 @@ function guessByName(name: string): string {
     pptx: MEDIA_TYPES.pptx,
     epub: MEDIA_TYPES.epub,
     eml: MEDIA_TYPES.eml,
+    doc: MEDIA_TYPES.doc,
+    xls: MEDIA_TYPES.xls,
     csv: MEDIA_TYPES.csv,
     md: MEDIA_TYPES.markdown,
     html: MEDIA_TYPES.html,
