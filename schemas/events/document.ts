@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OCR_MODELS } from '../ocr-languages.ts';
 
 export const DocumentStage = z.enum(['upload', 'parsing', 'indexing']);
 
@@ -29,6 +30,8 @@ export const DocumentUploaded = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   metadata: DocumentMetadata,
   chunking: ChunkingSettings,
+  /** Models to OCR scans with, from the upload or its knowledge base; absent: detected per page. */
+  ocr_languages: z.array(z.enum(OCR_MODELS)).min(1).optional(),
   uploaded_at: z.iso.datetime(),
 });
 

@@ -1,6 +1,7 @@
 import type { Worker } from 'tesseract.js';
 import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
 import { readAuto } from './ocr-auto.ts';
+import { eldTextDetector, type TextLanguageDetector } from './ocr-language-detect.ts';
 import { languageSet, type OcrLanguage } from './ocr-languages.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
 import { createWorkerPool, threadOf } from './ocr-workers.ts';
@@ -23,20 +24,9 @@ export class OcrTimeout extends Error {
   override readonly name = 'OcrTimeout';
 }
 
-type LanguageDetector = (text: string) => Promise<string>;
+export type OcrEngineOptions = { timeoutMs?: number; maxWorkers?: number; detectLanguage?: TextLanguageDetector };
 
-/** ELD, loaded on the first page that needs it: its data costs about 0.6 s and 45 MB. */
-const eldDetector = (): LanguageDetector => {
-  let loaded: Promise<(text: string) => { language: string }> | undefined;
-  return async (text) => {
-    loaded ??= import('../adapters/text/detect.ts').then((m) => m.loadEldDetector());
-    return (await loaded)(text).language;
-  };
-};
-
-export type OcrEngineOptions = { timeoutMs?: number; maxWorkers?: number; detectLanguage?: LanguageDetector };
-
-export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 2, detectLanguage = eldDetector() }: OcrEngineOptions = {}): OcrEngine {
+export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 2, detectLanguage = eldTextDetector() }: OcrEngineOptions = {}): OcrEngine {
   const pool = createWorkerPool({ maxWorkers });
 
   // One job on one worker, the worker held (ref) only meanwhile; a worker that timed out or

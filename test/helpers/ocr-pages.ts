@@ -46,7 +46,7 @@ export type SampleLanguage = keyof typeof OCR_SAMPLES;
 const fontPath = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts', 'LiberationSans-Regular.ttf');
 let fontRegistered = false;
 
-export function samplePage(lines: readonly string[], { width = 1400, px = 40 } = {}): GrayImage {
+export function samplePage(lines: readonly string[], { width = 1400, px = 40 } = {}): { image: GrayImage; png: Buffer } {
   if (!fontRegistered) fontRegistered = !!GlobalFonts.registerFromPath(fontPath, 'OcrSampleSans');
   const height = 200 + lines.length * px * 2;
   const canvas = createCanvas(width, height);
@@ -59,5 +59,5 @@ export function samplePage(lines: readonly string[], { width = 1400, px = 40 } =
   const rgba = ctx.getImageData(0, 0, width, height).data;
   const data = new Uint8Array(width * height);
   for (let i = 0; i < data.length; i++) data[i] = rgba[i * 4]!;
-  return { width, height, data };
+  return { image: { width, height, data }, png: canvas.toBuffer('image/png') };
 }
