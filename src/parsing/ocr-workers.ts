@@ -1,4 +1,4 @@
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, type InitOptions, type Worker } from 'tesseract.js';
 import { tessdataDir } from './tessdata.ts';
 
 /**
@@ -10,6 +10,12 @@ import { tessdataDir } from './tessdata.ts';
 /** The tesseract.js Worker wraps a worker_threads Worker; we only use its ref/unref and events. */
 type ThreadHandle = { ref?: () => void; unref?: () => void; on?: (event: string, listener: (e: unknown) => void) => void };
 export const threadOf = (worker: Worker) => (worker as unknown as { worker?: ThreadHandle }).worker;
+
+/**
+ * Loading some models prints notes to stderr ("failed to load ./ita.special-words") before any
+ * parameter can be set; tesseract takes any variable at initialisation, its typings list a few.
+ */
+const QUIET_INIT = { debug_file: '/dev/null' } as unknown as Partial<InitOptions>;
 
 /** `osd` is the orientation-and-script model, which only the legacy engine runs. */
 async function startWorker(key: string, onError: () => void): Promise<Worker> {
@@ -24,7 +30,7 @@ async function startWorker(key: string, onError: () => void): Promise<Worker> {
     // Without a handler tesseract.js rethrows a failed job inside its message listener,
     // where nothing can catch it; the job's own promise still rejects.
     errorHandler: () => {},
-  });
+  }, QUIET_INIT);
   // Tesseract's own diagnostics ("Image too small to scale!!") would go to stderr. Inverted
   // text is handled once per image (darkOnLight), not by a second pass over every line.
   await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0' });

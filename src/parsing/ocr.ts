@@ -50,7 +50,15 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 2, detectLang
     const recognize = async (languages: OcrLanguage[]) =>
       readTsv((await run(languageSet(languages).join('+'), (w) => w.recognize(pgm, {}, { text: false, tsv: true }))).data.tsv ?? '');
     if (options.languages?.length) return recognize([...options.languages]);
-    const detectScript = async () => (await run('osd', (w) => w.detect(pgm))).data.script;
+    // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
+    const detectScript = () =>
+      run('osd', (w) => w.detect(pgm)).then(
+        (result) => result.data.script,
+        (error: unknown) => {
+          if (error instanceof OcrTimeout) throw error;
+          return null;
+        },
+      );
     return (await readAuto({ read: recognize, detectScript, detectLanguage })).page;
   };
 

@@ -4,7 +4,7 @@ import { toOcrModel } from '../../schemas/ocr-languages.ts';
 import { parseImage } from '../../src/parsing/image.ts';
 import { closeOcr, createOcrEngine } from '../../src/parsing/ocr.ts';
 import { pageConfidence, pageText, readAuto } from '../../src/parsing/ocr-auto.ts';
-import { languageSet, type OcrLanguage } from '../../src/parsing/ocr-languages.ts';
+import { languageSet, OCR_LANGUAGES, type OcrLanguage } from '../../src/parsing/ocr-languages.ts';
 import type { OcrPage } from '../../src/parsing/ocr-tsv.ts';
 import { createWorkerPool } from '../../src/parsing/ocr-workers.ts';
 import { parsePdf } from '../../src/parsing/pdf.ts';
@@ -104,6 +104,18 @@ test('pinned languages reach the image and PDF parsers: one reading, in those la
   const doc = await parsePdf({ ...parseInput(writeFixture(dir.path, 'de.pdf', scan), MEDIA_TYPES.pdf), ocrLanguages: ['deu'] });
   t.deepEqual(doc.ocrPages, [1]);
   t.true(wordAccuracy(truth('deu'), doc.blocks.map((b) => b.text).join(' ')) >= 0.95, doc.blocks.map((b) => b.text).join(' '));
+});
+
+test('every model is installed and loads, OSD included, and a page with next to no text still reads', async (t) => {
+  const pool = createWorkerPool({ maxWorkers: 1 });
+  try {
+    for (const key of [...OCR_LANGUAGES, 'osd']) t.truthy(await pool.get(key), key);
+  } finally {
+    await pool.close();
+  }
+  // Too little for OSD to name a script, and read with low confidence: the English reading stands.
+  const tiny = samplePage(['x7']).image;
+  t.true(pageText(await engine.recognize(tiny)).length <= 4);
 });
 
 test('workers: the least recently used language set is stopped past the limit', async (t) => {
