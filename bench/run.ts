@@ -6,6 +6,7 @@ import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
+import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
@@ -29,6 +30,7 @@ const BENCHES = {
   ingest_scifact: ingestSciFactBench,
   ingest_pdf: ingestPdfBench,
   ocr: ocrBench,
+  ocr_languages: ocrLanguagesBench,
   keyword_index: keywordIndexBench,
   vector_index: vectorIndexBench,
   reranker: rerankerBench,

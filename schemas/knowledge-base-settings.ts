@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OcrLanguages } from './ocr-languages.ts';
 
 const modelId = z.string().min(1).max(200);
 
@@ -43,6 +44,8 @@ export const KnowledgeBaseSettings = z
     answerability: Answerability.optional(),
     // Knowledge bases created before the setting existed read as 'auto'.
     language: language.optional(),
+    // null, or knowledge bases older than the setting: each page's script and language are detected.
+    ocr: z.strictObject({ languages: OcrLanguages.nullable() }).optional(),
   })
   .superRefine((s, ctx) => {
     if (!s.recall.vector && !s.recall.keyword && !s.recall.graph) {
@@ -67,6 +70,7 @@ export const KnowledgeBaseSettingsPatch = z.strictObject({
   answerability: z.strictObject({ min_coverage: minCoverage.optional() }).optional(),
   // Checked against the supported codes with the merged settings, so a bad one is invalid_settings like every other.
   language: z.string().max(16).optional().meta({ description: "ISO 639-1 code of the knowledge base's language, or 'auto'." }),
+  ocr: z.strictObject({ languages: OcrLanguages.nullable().optional() }).optional(),
 });
 export type KnowledgeBaseSettingsPatch = z.infer<typeof KnowledgeBaseSettingsPatch>;
 
@@ -80,6 +84,7 @@ export function defaultSettings(embeddingModel: string): KnowledgeBaseSettings {
     chunking: { max_tokens: 512, overlap_tokens: 64 },
     answerability: DEFAULT_ANSWERABILITY,
     language: 'auto',
+    ocr: { languages: null },
   };
 }
 
@@ -91,12 +96,16 @@ export function mergeSettings(base: KnowledgeBaseSettings, patch: KnowledgeBaseS
     rerank: { ...base.rerank, ...stripUndefined(patch.rerank ?? {}) },
     chunking: { ...base.chunking, ...stripUndefined(patch.chunking ?? {}) },
     answerability: { ...answerabilitySettings(base), ...stripUndefined(patch.answerability ?? {}) },
+    ocr: { languages: null, ...base.ocr, ...stripUndefined(patch.ocr ?? {}) },
   };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/** The OCR languages a knowledge base pinned, or undefined when each page's are detected. */
+export const pinnedOcrLanguages = (settings: KnowledgeBaseSettings): string[] | undefined => settings.ocr?.languages ?? undefined;
 
 export const answerabilitySettings = (settings: KnowledgeBaseSettings) => settings.answerability ?? DEFAULT_ANSWERABILITY;
 

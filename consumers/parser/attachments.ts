@@ -68,6 +68,7 @@ async function addOne({ ctx, blobs, maxUploadBytes }: AttachmentDeps, parent: Ev
         sha256: blob.sha256,
         metadata: parent.metadata,
         chunking: parent.chunking,
+        ...(parent.ocr_languages ? { ocr_languages: parent.ocr_languages } : {}),
         parent_document_id: parent.document_id,
       },
       metadata,

@@ -63,7 +63,7 @@ async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>)
   const t0 = performance.now();
   try {
     const outcome = await parser.parse(
-      { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits },
+      { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits, ocrLanguages: upload.ocr_languages },
       { timeoutMs, onProgress: (done, total) => feed.publish(id, { event: 'progress', data: { stage: 'parsing', pages_parsed: done, page_count: total } }) },
     );
     if (!outcome.ok) return failDocument(ctx, id, { stage: 'parsing', code: outcome.code, message: outcome.message }, logger);

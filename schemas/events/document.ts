@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OCR_MODELS } from '../ocr-languages.ts';
 
 export const DocumentStage = z.enum(['upload', 'parsing', 'indexing']);
 
@@ -31,6 +32,8 @@ export const DocumentUploaded = z.strictObject({
   chunking: ChunkingSettings,
   /** Set on a document the service made from a file inside another (an email's attachment): that document's id. */
   parent_document_id: z.string().optional(),
+  /** Models to OCR scans with, from the upload or its knowledge base; absent: detected per page. */
+  ocr_languages: z.array(z.enum(OCR_MODELS)).min(1).optional(),
   uploaded_at: z.iso.datetime(),
 });
 

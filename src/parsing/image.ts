@@ -34,7 +34,7 @@ export function createImageParser({ ocr = threadOcr }: ImageParserOptions = {}):
       const image = sizeForOcr(await pages.page(i));
       let blocks: PageBlock[] = [];
       try {
-        if (!isBlank(image)) blocks = ocrBlocks(await ocr.recognize(image));
+        if (!isBlank(image)) blocks = ocrBlocks(await ocr.recognize(image, { languages: input.ocrLanguages }));
       } catch (error) {
         if (!(error instanceof OcrTimeout)) throw error;
         timedOut = true;

@@ -1,18 +1,22 @@
-import { createRequire } from 'node:module';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
+import { readAuto } from './ocr-auto.ts';
+import { eldTextDetector, type TextLanguageDetector } from './ocr-language-detect.ts';
+import { languageSet, type OcrLanguage } from './ocr-languages.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
+import { createWorkerPool, threadOf } from './ocr-workers.ts';
 import { withTimeout } from './timeout.ts';
 
 /**
- * OCR with tesseract.js, offline: the English model comes from @tesseract.js-data/eng on disk.
- * Starting a tesseract worker costs about a second (wasm, a 10 MB model to inflate), so an
- * engine starts its worker on first use and keeps it for every later page and document.
+ * OCR with tesseract.js, offline: the models come from @tesseract.js-data/<code> on disk. A page
+ * is read in the languages asked for (a knowledge base's or an upload's `ocr.languages`) or, with
+ * none asked for, in the languages found on the page (ocr-auto.ts).
  */
 
+export type OcrOptions = { languages?: readonly OcrLanguage[] };
 export type OcrEngine = {
-  recognize(image: GrayImage): Promise<OcrPage>;
-  /** Stops the worker; the next recognize starts a new one. */
+  recognize(image: GrayImage, options?: OcrOptions): Promise<OcrPage>;
+  /** Stops the workers; the next recognize starts new ones. */
   close(): Promise<void>;
 };
 
@@ -20,78 +24,62 @@ export class OcrTimeout extends Error {
   override readonly name = 'OcrTimeout';
 }
 
-/** The tesseract.js Worker wraps a worker_threads Worker; we only use its ref/unref and events. */
-type ThreadHandle = { ref?: () => void; unref?: () => void; on?: (event: string, listener: (e: unknown) => void) => void };
+export type OcrEngineOptions = { timeoutMs?: number; maxWorkers?: number; detectLanguage?: TextLanguageDetector };
 
-export function createOcrEngine({ timeoutMs = 60_000 } = {}): OcrEngine {
-  let started: Promise<Worker> | undefined;
+export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 2, detectLanguage = eldTextDetector() }: OcrEngineOptions = {}): OcrEngine {
+  const pool = createWorkerPool({ maxWorkers });
 
-  const start = async () => {
-    const { langPath } = createRequire(import.meta.url)('@tesseract.js-data/eng') as { langPath: string };
-    const worker = await createWorker('eng', OEM.LSTM_ONLY, {
-      langPath,
-      gzip: true,
-      cacheMethod: 'none',
-      logger: () => {},
-      // Without a handler tesseract.js rethrows a failed job inside its message listener,
-      // where nothing can catch it; the job's own promise still rejects.
-      errorHandler: () => {},
-    });
-    // Tesseract's own diagnostics ("Image too small to scale!!") would go to stderr. Inverted
-    // text is handled once per image (darkOnLight), not by a second pass over every line.
-    await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0' });
-    const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
-    thread?.on?.('error', () => void reset());
-    // An idle worker must not keep the process alive; it is held only while a page is read.
-    thread?.unref?.();
-    return worker;
-  };
-
-  const reset = async () => {
-    const current = started;
-    started = undefined;
-    await current?.then((w) => w.terminate()).catch(() => {});
-  };
-
-  const read = async (image: GrayImage): Promise<OcrPage> => {
-    started ??= start().catch((error) => {
-      started = undefined;
-      throw error;
-    });
-    const worker = await started;
-    const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
+  // One job on one worker, the worker held (ref) only meanwhile; a worker that timed out or
+  // failed may be stuck mid-job, so it is dropped and the next page starts it afresh.
+  const run = async <T>(key: string, job: (worker: Worker) => Promise<T>): Promise<T> => {
+    const worker = await pool.get(key);
+    const thread = threadOf(worker);
     thread?.ref?.();
     try {
-      const job = worker.recognize(toPgm(darkOnLight(image)), {}, { text: false, tsv: true });
-      const result = await withTimeout(job, timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
-      return readTsv(result.data.tsv ?? '');
+      return await withTimeout(job(worker), timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
     } catch (error) {
-      // A worker that timed out or failed may be stuck mid-job: start afresh next time.
-      await reset();
+      await pool.drop(key);
       throw error;
     } finally {
       thread?.unref?.();
     }
   };
 
-  // One page at a time: the worker would queue them anyway, and a queued page must not use up
+  const read = async (image: GrayImage, options: OcrOptions): Promise<OcrPage> => {
+    const pgm = toPgm(darkOnLight(image));
+    const recognize = async (languages: OcrLanguage[]) =>
+      readTsv((await run(languageSet(languages).join('+'), (w) => w.recognize(pgm, {}, { text: false, tsv: true }))).data.tsv ?? '');
+    if (options.languages?.length) return recognize([...options.languages]);
+    // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
+    const detectScript = () =>
+      run('osd', (w) => w.detect(pgm)).then(
+        (result) => result.data.script,
+        (error: unknown) => {
+          if (error instanceof OcrTimeout) throw error;
+          return null;
+        },
+      );
+    return (await readAuto({ read: recognize, detectScript, detectLanguage })).page;
+  };
+
+  // One page at a time: the workers would queue them anyway, and a queued page must not use up
   // its time limit waiting for the pages before it.
   let queue: Promise<unknown> = Promise.resolve();
   return {
-    recognize(image) {
-      const turn = queue.then(() => read(image));
+    recognize(image, options = {}) {
+      const turn = queue.then(() => read(image, options));
       queue = turn.catch(() => {});
       return turn;
     },
     // Immediate, for shutdown: a page being read then fails by its time limit.
-    close: reset,
+    close: () => pool.close(),
   };
 }
 
 /**
  * The engine of this thread: parsers run in worker threads and each thread loads this module
- * once, so PDFs and images parsed by one thread share one tesseract worker. closeOcr() is for
- * shutdown (an idle worker does not keep the process alive, but a clean exit frees it at once).
+ * once, so PDFs and images parsed by one thread share its tesseract workers. closeOcr() is for
+ * shutdown (idle workers do not keep the process alive, but a clean exit frees them at once).
  */
 export const threadOcr: OcrEngine = createOcrEngine();
 export const closeOcr = (): Promise<void> => threadOcr.close();

@@ -15,6 +15,7 @@ export async function parseFile(task: ParseTask, onProgress?: (done: number, tot
       fileName: task.fileName,
       mediaType: detected.mediaType,
       limits: task.limits,
+      ocrLanguages: task.ocrLanguages,
       onProgress,
     });
     const chunks = chunkBlocks(task.documentId, parsed.blocks, task.chunking);

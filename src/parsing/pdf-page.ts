@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isBlank } from './gray-image.ts';
 import { OcrTimeout, type OcrEngine } from './ocr.ts';
+import type { OcrLanguage } from './ocr-languages.ts';
 import { ocrBlocks, ocrText } from './ocr-blocks.ts';
 import { imageCoverage } from './pdf-image-coverage.ts';
 import { readPageText, type PageText } from './pdf-items.ts';
@@ -27,6 +28,8 @@ export type PageSource =
 export type PageReader = {
   /** Undefined when OCR is off for this document. */
   ocr: OcrEngine | undefined;
+  /** The document's OCR languages; undefined: detected per page. */
+  ocrLanguages?: readonly OcrLanguage[];
   render: RenderOptions;
 };
 
@@ -61,7 +64,7 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
   if (!image) return layer.source;
   let blocks: PageBlock[];
   try {
-    blocks = ocrBlocks(await reader.ocr.recognize(image));
+    blocks = ocrBlocks(await reader.ocr.recognize(image, { languages: reader.ocrLanguages }));
   } catch (error) {
     if (!(error instanceof OcrTimeout)) throw error;
     say(error.message);

@@ -35,7 +35,7 @@ export function createPdfParser({ ocr = threadOcr, render = OCR_RENDER, openTime
         throw new ParseFailure('too_large', `The PDF has ${pageCount} pages; the limit is ${input.limits.maxPages}.`);
       }
       const warnings: string[] = [];
-      const reader: PageReader = { ocr: input.limits.ocr ? ocr : undefined, render };
+      const reader: PageReader = { ocr: input.limits.ocr ? ocr : undefined, ocrLanguages: input.ocrLanguages, render };
       const sources: PageSource[] = [];
       let unreadable = 0;
       for (let n = 1; n <= pageCount; n++) {

@@ -1,4 +1,5 @@
 import type { Block } from '../domain/document/block.ts';
+import type { OcrLanguage } from './ocr-languages.ts';
 
 /**
  * The contract between the parsers and the rest of the pipeline. A parser turns one file into
@@ -62,6 +63,8 @@ export type ParseInput = {
   fileName: string;
   mediaType: MediaType;
   limits: ParseLimits;
+  /** Languages to OCR scans in; undefined: each page's are detected. */
+  ocrLanguages?: readonly OcrLanguage[];
   onProgress?: (pagesDone: number, pageCount: number) => void;
 };
 

@@ -1,5 +1,6 @@
 import type { Chunk, ChunkingSettings } from '../domain/document/chunker.ts';
 import type { Attachment, FailureCode, MediaType, ParseLimits } from '../parsing/types.ts';
+import type { OcrModel } from '../../schemas/ocr-languages.ts';
 
 export type ParseTask = {
   documentId: string;
@@ -7,6 +8,8 @@ export type ParseTask = {
   fileName: string;
   chunking: ChunkingSettings;
   limits: ParseLimits;
+  /** The upload's or knowledge base's `ocr.languages`, as model codes; undefined: detected per page. */
+  ocrLanguages?: OcrModel[];
 };
 
 export type ParseOutcome =

@@ -22,6 +22,7 @@ test.serial('create answers 201 with defaults filled in, an ETag, and is readabl
     chunking: { max_tokens: 512, overlap_tokens: 64 },
     answerability: { min_coverage: 0.4 },
     language: 'auto',
+    ocr: { languages: null },
   });
   const got = await call('GET', `/v1/knowledge-bases/${res.body.id}`);
   t.is(got.status, 200);

@@ -44,6 +44,7 @@ test('defaults are those of API.md', (t) => {
     answerability: { min_coverage: 0.4 },
     chunking: { max_tokens: 512, overlap_tokens: 64 },
     language: 'auto',
+    ocr: { languages: null },
   });
 });
 

@@ -4,6 +4,8 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import { contentClaimDecider, contentKey } from '../../domain/document/content-claim.ts';
 import { documentDecider } from '../../domain/document/document.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
+import { pinnedOcrLanguages } from '../../../schemas/knowledge-base-settings.ts';
+import { toOcrModel, type OcrModel } from '../../../schemas/ocr-languages.ts';
 import { handleCommand } from '../command-handler.ts';
 import { deleteAttachments, deleteDocument } from '../document-removal.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
@@ -19,9 +21,17 @@ export type StoredFile = { name: string; sha256: string; sizeBytes: number; medi
 export type UploadOptions = {
   metadata: Record<string, string | number | boolean>;
   chunking: { max_tokens?: number; overlap_tokens?: number };
+  /** Languages to OCR scans in (validated codes, tesseract or ISO); undefined: the knowledge base's setting. */
+  ocrLanguages?: string[];
   idempotencyKey?: string;
   requestId?: string;
 };
+
+type ParseSettings = { chunking: { max_tokens: number; overlap_tokens: number }; ocr_languages?: OcrModel[] };
+
+/** Codes as the models that read them, each once, in the order asked (the first is the main language). */
+const ocrModels = (codes: string[] | undefined): OcrModel[] | undefined =>
+  codes?.length ? [...new Set(codes.map((c) => toOcrModel(c)).filter((m): m is OcrModel => m !== undefined))] : undefined;
 
 export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }: DocumentDoc) {
   // Documents projected before page_estimated existed had their pages from the file: known.
@@ -39,7 +49,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore) {
   }
 
   /** One file: the document that already holds these bytes in this knowledge base, or a new one. */
-  async function addOne(principal: Principal, kb: KnowledgeBaseDoc, file: StoredFile, chunking: { max_tokens: number; overlap_tokens: number }, options: UploadOptions) {
+  async function addOne(principal: Principal, kb: KnowledgeBaseDoc, file: StoredFile, parsing: ParseSettings, options: UploadOptions) {
     const id = ctx.newId('doc');
     const meta = commandMetadata(ctx, principal.keyId, options.requestId);
     const claimKey = contentKey(kb.id, file.sha256);
@@ -65,7 +75,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore) {
         size_bytes: file.sizeBytes,
         sha256: file.sha256,
         metadata: options.metadata,
-        chunking,
+        ...parsing,
       },
       metadata: meta,
     });
@@ -81,8 +91,10 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore) {
       if (chunking.overlap_tokens >= chunking.max_tokens) {
         throw badRequest('invalid_value', 'chunking.overlap_tokens: must be smaller than chunking.max_tokens', 'chunking.overlap_tokens');
       }
+      const ocr = ocrModels(options.ocrLanguages ?? pinnedOcrLanguages(kb.settings));
+      const parsing: ParseSettings = { chunking, ...(ocr ? { ocr_languages: ocr } : {}) };
       const fingerprint = createHash('sha256')
-        .update(JSON.stringify([kbId, files.map((f) => [f.name, f.sha256]), options.metadata, chunking]))
+        .update(JSON.stringify([kbId, files.map((f) => [f.name, f.sha256]), options.metadata, chunking, ocr ?? null]))
         .digest('hex');
       const replay = options.idempotencyKey
         ? await claimIdempotencyKey(ctx, principal, options.idempotencyKey, fingerprint)
@@ -90,7 +102,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore) {
       let ids = replay?.resourceIds;
       if (!ids) {
         const added = [];
-        for (const file of files) added.push(await addOne(principal, kb, file, chunking, options));
+        for (const file of files) added.push(await addOne(principal, kb, file, parsing, options));
         ids = added.map((a) => a.id);
         if (options.idempotencyKey) await completeIdempotencyKey(ctx, principal, options.idempotencyKey, 202, ids);
         await settled(ctx, ...added.flatMap((a) => (a.written ? [a.written] : [])));

@@ -6,6 +6,7 @@ import { detectMediaType, textTypeByName } from '../../parsing/detect.ts';
 import { MEDIA_TYPES } from '../../parsing/types.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
+import { OCR_ISO_CODES, OCR_MODELS, OcrLanguages } from '../../../schemas/ocr-languages.ts';
 import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadMetadata } from '../../../schemas/http/documents.ts';
 import { type BodyPace, type JsonReader, jsonReader } from '../body.ts';
 import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
@@ -24,6 +25,7 @@ export type DocumentRouteDeps = {
 };
 
 const tag = 'documents';
+const UPLOAD_FIELDS = ['metadata', 'chunking', 'ocr_languages'];
 const base = '/v1/knowledge-bases/:kb_id/documents';
 
 const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name: string) => {
@@ -68,7 +70,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
     route({
       method: 'post',
       path: base,
-      summary: 'Upload documents: multipart `file` parts (+ optional `metadata`, `chunking` JSON fields), or JSON {name, text}',
+      summary: 'Upload documents: multipart `file` parts (+ optional `metadata`, `chunking` JSON fields and `ocr_languages`), or JSON {name, text}',
       tag,
       scope: 'write',
       status: 202,
@@ -83,6 +85,10 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
                 file: { type: 'array', items: { type: 'string', format: 'binary' } },
                 metadata: { type: 'string', description: 'JSON object of string, number or boolean values' },
                 chunking: { type: 'string', description: 'JSON {max_tokens?, overlap_tokens?}' },
+                ocr_languages: {
+                  type: 'string',
+                  description: `Languages to OCR scans and images in, comma-separated (tesseract or ISO 639-1 codes: ${OCR_MODELS.join(', ')}, ${Object.keys(OCR_ISO_CODES).join(', ')}); overrides the knowledge base's ocr.languages. Unset: detected per page.`,
+                },
               },
             },
           },
@@ -92,7 +98,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       response: listOf(Document),
       handle: async ({ ctx, principal, params, requestId }) => {
         await documents.knowledgeBase(principal, params.kb_id!);
-        let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking> };
+        let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking>; ocrLanguages?: string[] };
         if (ctx.is('application/json')) {
           const body = parseOr400(TextUploadBody, await (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace))(ctx));
           const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
@@ -101,13 +107,14 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
           received = { files: [file], metadata: body.metadata, chunking: body.chunking };
         } else {
           const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: deps.maxFilesPerUpload }, deps.bodyPace);
-          const unknown = Object.keys(fields).find((f) => f !== 'metadata' && f !== 'chunking');
+          const unknown = Object.keys(fields).find((f) => !UPLOAD_FIELDS.includes(f));
           if (unknown) parseOr400(z.strictObject({}), { [unknown]: true });
           if (files.length === 0) parseOr400(z.object({ file: z.string() }), {});
           received = {
             files: await typed(files),
             metadata: jsonField(UploadMetadata, fields.metadata, 'metadata'),
             chunking: jsonField(UploadChunking, fields.chunking, 'chunking'),
+            ocrLanguages: fields.ocr_languages ? parseOr400(OcrLanguages, fields.ocr_languages.split(',').map((c) => c.trim()), 'ocr_languages') : undefined,
           };
         }
         const files = received.files;
@@ -115,6 +122,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
         const body = await documents.upload(principal, params.kb_id!, files, {
           metadata: received.metadata ?? {},
           chunking: received.chunking ?? {},
+          ocrLanguages: received.ocrLanguages,
           idempotencyKey,
           requestId,
         });

@@ -1,0 +1,86 @@
+import { createWorker, OEM, type InitOptions, type Worker } from 'tesseract.js';
+import { tessdataDir } from './tessdata.ts';
+
+/**
+ * Tesseract workers by language set, started on first use and kept for later pages: starting one
+ * costs about half a second (wasm, models to inflate) and each holds its models in memory (CJK
+ * tens of MB once inflated), so only the few most recently used sets stay alive.
+ */
+
+/** The tesseract.js Worker wraps a worker_threads Worker; we only use its ref/unref and events. */
+type ThreadHandle = { ref?: () => void; unref?: () => void; on?: (event: string, listener: (e: unknown) => void) => void };
+export const threadOf = (worker: Worker) => (worker as unknown as { worker?: ThreadHandle }).worker;
+
+/**
+ * Loading some models prints notes to stderr ("failed to load ./ita.special-words") before any
+ * parameter can be set; tesseract takes any variable at initialisation, its typings list a few.
+ */
+const QUIET_INIT = { debug_file: '/dev/null' } as unknown as Partial<InitOptions>;
+
+/** `osd` is the orientation-and-script model, which only the legacy engine runs. */
+async function startWorker(key: string, onError: () => void): Promise<Worker> {
+  const osd = key === 'osd';
+  const worker = await createWorker(key, osd ? OEM.TESSERACT_ONLY : OEM.LSTM_ONLY, {
+    langPath: tessdataDir(),
+    gzip: true,
+    cacheMethod: 'none',
+    legacyCore: osd,
+    legacyLang: osd,
+    logger: () => {},
+    // Without a handler tesseract.js rethrows a failed job inside its message listener,
+    // where nothing can catch it; the job's own promise still rejects.
+    errorHandler: () => {},
+  }, QUIET_INIT);
+  // Tesseract's own diagnostics ("Image too small to scale!!") would go to stderr. Inverted
+  // text is handled once per image (darkOnLight), not by a second pass over every line.
+  await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0' });
+  const thread = threadOf(worker);
+  thread?.on?.('error', onError);
+  // An idle worker must not keep the process alive; it is held only while a page is read.
+  thread?.unref?.();
+  return worker;
+}
+
+export type WorkerPool = {
+  /** The worker for a language set ('eng', 'deu+eng', 'osd'), started if need be. */
+  get(key: string): Promise<Worker>;
+  /** Stops one worker (stuck or failed): the next get starts it afresh. */
+  drop(key: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+export function createWorkerPool({ maxWorkers = 2 } = {}): WorkerPool {
+  // Insertion order is use order: the first entry is the least recently used.
+  const workers = new Map<string, Promise<Worker>>();
+  const stop = (started: Promise<Worker> | undefined) => started?.then((w) => w.terminate()).catch(() => {});
+
+  const drop = async (key: string) => {
+    const started = workers.get(key);
+    workers.delete(key);
+    await stop(started);
+  };
+
+  const get = (key: string) => {
+    let started = workers.get(key);
+    if (started) workers.delete(key);
+    started ??= startWorker(key, () => void drop(key)).catch((error: unknown) => {
+      workers.delete(key);
+      throw error;
+    });
+    workers.set(key, started);
+    // The OSD worker is small and wanted on every unsure page: it does not count against the limit.
+    const evictable = [...workers.keys()].filter((k) => k !== 'osd' && k !== key);
+    while (evictable.length && workers.size - (workers.has('osd') ? 1 : 0) > maxWorkers) void drop(evictable.shift()!);
+    return started;
+  };
+
+  return {
+    get,
+    drop,
+    close: async () => {
+      const all = [...workers.values()];
+      workers.clear();
+      await Promise.all(all.map(stop));
+    },
+  };
+}

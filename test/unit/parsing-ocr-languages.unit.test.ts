@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { toOcrModel } from '../../schemas/ocr-languages.ts';
+import { parseImage } from '../../src/parsing/image.ts';
+import { closeOcr, createOcrEngine } from '../../src/parsing/ocr.ts';
+import { pageConfidence, pageText, readAuto } from '../../src/parsing/ocr-auto.ts';
+import { languageSet, OCR_LANGUAGES, type OcrLanguage } from '../../src/parsing/ocr-languages.ts';
+import type { OcrPage } from '../../src/parsing/ocr-tsv.ts';
+import { createWorkerPool } from '../../src/parsing/ocr-workers.ts';
+import { parsePdf } from '../../src/parsing/pdf.ts';
+import { openPdf } from '../../src/parsing/pdf-open.ts';
+import { renderPage } from '../../src/parsing/pdf-render.ts';
+import { MEDIA_TYPES } from '../../src/parsing/types.ts';
+import { OCR_SAMPLES, samplePage, type SampleLanguage } from '../helpers/ocr-pages.ts';
+import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
+import { tempDir } from '../helpers/temp.ts';
+import { parseInput, pdf, wordAccuracy, writeFixture } from './parsing-pdf-fixtures.ts';
+
+/**
+ * OCR in other languages than English, on scans rendered here: each text leans on letters an
+ * English model cannot read (ä ß é ç ñ ã, Cyrillic), so an English-only OCR fails these tests.
+ */
+
+const dir = tempDir('kbqa-ocr-languages-');
+const engine = createOcrEngine();
+test.after.always(async () => {
+  dir.remove();
+  await Promise.all([engine.close(), closeOcr()]);
+});
+
+const truth = (language: SampleLanguage) => OCR_SAMPLES[language].join(' ');
+const read = async (language: SampleLanguage, languages?: OcrLanguage[]) => pageText(await engine.recognize(samplePage(OCR_SAMPLES[language]).image, { languages }));
+
+test('codes: tesseract or ISO 639-1, Russian on the Ukrainian model, anything else unknown', (t) => {
+  t.is(toOcrModel('de'), 'deu');
+  t.is(toOcrModel('DEU'), 'deu');
+  t.is(toOcrModel('zh'), 'chi_sim');
+  t.is(toOcrModel('ru'), 'ukr');
+  t.is(toOcrModel('xx'), undefined);
+  t.is(toOcrModel('osd'), undefined);
+  t.deepEqual(languageSet(['deu', 'eng', 'deu']), ['deu', 'eng']);
+});
+
+const page = (text: string, confidence: number): OcrPage => ({ paragraphs: [{ lines: [{ text, confidence }] }] });
+
+test('detection: a confident English page is read once, with no script detection', async (t) => {
+  const reads: string[][] = [];
+  const result = await readAuto({
+    read: async (languages) => (reads.push(languages), page('The quick brown fox jumps over the lazy dog', 92)),
+    detectScript: async () => t.fail('no script detection on a confident page') as never,
+    detectLanguage: async () => 'en',
+  });
+  t.deepEqual(reads, [['eng']]);
+  t.deepEqual(result.languages, ['eng']);
+});
+
+test('detection: an unsure page gets its script model; another Latin language is read again; the more confident reading wins', async (t) => {
+  const cyrillic = await readAuto({
+    read: async (languages) => (languages[0] === 'ukr' ? page('Київ є столицею України', 93) : page('KWiB € cToNMuero', 40)),
+    detectScript: async () => 'Cyrillic',
+    detectLanguage: async () => 'und',
+  });
+  t.deepEqual(cyrillic.languages, ['ukr']);
+  const german = await readAuto({
+    read: async (languages) => (languages[0] === 'deu' ? page('Die Größe der Straße überrascht müde Bürger', 94) : page('Die Grole der Stral3e Uberrascht mide Burger', 80)),
+    detectScript: async () => 'Latin',
+    detectLanguage: async () => 'de',
+  });
+  t.deepEqual(german.languages, ['deu', 'eng']);
+  const worse = await readAuto({
+    read: async (languages) => page('Ein Satz, der eigentlich englisch ist, the end', languages[0] === 'eng' ? 90 : 70),
+    detectScript: async () => 'Latin',
+    detectLanguage: async () => 'de',
+  });
+  t.deepEqual(worse.languages, ['eng']);
+  t.is(pageConfidence({ paragraphs: [{ lines: [page('a b c', 90).paragraphs[0]!.lines[0]!, page('d', 50).paragraphs[0]!.lines[0]!] }] }), 80);
+});
+
+for (const language of ['deu', 'fra', 'spa', 'por'] as const) {
+  test(`a ${language} scan is read in its language when detected, and not by the English model alone`, async (t) => {
+    const english = wordAccuracy(truth(language), await read(language, ['eng']));
+    const detected = wordAccuracy(truth(language), await read(language));
+    t.log(`${language}: English model ${(english * 100).toFixed(0)}%, detected ${(detected * 100).toFixed(0)}%`);
+    t.true(english < 0.8, 'the English model alone should miss the accented words');
+    t.true(detected >= 0.95, await read(language));
+  });
+}
+
+test('Cyrillic: Ukrainian is detected and read; Russian is read by the Ukrainian model, all but ё ы э ъ', async (t) => {
+  t.true(wordAccuracy(truth('ukr'), await read('ukr', ['eng'])) < 0.2);
+  t.true(wordAccuracy(truth('ukr'), await read('ukr')) >= 0.95, await read('ukr'));
+  const russian = await read('rus');
+  t.log(`rus: ${russian}`);
+  // Words without the letters the Ukrainian alphabet lacks come out right.
+  for (const word of ['Москва', 'столицей', 'России', 'городом', 'книги', 'библиотеке', 'вечер']) t.true(russian.includes(word), word);
+  t.true(wordAccuracy(truth('rus'), russian) >= 0.5);
+});
+
+test('pinned languages reach the image and PDF parsers: one reading, in those languages', async (t) => {
+  const { png } = samplePage(OCR_SAMPLES.fra);
+  const image = await parseImage({ ...parseInput(writeFixture(dir.path, 'fr.png', png), MEDIA_TYPES.png), ocrLanguages: ['fra'] });
+  t.true(wordAccuracy(truth('fra'), image.blocks.map((b) => b.text).join(' ')) >= 0.95);
+  const scan = await pdf((doc) => doc.image(samplePage(OCR_SAMPLES.deu).png, 0, 0, { width: 612 }));
+  const doc = await parsePdf({ ...parseInput(writeFixture(dir.path, 'de.pdf', scan), MEDIA_TYPES.pdf), ocrLanguages: ['deu'] });
+  t.deepEqual(doc.ocrPages, [1]);
+  t.true(wordAccuracy(truth('deu'), doc.blocks.map((b) => b.text).join(' ')) >= 0.95, doc.blocks.map((b) => b.text).join(' '));
+});
+
+test('every model is installed and loads, OSD included, and a page with next to no text still reads', async (t) => {
+  const pool = createWorkerPool({ maxWorkers: 1 });
+  try {
+    for (const key of [...OCR_LANGUAGES, 'osd']) t.truthy(await pool.get(key), key);
+  } finally {
+    await pool.close();
+  }
+  // Too little for OSD to name a script, and read with low confidence: the English reading stands.
+  const tiny = samplePage(['x7']).image;
+  t.true(pageText(await engine.recognize(tiny)).length <= 4);
+});
+
+test('workers: the least recently used language set is stopped past the limit', async (t) => {
+  const pool = createWorkerPool({ maxWorkers: 1 });
+  try {
+    const first = await pool.get('eng');
+    t.is(await pool.get('eng'), first);
+    await pool.get('deu');
+    t.not(await pool.get('eng'), first);
+  } finally {
+    await pool.close();
+  }
+});
+
+// The Korean PDF of the shared data has a text layer: rendered to pixels and read by OCR, its words are checked against it.
+withSharedData(test, 'Korean OCR', () => {
+  test('Korean: a rendered page of shared korean-text-with-tables.pdf is detected as Hangul and read', async (t) => {
+    const pdfDoc = await openPdf(new Uint8Array(readFileSync(sharedDoc('pdf', 'korean-text-with-tables.pdf'))), 30_000);
+    try {
+      const first = await pdfDoc.getPage(1);
+      const layer = (await first.getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
+      const image = await renderPage(pdfDoc, first);
+      // Tesseract spaces Korean its own way: words are looked for in the text without spaces.
+      const words = [...new Set(layer.split(/[\s,.()/*]+/).filter((w) => /^\p{Script=Hangul}{2,}$/u.test(w)))];
+      const found = (text: string) => words.filter((w) => text.replace(/\s+/g, '').includes(w)).length / words.length;
+      const english = found(pageText(await engine.recognize(image, { languages: ['eng'] })));
+      const detected = found(pageText(await engine.recognize(image)));
+      t.log(`Korean words found: English model ${(english * 100).toFixed(0)}%, detected ${(detected * 100).toFixed(0)}% of ${words.length}`);
+      t.is(english, 0);
+      t.true(detected >= 0.9);
+    } finally {
+      await pdfDoc.destroy();
+    }
+  });
+});
