@@ -23,7 +23,7 @@ const SCANNED = join(import.meta.dirname, '..', '..', 'shared', 'data', 'docs', 
 
 type Page = { name: string; image: GrayImage; truth: string; pinned: OcrLanguage[] };
 
-const PINNED: Record<keyof typeof OCR_SAMPLES, OcrLanguage[]> = { deu: ['deu'], fra: ['fra'], spa: ['spa'], por: ['por'], ukr: ['ukr'], rus: ['ukr'] };
+const PINNED: Record<keyof typeof OCR_SAMPLES, OcrLanguage[]> = { deu: ['deu'], fra: ['fra'], spa: ['spa'], por: ['por'], ukr: ['ukr'], rus: ['rus'] };
 // eurotext.tif is one page in six languages: all of them pinned, English first.
 const SHARED: [string, OcrLanguage[]][] = [
   ['eurotext.tif', ['eng', 'deu', 'fra', 'ita', 'spa', 'por']],

@@ -2,14 +2,14 @@ import { z } from 'zod';
 
 /**
  * The languages OCR reads, as tesseract names its models (one npm package each,
- * @tesseract.js-data/<code>), and the ISO 639-1 codes a client may use instead. There is no
- * Russian model on npm: Russian ('ru', 'rus') is read with the Ukrainian one.
+ * @tesseract.js-data/<code>; Russian, which npm lacks, from vendor/tessdata-rus), and the ISO
+ * 639-1 codes a client may use instead.
  */
-export const OCR_MODELS = ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'ukr', 'chi_sim', 'jpn', 'kor'] as const;
+export const OCR_MODELS = ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'rus', 'ukr', 'chi_sim', 'jpn', 'kor'] as const;
 export type OcrModel = (typeof OCR_MODELS)[number];
 
 export const OCR_ISO_CODES: Record<string, OcrModel> = {
-  en: 'eng', de: 'deu', fr: 'fra', es: 'spa', it: 'ita', pt: 'por', uk: 'ukr', ru: 'ukr', rus: 'ukr', zh: 'chi_sim', ja: 'jpn', ko: 'kor',
+  en: 'eng', de: 'deu', fr: 'fra', es: 'spa', it: 'ita', pt: 'por', uk: 'ukr', ru: 'rus', zh: 'chi_sim', ja: 'jpn', ko: 'kor',
 };
 
 /** A tesseract code or an ISO 639-1 code as the model that reads it; undefined when none does. */
@@ -29,7 +29,7 @@ export const OcrLanguages = z
   .max(5)
   .meta({
     description:
-      `Languages to OCR scanned pages and images in (tesseract codes or ISO 639-1: ${codes}; 'ru' is read with the Ukrainian model). ` +
+      `Languages to OCR scanned pages and images in (tesseract codes or ISO 639-1: ${codes}). ` +
       'Unset: the script and language are detected per page. Several languages cost time on every page; the first is the main one.',
   });
 

@@ -1,4 +1,4 @@
-import { LATIN_LANGUAGES, scriptLanguages, toOcrLanguage, type OcrLanguage } from './ocr-languages.ts';
+import { CYRILLIC_LANGUAGES, LATIN_LANGUAGES, scriptLanguages, toOcrLanguage, type OcrLanguage } from './ocr-languages.ts';
 import type { OcrPage } from './ocr-tsv.ts';
 
 /**
@@ -48,7 +48,7 @@ export async function readAuto(deps: AutoDeps): Promise<AutoReading> {
   const confidence = pageConfidence(first.page);
   if (confidence < SURE) {
     const languages = scriptLanguages(await deps.detectScript());
-    if (languages) return better(first, { page: await deps.read(languages), languages });
+    if (languages) return cyrillicByWords(deps, better(first, { page: await deps.read(languages), languages }));
   }
   const text = pageText(first.page);
   if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return first;
@@ -57,6 +57,15 @@ export async function readAuto(deps: AutoDeps): Promise<AutoReading> {
   // English stays second: names, figures and quotations in English are common in any page.
   const languages: OcrLanguage[] = [language, 'eng'];
   return better(first, { page: await deps.read(languages), languages });
+}
+
+/** Russian and Ukrainian share a script; the words read with one model tell which language the page is in. */
+async function cyrillicByWords(deps: AutoDeps, reading: AutoReading): Promise<AutoReading> {
+  const read = reading.languages[0]!;
+  if (!CYRILLIC_LANGUAGES.includes(read)) return reading;
+  const language = toOcrLanguage(await deps.detectLanguage(pageText(reading.page)));
+  if (!language || language === read || !CYRILLIC_LANGUAGES.includes(language)) return reading;
+  return better(reading, { page: await deps.read([language]), languages: [language] });
 }
 
 const better = (a: AutoReading, b: AutoReading) => (pageConfidence(b.page) > pageConfidence(a.page) ? b : a);

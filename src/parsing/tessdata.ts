@@ -19,11 +19,17 @@ import { OCR_LANGUAGES } from './ocr-languages.ts';
  */
 let folder: string | undefined;
 
+/** Models npm has no @tesseract.js-data package for, shipped as a package in vendor/ (its README says where from). */
+const VENDORED: Record<string, [pkg: string, dir: string]> = { rus: ['@kbqa/tessdata-rus', '4.1.0_fast'] };
+
 export function tessdataDir(): string {
   if (folder) return folder;
   const require = createRequire(import.meta.url);
   const models: [string, string][] = [...OCR_LANGUAGES.map((l): [string, string] => [l, '4.0.0_best_int']), ['osd', '4.0.0']];
-  const sources = models.map(([code, version]) => join(dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), version, `${code}.traineddata.gz`));
+  const sources = models.map(([code, version]) => {
+    const [pkg, dir] = VENDORED[code] ?? [`@tesseract.js-data/${code}`, version];
+    return join(dirname(require.resolve(`${pkg}/package.json`)), dir, `${code}.traineddata.gz`);
+  });
   const dir = join(tmpdir(), `kbqa-tessdata-${createHash('sha256').update(sources.join('\n')).digest('hex').slice(0, 16)}`);
   mkdirSync(dir, { recursive: true });
   models.forEach(([code], i) => link(sources[i]!, join(dir, `${code}.traineddata.gz`)));
