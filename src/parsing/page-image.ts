@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type Canvas, createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, ImageData, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageImageOutcome, PageImageRequest } from '../ports/page-renderer.ts';
 import { checkDimensions } from './image-decode.ts';
@@ -41,7 +41,8 @@ async function renderPdfPage(request: PageImageRequest): Promise<PageImageOutcom
       return target.context.getImageData(0, 0, width, height);
     });
     const out = blank(width, height);
-    out.context.putImageData(drawn as unknown as ImageData, 0, 0);
+    // Pixels from pdf.js's copy of the canvas module: rewrapped, as napi checks the class.
+    out.context.putImageData(new ImageData(new Uint8ClampedArray(drawn.data), width, height), 0, 0);
     return finish(out, request);
   } finally {
     await doc.destroy();
@@ -70,7 +71,7 @@ async function renderScan(request: PageImageRequest): Promise<PageImageOutcome> 
     const source = blank(gray.width, gray.height);
     const rgba = new Uint8ClampedArray(gray.width * gray.height * 4);
     gray.data.forEach((v, i) => rgba.set([v, v, v, 255], i * 4));
-    source.context.putImageData({ data: rgba, width: gray.width, height: gray.height, colorSpace: 'srgb' } as ImageData, 0, 0);
+    source.context.putImageData(new ImageData(rgba, gray.width, gray.height), 0, 0);
     return finish(scaled(source.canvas, gray.width, gray.height, request.width), request);
   }
   if (request.page > 1) return outOfRange(request.page, 1);
