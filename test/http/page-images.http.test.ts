@@ -83,13 +83,12 @@ async function pixels(png: Buffer) {
   const context = canvas.getContext('2d');
   context.drawImage(image, 0, 0);
   const data = context.getImageData(0, 0, image.width, image.height).data;
-  /** The share of pixels in a rectangle (in points) tinted yellow: red well above blue. */
+  /** The share of pixels in a rectangle (fractions of the image) tinted yellow: red well above blue. */
   const tinted = (x0: number, y0: number, x1: number, y1: number) => {
-    const scale = image.width / PAGE.width;
     let yellow = 0;
     let all = 0;
-    for (let y = Math.round(y0 * scale); y < Math.round(y1 * scale); y++) {
-      for (let x = Math.round(x0 * scale); x < Math.round(x1 * scale); x++) {
+    for (let y = Math.round(y0 * image.height); y < Math.round(y1 * image.height); y++) {
+      for (let x = Math.round(x0 * image.width); x < Math.round(x1 * image.width); x++) {
         const i = (y * image.width + x) * 4;
         all++;
         if (data[i]! - data[i + 2]! > 60) yellow++;
@@ -97,7 +96,9 @@ async function pixels(png: Buffer) {
     }
     return yellow / all;
   };
-  return { width: image.width, height: image.height, tinted };
+  /** The same for a rectangle in points of the letter page. */
+  const tintedPoints = (x0: number, y0: number, x1: number, y1: number) => tinted(x0 / PAGE.width, y0 / PAGE.height, x1 / PAGE.width, y1 / PAGE.height);
+  return { width: image.width, height: image.height, tinted, tintedPoints };
 }
 
 const image = async (path: string) => {
@@ -117,10 +118,10 @@ test('the page image is a PNG of the page’s proportions; highlight tints the c
   t.is(lit.status, 200);
   writeFileSync('/tmp/kbqa-highlight-test.png', lit.bytes);
   const after = await pixels(lit.bytes);
-  t.is(before.tinted(herring.x0, herring.top, herring.x1, herring.bottom), 0, 'no yellow without a highlight');
-  t.true(after.tinted(herring.x0, herring.top, herring.x1, herring.bottom) > 0.5, 'the cited word sits under the highlight');
-  t.is(after.tinted(AT.x, AT.far, AT.x + 300, AT.far + 12), 0, 'the far paragraph is not highlighted');
-  t.is(after.tinted(0, 0, PAGE.width, 250), 0, 'nor the top of the page');
+  t.is(before.tintedPoints(herring.x0, herring.top, herring.x1, herring.bottom), 0, 'no yellow without a highlight');
+  t.true(after.tintedPoints(herring.x0, herring.top, herring.x1, herring.bottom) > 0.5, 'the cited word sits under the highlight');
+  t.is(after.tintedPoints(AT.x, AT.far, AT.x + 300, AT.far + 12), 0, 'the far paragraph is not highlighted');
+  t.is(after.tintedPoints(0, 0, PAGE.width, 250), 0, 'nor the top of the page');
   t.true((await pixels((await image(`/v1/knowledge-bases/${kbId}/documents/${pdfId}/pages/1/image`)).bytes)).width === 1000, 'width defaults to 1000');
 });
 
@@ -151,4 +152,12 @@ test('an OCR’d PNG gets line boxes, and its page image is the scan itself', as
   t.is(lit.status, 200);
   const out = await pixels(lit.bytes);
   t.deepEqual([out.width, out.height], [700, 300]);
+  // Only the second line, by its span in the chunk text (as a citation's char_start/char_end give it).
+  const [first, second, third] = chunk.boxes as Box[];
+  const span = `&char_start=${second!.start}&char_end=${third!.start - 1}`;
+  const one = await pixels((await image(`/v1/knowledge-bases/${kbId}/documents/${id}/pages/1/image?width=700&highlight=${chunk.id}${span}`)).bytes);
+  const share = (b: Box) => one.tinted(b.x0, b.y0, b.x1, b.y1);
+  t.true(share(second!) > 0.5, `second line ${share(second!)}`);
+  t.is(share({ ...first!, y1: Math.min(first!.y1, second!.y0 - 0.02) }), 0, 'the first line is left alone');
+  t.is(share({ ...third!, y0: Math.max(third!.y0, second!.y1 + 0.02) }), 0, 'and the third');
 });

@@ -1,4 +1,5 @@
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
+import { boxesOfSpan } from '../../domain/document/box.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { PageRenderer } from '../../ports/page-renderer.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
@@ -7,7 +8,7 @@ import { ApiError, notFoundError, resourceNotFound } from '../errors.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import type { Principal } from './principal.ts';
 
-export type PageImageQuery = { page: number; width: number; highlight?: string };
+export type PageImageQuery = { page: number; width: number; highlight?: string; char_start?: number; char_end?: number };
 
 /** A drawing takes a few hundred milliseconds; a page that takes longer than this is not worth the wait. */
 const RENDER_TIMEOUT_MS = 20_000;
@@ -31,7 +32,11 @@ export function createPageImageService(ctx: AppContext, deps: { passages: Passag
     if (passage.page !== query.page) {
       throw notFoundError('chunk_not_found', `Chunk ${query.highlight} is on page ${passage.page}, not on page ${query.page}.`, 'highlight');
     }
-    return passage.boxes ?? [];
+    const boxes = passage.boxes ?? [];
+    if (query.char_start === undefined || query.char_end === undefined) return boxes;
+    // A span that covers no line (past the text, empty) falls back to the whole chunk, as citations do.
+    const lines = boxesOfSpan(boxes, query.char_start, query.char_end);
+    return lines.length ? lines : boxes;
   }
 
   return {

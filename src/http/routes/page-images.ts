@@ -8,7 +8,8 @@ export const pageImageRoute = (documents: DocumentService) =>
   route({
     method: 'get',
     path: '/v1/knowledge-bases/:kb_id/documents/:document_id/pages/:page/image',
-    summary: 'A page of a PDF or scanned image as PNG; `highlight` marks a chunk’s lines on it (415 `page_image_unavailable` for formats without drawable pages)',
+    summary:
+      'A page of a PDF or scanned image as PNG; `highlight` marks a chunk’s lines on it (with `char_start`/`char_end`, only those of that span); 415 `page_image_unavailable` for formats without drawable pages',
     tag: 'documents',
     scope: 'read',
     load: 'query',
