@@ -131,7 +131,7 @@ test.serial('query: the answer with citations {source, page, text}', async (t) =
   t.is(text.slice(quote!.start, quote!.end), quote!.text);
   t.deepEqual([char_start, char_end], [quote!.start, quote!.end]);
   t.true(boxes.length > 0 && boxes.every((b) => b.x0 < b.x1 && b.y0 < b.y1), 'a PDF citation locates its lines');
-  const png = await kbqa.documents.pageImage(state.kbId, result.citations[0]!.document_id, 2, { highlight: chunk_id, width: 300 });
+  const png = await kbqa.documents.pageImage(state.kbId, result.citations[0]!.document_id, 2, { highlight: chunk_id, char_start, char_end, width: 300 });
   t.deepEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')]);
   t.is(Buffer.from(png).readUInt32BE(16), 300, 'the width asked for');
   const offTopic = await kbqa.query(state.kbId, 'Who won the 1998 FIFA World Cup final?');

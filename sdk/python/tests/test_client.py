@@ -154,7 +154,7 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(first.text[first.quote["start"] : first.quote["end"]], first.quote["text"])
         self.assertEqual((first.char_start, first.char_end), (first.quote["start"], first.quote["end"]))
         self.assertTrue(first.boxes and all(b["x0"] < b["x1"] and b["y0"] < b["y1"] for b in first.boxes))
-        png = self.client.documents.page_image(self.kb.id, first.document_id, 2, highlight=first.chunk_id, width=300)
+        png = self.client.documents.page_image(self.kb.id, first.document_id, 2, highlight=first.chunk_id, char_start=first.char_start, char_end=first.char_end, width=300)
         self.assertEqual(png[1:4], b"PNG")
         self.assertEqual(int.from_bytes(png[16:20], "big"), 300)
         off_topic = self.client.query(self.kb.id, "Who won the 1998 FIFA World Cup final?")
