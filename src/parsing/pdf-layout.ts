@@ -41,5 +41,7 @@ function tableBlocks(table: Table): PageBlock[] {
     size: 0,
     font: '',
     lines: 1,
+    // One box for the row: its text names cells by their header, so it has no line of the page to match.
+    boxes: [{ ...table.rowBoxes[i]!, text: '' }],
   }));
 }
