@@ -151,7 +151,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       logger,
       authenticator,
       knowledgeBases: createKnowledgeBaseService(ctx, models),
-      documents: createDocumentService(ctx, indexes.passages),
+      documents: createDocumentService(ctx, indexes.passages, { blobs, renderer: infra.renderer }),
       search,
       chat,
       workflows: createWorkflowService(ctx, models),

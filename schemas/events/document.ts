@@ -8,6 +8,9 @@ export const ChunkingSettings = z.strictObject({ max_tokens: z.int().min(32).max
 export const MetadataValue = z.union([z.string().max(1000), z.number(), z.boolean()]);
 export const DocumentMetadata = z.record(z.string().min(1).max(100), MetadataValue);
 
+/** One line of a chunk on its page: fractions of the page's width and height from its top left, `start` the line's offset in the chunk text. */
+export const PageBox = z.strictObject({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number(), start: z.int().min(0) });
+
 export const ChunkRecord = z.strictObject({
   chunk_id: z.string(),
   index: z.int().min(0),
@@ -17,6 +20,8 @@ export const ChunkRecord = z.strictObject({
   char_start: z.int().min(0),
   char_end: z.int().min(0),
   token_count: z.int().min(0),
+  /** Absent for formats without layout and in chunks parsed before boxes were kept. */
+  boxes: z.array(PageBox).optional(),
 });
 
 const ids = { document_id: z.string(), knowledge_base_id: z.string() };

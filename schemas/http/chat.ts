@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageBox } from '../events/document.ts';
 
 const textPart = z.strictObject({ type: z.literal('text'), text: z.string() });
 
@@ -40,6 +41,14 @@ export const CitationBody = z.object({
   document_id: z.string(),
   chunk_id: z.string(),
   score: z.number(),
+  heading_path: z.array(z.string()).describe('Titles of the headings the passage sits under, outermost first'),
+  char_start: z.int().describe('Start of the cited span in `paragraph`: the quote’s start, else 0 (the whole passage)'),
+  char_end: z.int().describe('End (exclusive) of the cited span in `paragraph`: the quote’s end, else the paragraph’s length'),
+  boxes: z
+    .array(PageBox)
+    .describe(
+      'Where the cited span sits on `page`: one box per line it covers (the passage’s lines when no quote is known), as fractions of the page width and height from its top left; `start` is the line’s offset in `paragraph`. Empty for formats without page layout (Word, text, spreadsheets …). `GET …/documents/{document_id}/pages/{page}/image?highlight={chunk_id}` draws them.',
+    ),
   quote: z
     .object({ text: z.string(), start: z.int(), end: z.int() })
     .nullable()

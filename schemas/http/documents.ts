@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DocumentMetadata } from '../events/document.ts';
+import { DocumentMetadata, PageBox } from '../events/document.ts';
 
 export const UploadChunking = z.strictObject({
   max_tokens: z.int().min(32).max(8192).optional(),
@@ -26,6 +26,13 @@ export const DocumentListQuery = z.strictObject({
 export const ChunkListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   after: z.coerce.number().int().min(-1).optional(),
+});
+
+export const PageImageQuery = z.strictObject({
+  highlight: z.string().min(1).max(200).optional().describe('A chunk id of this document on this page: its lines are drawn highlighted'),
+  char_start: z.coerce.number().int().min(0).optional().describe('With highlight and char_end: only the lines of this span of the chunk text (a citation’s char_start/char_end)'),
+  char_end: z.coerce.number().int().min(0).optional(),
+  width: z.coerce.number().int().min(64).max(2400).default(1000).describe('Width of the image in pixels; the height keeps the page’s proportions'),
 });
 
 export const Document = z.object({
@@ -73,4 +80,5 @@ export const Chunk = z.object({
   char_start: z.int(),
   char_end: z.int(),
   token_count: z.int(),
+  boxes: z.array(PageBox).describe('The chunk’s lines on `page`, as fractions of the page from its top left (`start`: the line’s offset in `paragraph`); empty for formats without page layout'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageBox } from '../events/document.ts';
 
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -28,6 +29,9 @@ export const SearchResult = z.object({
   page: z.int(),
   paragraph: z.string(),
   heading_path: z.array(z.string()),
+  boxes: z
+    .array(PageBox)
+    .describe('The chunk’s lines on `page`, as fractions of the page width and height from its top left (`start`: the line’s offset in `paragraph`); empty for formats without page layout'),
   score: z.number(),
   scores: z
     .object({ vector: stageScore, keyword: stageScore, graph: stageScore, fused: stageScore, rerank: stageScore })

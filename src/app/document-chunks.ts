@@ -59,5 +59,6 @@ export function passageOf(documentId: string, documentName: string, chunk: Chunk
     charStart: chunk.char_start,
     charEnd: chunk.char_end,
     tokenCount: chunk.token_count,
+    ...(chunk.boxes && { boxes: chunk.boxes }),
   };
 }

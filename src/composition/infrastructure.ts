@@ -31,7 +31,9 @@ import type { EntityGraph } from '../ports/entity-graph.ts';
 import type { CheckpointStore, EventBus } from '../ports/event-bus.ts';
 import type { EventStore } from '../ports/event-store.ts';
 import type { KeywordIndex } from '../ports/keyword-index.ts';
+import type { PageRenderer } from '../ports/page-renderer.ts';
 import type { PassageStore } from '../ports/passage-store.ts';
+import { createWorkerPageRenderer } from '../adapters/local/worker-page-renderer.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
 
@@ -45,6 +47,8 @@ export type Infrastructure = {
   readModels: ReadModelStore;
   checkpoints: CheckpointStore;
   blobs: BlobStore;
+  /** Draws document pages (GET …/pages/{n}/image). */
+  renderer: PageRenderer;
   indexes: SearchIndexes;
   /** The text analysis every component shares, so query words and index terms meet. */
   analyzer: Analyzer;
@@ -125,6 +129,9 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
       bus = createInProcessBus({ store, checkpoints, onError: onBusError });
     }
     closers.unshift(() => bus.close());
+    // Its threads start on the first page asked for and stop when idle; the files are local either way (BlobStore.localPath).
+    const renderer = createWorkerPageRenderer({ threads: Math.min(2, config.ingestion.parserThreads), maxMemoryMb: config.ingestion.parseMemoryMb });
+    closers.unshift(() => renderer.close());
 
     return {
       store,
@@ -134,6 +141,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
       indexes,
       analyzer,
       bus,
+      renderer,
       perStreamOrder: kafka !== null,
       startRelay,
       adapters,

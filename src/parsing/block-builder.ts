@@ -1,10 +1,12 @@
 import { type Block, type BlockKind, type MediaType, type ParsedDocument, type ParseLimits, ParseFailure } from './types.ts';
 import { normalizeCode, normalizeText } from './text-normalize.ts';
+import { placeLines, type LineBox } from '../domain/document/box.ts';
 
 export type BlockBuilder = {
   /** Opens a section: later blocks carry this title in their headingPath until a heading of the same or a higher level. */
-  heading(text: string, level: number, page: number): void;
-  add(kind: Exclude<BlockKind, 'heading'>, text: string, page: number, level?: number): void;
+  heading(text: string, level: number, page: number, lines?: readonly LineBox[]): void;
+  /** `lines`: where the block's lines sit on the page, as fractions of it (see Box). */
+  add(kind: Exclude<BlockKind, 'heading'>, text: string, page: number, level?: number, lines?: readonly LineBox[]): void;
   /** Starts a fresh heading path (a new sheet, say). */
   resetHeadings(): void;
   /**
@@ -26,19 +28,19 @@ export function createBlockBuilder(): BlockBuilder {
   const titles = () => path.map((h) => h.text);
 
   return {
-    heading(raw, level, page) {
+    heading(raw, level, page, lines) {
       const text = normalizeText(raw);
       if (!text) return;
       path = path.filter((h) => h.level < level);
-      blocks.push({ page, kind: 'heading', text, headingPath: titles(), level });
+      blocks.push(withLines({ page, kind: 'heading', text, headingPath: titles(), level }, lines));
       path.push({ level, text, at: blocks.length - 1 });
     },
-    add(kind, raw, page, level) {
+    add(kind, raw, page, level, lines) {
       const text = kind === 'code' ? normalizeCode(raw) : normalizeText(raw);
       if (!text) return;
       const block: Block = { page, kind, text, headingPath: titles() };
       if (level !== undefined) block.level = level;
-      blocks.push(block);
+      blocks.push(withLines(block, lines));
     },
     resetHeadings() {
       path = [];
@@ -56,3 +58,5 @@ export function createBlockBuilder(): BlockBuilder {
     },
   };
 }
+
+const withLines = (block: Block, lines: readonly LineBox[] | undefined): Block => (lines?.length ? { ...block, boxes: placeLines(block.text, lines) } : block);

@@ -42,7 +42,7 @@ export function createImageParser({ ocr = threadOcr }: ImageParserOptions = {}):
       }
       if (blocks.length) ocrPages.push(n);
       else if (pages.count > 1) warnings.push(`page ${n}: OCR found no text`);
-      for (const block of blocks) builder.add('paragraph', block.text, n);
+      for (const block of blocks) builder.add('paragraph', block.text, n, undefined, block.boxes);
       input.onProgress?.(n, pages.count);
     }
     if (builder.count === 0 && timedOut) throw new ParseFailure('timeout', 'OCR of the image did not finish in time.');

@@ -17,7 +17,8 @@ export function ocrBlocks(page: OcrPage): PageBlock[] {
     const lines = paragraph.lines.filter((l) => l.confidence >= MIN_CONFIDENCE && (l.confidence >= DOUBTFUL_CONFIDENCE || textQuality(l.text).score >= 0.5));
     const text = joinLines(lines.map((l) => l.text));
     // OCR gives no typography: size 0 keeps these blocks out of heading detection.
-    if (text) blocks.push({ kind: 'paragraph', text, size: 0, font: '', lines: lines.length });
+    const boxes = lines.flatMap((l) => (l.box ? [{ ...l.box, text: l.text }] : []));
+    if (text) blocks.push({ kind: 'paragraph', text, size: 0, font: '', lines: lines.length, boxes });
   }
   return blocks;
 }

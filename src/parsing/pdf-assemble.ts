@@ -1,3 +1,4 @@
+import { normaliseBox } from '../domain/document/box.ts';
 import { createBlockBuilder } from './block-builder.ts';
 import { scopeHeadings, type Placed } from './pdf-heading-scope.ts';
 import type { BodyStyle } from './pdf-headings.ts';
@@ -17,7 +18,7 @@ import { MEDIA_TYPES, ParseFailure, type ParsedDocument, type ParseLimits } from
  */
 export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits, warnings: string[]): ParsedDocument {
   const segmented = sources.map((source) =>
-    source.kind === 'text' ? { segments: buildSegments(source.text.items), height: source.text.height, rotated: source.text.rotated } : undefined,
+    source.kind === 'text' ? { segments: buildSegments(source.text.items), height: source.text.height, width: source.text.width, rotated: source.text.rotated } : undefined,
   );
   const textPages = segmented.filter((p) => p !== undefined);
   const repeated = textPages.length >= 3 ? repeatedMargins(textPages) : new Set<string>();
@@ -29,7 +30,7 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
     const page = i + 1;
     const layout = segmented[i];
     if (layout) {
-      for (const block of layoutPage(dropMargins(layout, repeated))) placed.push({ page, block });
+      for (const block of layoutPage(dropMargins(layout, repeated))) placed.push({ page, block: inPageFractions(block, layout.width, layout.height) });
       // Rotated runs (margin stamps, axis titles) have no place in the reading order: page end.
       if (layout.rotated.length) placed.push({ page, block: { kind: 'paragraph', text: layout.rotated.join(' '), size: 0, font: '', lines: 1 } });
     } else if (source.kind === 'ocr') {
@@ -48,8 +49,8 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
       tocMark = undefined;
     }
     const level = levels[i];
-    if (level !== undefined) builder.heading(block.text, level, page);
-    else builder.add(block.kind, block.text, page, block.level);
+    if (level !== undefined) builder.heading(block.text, level, page, block.boxes);
+    else builder.add(block.kind, block.text, page, block.level, block.boxes);
   });
   if (builder.count === 0) {
     if (sources.some((s) => s.kind === 'none' && s.ocrTimedOut)) throw new ParseFailure('timeout', 'OCR of the scanned pages did not finish in time.');
@@ -58,6 +59,12 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
   }
   const doc = builder.finish({ mediaType: MEDIA_TYPES.pdf, pageCount: sources.length, warnings, limits });
   return { ...doc, ocrPages };
+}
+
+/** The text layer measures in points; blocks carry their lines as fractions of the page (see Box). */
+function inPageFractions(block: PageBlock, width: number, height: number): PageBlock {
+  if (!block.boxes) return block;
+  return { ...block, boxes: block.boxes.map(({ text, ...rect }) => ({ ...normaliseBox(rect, width, height), text })) };
 }
 
 /** The size and font most characters are set in, and how the characters spread over fonts. */

@@ -1,6 +1,6 @@
 import { readingOrder } from './pdf-columns.ts';
 import type { PageBlock } from './pdf-page-block.ts';
-import { paragraphs } from './pdf-paragraphs.ts';
+import { lineBox, paragraphs } from './pdf-paragraphs.ts';
 import { groupRows, rowLine } from './pdf-rows.ts';
 import type { Segment } from './pdf-segments.ts';
 import { findTables, type Table } from './pdf-tables.ts';
@@ -19,7 +19,7 @@ export function layoutPage(segments: readonly Segment[]): PageBlock[] {
 function labelBlock(segments: Segment[]): PageBlock[] {
   const lines = groupRows(segments).map(rowLine);
   const main = lines.reduce((a, b) => (b.text.length > a.text.length ? b : a));
-  return [{ kind: 'paragraph', text: joinLines(lines.map((l) => l.text)), size: main.size, font: main.font, lines: lines.length, label: true }];
+  return [{ kind: 'paragraph', text: joinLines(lines.map((l) => l.text)), size: main.size, font: main.font, lines: lines.length, label: true, boxes: lines.map(lineBox) }];
 }
 
 function layoutRegion(region: Segment[]): PageBlock[] {
@@ -41,5 +41,7 @@ function tableBlocks(table: Table): PageBlock[] {
     size: 0,
     font: '',
     lines: 1,
+    // One box for the row: its text names cells by their header, so it has no line of the page to match.
+    boxes: [{ ...table.rowBoxes[i]!, text: '' }],
   }));
 }

@@ -1,3 +1,4 @@
+import type { LineBox } from '../domain/document/box.ts';
 import type { BlockKind } from './types.ts';
 
 /**
@@ -15,4 +16,6 @@ export type PageBlock = {
   lines: number;
   /** A side heading: a label in the margin column beside the text it introduces. */
   label?: boolean;
+  /** Its lines: in page points from the text layer (assembly makes them fractions of the page), as fractions already from OCR. */
+  boxes?: LineBox[];
 };

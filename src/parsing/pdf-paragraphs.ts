@@ -100,7 +100,7 @@ function markerLevels(lines: readonly Line[]): Map<number, number> {
 
 function toBlock(draft: Draft): PageBlock {
   const main = draft.lines.reduce((a, b) => (b.text.length > a.text.length ? b : a));
-  const typography = { size: Math.max(...draft.lines.map((l) => l.size)), font: main.font, lines: draft.lines.length };
+  const typography = { size: Math.max(...draft.lines.map((l) => l.size)), font: main.font, lines: draft.lines.length, boxes: draft.lines.map(lineBox) };
   if (draft.kind === 'code') return { kind: 'code', text: codeText(draft.lines), ...typography };
   let text = joinLines(draft.lines.map((l) => l.text));
   // A bullet glyph carries no meaning once the block is marked as a list item; "(1)" does.
@@ -109,6 +109,8 @@ function toBlock(draft: Draft): PageBlock {
   if (draft.kind === 'list_item') return { kind: 'list_item', text, level: draft.level ?? 0, ...typography };
   return { kind: CAPTION.test(text) ? 'caption' : 'paragraph', text, ...typography };
 }
+
+export const lineBox = (line: Line) => ({ x0: line.x0, y0: line.top, x1: line.x1, y1: line.bottom, text: line.text });
 
 /** Code keeps its lines, and its indentation as far as the fixed pitch lets us count spaces. */
 function codeText(lines: Line[]): string {

@@ -17,6 +17,8 @@ export type Table = {
   /** The fonts of the first row and of the rest: a bold header row differs. */
   firstRowFont: string;
   bodyFont: string;
+  /** Each logical row's extent on the page, in points (the union of its segments, wrapped lines included). */
+  rowBoxes: { x0: number; y0: number; x1: number; y1: number }[];
 };
 
 export type RegionPart = { kind: 'rows'; rows: Row[] } | { kind: 'table'; table: Table };
@@ -89,7 +91,12 @@ function growTable(rows: readonly Row[], start: number): { table: Table; start: 
   return {
     start: first,
     end,
-    table: { rows: table, firstRowFont: fontOf(logical[0]!.segments), bodyFont: fontOf(logical.slice(1).flatMap((l) => l.segments)) },
+    table: {
+      rows: table,
+      firstRowFont: fontOf(logical[0]!.segments),
+      bodyFont: fontOf(logical.slice(1).flatMap((l) => l.segments)),
+      rowBoxes: logical.map(({ segments: s }) => ({ x0: Math.min(...s.map((g) => g.x0)), y0: Math.min(...s.map((g) => g.top)), x1: Math.max(...s.map((g) => g.x1)), y1: Math.max(...s.map((g) => g.bottom)) })),
+    },
   };
 }
 

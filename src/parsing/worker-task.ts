@@ -1,16 +1,19 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ParseTask } from '../ports/document-parser.ts';
+import type { PageImageOutcome, PageImageRequest } from '../ports/page-renderer.ts';
+import { renderPageImage } from './page-image.ts';
 import { parserFor } from './dispatch.ts';
 import { parseFile } from './parse-file.ts';
 import { MEDIA_TYPES } from './types.ts';
 
-export type WorkerMessage = { task: ParseTask; progress?: MessagePort } | { warm: true };
+export type WorkerMessage = { task: ParseTask; progress?: MessagePort } | { warm: true } | { render: PageImageRequest };
 
 /**
  * What runs inside a worker: a parse, with a port on which page progress flows back; or a
  * warm-up that loads the PDF and Office parsers, so the first real document does not pay for it.
  */
 export async function runParseTask(message: WorkerMessage) {
+  if ('render' in message) return await renderTask(message.render);
   if ('warm' in message) {
     await Promise.all([MEDIA_TYPES.pdf, MEDIA_TYPES.docx, MEDIA_TYPES.xlsx].map((type) => parserFor(type)));
     return null;
@@ -20,5 +23,14 @@ export async function runParseTask(message: WorkerMessage) {
     return await parseFile(task, (done, total) => progress?.postMessage({ done, total }));
   } finally {
     progress?.close();
+  }
+}
+
+/** A file that cannot be opened (damaged, encrypted) is an outcome for the client, not a crash. */
+async function renderTask(request: PageImageRequest): Promise<PageImageOutcome> {
+  try {
+    return await renderPageImage(request);
+  } catch (error) {
+    return { ok: false, code: 'render_failed', message: `The page could not be drawn: ${(error as Error).message}` };
   }
 }

@@ -1,3 +1,5 @@
+import type { Box } from '../domain/document/box.ts';
+
 /** A chunk as search results, citations and a document's chunk list show it: where it came from and what it says. */
 export type Passage = {
   chunkId: string;
@@ -17,6 +19,8 @@ export type Passage = {
   charEnd: number;
   /** The chunk's size in estimated tokens. */
   tokenCount: number;
+  /** Its lines on the page (see Box); absent for formats without layout and passages stored before boxes were kept. */
+  boxes?: Box[];
 };
 
 /**

@@ -107,6 +107,10 @@ export const RECIPES: Record<string, Recipe[]> = {
     { via: 'kb', ok: 200, request: async (t, w) => ({ method: 'DELETE', path: `${kbPath(t)}/documents/${await w.freshDocument(t)}` }) },
   ],
   'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/chunks': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/chunks` }) }],
+  // The matrix's document is text: a key that may read it reaches the 415 that says its pages cannot be drawn; others get their 401/403/404 first.
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/pages/{page}/image': [
+    { via: 'kb', ok: 415, label: 'text has no page to draw', request: (t) => ({ method: 'GET', path: `${docPath(t)}/pages/1/image` }) },
+  ],
   'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/events': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/events` }) }],
   'POST /v1/knowledge-bases/{kb_id}/search': [
     { via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'POST', path: `${kbPath(t)}/search`, json: { query: QUESTION } }) },

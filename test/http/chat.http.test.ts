@@ -7,7 +7,7 @@ let server: TestServer;
 let kb: SampleKb;
 let client: OpenAI;
 
-type Citation = { index: number; source: string; page: number; paragraph: string; document_id: string; chunk_id: string; score: number; quote?: { text: string; start: number; end: number } | null };
+type Citation = { index: number; source: string; page: number; paragraph: string; document_id: string; chunk_id: string; score: number; heading_path: string[]; char_start: number; char_end: number; boxes: { x0: number; y0: number; x1: number; y1: number; start: number }[]; quote?: { text: string; start: number; end: number } | null };
 type WithCitations = { citations: Citation[]; answerable?: boolean; coverage?: number };
 
 test.before(async () => {
@@ -77,10 +77,13 @@ test('streaming: citations first, then deltas, finish reason, usage, [DONE]', as
   const plain = (await ask('When did the Erebus lava lake become active?')) as OpenAI.ChatCompletion & WithCitations;
   t.is(plain.choices[0]!.message.content, text);
   t.deepEqual(plain.citations, chunks[finishing]!.citations, 'the same citations, quotes included');
-  const withoutQuotes = plain.citations.map(({ quote: _quote, ...c }) => c);
-  t.deepEqual(withoutQuotes, chunks[0]!.citations);
+  // The quote narrows what a citation points at (its span and lines); the rest is as retrieved.
+  const unpointed = (cs: WithCitations['citations']) => cs.map(({ quote: _q, char_start: _s, char_end: _e, boxes: _b, ...c }) => c);
+  t.deepEqual(unpointed(plain.citations), unpointed(chunks[0]!.citations!));
+  t.true(chunks[0]!.citations!.every((c) => c.char_start === 0 && c.char_end === c.paragraph.length), 'before the answer, a citation points at its whole passage');
   const quoted = plain.citations.find((c) => c.quote)!;
   t.is(quoted.paragraph.slice(quoted.quote!.start, quoted.quote!.end), quoted.quote!.text);
+  t.deepEqual([quoted.char_start, quoted.char_end], [quoted.quote!.start, quoted.quote!.end]);
   t.true(text.includes(quoted.quote!.text.replace(/\.$/, '')), 'the quote is what the answer says');
   t.is(plain.answerable, true);
 });

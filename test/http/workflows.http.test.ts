@@ -65,8 +65,10 @@ test('blocking run answers like the chat endpoint, with the same citations', asy
     json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content: question }] },
   });
   t.is(body.outputs.answer, chat.body.choices[0].message.content);
-  // Chat's citations also carry the span its answer quotes; otherwise they are the retrieval's own.
-  t.deepEqual(body.outputs.citations, chat.body.citations.map(({ quote: _quote, ...c }: { quote: unknown }) => c));
+  // Chat's citations also point at the span its answer quotes (quote, char_start/char_end and its lines' boxes); otherwise they are the retrieval's own.
+  type Pointed = { quote: unknown; char_start: unknown; char_end: unknown; boxes: unknown };
+  const unpointed = (cs: Pointed[]) => cs.map(({ quote: _q, char_start: _s, char_end: _e, boxes: _b, ...c }) => c);
+  t.deepEqual(unpointed(body.outputs.citations), unpointed(chat.body.citations));
   const fetched = await server.call('GET', `/v1/workflow-runs/${body.id}`);
   t.deepEqual(fetched.body, body);
 });

@@ -127,8 +127,13 @@ test.serial('query: the answer with citations {source, page, text}', async (t) =
   t.true(result.citations[0]!.text.includes(FACTS.blades));
   t.false('paragraph' in result.citations[0]!);
   t.is(result.answerable, true);
-  const { quote, text } = result.citations[0]!;
+  const { quote, text, char_start, char_end, boxes, chunk_id } = result.citations[0]!;
   t.is(text.slice(quote!.start, quote!.end), quote!.text);
+  t.deepEqual([char_start, char_end], [quote!.start, quote!.end]);
+  t.true(boxes.length > 0 && boxes.every((b) => b.x0 < b.x1 && b.y0 < b.y1), 'a PDF citation locates its lines');
+  const png = await kbqa.documents.pageImage(state.kbId, result.citations[0]!.document_id, 2, { highlight: chunk_id, char_start, char_end, width: 300 });
+  t.deepEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')]);
+  t.is(Buffer.from(png).readUInt32BE(16), 300, 'the width asked for');
   const offTopic = await kbqa.query(state.kbId, 'Who won the 1998 FIFA World Cup final?');
   t.deepEqual([offTopic.answerable, offTopic.citations], [false, []]);
   const followUp = await kbqa.query(state.kbId, 'What is it made of?', {
@@ -150,7 +155,8 @@ test.serial('chat: one answer, and the same answer streamed through an async ite
   const chunks = [];
   for await (const chunk of kbqa.chat.stream({ messages, knowledgeBaseId: state.kbId, includeUsage: true })) chunks.push(chunk);
   // The first chunk carries the citations as retrieved; the one with the finish reason, with their quotes.
-  t.deepEqual(chunks[0]!.citations, whole.citations.map(({ quote: _quote, ...c }) => c));
+  const unpointed = (cs: typeof whole.citations) => cs.map(({ quote: _q, char_start: _s, char_end: _e, boxes: _b, ...c }) => c);
+  t.deepEqual(unpointed(chunks[0]!.citations!), unpointed(whole.citations));
   t.deepEqual(chunks.find((c) => c.finish_reason)!.citations, whole.citations);
   t.true(chunks.filter((c) => c.content !== '').length > 1, 'several content deltas');
   t.is(chunks.map((c) => c.content).join(''), whole.content);

@@ -32,6 +32,14 @@ test('a PNG is read by OCR', async (t) => {
   t.is(doc.mediaType, MEDIA_TYPES.png);
   t.deepEqual(doc.ocrPages, [1]);
   t.true(wordAccuracy(scanText, textOf(doc)) >= 0.9, textOf(doc));
+  // Each line has its box, where textImage drew it: from x = 100, baseline at 150 + i * 1.6 * 44 px.
+  const boxes = doc.blocks.flatMap((b) => b.boxes ?? []).sort((a, b) => a.y0 - b.y0);
+  t.is(boxes.length, SCAN_LINES.length, JSON.stringify(boxes));
+  boxes.forEach((box, i) => {
+    const baseline = 150 + i * 1.6 * 44;
+    t.true(Math.abs(box.x0 * 1400 - 100) < 15, `line ${i} starts at x ${box.x0 * 1400}`);
+    t.true(box.y0 * 600 < baseline - 25 && box.y1 * 600 > baseline - 5 && box.y1 * 600 < baseline + 20, `line ${i} spans y ${box.y0 * 600}..${box.y1 * 600}`);
+  });
 });
 
 test('every TIFF frame is a page, 8-bit and 1-bit alike, with progress per page', async (t) => {
@@ -64,26 +72,27 @@ test('images: too many frames, OCR off, no text, or bytes that are no image', as
   t.is(await code('text.tif', Buffer.from('just some text')), 'corrupt');
 });
 
-test('tesseract TSV becomes paragraphs of lines with their confidence', (t) => {
+test('tesseract TSV becomes paragraphs of lines with their confidence and their boxes as fractions of the page', (t) => {
   // A row: level, page, block, paragraph, line, word, left, top, width, height, confidence, text.
-  const row = (level: number, [block, par, line, word]: [number, number, number, number], conf: number, text: string) =>
-    [level, 1, block, par, line, word, 0, 0, 10, 10, conf, text].join('\t');
+  type Rect = [number, number, number, number];
+  const row = (level: number, [block, par, line, word]: Rect, [left, top, width, height]: Rect, conf: number, text: string) =>
+    [level, 1, block, par, line, word, left, top, width, height, conf, text].join('\t');
   const tsv = [
-    row(1, [0, 0, 0, 0], -1, ''),
-    row(5, [1, 1, 1, 1], 90, 'Hello'),
-    row(5, [1, 1, 1, 2], 80, 'wor-'),
-    row(5, [1, 1, 2, 1], 70, 'ld'),
-    row(5, [1, 2, 1, 1], 95, 'Next'),
+    row(1, [0, 0, 0, 0], [0, 0, 1000, 500], -1, ''),
+    row(5, [1, 1, 1, 1], [100, 50, 80, 20], 90, 'Hello'),
+    row(5, [1, 1, 1, 2], [200, 45, 60, 30], 80, 'wor-'),
+    row(5, [1, 1, 2, 1], [100, 100, 20, 20], 70, 'ld'),
+    row(5, [1, 2, 1, 1], [500, 250, 100, 25], 95, 'Next'),
   ].join('\n');
   const page = readTsv(tsv);
   t.deepEqual(page.paragraphs, [
     {
       lines: [
-        { text: 'Hello wor-', confidence: 85 },
-        { text: 'ld', confidence: 70 },
+        { text: 'Hello wor-', confidence: 85, box: { x0: 0.1, y0: 0.09, x1: 0.26, y1: 0.15 } },
+        { text: 'ld', confidence: 70, box: { x0: 0.1, y0: 0.2, x1: 0.12, y1: 0.24 } },
       ],
     },
-    { lines: [{ text: 'Next', confidence: 95 }] },
+    { lines: [{ text: 'Next', confidence: 95, box: { x0: 0.5, y0: 0.5, x1: 0.6, y1: 0.55 } }] },
   ]);
 });
 

@@ -33,7 +33,9 @@ test('two columns are read one after the other, never line by line across', asyn
     for (let i = 1; i <= 24; i++) t.true(text.includes(`Sentence ${i} of the ${topic} column keeps talking about ${topic}.`), `${topic} ${i}`);
   }
   t.true(text.lastIndexOf(LEFT_TOPIC) < text.indexOf(RIGHT_TOPIC));
-  t.deepEqual(doc.blocks[0], { page: 1, kind: 'heading', text: 'Columns Side By Side', headingPath: [], level: 1 });
+  const { boxes, ...heading } = doc.blocks[0]!;
+  t.deepEqual(heading, { page: 1, kind: 'heading', text: 'Columns Side By Side', headingPath: [], level: 1 });
+  t.is(boxes?.length, 1, 'the title is one line');
   t.true(doc.blocks.slice(1).every((b) => b.headingPath[0] === 'Columns Side By Side'));
 });
 
@@ -57,6 +59,15 @@ test('a table comes out row by row, header names on every data row', async (t) =
   t.is(heading?.text, 'Quarterly Figures');
   t.true(doc.blocks.filter((b) => b.kind === 'table_row').every((b) => b.headingPath.join() === 'Quarterly Figures'));
   t.truthy(doc.blocks.find((b) => b.kind === 'paragraph' && b.text === 'Figures are provisional until the audit closes.'));
+  // Each row is one box across its cells, where tablePdf set it: from x 72 pt, row r's top at 140 + 18 r pt on a 612 × 792 page.
+  doc.blocks
+    .filter((b) => b.kind === 'table_row')
+    .forEach((b, r) => {
+      t.is(b.boxes?.length, 1);
+      const box = b.boxes![0]!;
+      t.true(Math.abs(box.x0 * 612 - 72) < 2 && box.x1 * 612 > 72 + 300, `row ${r} spans x ${box.x0 * 612}..${box.x1 * 612}`);
+      t.true(box.y0 * 792 < 140 + r * 18 + 10 && box.y1 * 792 > 140 + r * 18, `row ${r} spans y ${box.y0 * 792}..${box.y1 * 792}`);
+    });
 });
 
 test('pages keep their own text and headings; a running footer is dropped; progress after each page', async (t) => {

@@ -165,6 +165,24 @@ class Documents:
         body = self._t.json("GET", f"{self._one(kb_id, doc_id)}/chunks", query={"limit": limit, "after": after}).body
         return Page([Chunk.from_dict(c) for c in body["data"]], body["has_more"])
 
+    def page_image(
+        self,
+        kb_id: str,
+        doc_id: str,
+        page: int,
+        *,
+        highlight: Optional[str] = None,
+        char_start: Optional[int] = None,
+        char_end: Optional[int] = None,
+        width: Optional[int] = None,
+    ) -> bytes:
+        """Page ``page`` (1-based) of a PDF or scanned image as PNG bytes; ``highlight``: a chunk id on that page
+        (a citation's ``chunk_id``) whose lines are drawn highlighted, only those of ``char_start``..``char_end`` when
+        given (a citation's span). Other formats: 415 ``page_image_unavailable``."""
+        query = {"highlight": highlight, "char_start": char_start, "char_end": char_end, "width": width}
+        _status, _headers, raw = self._t.send("GET", f"{self._one(kb_id, doc_id)}/pages/{int(page)}/image", query=query)
+        return raw
+
     def delete(self, kb_id: str, doc_id: str) -> Deleted:
         return Deleted.from_dict(self._t.json("DELETE", self._one(kb_id, doc_id)).body)
 

@@ -105,6 +105,9 @@ class Chunk(_Result):
     char_start: int
     char_end: int
     token_count: int
+    boxes: List[Dict[str, float]]
+    """The chunk's lines on ``page``: ``{x0, y0, x1, y1, start}``, fractions of the page from its top left
+    (``start``: the line's offset in ``paragraph``); empty for formats without page layout."""
     raw: Dict[str, Any] = _raw()
 
 
@@ -116,6 +119,8 @@ class SearchResult(_Result):
     page: int
     paragraph: str
     heading_path: List[str]
+    boxes: List[Dict[str, float]]
+    """The chunk's lines on ``page`` (see ``Chunk.boxes``)."""
     score: float
     scores: Optional[Dict[str, Optional[float]]]
     """Every stage's score, with ``explain=True``."""
@@ -145,11 +150,27 @@ class Citation(_Result):
     score: float
     quote: Optional[Dict[str, Any]]
     """``{text, start, end}``: the span of ``text`` the answer rests on; None when the answer does not cite it."""
+    heading_path: List[str]
+    char_start: int
+    """The span of ``text`` the citation points at: the quote's when there is one, else the whole passage."""
+    char_end: int
+    boxes: List[Dict[str, float]]
+    """Where that span sits on ``page``: ``{x0, y0, x1, y1, start}`` per line, fractions of the page from its top left;
+    empty for formats without page layout. ``documents.page_image(..., highlight=chunk_id)`` draws them."""
     raw: Dict[str, Any] = _raw()
 
     @classmethod
     def from_api(cls, data: Dict[str, Any]) -> "Citation":
-        return cls.from_dict(data, text=data.get("paragraph"))
+        text = data.get("paragraph") or ""
+        # Servers from before the citation contract send none of these.
+        return cls.from_dict(
+            data,
+            text=text,
+            heading_path=data.get("heading_path") or [],
+            char_start=data.get("char_start", 0),
+            char_end=data.get("char_end", len(text)),
+            boxes=data.get("boxes") or [],
+        )
 
 
 @dataclass

@@ -65,6 +65,9 @@ export type Document = {
   created_at: string;
   updated_at: string;
 };
+/** One line of text on its page, as fractions of the page's width and height from its top left; `start`: the line's offset in the passage text. */
+export type PageBox = { x0: number; y0: number; x1: number; y1: number; start: number };
+
 export type Chunk = {
   id: string;
   object: 'chunk';
@@ -77,6 +80,8 @@ export type Chunk = {
   char_start: number;
   char_end: number;
   token_count: number;
+  /** The chunk's lines on `page`; empty for formats without page layout (Word, text, spreadsheets …). */
+  boxes: PageBox[];
 };
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword' | 'graph';
@@ -88,6 +93,8 @@ export type SearchResult = {
   page: number;
   paragraph: string;
   heading_path: string[];
+  /** The chunk's lines on `page`; empty for formats without page layout. */
+  boxes: PageBox[];
   score: number;
   scores?: { vector: number | null; keyword: number | null; graph: number | null; fused: number | null; rerank: number | null };
 };
@@ -102,13 +109,20 @@ export type Citation = {
   document_id: string;
   chunk_id: string;
   score: number;
+  /** Titles of the headings the passage sits under, outermost first. */
+  heading_path: string[];
+  /** The span of `text` the citation points at: the quote's when there is one, else the whole passage. */
+  char_start: number;
+  char_end: number;
+  /** Where that span sits on `page`: one box per line (see PageBox); empty for formats without page layout. */
+  boxes: PageBox[];
   /** The span of `text` (`text.slice(start, end)`) the answer rests on; null when the answer does not cite this passage. */
   quote?: { text: string; start: number; end: number } | null;
 };
 /** With a knowledge base: whether it covers the question (false: the answer says so and cites nothing), and how much of it. */
 export type Grounding = { answerable?: boolean; coverage?: number };
 /** A citation as the API sends it (before the SDK renames `paragraph` to `text`). */
-export type WireCitation = Omit<Citation, 'text'> & { paragraph: string };
+export type WireCitation = Omit<Citation, 'text' | 'heading_path' | 'char_start' | 'char_end' | 'boxes'> & { paragraph: string } & Partial<Pick<Citation, 'heading_path' | 'char_start' | 'char_end' | 'boxes'>>;
 
 export type Message = { role: 'system' | 'developer' | 'user' | 'assistant'; content: string };
 export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };

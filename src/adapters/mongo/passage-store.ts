@@ -101,4 +101,5 @@ const fields = (p: StoredPassage): Passage => ({
   charStart: p.charStart ?? 0,
   charEnd: p.charEnd ?? 0,
   tokenCount: p.tokenCount ?? 0,
+  ...(p.boxes && { boxes: p.boxes }),
 });

@@ -1,3 +1,4 @@
+import type { Box } from '../../domain/document/box.ts';
 import type { Passage, PassageStore } from '../../ports/passage-store.ts';
 import { immediate, type SqliteDatabase } from './database.ts';
 
@@ -12,12 +13,13 @@ type Row = {
   char_start: number | null;
   char_end: number | null;
   token_count: number | null;
+  boxes: string | null;
 };
 
-const COLUMNS = 'chunk_id, document_id, document_name, chunk_index, page, heading_path, text, char_start, char_end, token_count';
+const COLUMNS = 'chunk_id, document_id, document_name, chunk_index, page, heading_path, text, char_start, char_end, token_count, boxes';
 
 /** Columns added after the first passages were written: NULL in the rows written before (see PassagePlacement, Passage.documentName). */
-const ADDED_COLUMNS = { document_name: 'TEXT', char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER' };
+const ADDED_COLUMNS = { document_name: 'TEXT', char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER', boxes: 'TEXT' };
 
 /** One row per chunk, keyed by (namespace, chunk id); a lookup of the top k is one indexed query. */
 export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
@@ -32,7 +34,7 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
   db.exec(`
     CREATE INDEX IF NOT EXISTS passages_in_order ON passages (namespace, document_id, chunk_index);
     CREATE INDEX IF NOT EXISTS passages_unplaced ON passages (namespace, document_id) WHERE token_count IS NULL;`);
-  const put = db.prepare(`INSERT OR REPLACE INTO passages (namespace, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const put = db.prepare(`INSERT OR REPLACE INTO passages (namespace, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // json_each takes any number of ids with one prepared statement.
   const select = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM passages WHERE namespace = ? AND chunk_id IN (SELECT value FROM json_each(?))`);
   const inOrder = db.prepare<[string, string, number, number], Row>(
@@ -50,7 +52,7 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
     async upsert(namespace, passages) {
       immediate(db, () => {
         for (const p of passages) {
-          put.run(namespace, p.chunkId, p.documentId, p.documentName, p.index, p.page, JSON.stringify(p.headingPath), p.text, p.charStart, p.charEnd, p.tokenCount);
+          put.run(namespace, p.chunkId, p.documentId, p.documentName, p.index, p.page, JSON.stringify(p.headingPath), p.text, p.charStart, p.charEnd, p.tokenCount, p.boxes ? JSON.stringify(p.boxes) : null);
         }
       });
     },
@@ -98,6 +100,7 @@ function toPassage(row: Row): Passage {
     charStart: row.char_start ?? 0,
     charEnd: row.char_end ?? 0,
     tokenCount: row.token_count ?? 0,
+    ...(row.boxes && { boxes: JSON.parse(row.boxes) as Box[] }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { fitContext } from '../../domain/chat/prompt.ts';
 import { underHeadings } from '../../domain/retrieval/passage-text.ts';
 import type { Quote } from '../../domain/answer/quotes.ts';
+import { boxesOfSpan, type Box } from '../../domain/document/box.ts';
 import type { ContextPassage } from '../../ports/models.ts';
 import type { Answerability } from './answerability.ts';
 import type { SearchHit } from './hits.ts';
@@ -14,9 +15,25 @@ export type Citation = {
   document_id: string;
   chunk_id: string;
   score: number;
+  heading_path: string[];
+  /** The span of `paragraph` the citation points at: the quote's when there is one, else the whole paragraph. */
+  char_start: number;
+  char_end: number;
+  /** Where that span sits on `page`: the boxes of the lines it covers (see Box); empty for formats without layout. */
+  boxes: Box[];
   /** The span of `paragraph` the answer rests on; null when the answer does not cite this passage (or before it is written). */
   quote?: Quote | null;
 };
+
+/**
+ * The citation pointing at `quote`, or at its whole paragraph without one. The quote's lines are
+ * found by their offsets; the chunk's boxes stand in where no line matches (a box list cut at its cap).
+ */
+export function pointAt(citation: Citation, chunkBoxes: readonly Box[], quote: Quote | null): Citation {
+  if (!quote) return { ...citation, quote, char_start: 0, char_end: citation.paragraph.length, boxes: [...chunkBoxes] };
+  const lines = boxesOfSpan(chunkBoxes, quote.start, quote.end);
+  return { ...citation, quote, char_start: quote.start, char_end: quote.end, boxes: lines.length ? lines : [...chunkBoxes] };
+}
 
 /**
  * What a retrieval gives its caller: the hits, whether they can answer the question, and those
@@ -49,6 +66,10 @@ export function contextOf(hits: SearchHit[], maxTokens: number, answerability: A
       document_id: hit.documentId,
       chunk_id: hit.chunkId,
       score: hit.score,
+      heading_path: hit.headingPath,
+      char_start: 0,
+      char_end: hit.paragraph.length,
+      boxes: hit.boxes,
     })),
   };
 }

@@ -1,4 +1,5 @@
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
+import type { Box } from '../../domain/document/box.ts';
 import type { Passage } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { PassageCache } from './passage-cache.ts';
@@ -14,6 +15,8 @@ export type SearchHit = {
   page: number;
   paragraph: string;
   headingPath: string[];
+  /** The chunk's lines on its page (see Box); empty for formats without layout. */
+  boxes: Box[];
   score: number;
   scores: StageScores;
 };
@@ -47,6 +50,7 @@ function hitOf({ candidate: c, rerank }: Ranked, passage: Passage, document: Doc
     page: passage.page,
     paragraph: passage.text,
     headingPath: passage.headingPath,
+    boxes: passage.boxes ?? [],
     score: round(scoreOf({ candidate: c, rerank })),
     scores: {
       vector: roundOrNull(c.scores.vector),

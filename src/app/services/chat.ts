@@ -12,7 +12,7 @@ import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { ApiError } from '../errors.ts';
-import type { Citation } from '../retrieval/context.ts';
+import { pointAt, type Citation } from '../retrieval/context.ts';
 import type { Principal } from './principal.ts';
 import type { SearchService } from './search.ts';
 
@@ -119,7 +119,7 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
               model: model.model.id,
               stream: input.stream,
               finish_reason: outcome.finishReason,
-              citations: citations.map(({ paragraph: _text, quote: _quote, ...c }) => c),
+              citations: citations.map(({ index, document_id, chunk_id, source, page, score }) => ({ index, document_id, chunk_id, source, page, score })),
               usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
               latency_ms: {
                 retrieval: round(retrievalMs),
@@ -147,7 +147,7 @@ async function* fixedAnswer(content: string, promptTokens: number): AsyncIterabl
 function withQuotes(citations: Citation[], answer: string): Citation[] {
   if (!/\[\d+\]/.test(answer)) return [];
   const quotes = quotesOf(answer, new Map(citations.map((c) => [c.index, c.paragraph])));
-  return citations.map((c) => ({ ...c, quote: quotes.get(c.index) ?? null }));
+  return citations.map((c) => pointAt(c, c.boxes, quotes.get(c.index) ?? null));
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;

@@ -3,6 +3,8 @@ import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { contentClaimDecider, contentKey } from '../../domain/document/content-claim.ts';
 import { documentDecider } from '../../domain/document/document.ts';
+import type { BlobStore } from '../../ports/blob-store.ts';
+import type { PageRenderer } from '../../ports/page-renderer.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
 import { pinnedOcrLanguages } from '../../../schemas/knowledge-base-settings.ts';
 import { toOcrModel, type OcrModel } from '../../../schemas/ocr-languages.ts';
@@ -12,6 +14,7 @@ import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { badRequest, resourceNotFound } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
+import { createPageImageService } from './page-images.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import type { Principal } from './principal.ts';
 
@@ -38,7 +41,9 @@ export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }:
   return { ...visible, parent_document_id: visible.parent_document_id ?? null, page_estimated: visible.page_estimated ?? false };
 }
 
-export function createDocumentService(ctx: AppContext, passages: PassageStore) {
+/** `pages`: what drawing a page needs (see page-images.ts). */
+export function createDocumentService(ctx: AppContext, passages: PassageStore, pages: { blobs: BlobStore; renderer: PageRenderer }) {
+  const pageImages = createPageImageService(ctx, { passages, ...pages });
   const knowledgeBase = (principal: Principal, kbId: string) => requireKnowledgeBase(ctx.readModels, principal, kbId);
 
   async function document(principal: Principal, kbId: string, documentId: string): Promise<DocumentDoc> {
@@ -138,10 +143,14 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore) {
           char_start: p.charStart,
           char_end: p.charEnd,
           token_count: p.tokenCount,
+          boxes: p.boxes ?? [],
         })),
         has_more: found.length > page.limit,
       };
     },
+
+    /** A page as PNG, a chunk's lines highlighted (page-images.ts). */
+    pageImage: pageImages.render,
 
     /** Deletes the document, and the documents its attachments became (an email's). */
     async remove(principal: Principal, kbId: string, documentId: string, requestId?: string) {

@@ -1,3 +1,5 @@
+import type { Box } from './box.ts';
+
 /** What every parser produces and the chunker slices: a paragraph, heading, row … with its place. */
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'table_row' | 'code' | 'footnote' | 'quote' | 'caption';
 
@@ -11,4 +13,6 @@ export type Block = {
   headingPath: string[];
   /** Heading level (1 = top) for headings; nesting depth (0 = top) for list items. */
   level?: number;
+  /** Its lines on the page (PDF text layers and OCR), `start` counted in `text`; absent where a format has no layout. */
+  boxes?: Box[];
 };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Block } from './block.ts';
+import { MAX_BOXES, type Box } from './box.ts';
 import { splitSentences } from './sentences.ts';
 import { countTokens } from './tokens.ts';
 
@@ -15,6 +16,8 @@ export type Chunk = {
   char_start: number;
   char_end: number;
   token_count: number;
+  /** The lines the chunk covers, `start` counted in the chunk's text (see Box); absent where its blocks have none. */
+  boxes?: Box[];
 };
 
 type Unit = { text: string; start: number; end: number; tokens: number; headingPath: string[]; boundary: boolean; heading: boolean };
@@ -27,12 +30,13 @@ type Unit = { text: string; start: number; end: number; tokens: number; headingP
  */
 export function chunkBlocks(documentId: string, blocks: readonly Block[], settings: ChunkingSettings): Chunk[] {
   const chunks: Chunk[] = [];
+  const lines = pageLines(blocks);
   for (const [page, units] of unitsByPage(blocks, settings.max_tokens)) {
     let current: Unit[] = [];
     let tokens = 0;
     const flush = () => {
       if (current.length === 0) return;
-      chunks.push(makeChunk(documentId, chunks.length, page, current));
+      chunks.push(withBoxes(makeChunk(documentId, chunks.length, page, current), lines.get(page)));
       current = [];
       tokens = 0;
     };
@@ -50,6 +54,35 @@ export function chunkBlocks(documentId: string, blocks: readonly Block[], settin
     flush();
   }
   return chunks;
+}
+
+/** Every line box of each page, `start` counted in the page's text (its blocks joined by "\n", as chunk offsets are). */
+function pageLines(blocks: readonly Block[]): Map<number, Box[]> {
+  const pages = new Map<number, Box[]>();
+  const offsets = new Map<number, number>();
+  for (const block of blocks) {
+    const offset = offsets.get(block.page) ?? 0;
+    if (block.boxes?.length) {
+      const lines = pages.get(block.page) ?? [];
+      pages.set(block.page, lines);
+      for (const box of block.boxes) lines.push({ ...box, start: offset + box.start });
+    }
+    offsets.set(block.page, offset + block.text.length + 1);
+  }
+  return pages;
+}
+
+/**
+ * The chunk with the boxes of the lines its span of the page text covers, re-counted from the
+ * chunk's start. The chunk joins its sentences by one character as the page text does, so the
+ * offsets carry over (within a character where a block break became a space).
+ */
+function withBoxes(chunk: Chunk, lines: readonly Box[] | undefined): Chunk {
+  if (!lines) return chunk;
+  const covered = lines.filter((box, i) => box.start < chunk.char_end && (lines[i + 1]?.start ?? Infinity) > chunk.char_start);
+  if (covered.length === 0) return chunk;
+  const boxes = covered.slice(0, MAX_BOXES).map((box) => ({ ...box, start: Math.max(0, box.start - chunk.char_start) }));
+  return { ...chunk, boxes };
 }
 
 function unitsByPage(blocks: readonly Block[], maxTokens: number): Map<number, Unit[]> {

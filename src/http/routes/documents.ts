@@ -13,6 +13,7 @@ import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
 import { streamDocumentEvents, type DocumentEventsDeps } from '../sse-document-events.ts';
 import { parseOr400 } from '../validate.ts';
+import { pageImageRoute } from './page-images.ts';
 
 export type DocumentRouteDeps = {
   documents: DocumentService;
@@ -158,6 +159,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       response: listOf(Chunk),
       handle: async ({ principal, params, query }) => ({ body: await documents.chunks(principal, params.kb_id!, params.document_id!, query) }),
     }),
+    pageImageRoute(documents),
     route({
       method: 'get',
       path: `${base}/:document_id/events`,

@@ -14,6 +14,7 @@ export function presentHit(hit: SearchHit, explain: boolean) {
     page: hit.page,
     paragraph: hit.paragraph,
     heading_path: hit.headingPath,
+    boxes: hit.boxes,
     score: hit.score,
     ...(explain && { scores: hit.scores }),
   };

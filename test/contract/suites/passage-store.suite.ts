@@ -20,6 +20,18 @@ export function testPassageStore(test: TestFn, name: string, factory: () => Prom
     t.is((await store.get(`${ns}-other`, ['c1'])).size, 0);
   });
 
+  it('keeps a passage’s line boxes; a passage without any reads without the field', async (t, store, ns) => {
+    const boxes = [
+      { x0: 0.1, y0: 0.2, x1: 0.9, y1: 0.22, start: 0 },
+      { x0: 0.1, y0: 0.23, x1: 0.5, y1: 0.25, start: 40 },
+    ];
+    await store.upsert(ns, [{ ...passage('c1', 'd1', 'boxed'), boxes }, passage('c2', 'd1', 'plain')]);
+    const found = await store.get(ns, ['c1', 'c2']);
+    t.deepEqual(found.get('c1')?.boxes, boxes);
+    t.false('boxes' in found.get('c2')!);
+    t.deepEqual((await store.listByDocument(ns, 'd1', { limit: 5 }))[0]?.boxes, boxes);
+  });
+
   it('keeps the document name; a passage stored without one reads as null', async (t, store, ns) => {
     await store.upsert(ns, [passage('c1', 'd1', 'named'), { ...passage('c2', 'd2', 'unnamed'), documentName: null }]);
     const found = await store.get(ns, ['c1', 'c2']);

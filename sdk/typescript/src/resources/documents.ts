@@ -76,6 +76,25 @@ export function documentsResource(t: Transport) {
       const { signal, ...query } = params;
       return (await t.json<Page<Chunk>>({ method: 'GET', path: `${one(kbId, docId)}/chunks`, query, signal })).body;
     },
+    /**
+     * Page `page` (1-based) of a PDF or scanned image as PNG bytes; `highlight`: a chunk id on that
+     * page (a citation's `chunk_id`) whose lines are drawn highlighted, only those of `char_start`..`char_end`
+     * when given (a citation's span). Other formats: 415 `page_image_unavailable`.
+     */
+    async pageImage(
+      kbId: string,
+      docId: string,
+      page: number,
+      params: { highlight?: string; char_start?: number; char_end?: number; width?: number; signal?: AbortSignal } = {},
+    ): Promise<Uint8Array> {
+      const { signal, ...query } = params;
+      const { response, release } = await t.send({ method: 'GET', path: `${one(kbId, docId)}/pages/${page}/image`, query, signal });
+      try {
+        return new Uint8Array(await response.arrayBuffer());
+      } finally {
+        release();
+      }
+    },
     async delete(kbId: string, docId: string, options: { signal?: AbortSignal } = {}): Promise<Deleted> {
       return (await t.json<Deleted>({ method: 'DELETE', path: one(kbId, docId), signal: options.signal })).body;
     },
