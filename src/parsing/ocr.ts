@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
 import { withTimeout } from './timeout.ts';
@@ -39,7 +39,9 @@ export function createOcrEngine({ timeoutMs = 60_000 } = {}): OcrEngine {
     });
     // Tesseract's own diagnostics ("Image too small to scale!!") would go to stderr. Inverted
     // text is handled once per image (darkOnLight), not by a second pass over every line.
-    await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0' });
+    // The library's default page segmentation is one block of text, which reads columns line by
+    // line across the page; automatic segmentation finds the columns (and is what the CLI uses).
+    await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0', tessedit_pageseg_mode: PSM.AUTO });
     const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
     thread?.on?.('error', () => void reset());
     // An idle worker must not keep the process alive; it is held only while a page is read.
