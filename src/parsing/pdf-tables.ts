@@ -49,6 +49,21 @@ export function findTables(rows: readonly Row[]): RegionPart[] {
   return parts;
 }
 
+/** Word gaps of justified text are stretched alike: this close (in font sizes) they are one stretch. */
+const JUSTIFIED_TOLERANCE_EM = 0.15;
+
+/**
+ * A short line of a narrow justified column: word gaps wider than an em (so each word is a
+ * segment of its own), all of the same width, between words. A few such lines one under another
+ * line up like a grid; a table's gaps follow its columns' widths instead.
+ */
+function isJustifiedLine(row: Row): boolean {
+  const { cells } = row;
+  if (cells.length < 3 || !cells.every((c) => /\p{L}/u.test(c.text))) return false;
+  const gaps = cells.slice(1).map((c, i) => c.x0 - cells[i]!.x1);
+  return Math.max(...gaps) - Math.min(...gaps) <= JUSTIFIED_TOLERANCE_EM * row.size;
+}
+
 /** Code with aligned comments looks like a grid but reads as lines. */
 const isCode = (row: Row) => row.cells.every((c) => c.mono);
 const near = (upper: Row, lower: Row, em: number) => lower.top - upper.bottom <= em * lower.size;
@@ -56,7 +71,8 @@ const near = (upper: Row, lower: Row, em: number) => lower.top - upper.bottom <=
 function growTable(rows: readonly Row[], start: number): { table: Table; start: number; end: number } | undefined {
   const end = runEnd(rows, start);
   const run = rows.slice(start, end);
-  if (run.filter((r) => r.cells.length >= 2).length < 2) return undefined;
+  const multi = run.filter((r) => r.cells.length >= 2);
+  if (multi.length < 2 || multi.every(isJustifiedLine)) return undefined;
   const em = median(run.map((r) => r.size));
   // The body rows set the columns: a header is often aligned differently (labels flush left over
   // right-aligned numbers) and would add boundaries of its own.
