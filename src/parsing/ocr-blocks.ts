@@ -1,22 +1,32 @@
 import type { PageBlock } from './pdf-page-block.ts';
+import { layoutPage } from './pdf-layout.ts';
+import type { Segment } from './pdf-segments.ts';
 import type { OcrPage } from './ocr-tsv.ts';
+import { keptLine, ocrLayout } from './ocr-layout.ts';
 import { joinLines } from './text-join.ts';
-import { textQuality } from './text-quality.ts';
 
 /**
- * Tesseract's paragraphs as blocks. Lines it barely recognised are mostly the texture of a
- * photo or a rule read as letters ("fi 3 aw"); they are dropped rather than indexed.
+ * An OCR'd page as blocks in reading order: laid out from the words' boxes (ocr-layout.ts), or,
+ * from an engine that gives text only, tesseract's paragraphs in its order.
  */
 
-const MIN_CONFIDENCE = 40;
-const DOUBTFUL_CONFIDENCE = 65;
-
 export function ocrBlocks(page: OcrPage): PageBlock[] {
+  return page.boxes ? ocrSegmentBlocks(ocrLayout(page.boxes).segments) : paragraphBlocks(page);
+}
+
+/**
+ * Laid-out segments as blocks. OCR gives no typography: size 0 keeps these blocks out of heading
+ * detection, as the box heights of OCR'd lines are too uneven to rank headings by.
+ */
+export function ocrSegmentBlocks(segments: readonly Segment[]): PageBlock[] {
+  return layoutPage(segments).map((block) => ({ ...block, size: 0, font: '' }));
+}
+
+function paragraphBlocks(page: OcrPage): PageBlock[] {
   const blocks: PageBlock[] = [];
   for (const paragraph of page.paragraphs) {
-    const lines = paragraph.lines.filter((l) => l.confidence >= MIN_CONFIDENCE && (l.confidence >= DOUBTFUL_CONFIDENCE || textQuality(l.text).score >= 0.5));
+    const lines = paragraph.lines.filter((l) => keptLine(l.text, l.confidence));
     const text = joinLines(lines.map((l) => l.text));
-    // OCR gives no typography: size 0 keeps these blocks out of heading detection.
     if (text) blocks.push({ kind: 'paragraph', text, size: 0, font: '', lines: lines.length });
   }
   return blocks;

@@ -1,8 +1,10 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isBlank } from './gray-image.ts';
 import { OcrTimeout, type OcrEngine } from './ocr.ts';
-import { ocrBlocks, ocrText } from './ocr-blocks.ts';
+import { ocrBlocks, ocrSegmentBlocks, ocrText } from './ocr-blocks.ts';
+import { ocrLayout } from './ocr-layout.ts';
 import { imageCoverage } from './pdf-image-coverage.ts';
+import type { MarginPage } from './pdf-margins.ts';
 import { readPageText, type PageText } from './pdf-items.ts';
 import type { PageBlock } from './pdf-page-block.ts';
 import { renderPage, type RenderOptions } from './pdf-render.ts';
@@ -20,7 +22,8 @@ import { brokenGlyphWords } from './text-repair.ts';
 
 export type PageSource =
   | { kind: 'text'; text: PageText }
-  | { kind: 'ocr'; blocks: PageBlock[] }
+  /** Layout: the OCR'd words as segments, for the running headers and footers of the document. */
+  | { kind: 'ocr'; blocks: PageBlock[]; layout?: MarginPage }
   /** No text; ocrTimedOut when there may have been some that OCR did not finish reading. */
   | { kind: 'none'; ocrTimedOut?: boolean };
 
@@ -59,15 +62,23 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
   if (!(await needsOcr(page, layer))) return layer.source;
   const image = await renderForOcr(doc, page, reader.render, !layer.chars);
   if (!image) return layer.source;
-  let blocks: PageBlock[];
+  let read: OcrRead;
   try {
-    blocks = ocrBlocks(await reader.ocr.recognize(image));
+    read = readOcr(await reader.ocr.recognize(image));
   } catch (error) {
     if (!(error instanceof OcrTimeout)) throw error;
     say(error.message);
     return layer.source.kind === 'none' ? { kind: 'none', ocrTimedOut: true } : layer.source;
   }
-  return chooseText(layer, blocks, say);
+  return chooseText(layer, read, say);
+}
+
+type OcrRead = Extract<PageSource, { kind: 'ocr' }>;
+
+function readOcr(page: Awaited<ReturnType<OcrEngine['recognize']>>): OcrRead {
+  if (!page.boxes) return { kind: 'ocr', blocks: ocrBlocks(page) };
+  const layout = ocrLayout(page.boxes);
+  return { kind: 'ocr', blocks: ocrSegmentBlocks(layout.segments), layout };
 }
 
 /** The page's text layer, judged. */
@@ -108,11 +119,12 @@ async function renderForOcr(doc: PDFDocumentProxy, page: PDFPageProxy, render: R
 }
 
 /** The text layer or what OCR read, whichever reads better; `say` tells why when it matters. */
-function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) => void): PageSource {
+function chooseText(layer: Layer, ocr: OcrRead, say: (message: string) => void): PageSource {
+  const { blocks } = ocr;
   const read = ocrText(blocks);
   if (!layer.chars) {
     if (!blocks.length) say('OCR found no text on the page image');
-    return blocks.length ? { kind: 'ocr', blocks } : layer.source;
+    return blocks.length ? ocr : layer.source;
   }
   const ocrQuality = textQuality(read);
   const { quality } = layer;
@@ -123,14 +135,14 @@ function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) =>
     const overRawCodes = layer.rawCodes && ocrQuality.score >= GARBAGE_SCORE;
     if ((ocrQuality.score > quality.score + 0.1 || fewerBroken || overRawCodes) && ocrQuality.tokens >= 5) {
       say(`the text layer looks garbled (${garbledWhy(layer)}); used OCR instead (${percent(ocrQuality.score)} word-like)`);
-      return { kind: 'ocr', blocks };
+      return ocr;
     }
     say(`the text layer looks garbled (${garbledWhy(layer)}) and OCR did no better; kept the layer`);
     return layer.source;
   }
   // A sparse layer over a page-sized image: keep OCR only when it reads clearly more.
   const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
-  return words(read) > 2 * words(layer.text) + 10 && ocrQuality.score >= GARBAGE_SCORE ? { kind: 'ocr', blocks } : layer.source;
+  return words(read) > 2 * words(layer.text) + 10 && ocrQuality.score >= GARBAGE_SCORE ? ocr : layer.source;
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;

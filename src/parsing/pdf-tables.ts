@@ -49,18 +49,24 @@ export function findTables(rows: readonly Row[]): RegionPart[] {
   return parts;
 }
 
-/** Word gaps of justified text are stretched alike: this close (in font sizes) they are one stretch. */
-const JUSTIFIED_TOLERANCE_EM = 0.15;
+/**
+ * Word gaps of justified text are stretched alike: this close (in font sizes) they are one
+ * stretch. Loose enough for OCR'd word boxes, whose edges wander by a few pixels.
+ */
+const JUSTIFIED_TOLERANCE_EM = 0.25;
 
 /**
- * A short line of a narrow justified column: word gaps wider than an em (so each word is a
- * segment of its own), all of the same width, between words. A few such lines one under another
- * line up like a grid; a table's gaps follow its columns' widths instead.
+ * A short line of a narrow justified column: word gaps wider than an em (so the line falls
+ * apart into segments), all of about the same width, between words. A few such lines one under
+ * another line up like a grid; a table's gaps follow its columns' widths instead. The gaps are
+ * taken between runs, inside segments too: on an OCR'd page some of a line's equal gaps come out
+ * just under an em and some just over.
  */
 function isJustifiedLine(row: Row): boolean {
-  const { cells } = row;
-  if (cells.length < 3 || !cells.every((c) => /\p{L}/u.test(c.text))) return false;
-  const gaps = cells.slice(1).map((c, i) => c.x0 - cells[i]!.x1);
+  if (!row.cells.every((c) => /\p{L}/u.test(c.text))) return false;
+  const items = row.cells.flatMap((c) => c.items);
+  if (items.length < 3) return false;
+  const gaps = items.slice(1).map((it, i) => it.x0 - items[i]!.x1);
   return Math.max(...gaps) - Math.min(...gaps) <= JUSTIFIED_TOLERANCE_EM * row.size;
 }
 
