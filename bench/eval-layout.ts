@@ -2,7 +2,8 @@
 // the parser entry is the one the service's parse consumer uses: detect by bytes, then dispatch).
 //   (a) the shared scans with ground truth (../shared/data/docs/scanned/*.gt.txt);
 //   (b) generated 1-, 2- and 3-column pages with known text (bench/layout-pages.ts), parsed as a
-//       text PDF, as an image-only (scanned) PDF, and page 1 as a PNG upload.
+//       text PDF, as an image-only (scanned) PDF, and page 1 as a PNG upload (also turned by a
+//       few degrees, as a photographed page is).
 // Each case: word accuracy and 5-gram recall against the reference (bench/layout-metrics.ts).
 //   node --import tsx bench/eval-layout.ts
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { DEFAULT_LIMITS } from '../src/parsing/types.ts';
 import { DOCS_DIR } from './docs-questions.ts';
 import { nGramRecall, wordAccuracy } from './layout-metrics.ts';
 import { layoutPdf } from './layout-pages.ts';
-import { imageOnlyPdf, renderPdfPages } from './layout-render.ts';
+import { imageOnlyPdf, renderPdfPages, turned } from './layout-render.ts';
 import { log, machineInfo, round, withTempDir } from './util.ts';
 
 type Case = { name: string; group: string; words: number; word_accuracy: number; recall_5gram: number; seconds: number };
@@ -64,6 +65,9 @@ async function sharedScans(): Promise<Case[]> {
   return rows;
 }
 
+/** Degrees a photographed page stands askew by: enough to run lines of two columns into each other. */
+const PHOTO_TURN = 2.5;
+
 async function generated(dir: string): Promise<Case[]> {
   const rows: Case[] = [];
   for (const columns of [1, 2, 3]) {
@@ -80,6 +84,10 @@ async function generated(dir: string): Promise<Case[]> {
     const pngPath = join(dir, `columns-${columns}.png`);
     writeFileSync(pngPath, pngs[0]!);
     rows.push(await measure(`${columns}-column PNG (page 1)`, `${kind}-scan`, pngPath, pages[0]!));
+    if (columns === 1) continue;
+    const photoPath = join(dir, `columns-${columns}-photo.png`);
+    writeFileSync(photoPath, await turned(pngs[0]!, PHOTO_TURN));
+    rows.push(await measure(`${columns}-column PNG turned ${PHOTO_TURN}° (page 1)`, 'multi-photo', photoPath, pages[0]!));
   }
   return rows;
 }

@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
 import type { GrayImage } from '../src/parsing/gray-image.ts';
 import { openPdf } from '../src/parsing/pdf-open.ts';
@@ -49,4 +49,17 @@ export function imageOnlyPdf(pngs: readonly Buffer[]): Promise<Buffer> {
   }
   doc.end();
   return done;
+}
+
+/** A page as photographed: turned by a few degrees on a white ground, the way a phone sees it. */
+export async function turned(png: Buffer, degrees: number): Promise<Buffer> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, image.width, image.height);
+  ctx.translate(image.width / 2, image.height / 2);
+  ctx.rotate((degrees * Math.PI) / 180);
+  ctx.drawImage(image, -image.width / 2, -image.height / 2);
+  return canvas.toBuffer('image/png');
 }

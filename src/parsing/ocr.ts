@@ -64,7 +64,7 @@ export function createOcrEngine({ timeoutMs = 60_000 } = {}): OcrEngine {
     const thread = (worker as unknown as { worker?: ThreadHandle }).worker;
     thread?.ref?.();
     try {
-      const job = worker.recognize(toPgm(darkOnLight(image)), {}, { text: false, tsv: true });
+      const job = worker.recognize(toPgm(darkOnLight(image)), { rotateAuto: true }, { text: false, tsv: true });
       const result = await withTimeout(job, timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
       return readTsv(result.data.tsv ?? '');
     } catch (error) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { nGramRecall, wordAccuracy } from '../../bench/layout-metrics.ts';
 import { layoutPdf } from '../../bench/layout-pages.ts';
-import { imageOnlyPdf, renderPdfPages } from '../../bench/layout-render.ts';
+import { imageOnlyPdf, renderPdfPages, turned } from '../../bench/layout-render.ts';
 import { parseImage } from '../../src/parsing/image.ts';
 import { ocrBlocks } from '../../src/parsing/ocr-blocks.ts';
 import { closeOcr } from '../../src/parsing/ocr.ts';
@@ -81,10 +81,10 @@ test('OCR words are ordered by their boxes: title first, then each column whole'
   t.deepEqual([...at].sort((a, b) => a - b), at, text);
 });
 
-test('a 3-column page rendered to PNG and read by OCR keeps its columns', async (t) => {
+test('a 3-column page photographed askew (PNG turned 2.5°) and read by OCR keeps its columns', async (t) => {
   const { pdf, pages } = await layoutPdf({ columns: 3, pages: 1, seed: 3 });
   const [png] = await renderPdfPages(pdf);
-  const doc = await parseImage(parseInput(writeFixture(dir.path, 'columns-3.png', png!), MEDIA_TYPES.png));
+  const doc = await parseImage(parseInput(writeFixture(dir.path, 'columns-3.png', await turned(png!, 2.5)), MEDIA_TYPES.png));
   const recall = nGramRecall(pages[0]!, textOf(doc));
   t.log(`3 columns by OCR: 5-gram recall ${recall.toFixed(3)}`);
   t.true(recall >= 0.75, textOf(doc));
