@@ -22,20 +22,22 @@ export function pngOf(image: GrayImage): Buffer {
   return canvas.toBuffer('image/png');
 }
 
-export async function renderPdfPages(pdf: Buffer, dpi = 200): Promise<Buffer[]> {
+export async function renderPdfGray(pdf: Buffer, dpi = 200): Promise<GrayImage[]> {
   const doc = await openPdf(new Uint8Array(pdf), 30_000);
   try {
-    const pngs: Buffer[] = [];
+    const images: GrayImage[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
-      pngs.push(pngOf(await renderPage(doc, page, { dpi, maxPixels: 20_000_000 })));
+      images.push(await renderPage(doc, page, { dpi, maxPixels: 20_000_000 }));
       page.cleanup();
     }
-    return pngs;
+    return images;
   } finally {
     await doc.destroy();
   }
 }
+
+export const renderPdfPages = async (pdf: Buffer, dpi = 200): Promise<Buffer[]> => (await renderPdfGray(pdf, dpi)).map(pngOf);
 
 /** An image-only PDF: each PNG fills a Letter page, with no text layer at all. */
 export function imageOnlyPdf(pngs: readonly Buffer[]): Promise<Buffer> {

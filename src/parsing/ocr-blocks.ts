@@ -1,5 +1,6 @@
 import type { PageBlock } from './pdf-page-block.ts';
 import { layoutPage } from './pdf-layout.ts';
+import { dropMargins, repeatedMargins, type MarginPage } from './pdf-margins.ts';
 import type { Segment } from './pdf-segments.ts';
 import type { OcrPage } from './ocr-tsv.ts';
 import { keptLine, ocrLayout } from './ocr-layout.ts';
@@ -11,7 +12,26 @@ import { joinLines } from './text-join.ts';
  */
 
 export function ocrBlocks(page: OcrPage): PageBlock[] {
-  return page.boxes ? ocrSegmentBlocks(ocrLayout(page.boxes).segments) : paragraphBlocks(page);
+  return readOcrPage(page).blocks;
+}
+
+/** A page's blocks, and its words as segments for finding running headers and footers later. */
+export type OcrRead = { blocks: PageBlock[]; layout?: MarginPage };
+
+export function readOcrPage(page: OcrPage): OcrRead {
+  if (!page.boxes) return { blocks: paragraphBlocks(page) };
+  const layout = ocrLayout(page.boxes);
+  return { blocks: ocrSegmentBlocks(layout.segments), layout };
+}
+
+/**
+ * The pages' blocks without the lines that recur in their margins (on a quarter of the pages and
+ * at least three: pdf-margins.ts); `others` are more pages of the document (a PDF's text pages).
+ */
+export function withoutRunningLines(reads: readonly OcrRead[], others: readonly MarginPage[] = []): PageBlock[][] {
+  const laidOut = [...others, ...reads.flatMap((r) => (r.layout ? [r.layout] : []))];
+  const repeated = laidOut.length >= 3 ? repeatedMargins(laidOut) : new Set<string>();
+  return reads.map((r) => (r.layout && repeated.size ? ocrSegmentBlocks(dropMargins(r.layout, repeated)) : r.blocks));
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isBlank } from './gray-image.ts';
 import { OcrTimeout, type OcrEngine } from './ocr.ts';
-import { ocrBlocks, ocrSegmentBlocks, ocrText } from './ocr-blocks.ts';
-import { ocrLayout } from './ocr-layout.ts';
+import { ocrText, readOcrPage } from './ocr-blocks.ts';
 import { imageCoverage } from './pdf-image-coverage.ts';
 import type { MarginPage } from './pdf-margins.ts';
 import { readPageText, type PageText } from './pdf-items.ts';
@@ -62,7 +61,7 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
   if (!(await needsOcr(page, layer))) return layer.source;
   const image = await renderForOcr(doc, page, reader.render, !layer.chars);
   if (!image) return layer.source;
-  let read: OcrRead;
+  let read: OcrSource;
   try {
     read = readOcr(await reader.ocr.recognize(image));
   } catch (error) {
@@ -73,13 +72,9 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
   return chooseText(layer, read, say);
 }
 
-type OcrRead = Extract<PageSource, { kind: 'ocr' }>;
+type OcrSource = Extract<PageSource, { kind: 'ocr' }>;
 
-function readOcr(page: Awaited<ReturnType<OcrEngine['recognize']>>): OcrRead {
-  if (!page.boxes) return { kind: 'ocr', blocks: ocrBlocks(page) };
-  const layout = ocrLayout(page.boxes);
-  return { kind: 'ocr', blocks: ocrSegmentBlocks(layout.segments), layout };
-}
+const readOcr = (page: Awaited<ReturnType<OcrEngine['recognize']>>): OcrSource => ({ kind: 'ocr', ...readOcrPage(page) });
 
 /** The page's text layer, judged. */
 type Layer = {
@@ -119,7 +114,7 @@ async function renderForOcr(doc: PDFDocumentProxy, page: PDFPageProxy, render: R
 }
 
 /** The text layer or what OCR read, whichever reads better; `say` tells why when it matters. */
-function chooseText(layer: Layer, ocr: OcrRead, say: (message: string) => void): PageSource {
+function chooseText(layer: Layer, ocr: OcrSource, say: (message: string) => void): PageSource {
   const { blocks } = ocr;
   const read = ocrText(blocks);
   if (!layer.chars) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { nGramRecall, wordAccuracy } from '../../bench/layout-metrics.ts';
 import { layoutPdf } from '../../bench/layout-pages.ts';
-import { imageOnlyPdf, renderPdfPages, turned } from '../../bench/layout-render.ts';
+import { imageOnlyPdf, renderPdfGray, renderPdfPages, turned } from '../../bench/layout-render.ts';
 import { parseImage } from '../../src/parsing/image.ts';
 import { ocrBlocks } from '../../src/parsing/ocr-blocks.ts';
 import { closeOcr } from '../../src/parsing/ocr.ts';
@@ -9,7 +9,7 @@ import { readTsv } from '../../src/parsing/ocr-tsv.ts';
 import { parsePdf } from '../../src/parsing/pdf.ts';
 import { MEDIA_TYPES, type ParsedDocument } from '../../src/parsing/types.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { parseInput, writeFixture } from './parsing-pdf-fixtures.ts';
+import { parseInput, tiff, writeFixture } from './parsing-pdf-fixtures.ts';
 
 /**
  * Reading order on generated pages with known text (bench/layout-pages.ts): a title across the
@@ -99,6 +99,18 @@ test('a scanned 2-column PDF reads column by column and drops its running header
   t.log(`scanned 2 columns: 5-gram recall ${recall.toFixed(3)}`);
   t.deepEqual(doc.ocrPages, [1, 2, 3]);
   t.true(recall >= 0.75, text.slice(0, 2000));
+  t.false(text.includes(HEADER), 'running header');
+  t.false(/Page \d of 3/.test(text), 'running footer');
+});
+
+test('a 3-page TIFF scan drops its running header and footer', async (t) => {
+  // 150 dpi keeps the three OCR'd pages cheap; one column is enough for the margins.
+  const { pdf, pages } = await layoutPdf({ columns: 1, seed: 5 });
+  const frames = (await renderPdfGray(pdf, 150)).map((g) => ({ width: g.width, height: g.height, gray: g.data, bits: 8 as const }));
+  const doc = await parseImage(parseInput(writeFixture(dir.path, 'scan.tif', tiff(frames)), MEDIA_TYPES.tiff));
+  const text = textOf(doc);
+  t.deepEqual(doc.ocrPages, [1, 2, 3]);
+  t.true(nGramRecall(pages.join('\n'), text) >= 0.75, text.slice(0, 2000));
   t.false(text.includes(HEADER), 'running header');
   t.false(/Page \d of 3/.test(text), 'running footer');
 });
