@@ -9,7 +9,7 @@ import { readTsv } from '../../src/parsing/ocr-tsv.ts';
 import { parsePdf } from '../../src/parsing/pdf.ts';
 import { MEDIA_TYPES, type ParsedDocument } from '../../src/parsing/types.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { parseInput, tiff, writeFixture } from './parsing-pdf-fixtures.ts';
+import { parseInput, pdf as makePdf, tiff, writeFixture } from './parsing-pdf-fixtures.ts';
 
 /**
  * Reading order on generated pages with known text (bench/layout-pages.ts): a title across the
@@ -53,6 +53,28 @@ for (const columns of [2, 3]) {
     t.true(doc.blocks.every((b) => b.page >= 1 && b.page <= 3));
   });
 }
+
+/** A schedule as in 21 CFR 1308: three columns of nothing but dot-leader rows, set close together. */
+const schedulePdf = () =>
+  makePdf((doc) => {
+    const names = ['Levomoramide', 'Levophenacylmorphan', 'Morpheridine', 'Noracymethadol', 'Norlevorphanol'];
+    const width = (512 - 2 * 14) / 3;
+    doc.font('Times-Roman').fontSize(8);
+    for (let n = 1; n <= 120; n++) {
+      const [column, row] = [Math.floor((n - 1) / 40), (n - 1) % 40];
+      const name = `(${n}) ${names[n % names.length]}`;
+      let dots = '';
+      while (doc.widthOfString(`${name} ${dots}.. ${9600 + n}`) < width) dots += '.';
+      doc.text(`${name} ${dots} ${9600 + n}`, 50 + column * (width + 14), 60 + row * 12, { lineBreak: false });
+    }
+  });
+
+test('three columns of dot-leader rows read column by column, each row whole', async (t) => {
+  const doc = await parsePdf(parseInput(writeFixture(dir.path, 'schedule.pdf', await schedulePdf()), MEDIA_TYPES.pdf));
+  const rows = doc.blocks.map((b) => b.text);
+  t.is(rows.length, 120, rows.join('\n'));
+  rows.forEach((row, i) => t.regex(row, new RegExp(`^\\(${i + 1}\\) [A-Za-z]+ \\.+ ${9601 + i}$`)));
+});
 
 /** Two columns as tesseract may list them, line by line across the page (a block per line). */
 function acrossTsv(): string {
