@@ -7,6 +7,7 @@
 import { createRowSink, type Suite } from './eval-context.ts';
 import { parseEvalArgs } from './eval-args.ts';
 import { runDocsSuite } from './eval-docs.ts';
+import { runLayoutSuite } from './eval-layout.ts';
 import { runSciFact, SCIFACT_MODES } from './eval-scifact.ts';
 import { runSquad2 } from './eval-squad.ts';
 import { runXQuad, XQUAD_LANGUAGES } from './eval-xquad.ts';
@@ -18,6 +19,7 @@ const SUITES: Record<string, Suite> = {
   squad2: { run: runSquad2 },
   xquad: { run: runXQuad, parts: XQUAD_LANGUAGES },
   docs: { run: runDocsSuite },
+  layout: { run: runLayoutSuite },
 };
 
 async function main() {

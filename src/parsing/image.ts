@@ -3,14 +3,13 @@ import { createBlockBuilder } from './block-builder.ts';
 import { isBlank, sizeForOcr, type GrayImage } from './gray-image.ts';
 import { decodePngOrJpeg } from './image-decode.ts';
 import { OcrTimeout, threadOcr, type OcrEngine } from './ocr.ts';
-import { ocrBlocks } from './ocr-blocks.ts';
-import type { PageBlock } from './pdf-page-block.ts';
+import { readOcrPage, withoutRunningLines, type OcrRead } from './ocr-blocks.ts';
 import { openTiff } from './tiff.ts';
 import { MEDIA_TYPES, ParseFailure, type MediaType, type Parser } from './types.ts';
 
 /**
  * Images (PNG, JPEG, TIFF with any number of pages, 1-bit included): every page is read by OCR,
- * paragraph by paragraph as tesseract finds them.
+ * in reading order (ocr-layout.ts), without the running lines a multi-page scan repeats.
  */
 
 export type ImageParserOptions = { ocr?: OcrEngine };
@@ -29,22 +28,27 @@ export function createImageParser({ ocr = threadOcr }: ImageParserOptions = {}):
     const warnings: string[] = [];
     const ocrPages: number[] = [];
     let timedOut = false;
+    const reads: OcrRead[] = [];
     for (let i = 0; i < pages.count; i++) {
       const n = i + 1;
       const image = sizeForOcr(await pages.page(i));
-      let blocks: PageBlock[] = [];
+      let read: OcrRead = { blocks: [] };
       try {
-        if (!isBlank(image)) blocks = ocrBlocks(await ocr.recognize(image, { languages: input.ocrLanguages }));
+        if (!isBlank(image)) read = readOcrPage(await ocr.recognize(image, { languages: input.ocrLanguages }));
       } catch (error) {
         if (!(error instanceof OcrTimeout)) throw error;
         timedOut = true;
         warnings.push(`page ${n}: ${error.message}`);
       }
-      if (blocks.length) ocrPages.push(n);
+      if (read.blocks.length) ocrPages.push(n);
       else if (pages.count > 1) warnings.push(`page ${n}: OCR found no text`);
-      for (const block of blocks) builder.add('paragraph', block.text, n, undefined, block.boxes);
+      reads.push(read);
       input.onProgress?.(n, pages.count);
     }
+    // A multi-page scan (a fax, a scanned report) repeats its running header and footer.
+    withoutRunningLines(reads).forEach((blocks, i) => {
+      for (const block of blocks) builder.add('paragraph', block.text, i + 1, undefined, block.boxes);
+    });
     if (builder.count === 0 && timedOut) throw new ParseFailure('timeout', 'OCR of the image did not finish in time.');
     if (builder.count === 0) throw new ParseFailure('empty', 'OCR found no text in the image.');
     const doc = builder.finish({ mediaType: pages.mediaType, pageCount: pages.count, warnings, limits: input.limits });

@@ -1,16 +1,29 @@
 import { normaliseBox, type LineBox } from '../domain/document/box.ts';
 
 /**
- * Tesseract's TSV output as paragraphs of lines. TSV is the cheapest structured output: one row
- * per word with its block, paragraph and line numbers and a confidence (0-100).
+ * Tesseract's TSV output as paragraphs of lines, and as words placed on the page. TSV is the
+ * cheapest structured output: one row per word with its block, paragraph and line numbers, its
+ * box in pixels and a confidence (0-100), one row per line with the line's box, and one row for
+ * the page with the image's size.
  */
 
 /** `box`: the line's words' union, as fractions of the image (see Box). */
 export type OcrLine = { text: string; confidence: number; box?: Omit<LineBox, 'text'> };
 export type OcrParagraph = { lines: OcrLine[] };
-export type OcrPage = { paragraphs: OcrParagraph[] };
+/** A word's box in pixels, top-down; `line` names the tesseract line it belongs to. */
+export type OcrWord = { text: string; left: number; top: number; width: number; height: number; confidence: number; line: string };
+/** A line's extent: the height of its letters, ascenders and descenders included. */
+export type OcrLineBox = { top: number; height: number };
+export type OcrBoxes = { words: OcrWord[]; lines: Map<string, OcrLineBox>; width: number; height: number };
+export type OcrPage = {
+  /** In tesseract's order. */
+  paragraphs: OcrParagraph[];
+  /** Where the words are; absent when an engine gives text only. */
+  boxes?: OcrBoxes;
+};
 
 const PAGE_LEVEL = '1';
+const LINE_LEVEL = '4';
 const WORD_LEVEL = '5';
 
 type Rect = { x0: number; y0: number; x1: number; y1: number };
@@ -18,21 +31,26 @@ const union = (a: Rect | undefined, b: Rect): Rect => (a ? { x0: Math.min(a.x0, 
 
 export function readTsv(tsv: string): OcrPage {
   const paragraphs = new Map<string, Map<string, { words: string[]; confidence: number[]; rect?: Rect }>>();
-  let page = { width: 0, height: 0 };
+  const boxes: OcrBoxes = { words: [], lines: new Map(), width: 0, height: 0 };
   for (const row of tsv.split('\n')) {
     const cols = row.split('\t');
-    if (cols[0] === PAGE_LEVEL && cols.length >= 10) page = { width: Number(cols[8]) || 0, height: Number(cols[9]) || 0 };
-    if (cols[0] !== WORD_LEVEL || cols.length < 12) continue;
+    if (cols.length < 12) continue;
+    const [left, top, width, height] = cols.slice(6, 10).map(Number) as [number, number, number, number];
+    const lineKey = `${cols[2]}.${cols[3]}.${cols[4]}`;
+    if (cols[0] === PAGE_LEVEL) Object.assign(boxes, { width, height });
+    if (cols[0] === LINE_LEVEL) boxes.lines.set(lineKey, { top, height });
+    if (cols[0] !== WORD_LEVEL) continue;
     const text = cols.slice(11).join('\t').trim();
     if (!text) continue;
+    const confidence = Number(cols[10]) || 0;
+    boxes.words.push({ text, left, top, width, height, confidence, line: lineKey });
     const paragraphKey = `${cols[1]}.${cols[2]}.${cols[3]}`;
     const lines = paragraphs.get(paragraphKey) ?? new Map();
     paragraphs.set(paragraphKey, lines);
     const line = lines.get(cols[4]!) ?? { words: [], confidence: [] };
     lines.set(cols[4]!, line);
     line.words.push(text);
-    line.confidence.push(Number(cols[10]) || 0);
-    const [left, top, width, height] = cols.slice(6, 10).map(Number) as [number, number, number, number];
+    line.confidence.push(confidence);
     if (width > 0 && height > 0) line.rect = union(line.rect, { x0: left, y0: top, x1: left + width, y1: top + height });
   }
   return {
@@ -40,8 +58,9 @@ export function readTsv(tsv: string): OcrPage {
       lines: [...lines.values()].map((l) => ({
         text: l.words.join(' '),
         confidence: l.confidence.reduce((a, b) => a + b, 0) / l.confidence.length,
-        ...(l.rect && page.width > 0 && page.height > 0 && { box: normaliseBox(l.rect, page.width, page.height) }),
+        ...(l.rect && boxes.width > 0 && boxes.height > 0 && { box: normaliseBox(l.rect, boxes.width, boxes.height) }),
       })),
     })),
+    boxes,
   };
 }

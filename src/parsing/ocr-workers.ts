@@ -1,4 +1,4 @@
-import { createWorker, OEM, type InitOptions, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type InitOptions, type Worker } from 'tesseract.js';
 import { tessdataDir } from './tessdata.ts';
 
 /**
@@ -33,7 +33,9 @@ async function startWorker(key: string, onError: () => void): Promise<Worker> {
   }, QUIET_INIT);
   // Tesseract's own diagnostics ("Image too small to scale!!") would go to stderr. Inverted
   // text is handled once per image (darkOnLight), not by a second pass over every line.
-  await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0' });
+  // The library's default page segmentation is one block of text, which reads columns line by
+  // line across the page; automatic segmentation finds the columns (and is what the CLI uses).
+  await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0', ...(osd ? {} : { tessedit_pageseg_mode: PSM.AUTO }) });
   const thread = threadOf(worker);
   thread?.on?.('error', onError);
   // An idle worker must not keep the process alive; it is held only while a page is read.

@@ -48,7 +48,7 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 2, detectLang
   const read = async (image: GrayImage, options: OcrOptions): Promise<OcrPage> => {
     const pgm = toPgm(darkOnLight(image));
     const recognize = async (languages: OcrLanguage[]) =>
-      readTsv((await run(languageSet(languages).join('+'), (w) => w.recognize(pgm, {}, { text: false, tsv: true }))).data.tsv ?? '');
+      readTsv((await run(languageSet(languages).join('+'), (w) => w.recognize(pgm, { rotateAuto: true }, { text: false, tsv: true }))).data.tsv ?? '');
     if (options.languages?.length) return recognize([...options.languages]);
     // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
     const detectScript = () =>

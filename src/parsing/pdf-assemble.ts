@@ -1,11 +1,11 @@
-import { normaliseBox } from '../domain/document/box.ts';
 import { createBlockBuilder } from './block-builder.ts';
 import { scopeHeadings, type Placed } from './pdf-heading-scope.ts';
 import type { BodyStyle } from './pdf-headings.ts';
 import type { TextItem } from './pdf-items.ts';
+import { ocrSegmentBlocks } from './ocr-blocks.ts';
 import { layoutPage } from './pdf-layout.ts';
 import { dropMargins, repeatedMargins } from './pdf-margins.ts';
-import type { PageBlock } from './pdf-page-block.ts';
+import { inPageFractions, type PageBlock } from './pdf-page-block.ts';
 import type { PageSource } from './pdf-page.ts';
 import { buildSegments } from './pdf-segments.ts';
 import { weightedMode } from './pdf-stats.ts';
@@ -20,8 +20,9 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
   const segmented = sources.map((source) =>
     source.kind === 'text' ? { segments: buildSegments(source.text.items), height: source.text.height, width: source.text.width, rotated: source.text.rotated } : undefined,
   );
-  const textPages = segmented.filter((p) => p !== undefined);
-  const repeated = textPages.length >= 3 ? repeatedMargins(textPages) : new Set<string>();
+  // OCR'd pages count too: a scanned book repeats its running lines like a typeset one.
+  const laidOut = [...segmented.filter((p) => p !== undefined), ...sources.flatMap((s) => (s.kind === 'ocr' && s.layout ? [s.layout] : []))];
+  const repeated = laidOut.length >= 3 ? repeatedMargins(laidOut) : new Set<string>();
   const body = bodyStyle(sources.flatMap((s) => (s.kind === 'text' ? s.text.items : [])));
 
   const placed: Placed[] = [];
@@ -35,7 +36,8 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
       if (layout.rotated.length) placed.push({ page, block: { kind: 'paragraph', text: layout.rotated.join(' '), size: 0, font: '', lines: 1 } });
     } else if (source.kind === 'ocr') {
       ocrPages.push(page);
-      for (const block of source.blocks) placed.push({ page, block });
+      const blocks = source.layout && repeated.size ? ocrSegmentBlocks(dropMargins(source.layout, repeated), source.layout) : source.blocks;
+      for (const block of blocks) placed.push({ page, block });
     }
   });
 
@@ -61,11 +63,6 @@ export function assemblePdf(sources: readonly PageSource[], limits: ParseLimits,
   return { ...doc, ocrPages };
 }
 
-/** The text layer measures in points; blocks carry their lines as fractions of the page (see Box). */
-function inPageFractions(block: PageBlock, width: number, height: number): PageBlock {
-  if (!block.boxes) return block;
-  return { ...block, boxes: block.boxes.map(({ text, ...rect }) => ({ ...normaliseBox(rect, width, height), text })) };
-}
 
 /** The size and font most characters are set in, and how the characters spread over fonts. */
 function bodyStyle(items: readonly TextItem[]): BodyStyle {

@@ -1,4 +1,4 @@
-import type { LineBox } from '../domain/document/box.ts';
+import { normaliseBox, type LineBox } from '../domain/document/box.ts';
 import type { BlockKind } from './types.ts';
 
 /**
@@ -16,6 +16,12 @@ export type PageBlock = {
   lines: number;
   /** A side heading: a label in the margin column beside the text it introduces. */
   label?: boolean;
-  /** Its lines: in page points from the text layer (assembly makes them fractions of the page), as fractions already from OCR. */
+  /** Its lines: in page units (points, pixels) as layout measures them, fractions of the page once placed (inPageFractions). */
   boxes?: LineBox[];
 };
+
+/** Blocks measured in page units (points, pixels) with their lines as fractions of the page (see Box). */
+export function inPageFractions(block: PageBlock, width: number, height: number): PageBlock {
+  if (!block.boxes || width <= 0 || height <= 0) return block;
+  return { ...block, boxes: block.boxes.map(({ text, ...rect }) => ({ ...normaliseBox(rect, width, height), text })) };
+}

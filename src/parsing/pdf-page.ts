@@ -2,8 +2,9 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import { isBlank } from './gray-image.ts';
 import { OcrTimeout, type OcrEngine } from './ocr.ts';
 import type { OcrLanguage } from './ocr-languages.ts';
-import { ocrBlocks, ocrText } from './ocr-blocks.ts';
+import { ocrText, readOcrPage } from './ocr-blocks.ts';
 import { imageCoverage } from './pdf-image-coverage.ts';
+import type { OcrLayout } from './ocr-layout.ts';
 import { readPageText, type PageText } from './pdf-items.ts';
 import type { PageBlock } from './pdf-page-block.ts';
 import { renderPage, type RenderOptions } from './pdf-render.ts';
@@ -21,7 +22,8 @@ import { brokenGlyphWords } from './text-repair.ts';
 
 export type PageSource =
   | { kind: 'text'; text: PageText }
-  | { kind: 'ocr'; blocks: PageBlock[] }
+  /** Layout: the OCR'd words as segments, for the running headers and footers of the document. */
+  | { kind: 'ocr'; blocks: PageBlock[]; layout?: OcrLayout }
   /** No text; ocrTimedOut when there may have been some that OCR did not finish reading. */
   | { kind: 'none'; ocrTimedOut?: boolean };
 
@@ -62,16 +64,20 @@ export async function readPage(doc: PDFDocumentProxy, page: PDFPageProxy, reader
   if (!(await needsOcr(page, layer))) return layer.source;
   const image = await renderForOcr(doc, page, reader.render, !layer.chars);
   if (!image) return layer.source;
-  let blocks: PageBlock[];
+  let read: OcrSource;
   try {
-    blocks = ocrBlocks(await reader.ocr.recognize(image, { languages: reader.ocrLanguages }));
+    read = readOcr(await reader.ocr.recognize(image, { languages: reader.ocrLanguages }));
   } catch (error) {
     if (!(error instanceof OcrTimeout)) throw error;
     say(error.message);
     return layer.source.kind === 'none' ? { kind: 'none', ocrTimedOut: true } : layer.source;
   }
-  return chooseText(layer, blocks, say);
+  return chooseText(layer, read, say);
 }
+
+type OcrSource = Extract<PageSource, { kind: 'ocr' }>;
+
+const readOcr = (page: Awaited<ReturnType<OcrEngine['recognize']>>): OcrSource => ({ kind: 'ocr', ...readOcrPage(page) });
 
 /** The page's text layer, judged. */
 type Layer = {
@@ -111,11 +117,12 @@ async function renderForOcr(doc: PDFDocumentProxy, page: PDFPageProxy, render: R
 }
 
 /** The text layer or what OCR read, whichever reads better; `say` tells why when it matters. */
-function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) => void): PageSource {
+function chooseText(layer: Layer, ocr: OcrSource, say: (message: string) => void): PageSource {
+  const { blocks } = ocr;
   const read = ocrText(blocks);
   if (!layer.chars) {
     if (!blocks.length) say('OCR found no text on the page image');
-    return blocks.length ? { kind: 'ocr', blocks } : layer.source;
+    return blocks.length ? ocr : layer.source;
   }
   const ocrQuality = textQuality(read);
   const { quality } = layer;
@@ -126,14 +133,14 @@ function chooseText(layer: Layer, blocks: PageBlock[], say: (message: string) =>
     const overRawCodes = layer.rawCodes && ocrQuality.score >= GARBAGE_SCORE;
     if ((ocrQuality.score > quality.score + 0.1 || fewerBroken || overRawCodes) && ocrQuality.tokens >= 5) {
       say(`the text layer looks garbled (${garbledWhy(layer)}); used OCR instead (${percent(ocrQuality.score)} word-like)`);
-      return { kind: 'ocr', blocks };
+      return ocr;
     }
     say(`the text layer looks garbled (${garbledWhy(layer)}) and OCR did no better; kept the layer`);
     return layer.source;
   }
   // A sparse layer over a page-sized image: keep OCR only when it reads clearly more.
   const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
-  return words(read) > 2 * words(layer.text) + 10 && ocrQuality.score >= GARBAGE_SCORE ? { kind: 'ocr', blocks } : layer.source;
+  return words(read) > 2 * words(layer.text) + 10 && ocrQuality.score >= GARBAGE_SCORE ? ocr : layer.source;
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;

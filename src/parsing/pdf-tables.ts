@@ -51,6 +51,27 @@ export function findTables(rows: readonly Row[]): RegionPart[] {
   return parts;
 }
 
+/**
+ * Word gaps of justified text are stretched alike: this close (in font sizes) they are one
+ * stretch. Loose enough for OCR'd word boxes, whose edges wander by a few pixels.
+ */
+const JUSTIFIED_TOLERANCE_EM = 0.25;
+
+/**
+ * A short line of a narrow justified column: word gaps wider than an em (so the line falls
+ * apart into segments), all of about the same width, between words. A few such lines one under
+ * another line up like a grid; a table's gaps follow its columns' widths instead. The gaps are
+ * taken between runs, inside segments too: on an OCR'd page some of a line's equal gaps come out
+ * just under an em and some just over.
+ */
+function isJustifiedLine(row: Row): boolean {
+  if (!row.cells.every((c) => /\p{L}/u.test(c.text))) return false;
+  const items = row.cells.flatMap((c) => c.items);
+  if (items.length < 3) return false;
+  const gaps = items.slice(1).map((it, i) => it.x0 - items[i]!.x1);
+  return Math.max(...gaps) - Math.min(...gaps) <= JUSTIFIED_TOLERANCE_EM * row.size;
+}
+
 /** Code with aligned comments looks like a grid but reads as lines. */
 const isCode = (row: Row) => row.cells.every((c) => c.mono);
 const near = (upper: Row, lower: Row, em: number) => lower.top - upper.bottom <= em * lower.size;
@@ -58,7 +79,8 @@ const near = (upper: Row, lower: Row, em: number) => lower.top - upper.bottom <=
 function growTable(rows: readonly Row[], start: number): { table: Table; start: number; end: number } | undefined {
   const end = runEnd(rows, start);
   const run = rows.slice(start, end);
-  if (run.filter((r) => r.cells.length >= 2).length < 2) return undefined;
+  const multi = run.filter((r) => r.cells.length >= 2);
+  if (multi.length < 2 || multi.every(isJustifiedLine)) return undefined;
   const em = median(run.map((r) => r.size));
   // The body rows set the columns: a header is often aligned differently (labels flush left over
   // right-aligned numbers) and would add boundaries of its own.
