@@ -42,8 +42,10 @@ export const CitationBody = z.object({
   chunk_id: z.string(),
   score: z.number(),
   heading_path: z.array(z.string()).describe('Titles of the headings the passage sits under, outermost first'),
-  char_start: z.int().describe('Start of the cited span in `paragraph`: the quote’s start, else 0 (the whole passage)'),
-  char_end: z.int().describe('End (exclusive) of the cited span in `paragraph`: the quote’s end, else the paragraph’s length'),
+  char_start: z
+    .int()
+    .describe('Start of the cited span in the text of `page` (its blocks joined by newlines, as the chunk list’s char_start counts): the quote’s start there, else the passage’s'),
+  char_end: z.int().describe('End (exclusive) of the cited span in the text of `page`: the quote’s end there, else the passage’s'),
   boxes: z
     .array(PageBox)
     .describe(

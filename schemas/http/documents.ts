@@ -30,7 +30,7 @@ export const ChunkListQuery = z.strictObject({
 
 export const PageImageQuery = z.strictObject({
   highlight: z.string().min(1).max(200).optional().describe('A chunk id of this document on this page: its lines are drawn highlighted'),
-  char_start: z.coerce.number().int().min(0).optional().describe('With highlight and char_end: only the lines of this span of the chunk text (a citation’s char_start/char_end)'),
+  char_start: z.coerce.number().int().min(0).optional().describe('With highlight and char_end: only the lines of this span of the page’s text (a citation’s char_start/char_end)'),
   char_end: z.coerce.number().int().min(0).optional(),
   width: z.coerce.number().int().min(64).max(2400).default(1000).describe('Width of the image in pixels; the height keeps the page’s proportions'),
 });

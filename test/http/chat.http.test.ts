@@ -80,10 +80,12 @@ test('streaming: citations first, then deltas, finish reason, usage, [DONE]', as
   // The quote narrows what a citation points at (its span and lines); the rest is as retrieved.
   const unpointed = (cs: WithCitations['citations']) => cs.map(({ quote: _q, char_start: _s, char_end: _e, boxes: _b, ...c }) => c);
   t.deepEqual(unpointed(plain.citations), unpointed(chunks[0]!.citations!));
-  t.true(chunks[0]!.citations!.every((c) => c.char_start === 0 && c.char_end === c.paragraph.length), 'before the answer, a citation points at its whole passage');
+  t.true(chunks[0]!.citations!.every((c) => c.char_end - c.char_start === c.paragraph.length), 'before the answer, a citation points at its whole passage');
   const quoted = plain.citations.find((c) => c.quote)!;
   t.is(quoted.paragraph.slice(quoted.quote!.start, quoted.quote!.end), quoted.quote!.text);
-  t.deepEqual([quoted.char_start, quoted.char_end], [quoted.quote!.start, quoted.quote!.end]);
+  // char_start/char_end count in the page's text: the passage's start there plus the quote's offsets.
+  const passageStart = chunks[0]!.citations!.find((c) => c.chunk_id === quoted.chunk_id)!.char_start;
+  t.deepEqual([quoted.char_start, quoted.char_end], [passageStart + quoted.quote!.start, passageStart + quoted.quote!.end]);
   t.true(text.includes(quoted.quote!.text.replace(/\.$/, '')), 'the quote is what the answer says');
   t.is(plain.answerable, true);
 });

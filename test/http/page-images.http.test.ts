@@ -60,7 +60,9 @@ test('a chat citation carries its page, heading path, quote offsets and the boxe
   t.truthy(citation, JSON.stringify(body));
   t.is(citation.page, 2);
   t.deepEqual(citation.heading_path, [], 'the cited paragraph sits under no heading');
-  t.is(citation.paragraph.slice(citation.char_start, citation.char_end), citation.quote.text);
+  // char_start/char_end count in the page's text, where the chunk list places the chunk.
+  const chunk = (await allChunks(server, kbId, citation.document_id)).find((c) => c.id === citation.chunk_id);
+  t.is(citation.paragraph.slice(citation.char_start - chunk.char_start, citation.char_end - chunk.char_start), citation.quote.text);
   t.true(citation.quote.text.includes('herring'), citation.quote.text);
   t.true(citation.boxes.length >= 1);
   const { x, y } = middle();
@@ -152,9 +154,9 @@ test('an OCR’d PNG gets line boxes, and its page image is the scan itself', as
   t.is(lit.status, 200);
   const out = await pixels(lit.bytes);
   t.deepEqual([out.width, out.height], [700, 300]);
-  // Only the second line, by its span in the chunk text (as a citation's char_start/char_end give it).
+  // Only the second line, by its span in the page's text (as a citation's char_start/char_end give it).
   const [first, second, third] = chunk.boxes as Box[];
-  const span = `&char_start=${second!.start}&char_end=${third!.start - 1}`;
+  const span = `&char_start=${chunk.char_start + second!.start}&char_end=${chunk.char_start + third!.start - 1}`;
   const one = await pixels((await image(`/v1/knowledge-bases/${kbId}/documents/${id}/pages/1/image?width=700&highlight=${chunk.id}${span}`)).bytes);
   const share = (b: Box) => one.tinted(b.x0, b.y0, b.x1, b.y1);
   t.true(share(second!) > 0.5, `second line ${share(second!)}`);

@@ -26,6 +26,7 @@ test('a quoted citation points at its quote’s offsets and lines; an unquoted o
   const citation: Citation = { index: 1, source: 'a.pdf', page: 1, paragraph, document_id: 'd', chunk_id: 'c', score: 1, heading_path: [], char_start: 0, char_end: paragraph.length, boxes };
   const start = paragraph.indexOf('Second');
   const quote = { text: 'Second line holds the quote.', start, end: start + 28 };
-  t.like(pointAt(citation, boxes, quote), { char_start: start, char_end: start + 28, boxes: [boxes[1]!], quote });
-  t.like(pointAt(citation, boxes, null), { char_start: 0, char_end: paragraph.length, boxes, quote: null });
+  // The chunk starts at offset 100 of its page's text; citations count in the page's text.
+  t.like(pointAt(citation, { boxes, charStart: 100 }, quote), { char_start: 100 + start, char_end: 100 + start + 28, boxes: [boxes[1]!], quote });
+  t.like(pointAt(citation, { boxes, charStart: 100 }, null), { char_start: 100, char_end: 100 + paragraph.length, boxes, quote: null });
 });

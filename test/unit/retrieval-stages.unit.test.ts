@@ -122,6 +122,7 @@ test('the context numbers the hits that fit the budget and cites each the same w
     paragraph: Array.from({ length: words }, () => 'word').join(' '),
     headingPath: ['Manual'],
     boxes: [],
+    charStart: 40,
     score: 0.5,
     scores: { vector: null, keyword: 0.5, graph: null, fused: 1, rerank: null },
   });
@@ -130,7 +131,7 @@ test('the context numbers the hits that fit the budget and cites each the same w
   t.is(hits.length, 3);
   t.deepEqual(numbered.map((p) => [p.index, p.source, p.page, p.text.slice(0, 11)]), [[1, 'a.pdf', 2, 'Manual\nword'], [2, 'b.pdf', 2, 'Manual\nword']]);
   const paragraph = hit('b', 10).paragraph;
-  t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph, document_id: 'doc-b', chunk_id: 'b', score: 0.5, heading_path: ['Manual'], char_start: 0, char_end: paragraph.length, boxes: [] });
+  t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph, document_id: 'doc-b', chunk_id: 'b', score: 0.5, heading_path: ['Manual'], char_start: 40, char_end: 40 + paragraph.length, boxes: [] });
   t.deepEqual(contextOf([], 60, { coverage: 0, answerable: false }), { hits: [], passages: [], citations: [], coverage: 0, answerable: false });
   t.deepEqual(contextOf([hit('a', 10)], 0, covered).passages, [], 'a budget of 0 asks for no context');
   const uncovered = contextOf([hit('a', 10)], 60, { coverage: 0.1, answerable: false });

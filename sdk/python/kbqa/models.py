@@ -152,7 +152,7 @@ class Citation(_Result):
     """``{text, start, end}``: the span of ``text`` the answer rests on; None when the answer does not cite it."""
     heading_path: List[str]
     char_start: int
-    """The span of ``text`` the citation points at: the quote's when there is one, else the whole passage."""
+    """The span the citation points at, as offsets in the page's text (as chunks count): the quote's when there is one, else the whole passage."""
     char_end: int
     boxes: List[Dict[str, float]]
     """Where that span sits on ``page``: ``{x0, y0, x1, y1, start}`` per line, fractions of the page from its top left;

@@ -111,7 +111,7 @@ export type Citation = {
   score: number;
   /** Titles of the headings the passage sits under, outermost first. */
   heading_path: string[];
-  /** The span of `text` the citation points at: the quote's when there is one, else the whole passage. */
+  /** The span the citation points at, as offsets in the page's text (as chunks' char_start count): the quote's when there is one, else the whole passage. */
   char_start: number;
   char_end: number;
   /** Where that span sits on `page`: one box per line (see PageBox); empty for formats without page layout. */

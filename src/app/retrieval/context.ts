@@ -16,7 +16,10 @@ export type Citation = {
   chunk_id: string;
   score: number;
   heading_path: string[];
-  /** The span of `paragraph` the citation points at: the quote's when there is one, else the whole paragraph. */
+  /**
+   * The span the citation points at, as offsets in its page's text (the chunk list's char_start
+   * and char_end count the same way): the quote's when there is one, else the whole paragraph.
+   */
   char_start: number;
   char_end: number;
   /** Where that span sits on `page`: the boxes of the lines it covers (see Box); empty for formats without layout. */
@@ -25,14 +28,18 @@ export type Citation = {
   quote?: Quote | null;
 };
 
+/** Where a cited chunk sits: its lines, and its start in the page's text. */
+export type ChunkPlace = { boxes: readonly Box[]; charStart: number };
+
 /**
  * The citation pointing at `quote`, or at its whole paragraph without one. The quote's lines are
  * found by their offsets; the chunk's boxes stand in where no line matches (a box list cut at its cap).
  */
-export function pointAt(citation: Citation, chunkBoxes: readonly Box[], quote: Quote | null): Citation {
-  if (!quote) return { ...citation, quote, char_start: 0, char_end: citation.paragraph.length, boxes: [...chunkBoxes] };
-  const lines = boxesOfSpan(chunkBoxes, quote.start, quote.end);
-  return { ...citation, quote, char_start: quote.start, char_end: quote.end, boxes: lines.length ? lines : [...chunkBoxes] };
+export function pointAt(citation: Citation, chunk: ChunkPlace, quote: Quote | null): Citation {
+  const { boxes, charStart } = chunk;
+  if (!quote) return { ...citation, quote, char_start: charStart, char_end: charStart + citation.paragraph.length, boxes: [...boxes] };
+  const lines = boxesOfSpan(boxes, quote.start, quote.end);
+  return { ...citation, quote, char_start: charStart + quote.start, char_end: charStart + quote.end, boxes: lines.length ? lines : [...boxes] };
 }
 
 /**
@@ -67,8 +74,8 @@ export function contextOf(hits: SearchHit[], maxTokens: number, answerability: A
       chunk_id: hit.chunkId,
       score: hit.score,
       heading_path: hit.headingPath,
-      char_start: 0,
-      char_end: hit.paragraph.length,
+      char_start: hit.charStart,
+      char_end: hit.charStart + hit.paragraph.length,
       boxes: hit.boxes,
     })),
   };

@@ -17,6 +17,8 @@ export type SearchHit = {
   headingPath: string[];
   /** The chunk's lines on its page (see Box); empty for formats without layout. */
   boxes: Box[];
+  /** Where the chunk starts in its page's text (its blocks joined by newlines), as the chunk list says. */
+  charStart: number;
   score: number;
   scores: StageScores;
 };
@@ -51,6 +53,7 @@ function hitOf({ candidate: c, rerank }: Ranked, passage: Passage, document: Doc
     paragraph: passage.text,
     headingPath: passage.headingPath,
     boxes: passage.boxes ?? [],
+    charStart: passage.charStart,
     score: round(scoreOf({ candidate: c, rerank })),
     scores: {
       vector: roundOrNull(c.scores.vector),

@@ -147,7 +147,8 @@ async function* fixedAnswer(content: string, promptTokens: number): AsyncIterabl
 function withQuotes(citations: Citation[], answer: string): Citation[] {
   if (!/\[\d+\]/.test(answer)) return [];
   const quotes = quotesOf(answer, new Map(citations.map((c) => [c.index, c.paragraph])));
-  return citations.map((c) => pointAt(c, c.boxes, quotes.get(c.index) ?? null));
+  // Fresh from the retrieval, a citation still points at its whole chunk: its boxes and start are the chunk's.
+  return citations.map((c) => pointAt(c, { boxes: c.boxes, charStart: c.char_start }, quotes.get(c.index) ?? null));
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;

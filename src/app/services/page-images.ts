@@ -35,7 +35,8 @@ export function createPageImageService(ctx: AppContext, deps: { passages: Passag
     const boxes = passage.boxes ?? [];
     if (query.char_start === undefined || query.char_end === undefined) return boxes;
     // A span that covers no line (past the text, empty) falls back to the whole chunk, as citations do.
-    const lines = boxesOfSpan(boxes, query.char_start, query.char_end);
+    // The span counts in the page's text, as citations give it; boxes count from the chunk's start.
+    const lines = boxesOfSpan(boxes, query.char_start - passage.charStart, query.char_end - passage.charStart);
     return lines.length ? lines : boxes;
   }
 
