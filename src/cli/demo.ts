@@ -72,7 +72,7 @@ async function settle(api: Api, kbId: string, timeoutMs: number): Promise<Doc[]>
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const documents = await listAll<Doc>(api, `/v1/knowledge-bases/${kbId}/documents`);
-    if (documents.every((d) => SETTLED.has(d.status))) return documents;
+    if (documents.every((d) => SETTLED.has(d.status))) return documents.sort((a, b) => a.name.localeCompare(b.name));
     if (Date.now() > deadline) throw new Error(`documents still being processed after ${timeoutMs / 1000} s: ${documents.filter((d) => !SETTLED.has(d.status)).map((d) => d.name).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
