@@ -31,6 +31,7 @@ COPY src ./src
 COPY schemas ./schemas
 COPY projections ./projections
 COPY consumers ./consumers
+COPY samples ./samples
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

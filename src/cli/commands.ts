@@ -11,6 +11,7 @@ import { reindexKnowledgeBase } from '../app/reindex.ts';
 import { openInfrastructure, type Infrastructure, usesDataDir } from '../composition/infrastructure.ts';
 import { checkRole, type Role } from '../composition/roles.ts';
 import { progressBar } from './progress.ts';
+import { demoHints, loadDemo } from './demo.ts';
 
 export async function serve(config: Config, role: Role = 'all') {
   const logger = createLogger(config);
@@ -18,13 +19,11 @@ export async function serve(config: Config, role: Role = 'all') {
   const local = usesDataDir(config.distributed);
   const release = local ? lockDataDir(config.dataDir, 'serve') : () => {};
   const runtime = await createRuntime(config, logger, undefined, { role });
-  if (runtime.parts.api) {
-    const printed = await bootstrap(runtime.ctx, config.adminKey);
-    if (printed) {
-      process.stdout.write(
-        `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
-      );
-    }
+  const printed = runtime.parts.api ? await bootstrap(runtime.ctx, config.adminKey) : null;
+  if (printed) {
+    process.stdout.write(
+      `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
+    );
   }
   const http = await listen(runtime, config);
   const where = local ? ` (data in ${config.dataDir})` : '';
@@ -33,6 +32,10 @@ export async function serve(config: Config, role: Role = 'all') {
       ? `KBQA listening on http://localhost:${http.port}/v1${where}\n`
       : `KBQA ${role} running; health on http://localhost:${http.port}/readyz${where}\n`,
   );
+  // The first key is printed on the very first start only: a restart says how to get another.
+  if (runtime.parts.api && !printed && !config.adminKey) {
+    process.stdout.write(`No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n`);
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -134,4 +137,14 @@ export async function reindex(config: Config, options: { knowledgeBase: string; 
     const seconds = (performance.now() - started) / 1000;
     bar.done(`re-embedded ${result.chunks} chunks of ${result.documents} documents in ${seconds.toFixed(2)} s${result.resumed ? ' (resumed)' : ''}`);
   });
+}
+
+export async function demo(config: Config, options: { key?: string; url?: string }) {
+  if (!options.key) throw new Error('demo needs an API key with the write scope: --key KEY or KBQA_API_KEY (get one with: npx kbqa keys create --name me)');
+  const url = (options.url ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+  // Progress and hints go to stderr, so `KB=$(npx kbqa demo …)` captures the id alone.
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const { knowledgeBaseId } = await loadDemo({ url, key: options.key, timeoutMs: 120_000, say });
+  for (const line of demoHints(url, knowledgeBaseId)) say(line);
+  process.stdout.write(`${knowledgeBaseId}\n`);
 }

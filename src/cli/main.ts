@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { parseRole } from '../composition/roles.ts';
-import { createKey, createWorkspace, reindex, replay, serve } from './commands.ts';
+import { createKey, createWorkspace, demo, reindex, replay, serve } from './commands.ts';
 
 const USAGE = `usage: kbqa <command>
 
@@ -16,6 +16,9 @@ const USAGE = `usage: kbqa <command>
               [--knowledge-bases kb_1,kb_2] [--expires-at ISO-8601]
                                           create an API key and print its secret once
   workspaces create <id>                  create a workspace and print its first admin key
+  demo [--key KEY] [--url URL]            load the sample documents (samples/) into a knowledge
+                                          base 'demo' through a running server (key: --key or
+                                          KBQA_API_KEY; url: http://localhost:$PORT); prints its id
 
 Configuration comes from the environment (see README): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY,
 EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
@@ -33,6 +36,8 @@ async function run(argv: string[]) {
       role: { type: 'string' },
       kb: { type: 'string' },
       restart: { type: 'boolean', default: false },
+      key: { type: 'string' },
+      url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -55,6 +60,8 @@ async function run(argv: string[]) {
     });
   }
   if (command === 'workspaces' && sub === 'create' && arg) return createWorkspace(config, arg);
+  // The key is a secret: an environment variable keeps it out of the shell history and `ps`.
+  if (command === 'demo') return demo(config, { key: values.key ?? process.env.KBQA_API_KEY, url: values.url });
   throw new Error(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
 }
 

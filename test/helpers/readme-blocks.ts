@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A fenced block of the README marked `<!-- quickstart:<kind> -->` on the line before it. */
+export type MarkedBlock = { kind: string; body: string };
+
+export function markedBlocks(readmePath: string): MarkedBlock[] {
+  const text = readFileSync(readmePath, 'utf8');
+  const marked = /<!-- quickstart:([\w-]+) -->\n```\w*\n([\s\S]*?)\n```/g;
+  return [...text.matchAll(marked)].map((m) => ({ kind: m[1]!, body: m[2]! }));
+}
+
+export const readmePath = (root: string) => join(root, 'README.md');
+
+/**
+ * What the README shows is an excerpt: `…` stands for what varies (ids, scores) or is left out.
+ * Each line's pieces between the ellipses must appear in the output, in the README's order.
+ * Returns the first piece that does not, or null when every piece was found.
+ */
+export function missingExcerpt(shown: string, actual: string): string | null {
+  let from = 0;
+  for (const line of shown.split('\n')) {
+    for (const piece of line.split('…').map((p) => p.trim()).filter(Boolean)) {
+      const at = actual.indexOf(piece, from);
+      if (at < 0) return piece;
+      from = at + piece.length;
+    }
+  }
+  return null;
+}
