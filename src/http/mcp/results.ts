@@ -57,8 +57,8 @@ export async function asResource<T>(deps: McpDeps, call: McpCall, read: () => Pr
 }
 
 function describeFailure(deps: McpDeps, call: McpCall, error: unknown): string {
-  if (error instanceof ApiError && error.status < 500) return `${error.code}: ${error.message}`;
-  if (error instanceof ApiError && error.status === 503) return `${error.code}: ${error.message}`;
+  // An overloaded server's 503 is the client's to act on (retry later), so it is told like a 4xx.
+  if (error instanceof ApiError && (error.status < 500 || error.status === 503)) return `${error.code}: ${error.message}`;
   deps.onServerError(error, call.requestId);
   return `server_error: The server failed on this request (request id ${call.requestId}).`;
 }
