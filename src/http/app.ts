@@ -24,6 +24,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { modelRoutes } from './routes/models.ts';
 import { operationRoutes, type ReadinessCheck } from './routes/operations.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -55,9 +56,9 @@ export type AppDeps = {
   corsOrigins?: readonly string[];
 };
 
-type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'workflows' | 'onServerError'>;
+type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
 
-/** Every /v1 route of the API role: the handlers use `deps`, the descriptions (OpenAPI) do not. */
+/** Every /v1 route of the API role, and /mcp: the handlers use `deps`, the descriptions (OpenAPI) do not. */
 function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
   return [
     ...modelRoutes(deps.models),
@@ -67,6 +68,7 @@ function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
     ...searchRoutes(deps.search),
     ...chatRoutes(deps.chat, deps.onServerError),
     ...workflowRoutes(deps.workflows),
+    ...mcpRoutes({ ...deps, documents: deps.documents.documents }),
   ];
 }
 

@@ -12,6 +12,7 @@ const TAGS: Record<string, string> = {
   search: 'Vector, keyword and graph recall over a knowledge base, fused and reranked.',
   chat: 'OpenAI-compatible chat grounded in a knowledge base, with citations.',
   workflows: 'Graphs of nodes (retrieval, LLM, templates, conditions, replies) and their runs.',
+  mcp: 'The Model Context Protocol endpoint for agents (Claude Desktop, Cursor, agent frameworks): the same services and key checks as the REST API.',
   operations: 'Liveness, readiness, metrics and this document; no key needed.',
 };
 

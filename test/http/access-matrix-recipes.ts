@@ -34,7 +34,7 @@ export type Caller = { kind: KeyKind; secret: string; scope: Scope; workspace: W
 /** What a case aims at: a knowledge base and the workspace it lives in. */
 export type Target = { kb: Kb; workspace: Workspace; admin: string };
 
-export type Request = { method: string; path: string; json?: unknown };
+export type Request = { method: string; path: string; json?: unknown; headers?: Record<string, string> };
 
 export type Recipe = {
   /** How the route reaches its knowledge base: by its id (path or body), by an owned resource's id, or not at all. */
@@ -48,6 +48,11 @@ export type Recipe = {
   lists?: boolean;
   /** Limited keys are limited to the target itself when the resource is "own" (a fresh one, for deletes). */
   ownIsTarget?: boolean;
+  /**
+   * The refusal is in a 200 body, not the status (an MCP tool or resource error): where the rule
+   * says 403 or 404 the route answers 200 with the API's error code in the body instead.
+   */
+  refusesInBody?: boolean;
   /** The status for a global route when it depends on more than the scope. */
   globalStatus?(caller: Caller): number;
 };
@@ -65,6 +70,14 @@ export type World = {
 
 export const QUESTION = 'What is the vault code of the archive?';
 const chat = (target: Target, stream: boolean) => ({ model: 'kbqa-extractive', knowledge_base_id: target.kb.id, stream, messages: [{ role: 'user', content: QUESTION }] });
+/** One MCP message, as the streamable HTTP transport wants it: it insists on both media types in Accept. */
+const mcp = (method: string, params: Record<string, unknown>): Request => ({
+  method: 'POST',
+  path: '/mcp',
+  headers: { accept: 'application/json, text/event-stream' },
+  json: { jsonrpc: '2.0', id: 1, method, params },
+});
+const mcpTool = (name: string, args: Record<string, unknown>) => mcp('tools/call', { name, arguments: args });
 const kbPath = (target: Target) => `/v1/knowledge-bases/${target.kb.id}`;
 const docPath = (target: Target) => `${kbPath(target)}/documents/${target.kb.documentId}`;
 
@@ -152,6 +165,20 @@ export const RECIPES: Record<string, Recipe[]> = {
       request: (t) => ({ method: 'POST', path: `/v1/workflows/${t.kb.workflowId}/run`, json: { inputs: { question: QUESTION }, response_mode: mode } }),
     }),
   ),
+  'POST /mcp': [
+    { via: 'global', ok: 200, lists: true, label: 'list_knowledge_bases', request: () => mcpTool('list_knowledge_bases', { limit: 100 }) },
+    { via: 'global', ok: 200, lists: true, label: 'resources/list', request: () => mcp('resources/list', {}) },
+    { via: 'kb', ok: 200, reveals: true, refusesInBody: true, label: 'search', request: (t) => mcpTool('search', { knowledge_base_id: t.kb.id, query: QUESTION }) },
+    { via: 'kb', ok: 200, reveals: true, refusesInBody: true, label: 'ask', request: (t) => mcpTool('ask', { knowledge_base_id: t.kb.id, question: QUESTION }) },
+    {
+      via: 'kb',
+      ok: 200,
+      reveals: true,
+      refusesInBody: true,
+      label: 'resources/read',
+      request: (t) => mcp('resources/read', { uri: `kbqa://knowledge-bases/${t.kb.id}/documents/${t.kb.documentId}` }),
+    },
+  ],
   'GET /v1/workflow-runs/{run_id}': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflow-runs/${t.kb.runId}` }) }],
 };
 

@@ -122,11 +122,17 @@ test.serial('every route of the route table is in the matrix, and every recipe n
 async function send(caller: Caller, request: Request): Promise<{ status: number; text: string }> {
   const response = await fetch(world.server.url + request.path, {
     method: request.method,
-    headers: { authorization: `Bearer ${caller.secret}`, ...(request.json !== undefined && { 'content-type': 'application/json' }) },
+    headers: { authorization: `Bearer ${caller.secret}`, ...(request.json !== undefined && { 'content-type': 'application/json' }), ...request.headers },
     body: request.json === undefined ? undefined : JSON.stringify(request.json),
     signal: AbortSignal.timeout(30_000),
   });
   return { status: response.status, text: await response.text() };
+}
+
+/** The status to expect, and for a route that refuses in its body (MCP), the error code that body must carry instead of a 403 or 404. */
+function expectation(recipe: Recipe, rule: number): { expected: number; refusal: RegExp | null } {
+  if (!recipe.refusesInBody || (rule !== 403 && rule !== 404)) return { expected: rule, refusal: null };
+  return { expected: 200, refusal: rule === 403 ? /knowledge_base_not_allowed/ : /knowledge_base_not_found/ };
 }
 
 /** One cell of the matrix: a recipe of a route, asked by one kind of key about one kind of resource. */
@@ -144,13 +150,14 @@ async function runCase(t: ExecutionContext, { routeKey, scope, recipe, kind, res
   const caller = await world.caller(kind, limitTo);
   const request = await recipe.request(target ?? { kb: world.kbs.own_kb, workspace: 'main', admin: ADMIN_KEY }, world);
   const { status, text } = await send(caller, request);
-  const expected = expectedStatus(recipe, caller, target, scope);
+  const { expected, refusal } = expectation(recipe, expectedStatus(recipe, caller, target, scope));
   const what = `${routeKey}${recipe.label ? ` (${recipe.label})` : ''} as ${kind} on ${resource ?? 'no resource'}`;
   t.is(status, expected, `${what}: ${text.slice(0, 300)}`);
+  if (refusal) t.regex(text, refusal, `${what}: the refusal is missing`);
   for (const kb of Object.values(world.kbs)) {
     if (!mayRead(caller, kb)) t.false(text.includes(kb.marker), `${what}: leaks ${kb.marker}`);
   }
-  const success = status < 300;
+  const success = status < 300 && !refusal;
   if (success && recipe.reveals && target) t.true(text.includes(target.kb.marker), `${what}: the content is missing`);
   if (success && recipe.lists) {
     for (const kb of Object.values(world.kbs)) if (mayRead(caller, kb)) t.true(text.includes(kb.marker), `${what}: ${kb.marker} is missing from the list`);

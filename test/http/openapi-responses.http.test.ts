@@ -237,6 +237,18 @@ test.serial('a 429 carries the declared error body', async (t) => {
   }
 });
 
+test.serial('the MCP endpoint’s answers match the document', async (t) => {
+  const { api, kbId } = t.context;
+  const mcp = (json: unknown, key?: string | null) => api.call('POST', '/mcp', { key, json, headers: { accept: 'application/json, text/event-stream' } });
+  const listed = await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  t.is(listed.status, 200);
+  t.true(listed.body.result.tools.length === 4);
+  const searched = await mcp({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { knowledge_base_id: kbId, query: 'lava lake' } } });
+  t.is(searched.body.result.structuredContent.data[0].source, 'erebus.md');
+  t.is((await mcp({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, null)).status, 401);
+  t.is((await mcp({ id: 4, method: 'tools/list' })).status, 400);
+});
+
 test.serial('the operations this file does not exercise are named', (t) => {
   const all = Object.values(t.context.doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
   const missed = all.filter((id) => !t.context.api.exercised.has(id));

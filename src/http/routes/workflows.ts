@@ -17,7 +17,7 @@ export type WorkflowRouteDeps = { workflows: WorkflowService; feed: LiveFeed; bl
  * means a run that finishes in between is still seen. An aborted `signal` stops the wait (its
  * subscription and timer go) and the promise never settles: no one is waiting any more.
  */
-function waitForRun(deps: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string, waitMs: number, signal?: AbortSignal): Promise<WorkflowRunDoc> {
+export function waitForRun(deps: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string, waitMs: number, signal?: AbortSignal): Promise<WorkflowRunDoc> {
   return new Promise((resolve, reject) => {
     let done = false;
     const stop = () => {
