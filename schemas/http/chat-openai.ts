@@ -31,8 +31,8 @@ const assistantMessage = z.strictObject({
   function_call: z.strictObject({ name: z.string(), arguments: z.string() }).nullable().optional(),
 });
 
-/** The result of a tool call, answering the call of the same id. */
-const toolMessage = z.strictObject({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1).max(200) });
+/** The result of a tool call, answering the call of the same id; LangChain adds the tool's `name`, which OpenAI accepts. */
+const toolMessage = z.strictObject({ role: z.literal('tool'), content: textContent, tool_call_id: z.string().min(1).max(200), name: z.string().max(64).optional() });
 
 export const ChatMessageBody = z.discriminatedUnion('role', [plain('system'), plain('developer'), plain('user'), assistantMessage, toolMessage]);
 export type ChatMessageBody = z.infer<typeof ChatMessageBody>;

@@ -58,7 +58,7 @@ export function startChatServer(options: ChatServerOptions = {}): Promise<ChatSe
       res.writeHead(200, { 'content-type': 'application/json' });
       const calls = toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
       const message = { role: 'assistant', content: toolCalls.length > 0 && pieces.length === 0 ? null : pieces.join(''), refusal: null, ...(calls.length > 0 && { tool_calls: calls }) };
-      return res.end(JSON.stringify({ id: 'chatcmpl-loop', object: 'chat.completion', created: CREATED, model, choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], ...(usageBody && { usage: usageBody }) }));
+      return res.end(JSON.stringify({ id: 'chatcmpl-loop', object: 'chat.completion', created: CREATED, model, choices: [{ index: 0, message, logprobs: logprobsOf(body, pieces), finish_reason: finishReason }], ...(usageBody && { usage: usageBody }) }));
     }
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true && usageBody !== undefined;
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -69,13 +69,19 @@ export function startChatServer(options: ChatServerOptions = {}): Promise<ChatSe
       if (options.chunkDelayMs) await sleep(options.chunkDelayMs);
       if (!isOpen()) return;
       if (options.silentAfterChunks !== undefined && i >= options.silentAfterChunks) return; // never ends: the client must give up
-      res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));
+      res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: logprobsOf(body, [piece]), finish_reason: null }]));
     }
     for (const delta of toolCallDeltas(toolCalls)) res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
     res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
     if (includeUsage) res.write(chunk([], { usage: usageBody }));
     res.end('data: [DONE]\n\n');
   });
+}
+
+/** With `logprobs: true`, one made-up entry per piece, as OpenAI gives one per token. */
+function logprobsOf(body: Record<string, unknown>, pieces: string[]) {
+  if (body.logprobs !== true) return null;
+  return { content: pieces.map((token) => ({ token, logprob: -0.5, bytes: null, top_logprobs: [] })), refusal: null };
 }
 
 function answerTo(body: Record<string, unknown>, options: ChatServerOptions) {

@@ -36,6 +36,9 @@ test('tools reach a provider model and its tool calls come back in OpenAI’s sh
       parallel_tool_calls: false,
       seed: 7,
       stop: ['\n\n'],
+      logprobs: true,
+      top_logprobs: 2,
+      reasoning_effort: 'low',
       metadata: { team: 'qa' },
       store: false,
       knowledge_base_id: kb.kbId,
@@ -51,6 +54,7 @@ test('tools reach a provider model and its tool calls come back in OpenAI’s sh
     t.is(sent.parallel_tool_calls, false);
     t.is(sent.seed, 7);
     t.deepEqual(sent.stop, ['\n\n']);
+    t.deepEqual([sent.logprobs, sent.top_logprobs, sent.reasoning_effort], [true, 2, 'low']);
     t.false('metadata' in sent || 'store' in sent, 'what a provider would store stays here');
     t.is(sent.messages[0]!.role, 'system');
     t.true(sent.messages[0]!.content.includes('78 metres'), 'the knowledge base context is still injected');
@@ -60,7 +64,9 @@ test('tools reach a provider model and its tool calls come back in OpenAI’s sh
       model: 'loop-chat',
       messages: [ask, choice.message, { role: 'tool', tool_call_id: 'call_1', content: '12 °C' }],
       tools: [weatherTool],
+      logprobs: true,
     });
+    t.deepEqual(second.choices[0]!.logprobs?.content?.map((l) => l.token), ['It is 12 °C ', 'in Oslo.'], 'the provider’s logprobs come back');
     t.is(second.choices[0]!.message.content, 'It is 12 °C in Oslo.');
     t.is(second.choices[0]!.finish_reason, 'stop');
     t.deepEqual((second as unknown as { citations: unknown[] }).citations, [], 'an answer that cites no passage has no citations');
