@@ -223,6 +223,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     knowledgeBases: runtime.knowledgeBases,
     search: runtime.search,
     chat: runtime.chat,
+    embedders: runtime.embedders,
     workflows: { workflows: runtime.workflows, feed: runtime.feed, blockingWaitMs: config.workflowBlockingWaitMs, onError: (error, requestId) => runtime.logger.error({ err: error, requestId }, 'a workflow stream failed') },
     documents: {
       documents: runtime.documents,

@@ -21,11 +21,11 @@ export const ChatCompleted = z.strictObject({
   knowledge_base_id: z.string().nullable(),
   model: z.string(),
   stream: z.boolean(),
-  finish_reason: z.enum(['stop', 'length']),
+  finish_reason: z.enum(['stop', 'length', 'tool_calls']),
   citations: z.array(ChatCitationRecord),
   usage: z.strictObject({ prompt_tokens: z.int().min(0), completion_tokens: z.int().min(0), total_tokens: z.int().min(0) }),
   latency_ms: z.strictObject({ retrieval: z.number().min(0), first_token: z.number().min(0).nullable(), total: z.number().min(0) }),
-  messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).optional(),
+  messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() })).optional(),
   answer: z.string().optional(),
   completed_at: z.iso.datetime(),
 });

@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { PageBox } from '../events/document.ts';
+import { ChatMessageBody, OpenAiChatFields, ToolCallBody } from './chat-openai.ts';
 
-const textPart = z.strictObject({ type: z.literal('text'), text: z.string() });
-
-export const ChatMessageBody = z.strictObject({
-  role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: z.union([z.string(), z.array(textPart).min(1)]).describe('Text, or OpenAI content parts of type text'),
-  name: z.string().max(64).optional(),
-});
+export { ChatMessageBody } from './chat-openai.ts';
 
 /** OpenAI's request, plus `knowledge_base_id`. Sampling fields we cannot honour are accepted and ignored, as providers do. */
 export const ChatCompletionBody = z
@@ -16,20 +11,26 @@ export const ChatCompletionBody = z
     messages: z.array(ChatMessageBody).min(1, 'needs at least one message').max(500),
     knowledge_base_id: z.string().min(1).max(200).optional(),
     stream: z.boolean().optional(),
-    stream_options: z.strictObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+    stream_options: z.strictObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).nullable().optional(),
     temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),
     max_tokens: z.int().min(1).max(100_000).nullable().optional(),
     max_completion_tokens: z.int().min(1).max(100_000).nullable().optional(),
     top_p: z.number().min(0).max(1).nullable().optional(),
-    n: z.literal(1, 'only n=1 is supported').nullable().optional(),
+    n: z.int().min(1).max(128).nullable().optional().describe('1: more than one choice is refused (unsupported_parameter)'),
     stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
     presence_penalty: z.number().min(-2).max(2).nullable().optional(),
     frequency_penalty: z.number().min(-2).max(2).nullable().optional(),
     seed: z.int().nullable().optional(),
     user: z.string().max(256).optional(),
+    ...OpenAiChatFields,
   })
   .superRefine((body, ctx) => {
     if (!body.messages.some((m) => m.role === 'user')) ctx.addIssue({ code: 'custom', path: ['messages'], message: 'needs at least one user message' });
+    body.messages.forEach((m, i) => {
+      if (m.role === 'assistant' && (m.content === null || m.content === undefined) && !m.tool_calls?.length && !m.function_call) {
+        ctx.addIssue({ code: 'custom', path: ['messages', i, 'content'], message: 'an assistant message needs content or tool_calls' });
+      }
+    });
   });
 export type ChatCompletionBody = z.infer<typeof ChatCompletionBody>;
 
@@ -74,9 +75,14 @@ export const ChatCompletion = z.object({
   choices: z.array(
     z.object({
       index: z.int(),
-      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
-      finish_reason: z.enum(['stop', 'length']),
-      logprobs: z.null(),
+      message: z.object({
+        role: z.literal('assistant'),
+        content: z.string().nullable().describe('Null when the model only calls tools'),
+        refusal: z.null(),
+        tool_calls: z.array(ToolCallBody).optional().describe('The functions a provider model asks to call (with `tools`); the answer then ends with `tool_calls`'),
+      }),
+      finish_reason: z.enum(['stop', 'length', 'tool_calls']),
+      logprobs: z.record(z.string(), z.unknown()).nullable().describe('The provider’s, with `logprobs: true`; null otherwise'),
     }),
   ),
   usage: Usage,

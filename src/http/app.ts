@@ -5,6 +5,8 @@ import type { AppContext } from '../app/context.ts';
 import { ApiError } from '../app/errors.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import type { ChatService } from '../app/services/chat.ts';
+import { createEmbeddingsService } from '../app/services/embeddings.ts';
+import type { Embedder } from '../ports/models.ts';
 import type { KnowledgeBaseService } from '../app/services/knowledge-bases.ts';
 import type { SearchService } from '../app/services/search.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
@@ -26,6 +28,7 @@ import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { modelRoutes } from './routes/models.ts';
+import { embeddingsRoutes } from './routes/embeddings.ts';
 import { operationRoutes, type ReadinessCheck } from './routes/operations.ts';
 import { searchRoutes } from './routes/search.ts';
 import { workflowRoutes, type WorkflowRouteDeps } from './routes/workflows.ts';
@@ -39,6 +42,8 @@ export type AppDeps = {
   documents: DocumentRouteDeps;
   search: SearchService;
   chat: ChatService;
+  /** The embedding models /v1/embeddings offers, as search uses them. */
+  embedders: ReadonlyMap<string, Embedder>;
   workflows: WorkflowRouteDeps;
   metrics: Metrics;
   rateLimiter: RateLimiter;
@@ -56,12 +61,13 @@ export type AppDeps = {
   corsOrigins?: readonly string[];
 };
 
-type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
+type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'embedders' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
 
 /** Every /v1 route of the API role, and /mcp: the handlers use `deps`, the descriptions (OpenAPI) do not. */
 function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
   return [
     ...modelRoutes(deps.models),
+    ...embeddingsRoutes(createEmbeddingsService(deps.embedders)),
     ...apiKeyRoutes(deps.ctx),
     ...knowledgeBaseRoutes(deps.knowledgeBases),
     ...documentRoutes(deps.documents, deps.onServerError),

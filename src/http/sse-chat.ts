@@ -6,7 +6,7 @@ export const usageBody = (u: ChatUsage) => ({ prompt_tokens: u.promptTokens, com
 
 /**
  * OpenAI's chat.completion.chunk stream: the first chunk carries the role and the citations
- * (retrieval is already done), then content deltas, a chunk with the finish reason and the
+ * (retrieval is already done), then content and tool-call deltas as the model sends them, a chunk with the finish reason and the
  * citations again, now with the span each quote rests on, the usage
  * chunk when asked for, and `[DONE]`. A failure after the headers went out can no longer change
  * the status, so it is sent as an `error` event in OpenAI's error shape before the stream closes.
@@ -15,9 +15,9 @@ export const usageBody = (u: ChatUsage) => ({ prompt_tokens: u.promptTokens, com
 export function streamChatCompletion(chat: PreparedChat, stream: EventStream, options: { includeUsage: boolean; onDone(outcome: ChatOutcome): void }) {
   const base = { id: chat.id, object: 'chat.completion.chunk', created: chat.created, model: chat.model };
   const usageField = options.includeUsage ? { usage: null } : {};
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null, logprobs: unknown = null) => ({
     ...base,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    choices: [{ index: 0, delta, logprobs, finish_reason: finishReason }],
     ...usageField,
   });
 
@@ -32,7 +32,12 @@ export function streamChatCompletion(chat: PreparedChat, stream: EventStream, op
           if (delta.content === '') continue;
           firstTokenMs ??= performance.now() - started;
           content += delta.content;
-          stream.send(chunk({ content: delta.content }, null));
+          stream.send(chunk({ content: delta.content }, null, delta.logprobs ?? null));
+          continue;
+        }
+        if ('toolCalls' in delta) {
+          firstTokenMs ??= performance.now() - started;
+          stream.send(chunk({ tool_calls: delta.toolCalls }, null));
           continue;
         }
         stream.send({ ...chunk({}, delta.finishReason), citations: chat.quotedCitations(content) });

@@ -12,10 +12,25 @@ export type ModelInfo = {
 export interface Embedder {
   readonly model: ModelInfo;
   readonly dimensions: number;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** Whether the model can answer with fewer dimensions when asked (OpenAI's text-embedding-3 can; a hashing embedder cannot). */
+  readonly shortens: boolean;
+  /** `dimensions`: fewer than the model's own, only where `shortens`. */
+  embed(texts: string[], options?: { dimensions?: number }): Promise<Float32Array[]>;
 }
 
-export type { ChatMessage, ContextPassage } from '../domain/chat/messages.ts';
+export type { ChatMessage, ContextPassage, ToolCall } from '../domain/chat/messages.ts';
+import type { ToolCall } from '../domain/chat/messages.ts';
+
+/**
+ * OpenAI request fields (`tools`, `tool_choice`, `response_format`, `seed`, `stop`, `logprobs` …) as the
+ * client sent them, for a model that passes them on to its provider; the offline model reads none.
+ */
+export type ProviderOptions = Readonly<Record<string, unknown>>;
+
+export type ChatFinishReason = 'stop' | 'length' | 'tool_calls';
+
+/** A piece of a streamed tool call, as OpenAI streams it: the first piece of each call has its id and name, the rest add to its arguments. */
+export type ToolCallDelta = { index: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string } };
 
 export type ChatRequest = {
   messages: ChatMessage[];
@@ -26,16 +41,25 @@ export type ChatRequest = {
    * prompt, the offline extractive model reads these instead of parsing them back out of it.
    */
   passages?: ContextPassage[];
+  options?: ProviderOptions;
   signal?: AbortSignal;
 };
 
 export type ChatUsage = { promptTokens: number; completionTokens: number };
 
-export type ChatDelta = { content: string } | { finishReason: 'stop' | 'length'; usage: ChatUsage };
+/** `logprobs`: the provider's, as it sent them, when the request asked for them. */
+export type ChatDelta =
+  | { content: string; logprobs?: unknown }
+  | { toolCalls: ToolCallDelta[] }
+  | { finishReason: ChatFinishReason; usage: ChatUsage };
+
+export type ChatAnswer = { content: string; toolCalls?: ToolCall[]; logprobs?: unknown; finishReason: ChatFinishReason; usage: ChatUsage };
 
 export interface ChatModel {
   readonly model: ModelInfo;
-  complete(request: ChatRequest): Promise<{ content: string; finishReason: 'stop' | 'length'; usage: ChatUsage }>;
+  /** Whether `ChatRequest.options` reach a provider; a model that cannot honour tools or structured output must not be given them. */
+  readonly passesOptions: boolean;
+  complete(request: ChatRequest): Promise<ChatAnswer>;
   stream(request: ChatRequest): AsyncIterable<ChatDelta>;
 }
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 
 export type EmbeddingsServer = {
   baseUrl: string;
-  requests: { authorization: string | undefined; model: string; inputs: string[] }[];
+  requests: { authorization: string | undefined; model: string; inputs: string[]; dimensions?: number }[];
   close(): Promise<void>;
 };
 
@@ -16,20 +16,20 @@ export function vectorFor(text: string, dimensions: number): number[] {
 /**
  * A loopback server that speaks OpenAI's /v1/embeddings wire format: it answers the first
  * `failFirst` requests with 429 (retry-after: 0), then with vectors listed in reverse order
- * (each carrying its `index`), the way a real provider is allowed to.
+ * (each carrying its `index`), the way a real provider is allowed to. A request's `dimensions` shortens the vectors, as text-embedding-3 does.
  */
 export async function startEmbeddingsServer({ dimensions, failFirst = 0 }: { dimensions: number; failFirst?: number }): Promise<EmbeddingsServer> {
   const requests: EmbeddingsServer['requests'] = [];
   let failures = failFirst;
   const server = createServer(async (req, res) => {
-    const body = JSON.parse(await read(req)) as { model: string; input: string[] };
-    requests.push({ authorization: req.headers.authorization, model: body.model, inputs: body.input });
+    const body = JSON.parse(await read(req)) as { model: string; input: string[]; dimensions?: number };
+    requests.push({ authorization: req.headers.authorization, model: body.model, inputs: body.input, ...(body.dimensions !== undefined && { dimensions: body.dimensions }) });
     if (req.url !== '/v1/embeddings') return res.writeHead(404).end();
     if (failures-- > 0) {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
       return res.end(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }));
     }
-    const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: vectorFor(text, dimensions) })).reverse();
+    const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: vectorFor(text, body.dimensions ?? dimensions) })).reverse();
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
   });

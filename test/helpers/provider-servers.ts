@@ -33,7 +33,11 @@ export type ChatServerOptions = Common & {
   chunkDelayMs?: number;
   /** Send this many content chunks, then go silent with the connection open. */
   silentAfterChunks?: number;
+  /** Decides the answer from the request: text pieces, or function calls (finish reason `tool_calls`). */
+  respond?: (body: Record<string, unknown>) => { pieces?: string[]; toolCalls?: LoopToolCall[] };
 };
+
+export type LoopToolCall = { id: string; name: string; arguments: string };
 
 export type ChatServer = Loopback;
 
@@ -45,14 +49,16 @@ const CREATED = 1_700_000_000;
  * finish reason, then a usage-only chunk when `stream_options.include_usage`, then `[DONE]`).
  */
 export function startChatServer(options: ChatServerOptions = {}): Promise<ChatServer> {
-  const { pieces = ['Hello', ', ', 'world', '.'], finishReason = 'stop', usage = { prompt_tokens: 11, completion_tokens: 4 } } = options;
+  const { usage = { prompt_tokens: 11, completion_tokens: 4 } } = options;
   return listen('/v1/chat/completions', options, async (body, res, isOpen) => {
     const model = String(body.model);
+    const { pieces, toolCalls, finishReason } = answerTo(body, options);
     const usageBody = usage ? { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } : undefined;
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      const message = { role: 'assistant', content: pieces.join(''), refusal: null };
-      return res.end(JSON.stringify({ id: 'chatcmpl-loop', object: 'chat.completion', created: CREATED, model, choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], ...(usageBody && { usage: usageBody }) }));
+      const calls = toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+      const message = { role: 'assistant', content: toolCalls.length > 0 && pieces.length === 0 ? null : pieces.join(''), refusal: null, ...(calls.length > 0 && { tool_calls: calls }) };
+      return res.end(JSON.stringify({ id: 'chatcmpl-loop', object: 'chat.completion', created: CREATED, model, choices: [{ index: 0, message, logprobs: logprobsOf(body, pieces), finish_reason: finishReason }], ...(usageBody && { usage: usageBody }) }));
     }
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true && usageBody !== undefined;
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -63,11 +69,36 @@ export function startChatServer(options: ChatServerOptions = {}): Promise<ChatSe
       if (options.chunkDelayMs) await sleep(options.chunkDelayMs);
       if (!isOpen()) return;
       if (options.silentAfterChunks !== undefined && i >= options.silentAfterChunks) return; // never ends: the client must give up
-      res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]));
+      res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: logprobsOf(body, [piece]), finish_reason: null }]));
     }
+    for (const delta of toolCallDeltas(toolCalls)) res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
     res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
     if (includeUsage) res.write(chunk([], { usage: usageBody }));
     res.end('data: [DONE]\n\n');
+  });
+}
+
+/** With `logprobs: true`, one made-up entry per piece, as OpenAI gives one per token. */
+function logprobsOf(body: Record<string, unknown>, pieces: string[]) {
+  if (body.logprobs !== true) return null;
+  return { content: pieces.map((token) => ({ token, logprob: -0.5, bytes: null, top_logprobs: [] })), refusal: null };
+}
+
+function answerTo(body: Record<string, unknown>, options: ChatServerOptions) {
+  const decided = options.respond?.(body) ?? {};
+  const toolCalls = decided.toolCalls ?? [];
+  const pieces = decided.pieces ?? options.pieces ?? (decided.toolCalls ? [] : ['Hello', ', ', 'world', '.']);
+  return { pieces, toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : (options.finishReason ?? 'stop') };
+}
+
+/** As OpenAI streams a call: its id and name first, then its arguments in two pieces. */
+function toolCallDeltas(calls: LoopToolCall[]) {
+  return calls.flatMap((call, index) => {
+    const half = Math.ceil(call.arguments.length / 2);
+    return [
+      { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] },
+      ...[call.arguments.slice(0, half), call.arguments.slice(half)].map((part) => ({ tool_calls: [{ index, function: { arguments: part } }] })),
+    ];
   });
 }
 

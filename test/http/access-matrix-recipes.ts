@@ -88,6 +88,7 @@ export const RECIPES: Record<string, Recipe[]> = {
   'GET /v1/openapi.json': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/v1/openapi.json' }) }],
   'GET /v1/models': [{ via: 'global', ok: 200, request: () => ({ method: 'GET', path: '/v1/models' }) }],
   'GET /v1/models/{model}': [{ via: 'global', ok: 200, request: () => ({ method: 'GET', path: '/v1/models/kbqa-extractive' }) }],
+  'POST /v1/embeddings': [{ via: 'global', ok: 200, request: () => ({ method: 'POST', path: '/v1/embeddings', json: { model: 'kbqa-hash-embed-512', input: QUESTION } }) }],
   'POST /v1/api-keys': [
     {
       via: 'kb',

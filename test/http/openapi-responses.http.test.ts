@@ -198,6 +198,11 @@ test.serial('search and chat, streamed or not, match the document', async (t) =>
   t.is((await api.call('POST', '/v1/chat/completions', { json: { ...ask, model: 'no-such-model' } })).status, 404);
   t.is((await api.call('POST', '/v1/chat/completions', { json: { ...ask, messages: [] } })).status, 400);
   t.is((await api.call('POST', '/v1/chat/completions', { json: { ...ask, knowledge_base_id: 'kb_missing' } })).status, 404);
+  t.is((await api.call('POST', '/v1/chat/completions', { json: { ...ask, tools: [{ type: 'function', function: { name: 'f' } }] } })).status, 400);
+  const embed = { model: 'kbqa-hash-embed-512', input: ['Mount Erebus', 'sourdough'] };
+  t.is((await api.call('POST', '/v1/embeddings', { json: embed })).status, 200);
+  t.is((await api.call('POST', '/v1/embeddings', { json: { ...embed, encoding_format: 'base64' } })).status, 200);
+  t.is((await api.call('POST', '/v1/embeddings', { json: { ...embed, dimensions: 64 } })).status, 400);
 });
 
 test.serial('workflows and their runs, in every response mode, match the document', async (t) => {

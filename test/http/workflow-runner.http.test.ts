@@ -188,6 +188,7 @@ test('a redelivered request runs no node again', async (t) => {
 test('a node that outlives its timeout_ms fails with timeout', async (t) => {
   const slow: ChatModel = {
     model: { id: 'slow', kind: 'chat', ownedBy: 'test', created: 0 },
+    passesOptions: false,
     // Ignores the abort on purpose: the node must give up on its own.
     complete: () => new Promise((resolve) => setTimeout(() => resolve({ content: 'late', finishReason: 'stop', usage: { promptTokens: 0, completionTokens: 0 } }), 2_000)),
     stream: () => {

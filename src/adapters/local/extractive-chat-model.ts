@@ -43,6 +43,8 @@ export function createExtractiveChatModel(options: ExtractiveChatModelOptions): 
 
   return {
     model,
+    // Tools and structured output would change what the answer is; the chat service refuses them for this model.
+    passesOptions: false,
     async complete(request) {
       return answer(request);
     },

@@ -24,6 +24,8 @@ export function createHashingEmbedder(options: { analyzer: Analyzer; dimensions?
   return {
     model,
     dimensions,
+    // Words hash into all the buckets alike: the first n are no smaller embedding, only a lossy one.
+    shortens: false,
     async embed(texts) {
       return texts.map((text) => embedOne(analyzer, text, dimensions, rarity));
     },

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { countTokens } from '../../domain/document/tokens.ts';
-import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../../ports/models.ts';
+import type { ChatDelta, ChatFinishReason, ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../../ports/models.ts';
+import { finishReasonOf, toolCallDeltasOf, toolCallsOf, wireRequest } from './chat-wire.ts';
 import { type ProviderCall, providerBadResponse, providerFailure, providerTimeout } from './provider-errors.ts';
 
 export type OpenAiChatModelOptions = {
@@ -15,7 +16,6 @@ export type OpenAiChatModelOptions = {
   idleTimeoutMs?: number;
 };
 
-type FinishReason = 'stop' | 'length';
 type ProviderUsage = { prompt_tokens?: number; completion_tokens?: number } | null | undefined;
 
 /**
@@ -25,12 +25,7 @@ type ProviderUsage = { prompt_tokens?: number; completion_tokens?: number } | nu
  */
 export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutMs = client.timeout }: OpenAiChatModelOptions): ChatModel {
   const call: ProviderCall = { provider: 'chat', model };
-  const body = ({ messages, temperature, maxTokens }: ChatRequest) => ({
-    model,
-    messages: messages.map(({ role, content }) => ({ role, content })),
-    ...(temperature === undefined ? {} : { temperature }),
-    ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
-  });
+  const body = (request: ChatRequest) => wireRequest(model, request);
 
   async function openStream(request: ChatRequest, signal: AbortSignal): Promise<AsyncIterator<Chunk>> {
     // Retries (the client's maxRetries) happen only inside this call, before the first byte of
@@ -41,6 +36,7 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
 
   return {
     model: { id: model, kind: 'chat', ownedBy: 'openai-compatible', created },
+    passesOptions: true,
 
     async complete(request) {
       try {
@@ -48,7 +44,14 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
         const choice = response.choices?.[0];
         if (!choice) throw providerBadResponse('chat');
         const content = choice.message?.content ?? '';
-        return { content, finishReason: finishReasonOf(choice.finish_reason), usage: usageOf(response.usage) ?? estimateUsage(request.messages, content) };
+        const toolCalls = toolCallsOf(choice.message);
+        return {
+          content,
+          ...(toolCalls && { toolCalls }),
+          ...(choice.logprobs && { logprobs: choice.logprobs }),
+          finishReason: finishReasonOf(choice.finish_reason),
+          usage: usageOf(response.usage) ?? estimateUsage(request.messages, content),
+        };
       } catch (error) {
         throw providerFailure(error, { ...call, signal: request.signal });
       }
@@ -82,8 +85,9 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
             throw fail(error);
           }
           if (next.done) break;
-          const content = takeChunk(answer, next.value);
-          if (content) yield { content };
+          const { content, logprobs, toolCalls } = takeChunk(answer, next.value);
+          if (content) yield { content, ...(logprobs ? { logprobs } : {}) };
+          if (toolCalls) yield { toolCalls };
         }
         // The SDK ends the iteration quietly when its request is aborted, so an abort shows only here.
         if (request.signal?.aborted || stalled) throw fail(new Error('stream aborted'));
@@ -99,7 +103,7 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 /** The streamed answer so far. */
-type Answer = { text: string; finishReason?: FinishReason; usage?: ChatUsage };
+type Answer = { text: string; finishReason?: ChatFinishReason; usage?: ChatUsage };
 
 /**
  * The next chunk, with `onStall` called if none comes within `idleTimeoutMs`. The clock runs only
@@ -114,19 +118,14 @@ async function nextChunk(chunks: AsyncIterator<Chunk>, idleTimeoutMs: number, on
   }
 }
 
-/** Adds a chunk's text, usage and finish reason to the answer; returns its text. */
-function takeChunk(answer: Answer, chunk: Chunk): string | null | undefined {
+/** Adds a chunk's text, usage and finish reason to the answer; returns what it brings to pass on. */
+function takeChunk(answer: Answer, chunk: Chunk) {
   answer.usage = usageOf(chunk.usage) ?? answer.usage;
   const choice = chunk.choices?.[0];
   const content = choice?.delta?.content;
   if (content) answer.text += content;
   if (choice?.finish_reason) answer.finishReason = finishReasonOf(choice.finish_reason);
-  return content;
-}
-
-/** Ours has two endings: cut short by the token limit, or not. A content filter or a tool call also ends the answer. */
-function finishReasonOf(reason: string | null | undefined): FinishReason {
-  return reason === 'length' ? 'length' : 'stop';
+  return { content, logprobs: choice?.logprobs, toolCalls: toolCallDeltasOf(choice?.delta) };
 }
 
 function usageOf(usage: ProviderUsage): ChatUsage | undefined {

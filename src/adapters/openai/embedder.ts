@@ -20,19 +20,22 @@ export function createOpenAiEmbedder({ client, model, dimensions, batchSize = 12
   return {
     model: { id: model, kind: 'embedding', ownedBy: 'openai-compatible', created },
     dimensions,
-    async embed(texts) {
+    // Whether this model can is the provider's to say: one that cannot answers `dimensions` with an error, which reaches the client.
+    shortens: true,
+    async embed(texts, options = {}) {
+      const size = options.dimensions ?? dimensions;
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
         const input = texts.slice(start, start + batchSize);
-        const response = await client.embeddings.create({ model, input, encoding_format: 'float' }).catch((error: unknown) => {
+        const response = await client.embeddings.create({ model, input, encoding_format: 'float', ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }) }).catch((error: unknown) => {
           throw toProviderApiError(error, { provider: 'embedding', model });
         });
         // Providers may answer out of order; `index` says which input each vector belongs to.
         const ordered = [...response.data].sort((a, b) => a.index - b.index);
         if (ordered.length !== input.length) throw new Error(`embedding provider returned ${ordered.length} vectors for ${input.length} inputs`);
         for (const item of ordered) {
-          if (item.embedding.length !== dimensions) {
-            throw new Error(`${model} returned ${item.embedding.length} dimensions, configured ${dimensions}`);
+          if (item.embedding.length !== size) {
+            throw new Error(`${model} returned ${item.embedding.length} dimensions, expected ${size}`);
           }
           out.push(Float32Array.from(item.embedding));
         }

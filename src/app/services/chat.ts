@@ -7,7 +7,8 @@ import { pinnedLanguage } from '../../../schemas/knowledge-base-settings.ts';
 import { lastUserMessage } from '../../domain/chat/messages.ts';
 import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
-import type { ChatDelta, ChatMessage, ChatModel, ChatUsage, ContextPassage } from '../../ports/models.ts';
+import { contractChangingOption } from '../../domain/chat/options.ts';
+import type { ChatAnswer, ChatDelta, ChatMessage, ChatModel, ContextPassage, ProviderOptions } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
@@ -23,9 +24,11 @@ export type ChatInput = {
   temperature?: number;
   maxTokens?: number;
   stream: boolean;
+  /** OpenAI's other request fields, for a provider model (see ProviderOptions). */
+  options?: ProviderOptions;
 };
 
-export type ChatOutcome = { content: string; finishReason: 'stop' | 'length'; usage: ChatUsage; firstTokenMs: number | null };
+export type ChatOutcome = ChatAnswer & { firstTokenMs: number | null };
 
 /** A chat whose retrieval is done: citations are fixed before the first token is generated. */
 export type PreparedChat = {
@@ -67,6 +70,11 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
         const message = `model: ${notAModelMessage(input.model, 'chat')}`;
         throw new ApiError(404, 'not_found_error', 'model_not_found', message, { param: 'model' });
       }
+      const refused = model.passesOptions ? null : contractChangingOption(input.options ?? {});
+      if (refused) {
+        const message = `${refused}: ${model.model.id} answers in text only, without tools, function calls or JSON output; use a provider model for ${refused}.`;
+        throw new ApiError(400, 'invalid_request_error', 'unsupported_parameter', message, { param: refused });
+      }
       let citations: Citation[] = [];
       let passages: ContextPassage[] = [];
       let messages = input.messages;
@@ -80,11 +88,12 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
         ({ citations, passages } = retrieved);
         grounding = { answerable: retrieved.answerable && passages.length > 0, coverage: retrieved.coverage };
         messages = groundedMessages(input.messages, passages);
-        notCovered = passages.length === 0;
+        // A model with tools may still find the answer with them: it gets the question, not our fixed reply.
+        notCovered = passages.length === 0 && !hasTools(input.options);
       }
       const retrievalMs = performance.now() - started;
       const id = `chatcmpl-${ctx.newId('chat').slice('chat_'.length)}`;
-      const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: input.knowledgeBaseId ? passages : undefined };
+      const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: input.knowledgeBaseId ? passages : undefined, options: input.options };
       const promptTokens = () => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
 
       return {
@@ -126,7 +135,7 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
                 first_token: outcome.firstTokenMs === null ? null : round(retrievalMs + outcome.firstTokenMs),
                 total: round(performance.now() - started),
               },
-              ...(storeContent && { messages: input.messages, answer: outcome.content }),
+              ...(storeContent && { messages: input.messages.map(({ role, content }) => ({ role, content })), answer: outcome.content }),
             },
             metadata: commandMetadata(ctx, principal.keyId),
           });
@@ -150,5 +159,7 @@ function withQuotes(citations: Citation[], answer: string): Citation[] {
   // Fresh from the retrieval, a citation still points at its whole chunk: its boxes and start are the chunk's.
   return citations.map((c) => pointAt(c, { boxes: c.boxes, charStart: c.char_start }, quotes.get(c.index) ?? null));
 }
+
+const hasTools = (options: ChatInput['options']) => Array.isArray(options?.tools) && options.tools.length > 0;
 
 const round = (ms: number) => Math.round(ms * 100) / 100;

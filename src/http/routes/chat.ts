@@ -1,30 +1,22 @@
-import type { ChatInput, ChatService } from '../../app/services/chat.ts';
-import type { ChatMessage } from '../../ports/models.ts';
+import type { ChatOutcome, ChatService } from '../../app/services/chat.ts';
 import { ChatCompletion, ChatCompletionBody, QuickChatResponse } from '../../../schemas/http/chat.ts';
+import { toChatInput } from '../chat-input.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
 import { type Reply, route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
 import { streamChatCompletion, usageBody } from '../sse-chat.ts';
 
 const tag = 'chat';
+
+/** As OpenAI answers: content null when the model only called tools. */
+const messageOf = ({ content, toolCalls }: ChatOutcome) => ({
+  role: 'assistant' as const,
+  content: toolCalls && content === '' ? null : content,
+  refusal: null,
+  ...(toolCalls && { tool_calls: toolCalls }),
+});
 const chatStream =
   'With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `citations` as retrieved, the one with the finish reason carries them again with each `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event.';
-
-function toChatInput(body: ChatCompletionBody): ChatInput {
-  const messages: ChatMessage[] = body.messages.map((m) => ({
-    // `developer` is OpenAI's newer name for the system role.
-    role: m.role === 'developer' ? 'system' : m.role,
-    content: typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('\n'),
-  }));
-  return {
-    model: body.model,
-    messages,
-    knowledgeBaseId: body.knowledge_base_id,
-    temperature: body.temperature ?? undefined,
-    maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-    stream: body.stream ?? false,
-  };
-}
 
 /** onServerError hears failures past the response's start (mid-stream, recording the chat), with the request's id. */
 export function chatRoutes(chat: ChatService, onServerError: (error: unknown, requestId: string) => void) {
@@ -52,7 +44,7 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
         object: 'chat.completion',
         created: prepared.created,
         model: prepared.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: outcome.content, refusal: null }, finish_reason: outcome.finishReason, logprobs: null }],
+        choices: [{ index: 0, message: messageOf(outcome), finish_reason: outcome.finishReason, logprobs: outcome.logprobs ?? null }],
         usage: usageBody(outcome.usage),
         citations: prepared.quotedCitations(outcome.content),
         knowledge_base_id: prepared.knowledgeBaseId,
