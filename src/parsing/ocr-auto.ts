@@ -43,7 +43,15 @@ export function pageConfidence(page: OcrPage): number {
   return words ? sum / words : 0;
 }
 
-export async function readAuto(deps: AutoDeps): Promise<AutoReading> {
+/**
+ * `previous`: the languages that read the page before. A page they read confidently, in one of
+ * them, is done in one pass; anything else starts over from English.
+ */
+export async function readAuto(deps: AutoDeps, previous?: readonly OcrLanguage[]): Promise<AutoReading> {
+  if (previous && previous.join('+') !== 'eng') {
+    const again = await stillTheSame(deps, [...previous]);
+    if (again) return again;
+  }
   const first: AutoReading = { page: await deps.read(['eng']), languages: ['eng'] };
   const confidence = pageConfidence(first.page);
   if (confidence < SURE) {
@@ -57,6 +65,15 @@ export async function readAuto(deps: AutoDeps): Promise<AutoReading> {
   // English stays second: names, figures and quotations in English are common in any page.
   const languages: OcrLanguage[] = [language, 'eng'];
   return better(first, { page: await deps.read(languages), languages });
+}
+
+async function stillTheSame(deps: AutoDeps, languages: OcrLanguage[]): Promise<AutoReading | undefined> {
+  const page = await deps.read(languages);
+  if (pageConfidence(page) < SURE) return undefined;
+  const text = pageText(page);
+  if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return { page, languages };
+  const language = toOcrLanguage(await deps.detectLanguage(text));
+  return language && languages.includes(language) ? { page, languages } : undefined;
 }
 
 /** Russian and Ukrainian share a script; the words read with one model tell which language the page is in. */

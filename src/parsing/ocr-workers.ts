@@ -51,7 +51,7 @@ export type WorkerPool = {
   close(): Promise<void>;
 };
 
-export function createWorkerPool({ maxWorkers = 2 } = {}): WorkerPool {
+export function createWorkerPool({ maxWorkers = 1 } = {}): WorkerPool {
   // Insertion order is use order: the first entry is the least recently used.
   const workers = new Map<string, Promise<Worker>>();
   const stop = (started: Promise<Worker> | undefined) => started?.then((w) => w.terminate()).catch(() => {});
@@ -62,17 +62,23 @@ export function createWorkerPool({ maxWorkers = 2 } = {}): WorkerPool {
     await stop(started);
   };
 
-  const get = (key: string) => {
-    let started = workers.get(key);
-    if (started) workers.delete(key);
-    started ??= startWorker(key, () => void drop(key)).catch((error: unknown) => {
+  const get = async (key: string) => {
+    const kept = workers.get(key);
+    if (kept) {
+      workers.delete(key);
+      workers.set(key, kept);
+      return kept;
+    }
+    // Every worker counts, OSD's too: each holds a tesseract heap of about 300 MB once it has read
+    // a page. The least recently used are stopped before the new one starts, or both heaps would
+    // be alive at once, which is the peak the memory budget is about.
+    const surplus = [...workers.keys()].slice(0, Math.max(0, workers.size + 1 - maxWorkers));
+    await Promise.all(surplus.map(drop));
+    const started = startWorker(key, () => void drop(key)).catch((error: unknown) => {
       workers.delete(key);
       throw error;
     });
     workers.set(key, started);
-    // The OSD worker is small and wanted on every unsure page: it does not count against the limit.
-    const evictable = [...workers.keys()].filter((k) => k !== 'osd' && k !== key);
-    while (evictable.length && workers.size - (workers.has('osd') ? 1 : 0) > maxWorkers) void drop(evictable.shift()!);
     return started;
   };
 

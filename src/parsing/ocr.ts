@@ -26,8 +26,15 @@ export class OcrTimeout extends Error {
 
 export type OcrEngineOptions = { timeoutMs?: number; maxWorkers?: number; detectLanguage?: TextLanguageDetector };
 
-export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 2, detectLanguage = eldTextDetector() }: OcrEngineOptions = {}): OcrEngine {
+/**
+ * One tesseract worker at a time by default: a worker's heap is about 300 MB once it has read a
+ * page, and two (English and OSD, or two language sets) took the OCR benchmark's process group
+ * from 712 MB to 1.17 GB, past the 1 GB budget. The languages that read the last page are tried
+ * first, so a document in one language does not start its workers afresh on every page.
+ */
+export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLanguage = eldTextDetector() }: OcrEngineOptions = {}): OcrEngine {
   const pool = createWorkerPool({ maxWorkers });
+  let lastLanguages: OcrLanguage[] | undefined;
 
   // One job on one worker, the worker held (ref) only meanwhile; a worker that timed out or
   // failed may be stuck mid-job, so it is dropped and the next page starts it afresh.
@@ -59,7 +66,9 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 2, detectLang
           return null;
         },
       );
-    return (await readAuto({ read: recognize, detectScript, detectLanguage })).page;
+    const reading = await readAuto({ read: recognize, detectScript, detectLanguage }, lastLanguages);
+    lastLanguages = reading.languages;
+    return reading.page;
   };
 
   // One page at a time: the workers would queue them anyway, and a queued page must not use up

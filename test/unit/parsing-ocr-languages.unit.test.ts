@@ -112,6 +112,29 @@ test('pinned languages reach the image and PDF parsers: one reading, in those la
   t.true(wordAccuracy(truth('deu'), doc.blocks.map((b) => b.text).join(' ')) >= 0.95, doc.blocks.map((b) => b.text).join(' '));
 });
 
+test('detection: the previous page’s languages read first; a page they do not fit starts over from English', async (t) => {
+  const reads: string[] = [];
+  const german = await readAuto(
+    {
+      read: async (languages) => (reads.push(languages.join('+')), page('Die Größe der Straße überrascht müde Bürger', 94)),
+      detectScript: async () => t.fail('no script detection') as never,
+      detectLanguage: async () => 'de',
+    },
+    ['deu', 'eng'],
+  );
+  t.deepEqual([reads, german.languages], [['deu+eng'], ['deu', 'eng']], 'a German page after a German page: one reading');
+  reads.length = 0;
+  const english = await readAuto(
+    {
+      read: async (languages) => (reads.push(languages.join('+')), languages[0] === 'rus' ? page('Тхе qуицк броwн фоx', 40) : page('The quick brown fox jumps over the lazy dog', 92)),
+      detectScript: async () => 'Latin',
+      detectLanguage: async () => 'en',
+    },
+    ['rus'],
+  );
+  t.deepEqual([reads, english.languages], [['rus', 'eng'], ['eng']], 'an English page after a Russian one is read again from English');
+});
+
 test('every model is installed and loads, OSD included, and a page with next to no text still reads', async (t) => {
   const pool = createWorkerPool({ maxWorkers: 1 });
   try {
