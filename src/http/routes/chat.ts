@@ -2,6 +2,7 @@ import type { ChatInput, ChatService } from '../../app/services/chat.ts';
 import type { ChatMessage } from '../../ports/models.ts';
 import { ChatCompletion, ChatCompletionBody, QuickChatResponse } from '../../../schemas/http/chat.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
+import { retrievalFilter } from '../retrieval-filter.ts';
 import { type Reply, route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
 import { streamChatCompletion, usageBody } from '../sse-chat.ts';
@@ -19,7 +20,8 @@ function toChatInput(body: ChatCompletionBody): ChatInput {
   return {
     model: body.model,
     messages,
-    knowledgeBaseId: body.knowledge_base_id,
+    knowledgeBaseIds: body.knowledge_base_ids ?? (body.knowledge_base_id === undefined ? undefined : [body.knowledge_base_id]),
+    filter: retrievalFilter(body.filter),
     temperature: body.temperature ?? undefined,
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     stream: body.stream ?? false,
@@ -55,7 +57,8 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
         choices: [{ index: 0, message: { role: 'assistant', content: outcome.content, refusal: null }, finish_reason: outcome.finishReason, logprobs: null }],
         usage: usageBody(outcome.usage),
         citations: prepared.quotedCitations(outcome.content),
-        knowledge_base_id: prepared.knowledgeBaseId,
+        knowledge_base_id: prepared.knowledgeBaseIds[0] ?? null,
+        ...(body.knowledge_base_ids && { knowledge_base_ids: prepared.knowledgeBaseIds }),
         ...prepared.grounding,
       },
     };
