@@ -2,7 +2,7 @@ import test from 'ava';
 import { SearchBody } from '../../schemas/http/search.ts';
 import { ChatCompletionBody } from '../../schemas/http/chat.ts';
 import { conditionsAsFilter, matchesFilter, type MetadataFilter } from '../../src/domain/retrieval/metadata-filter.ts';
-import { fuseRankings } from '../../src/domain/retrieval/merge.ts';
+import { mergeRankings } from '../../src/domain/retrieval/merge.ts';
 import { ApiError } from '../../src/app/errors.ts';
 import { parseOr400 } from '../../src/http/validate.ts';
 
@@ -116,10 +116,14 @@ test('chat takes knowledge_base_id or knowledge_base_ids, not both; a filter nee
   t.is(chat({ knowledge_base_id: 'kb_a', filter: { type: 'eq', key: 'a', value: 1 } }), 'accepted');
 });
 
-test('rankings of several knowledge bases fuse by rank; a tie goes to the higher score', (t) => {
+test('rankings of several knowledge bases merge by score when scores compare, else by rank', (t) => {
   const a = [{ id: 'a1', score: 0.9 }, { id: 'a2', score: 0.8 }, { id: 'a3', score: 0.7 }];
   const b = [{ id: 'b1', score: 0.95 }, { id: 'b2', score: 0.2 }];
-  t.deepEqual(fuseRankings([a, b]).map((h) => h.id), ['b1', 'a1', 'a2', 'b2', 'a3']);
-  t.deepEqual(fuseRankings([a]).map((h) => h.id), ['a1', 'a2', 'a3']);
-  t.deepEqual(fuseRankings([[], b]).map((h) => h.id), ['b1', 'b2']);
+  const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
+  t.deepEqual(ids(mergeRankings([a, b], true)), ['b1', 'a1', 'a2', 'a3', 'b2']);
+  t.deepEqual(ids(mergeRankings([a, b], false)), ['b1', 'a1', 'a2', 'b2', 'a3'], 'by rank, a tie going to the higher score');
+  t.deepEqual(ids(mergeRankings([a], true)), ['a1', 'a2', 'a3']);
+  t.deepEqual(ids(mergeRankings([[], b], false)), ['b1', 'b2']);
+  const tied = [{ id: 'x2', score: 0.5 }, { id: 'x1', score: 0.5 }];
+  t.deepEqual(ids(mergeRankings([tied, [{ id: 'y', score: 0.5 }]], true)), ['x2', 'y', 'x1'], 'equal scores keep each list’s order, rank first');
 });

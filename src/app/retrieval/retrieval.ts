@@ -1,6 +1,6 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { Recall, RecallList } from '../../domain/retrieval/fusion.ts';
-import { fuseRankings } from '../../domain/retrieval/merge.ts';
+import { mergeRankings } from '../../domain/retrieval/merge.ts';
 import type { EntityGraph } from '../../ports/entity-graph.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
@@ -91,7 +91,8 @@ export function createRetrieval(deps: RetrievalDeps) {
 
     /**
      * The same over several knowledge bases: each is searched with its own settings, its hits
-     * fused with the others' by rank (domain/retrieval/merge.ts), `topK` of them kept (the
+     * merged with the others' (domain/retrieval/merge.ts: by score when the knowledge bases embed
+     * and rerank with the same models, else by rank), `topK` of them kept (the
      * request's, else the largest of the knowledge bases'). Each knowledge base's gate weighs the
      * question's terms by its own statistics over its own hits; the question is answerable when one
      * of them answers it, with the coverage of the best that does (else of the best of all).
@@ -105,10 +106,19 @@ export function createRetrieval(deps: RetrievalDeps) {
         }),
       );
       const topK = request.topK ?? Math.max(...kbs.map((kb) => kb.settings.top_k));
-      const hits = fuseRankings(each.map((e) => e.hits)).slice(0, topK);
+      const hits = mergeRankings(
+        each.map((e) => e.hits),
+        scoresCompare(kbs),
+      ).slice(0, topK);
       return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, bestGate(each.map((e) => e.gate)));
     },
   };
+}
+
+/** Scores compare across knowledge bases that embed, and rerank, with the same models. */
+function scoresCompare(kbs: readonly KnowledgeBaseDoc[]): boolean {
+  const models = (kb: KnowledgeBaseDoc) => `${kb.settings.embedding_model} ${kb.settings.rerank.model ?? ''}`;
+  return kbs.every((kb) => models(kb) === models(kbs[0]!));
 }
 
 /** The answering gate with the highest coverage, else the highest coverage of all. */

@@ -69,7 +69,7 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
     route({
       method: 'post',
       path: '/v1/chat/completions',
-      summary: 'OpenAI-compatible chat; with knowledge_base_id the answer is grounded in retrieved passages and cites them',
+      summary: 'OpenAI-compatible chat; with knowledge_base_id (or knowledge_base_ids, and a metadata filter) the answer is grounded in retrieved passages and cites them',
       tag,
       scope: 'read',
       load: 'query',
