@@ -167,6 +167,10 @@ test.serial('several knowledge bases: search and query take an array of ids and 
   });
   t.deepEqual(narrowed.knowledge_base_ids, [state.kbId, polar.id]);
   t.true(narrowed.citations.length > 0 && narrowed.citations.every((c) => c.document_id === shelf!.id), narrowed.content);
+  const stream = kbqa.chat.stream({ messages: [{ role: 'user', content: 'How thick is the Ross Ice Shelf?' }], knowledgeBaseIds: [state.kbId, polar.id] });
+  const first = (await stream.next()).value as { knowledge_base_ids?: string[]; knowledge_base_id?: string | null };
+  await stream.return(undefined);
+  t.like(first, { knowledge_base_id: state.kbId, knowledge_base_ids: [state.kbId, polar.id] });
   await kbqa.knowledgeBases.delete(polar.id);
 });
 

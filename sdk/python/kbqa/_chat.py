@@ -118,4 +118,5 @@ def _chunk(c: Dict[str, Any]) -> ChatChunk:
         citations=[Citation.from_api(x) for x in c["citations"]] if "citations" in c else None,
         knowledge_base_id=c.get("knowledge_base_id"),
         usage=Usage.from_dict(usage) if usage else None,
+        knowledge_base_ids=c.get("knowledge_base_ids"),
     )

@@ -227,6 +227,7 @@ class ChatChunk:
     citations: Optional[List[Citation]] = None
     knowledge_base_id: Optional[str] = None
     usage: Optional[Usage] = None
+    knowledge_base_ids: Optional[List[str]] = None
 
 
 @dataclass

@@ -170,6 +170,7 @@ export type ChatChunk = {
   finish_reason: FinishReason | null;
   citations?: Citation[];
   knowledge_base_id?: string | null;
+  knowledge_base_ids?: string[];
   usage?: Usage | null;
 };
 

@@ -45,6 +45,7 @@ type WireChunk = {
   choices: { delta: { content?: string }; finish_reason: FinishReason | null }[];
   citations?: WireCitation[];
   knowledge_base_id?: string | null;
+  knowledge_base_ids?: string[];
   usage?: Usage | null;
 };
 
@@ -127,6 +128,7 @@ function toChunk(c: WireChunk): ChatChunk {
     finish_reason: choice?.finish_reason ?? null,
     ...(c.citations && { citations: c.citations.map(toCitation) }),
     ...(c.knowledge_base_id !== undefined && { knowledge_base_id: c.knowledge_base_id }),
+    ...(c.knowledge_base_ids && { knowledge_base_ids: c.knowledge_base_ids }),
     ...(c.usage !== undefined && { usage: c.usage }),
   };
 }
