@@ -4,7 +4,7 @@ import type { DocumentDoc } from '../projections/documents/index.ts';
 import { openSqlite } from '../src/adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../src/adapters/sqlite/read-model-store.ts';
 import { createMetadataFilter } from '../src/app/retrieval/metadata-filter.ts';
-import type { MetadataConditions, MetadataValue } from '../src/app/retrieval/options.ts';
+import { conditionsAsFilter, type MetadataConditions, type MetadataValue } from '../src/domain/retrieval/metadata-filter.ts';
 import type { RecordedEvent } from '../src/ports/event-store.ts';
 import type { ReadModelStore } from '../src/ports/read-models.ts';
 import { latencySummary, log, round, timed, withTempDir } from './util.ts';
@@ -68,12 +68,12 @@ export async function metadataFilterBench() {
     const conditions: MetadataConditions = { team: ['ops', 'legal'], public: true };
     const expected = await previous(readModels, 'kb_filtered', conditions);
     const filter = createMetadataFilter(readModels, { live: true });
-    const first = await timed(() => filter.documentIds('kb_filtered', conditions));
+    const first = await timed(() => filter.documentIds('kb_filtered', conditionsAsFilter(conditions)!));
     const same = JSON.stringify(first.result) === JSON.stringify(expected);
     const before = await samples(() => previous(readModels, 'kb_filtered', conditions), 5);
-    const repeated = await samples(() => filter.documentIds('kb_filtered', conditions));
+    const repeated = await samples(() => filter.documentIds('kb_filtered', conditionsAsFilter(conditions)!));
     let year = 2000;
-    const scanned = await samples(() => filter.documentIds('kb_filtered', { ...conditions, year: year++ }));
+    const scanned = await samples(() => filter.documentIds('kb_filtered', conditionsAsFilter({ ...conditions, year: year++ })!));
     // What keeping it current costs the projector's hook: an upload and its indexing, per document.
     const events = Array.from({ length: 1000 }, (_, i): RecordedEvent[] => {
       const base = { streamId: `document-new_${i}`, revision: 0, position: ++position, metadata: { schemaVersion: 1 }, recordedAt: at };
@@ -85,7 +85,7 @@ export async function metadataFilterBench() {
       ];
     });
     const applied = await timed(async () => events.forEach((batch) => filter.apply(batch)));
-    const grown = await filter.documentIds('kb_filtered', conditions);
+    const grown = await filter.documentIds('kb_filtered', conditionsAsFilter(conditions)!);
     db.close();
     return {
       documents: DOCUMENTS,

@@ -3,6 +3,8 @@ import { z } from 'zod';
 export const ChatCitationRecord = z.strictObject({
   index: z.int().min(1),
   document_id: z.string(),
+  /** Absent in chats recorded before a chat could search several knowledge bases. */
+  knowledge_base_id: z.string().optional(),
   chunk_id: z.string(),
   source: z.string(),
   page: z.int().min(1),
@@ -18,7 +20,9 @@ export const ChatCompleted = z.strictObject({
   chat_id: z.string(),
   workspace_id: z.string(),
   api_key_id: z.string(),
+  /** The knowledge base searched; with several, the first (knowledge_base_ids names them all). */
   knowledge_base_id: z.string().nullable(),
+  knowledge_base_ids: z.array(z.string()).optional(),
   model: z.string(),
   stream: z.boolean(),
   finish_reason: z.enum(['stop', 'length', 'tool_calls']),

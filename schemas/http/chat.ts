@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PageBox } from '../events/document.ts';
 import { ChatMessageBody, OpenAiChatFields, ToolCallBody } from './chat-openai.ts';
+import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.ts';
 
 export { ChatMessageBody } from './chat-openai.ts';
 
@@ -10,6 +11,8 @@ export const ChatCompletionBody = z
     model: z.string().min(1).max(200),
     messages: z.array(ChatMessageBody).min(1, 'needs at least one message').max(500),
     knowledge_base_id: z.string().min(1).max(200).optional(),
+    knowledge_base_ids: KnowledgeBaseIds.optional(),
+    filter: SearchFilter.optional().describe('Retrieval only searches the documents that meet it (see the search body’s filter)'),
     stream: z.boolean().optional(),
     stream_options: z.strictObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).nullable().optional(),
     temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),
@@ -25,6 +28,10 @@ export const ChatCompletionBody = z
     ...OpenAiChatFields,
   })
   .superRefine((body, ctx) => {
+    oneKnowledgeBaseField(body, ctx);
+    if (body.filter && body.knowledge_base_id === undefined && body.knowledge_base_ids === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['filter'], message: 'filters retrieval: name knowledge_base_id or knowledge_base_ids' });
+    }
     if (!body.messages.some((m) => m.role === 'user')) ctx.addIssue({ code: 'custom', path: ['messages'], message: 'needs at least one user message' });
     body.messages.forEach((m, i) => {
       if (m.role === 'assistant' && (m.content === null || m.content === undefined) && !m.tool_calls?.length && !m.function_call) {
@@ -40,6 +47,7 @@ export const CitationBody = z.object({
   page: z.int(),
   paragraph: z.string(),
   document_id: z.string(),
+  knowledge_base_id: z.string().describe('The knowledge base the document belongs to'),
   chunk_id: z.string(),
   score: z.number(),
   heading_path: z.array(z.string()).describe('Titles of the headings the passage sits under, outermost first'),
@@ -87,7 +95,8 @@ export const ChatCompletion = z.object({
   ),
   usage: Usage,
   citations: z.array(CitationBody),
-  knowledge_base_id: z.string().nullable(),
+  knowledge_base_id: z.string().nullable().describe('The knowledge base searched; with knowledge_base_ids, the first'),
+  knowledge_base_ids: z.array(z.string()).optional().describe('With knowledge_base_ids: the knowledge bases searched'),
   ...Grounding.shape,
 });
 

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { PageBox } from '../events/document.ts';
-
-const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
-
-export const SearchFilter = z.strictObject({
-  document_ids: z.array(z.string().min(1).max(200)).max(1000).optional(),
-  /** Each key must equal the value, or one of the values when a list is given. */
-  metadata: z.record(z.string().min(1).max(100), z.union([metadataValue, z.array(metadataValue).min(1).max(100)])).optional(),
-});
+import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.ts';
 
 export const SearchBody = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(8000),
@@ -18,6 +11,18 @@ export const SearchBody = z.strictObject({
   filter: SearchFilter.optional(),
   explain: z.boolean().optional(),
 });
+export type SearchBody = z.infer<typeof SearchBody>;
+
+/** POST /v1/search: the same search over one knowledge base or several. */
+export const SearchAcrossBody = SearchBody.extend({
+  knowledge_base_id: z.string().min(1).max(200).optional(),
+  knowledge_base_ids: KnowledgeBaseIds.optional(),
+}).superRefine((body, ctx) => {
+  oneKnowledgeBaseField(body, ctx);
+  if (body.knowledge_base_id === undefined && body.knowledge_base_ids === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['knowledge_base_ids'], message: 'name the knowledge bases to search (or knowledge_base_id for one)' });
+  }
+});
 
 const stageScore = z.number().nullable();
 
@@ -25,6 +30,7 @@ export const SearchResult = z.object({
   object: z.literal('search_result'),
   chunk_id: z.string(),
   document_id: z.string(),
+  knowledge_base_id: z.string(),
   source: z.string(),
   page: z.int(),
   paragraph: z.string(),
@@ -52,4 +58,9 @@ export const SearchResponse = z.object({
     .optional()
     .describe('With explain: each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does'),
   answerable: z.boolean().describe('Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered"'),
+});
+
+/** POST /v1/search's answer: coverage and answerable are the best knowledge base's (each weighs terms by its own statistics). */
+export const SearchAcrossResponse = SearchResponse.omit({ knowledge_base_id: true }).extend({
+  knowledge_base_ids: z.array(z.string()).describe('The knowledge bases searched, as asked'),
 });

@@ -1,5 +1,6 @@
 import type { ChatInput } from '../app/services/chat.ts';
 import { ApiError } from '../app/errors.ts';
+import { retrievalFilter } from './retrieval-filter.ts';
 import type { ChatMessage } from '../ports/models.ts';
 import { type ChatCompletionBody, type ChatMessageBody } from '../../schemas/http/chat.ts';
 import { PASSED_TO_PROVIDER } from '../../schemas/http/chat-openai.ts';
@@ -11,7 +12,8 @@ export function toChatInput(body: ChatCompletionBody): ChatInput {
   return {
     model: body.model,
     messages: body.messages.map(toChatMessage),
-    knowledgeBaseId: body.knowledge_base_id,
+    knowledgeBaseIds: body.knowledge_base_ids ?? (body.knowledge_base_id === undefined ? undefined : [body.knowledge_base_id]),
+    filter: retrievalFilter(body.filter),
     temperature: body.temperature ?? undefined,
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     stream: body.stream ?? false,

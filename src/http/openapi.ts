@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { ErrorBody } from '../../schemas/http/common.ts';
 import type { RouteSpec } from './route.ts';
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+/**
+ * A schema that nests itself (the metadata filter) comes out with `$defs`; OpenAPI resolves a
+ * `$ref` from the document's root, so those move to `components` (into `shared`) and refer there.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', shared?: Record<string, unknown>) {
+  const { $defs, ...out } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  if (!$defs || !shared) return out;
+  const toComponents = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, def] of Object.entries($defs)) shared[name] = toComponents(def);
+  return toComponents(out) as typeof out;
+}
 
 const TAGS: Record<string, string> = {
   models: 'The chat, embedding and rerank models this deployment can use.',
@@ -99,8 +109,8 @@ export function operationIdOf(r: Pick<RouteSpec, 'method' | 'path' | 'operationI
   return verb + words([...(owner ? [owner] : []), ...tail.slice(0, -1), list ? noun : singular(noun)]);
 }
 
-function successResponses(r: RouteSpec): Record<string, unknown> {
-  const body = r.response && { schema: jsonSchema(r.response, 'output') };
+function successResponses(r: RouteSpec, shared: Record<string, unknown>): Record<string, unknown> {
+  const body = r.response && { schema: jsonSchema(r.response, 'output', shared) };
   const content: Record<string, unknown> = {};
   if (body) content[r.mediaType ?? 'application/json'] = body;
   else if (r.mediaType) content[r.mediaType] = { schema: { type: 'string' } };
@@ -123,6 +133,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
   const operationIds = new Map<string, string>();
   const usedErrors = new Set<string>();
   const usedTags: string[] = [];
+  const shared: Record<string, unknown> = {};
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
     const operationId = operationIdOf(r);
@@ -143,10 +154,10 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
       tags: [r.tag],
       ...(r.scope === 'public' ? { security: [] } : { 'x-required-scope': r.scope }),
       ...(parameters.length > 0 && { parameters }),
-      ...(r.body && { requestBody: { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }),
+      ...(r.body && { requestBody: { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: jsonSchema(r.body, 'input', shared) } } } }),
       ...(r.requestBody && { requestBody: r.requestBody }),
       responses: {
-        ...successResponses(r),
+        ...successResponses(r, shared),
         ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERRORS[status]!.name}` }])),
       },
     };
@@ -169,7 +180,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key of the workspace (`kbqa-…`), with the scope each operation names in `x-required-scope`.' } },
-      schemas: { Error: jsonSchema(ErrorBody, 'output') },
+      schemas: { Error: jsonSchema(ErrorBody, 'output'), ...shared },
       responses: Object.fromEntries(
         Object.entries(ERRORS)
           .filter(([status]) => usedErrors.has(status))

@@ -26,7 +26,7 @@ export function streamChatCompletion(chat: PreparedChat, stream: EventStream, op
     let firstTokenMs: number | null = null;
     let content = '';
     try {
-      stream.send({ ...chunk({ role: 'assistant', content: '' }, null), citations: chat.citations, knowledge_base_id: chat.knowledgeBaseId, ...chat.grounding });
+      stream.send({ ...chunk({ role: 'assistant', content: '' }, null), citations: chat.citations, knowledge_base_id: chat.knowledgeBaseIds[0] ?? null, ...(chat.knowledgeBaseIds.length > 1 && { knowledge_base_ids: chat.knowledgeBaseIds }), ...chat.grounding });
       for await (const delta of chat.generate(stream.signal)) {
         if ('content' in delta) {
           if (delta.content === '') continue;

@@ -129,7 +129,18 @@ export const RECIPES: Record<string, Recipe[]> = {
   'POST /v1/knowledge-bases/{kb_id}/search': [
     { via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'POST', path: `${kbPath(t)}/search`, json: { query: QUESTION } }) },
   ],
+  'POST /v1/search': [
+    { via: 'kb', ok: 200, reveals: true, label: 'knowledge_base_id', request: (t) => ({ method: 'POST', path: '/v1/search', json: { query: QUESTION, knowledge_base_id: t.kb.id } }) },
+    { via: 'kb', ok: 200, reveals: true, label: 'knowledge_base_ids', request: (t) => ({ method: 'POST', path: '/v1/search', json: { query: QUESTION, knowledge_base_ids: [t.kb.id] } }) },
+  ],
   'POST /v1/chat/completions': [
+    {
+      via: 'kb',
+      ok: 200,
+      reveals: true,
+      label: 'knowledge_base_ids',
+      request: (t) => ({ method: 'POST', path: '/v1/chat/completions', json: { ...chat(t, false), knowledge_base_id: undefined, knowledge_base_ids: [t.kb.id] } }),
+    },
     { via: 'kb', ok: 200, reveals: true, label: 'blocking', request: (t) => ({ method: 'POST', path: '/v1/chat/completions', json: chat(t, false) }) },
     { via: 'kb', ok: 200, reveals: true, label: 'streaming', request: (t) => ({ method: 'POST', path: '/v1/chat/completions', json: chat(t, true) }) },
     {

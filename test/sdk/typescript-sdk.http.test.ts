@@ -145,6 +145,35 @@ test.serial('query: the answer with citations {source, page, text}', async (t) =
   t.regex(followUp.answer, /glass fibre/);
 });
 
+test.serial('several knowledge bases: search and query take an array of ids and a filter in the grammar', async (t) => {
+  const polar = await kbqa.knowledgeBases.create({ name: 'Polar' });
+  const text = 'The Ross Ice Shelf in Antarctica is several hundred metres thick and floats on the Ross Sea.';
+  const [shelf] = await kbqa.documents.upload(polar.id, { name: 'shelf.md', data: `# Ross Ice Shelf\n\n${text}` }, { metadata: { topic: 'geology', year: 2021 }, wait: true });
+  const both = await kbqa.search([state.kbId, polar.id], 'Antarctica Ross Island Ross Ice Shelf', { topK: 10 });
+  t.deepEqual(both.knowledge_base_ids, [state.kbId, polar.id]);
+  t.like(both.data.find((r) => r.document_id === shelf!.id), { knowledge_base_id: polar.id });
+  t.like(both.data.find((r) => r.document_id === state.docs.erebus!.id), { knowledge_base_id: state.kbId });
+  const filtered = await kbqa.search([state.kbId, polar.id], 'Antarctica Ross Island Ross Ice Shelf', {
+    topK: 10,
+    filter: { type: 'and', filters: [{ type: 'eq', key: 'topic', value: 'geology' }, { type: 'gt', key: 'year', value: 2020 }] },
+  });
+  t.deepEqual([...new Set(filtered.data.map((r) => r.document_id))], [shelf!.id]);
+  const answer = await kbqa.query([state.kbId, polar.id], 'What is in Antarctica near Ross Island?');
+  t.deepEqual([...new Set(answer.citations.filter((c) => c.quote).map((c) => c.knowledge_base_id))].sort(), [state.kbId, polar.id].sort());
+  const narrowed = await kbqa.chat.create({
+    messages: [{ role: 'user', content: 'How thick is the Ross Ice Shelf?' }],
+    knowledgeBaseIds: [state.kbId, polar.id],
+    filter: { type: 'in', key: 'year', value: [2021] },
+  });
+  t.deepEqual(narrowed.knowledge_base_ids, [state.kbId, polar.id]);
+  t.true(narrowed.citations.length > 0 && narrowed.citations.every((c) => c.document_id === shelf!.id), narrowed.content);
+  const stream = kbqa.chat.stream({ messages: [{ role: 'user', content: 'How thick is the Ross Ice Shelf?' }], knowledgeBaseIds: [state.kbId, polar.id] });
+  const first = (await stream.next()).value as { knowledge_base_ids?: string[]; knowledge_base_id?: string | null };
+  await stream.return(undefined);
+  t.like(first, { knowledge_base_id: state.kbId, knowledge_base_ids: [state.kbId, polar.id] });
+  await kbqa.knowledgeBases.delete(polar.id);
+});
+
 test.serial('chat: one answer, and the same answer streamed through an async iterator', async (t) => {
   const messages = [{ role: 'user' as const, content: 'When has the lava lake of Mount Erebus been active since?' }];
   const whole = await kbqa.chat.create({ messages, knowledgeBaseId: state.kbId });

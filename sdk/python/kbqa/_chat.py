@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 from ._http import Transport
 from ._streams import stream_events
@@ -19,12 +19,20 @@ class Chat:
         self,
         messages: List[Message],
         model: Optional[str],
-        knowledge_base_id: Optional[str],
+        knowledge_base_id: Union[str, List[str], None],
         temperature: Optional[float],
         max_tokens: Optional[int],
+        filter: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
         body: Dict[str, Any] = {"model": model or self._default_model, "messages": messages}
-        extra = {"knowledge_base_id": knowledge_base_id, "temperature": temperature, "max_tokens": max_tokens}
+        # A list of ids is the several-knowledge-bases form.
+        several = isinstance(knowledge_base_id, list)
+        extra = {
+            "knowledge_base_ids" if several else "knowledge_base_id": knowledge_base_id,
+            "filter": filter,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+        }
         body.update({k: v for k, v in extra.items() if v is not None})
         return body
 
@@ -33,12 +41,14 @@ class Chat:
         messages: List[Message],
         *,
         model: Optional[str] = None,
-        knowledge_base_id: Optional[str] = None,
+        knowledge_base_id: Union[str, List[str], None] = None,
         temperature: Optional[float] = None,
         max_tokens: Optional[int] = None,
+        filter: Optional[Dict[str, Any]] = None,
     ) -> ChatResult:
-        """One answer (``POST /v1/chat/completions``); with ``knowledge_base_id`` it cites the knowledge base."""
-        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens)
+        """One answer (``POST /v1/chat/completions``); with ``knowledge_base_id`` (an id, or a list of
+        ids) it cites the knowledge bases; ``filter`` narrows retrieval (see ``Kbqa.search``)."""
+        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens, filter)
         c = self._t.json("POST", "/chat/completions", json_body=body).body
         choice = c["choices"][0]
         return ChatResult(
@@ -51,6 +61,7 @@ class Chat:
             knowledge_base_id=c.get("knowledge_base_id"),
             answerable=c.get("answerable"),
             coverage=c.get("coverage"),
+            knowledge_base_ids=c.get("knowledge_base_ids"),
         )
 
     def stream(
@@ -58,15 +69,16 @@ class Chat:
         messages: List[Message],
         *,
         model: Optional[str] = None,
-        knowledge_base_id: Optional[str] = None,
+        knowledge_base_id: Union[str, List[str], None] = None,
         temperature: Optional[float] = None,
         max_tokens: Optional[int] = None,
         include_usage: bool = False,
+        filter: Optional[Dict[str, Any]] = None,
     ) -> Iterator[ChatChunk]:
         """The answer as it is generated: ``for chunk in client.chat.stream(...)``. The first chunk
         carries the citations; an error the server sends mid-stream is raised as its APIError;
         leaving the loop early closes the connection."""
-        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens)
+        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens, filter)
         body["stream"] = True
         if include_usage:
             body["stream_options"] = {"include_usage": True}
@@ -78,10 +90,19 @@ class Chat:
             yield _chunk(data)
         raise APIConnectionError("The chat stream ended before [DONE].")
 
-    def query(self, knowledge_base_id: str, question: str, *, model: Optional[str] = None, history: Optional[List[Message]] = None) -> QueryResult:
-        """SPEC.md's query operation (``POST /v1/chat``): the answer to a question and the passages it cites."""
+    def query(
+        self,
+        knowledge_base_id: Union[str, List[str]],
+        question: str,
+        *,
+        model: Optional[str] = None,
+        history: Optional[List[Message]] = None,
+        filter: Optional[Dict[str, Any]] = None,
+    ) -> QueryResult:
+        """SPEC.md's query operation (``POST /v1/chat``): the answer to a question and the passages it
+        cites; a list of ids asks several knowledge bases."""
         messages = list(history or []) + [{"role": "user", "content": question}]
-        a = self._t.json("POST", "/chat", json_body=self._body(messages, model, knowledge_base_id, None, None)).body
+        a = self._t.json("POST", "/chat", json_body=self._body(messages, model, knowledge_base_id, None, None, filter)).body
         citations = [Citation.from_api(c) for c in a["citations"]]
         return QueryResult(id=a["id"], model=a["model"], answer=a["content"], citations=citations, answerable=a.get("answerable"), coverage=a.get("coverage"))
 
@@ -97,4 +118,5 @@ def _chunk(c: Dict[str, Any]) -> ChatChunk:
         citations=[Citation.from_api(x) for x in c["citations"]] if "citations" in c else None,
         knowledge_base_id=c.get("knowledge_base_id"),
         usage=Usage.from_dict(usage) if usage else None,
+        knowledge_base_ids=c.get("knowledge_base_ids"),
     )

@@ -61,9 +61,18 @@ class Kbqa:
         self.chat = Chat(self._transport, default_model)
         self.workflows = Workflows(self._transport)
 
-    def query(self, knowledge_base_id: str, question: str, *, model: Optional[str] = None, history: Optional[List[Message]] = None) -> QueryResult:
-        """Asks a knowledge base a question: ``QueryResult(answer, citations=[Citation(source, page, text, ...)])``."""
-        return self.chat.query(knowledge_base_id, question, model=model, history=history)
+    def query(
+        self,
+        knowledge_base_id: Union[str, List[str]],
+        question: str,
+        *,
+        model: Optional[str] = None,
+        history: Optional[List[Message]] = None,
+        filter: Optional[Dict[str, Any]] = None,
+    ) -> QueryResult:
+        """Asks a knowledge base (or several: a list of ids) a question:
+        ``QueryResult(answer, citations=[Citation(source, page, text, knowledge_base_id, ...)])``."""
+        return self.chat.query(knowledge_base_id, question, model=model, history=history, filter=filter)
 
     def run_workflow(
         self,
@@ -79,7 +88,7 @@ class Kbqa:
 
     def search(
         self,
-        knowledge_base_id: str,
+        knowledge_base_id: Union[str, List[str]],
         query: str,
         *,
         top_k: Optional[int] = None,
@@ -89,12 +98,26 @@ class Kbqa:
         filter: Optional[Dict[str, Any]] = None,
         explain: Optional[bool] = None,
     ) -> SearchResponse:
-        """Retrieval only: the knowledge base's best passages for a query, with scores.
-        ``filter``: ``{"document_ids": [...], "metadata": {key: value or [values]}}``."""
+        """Retrieval only: the knowledge base's best passages for a query, with scores. A list of ids
+        searches them all (``POST /v1/search``), each result naming its ``knowledge_base_id``.
+        ``filter``: OpenAI's grammar, ``{"type": "and", "filters": [{"type": "gt", "key": "year", "value": 2020}, ...]}``
+        (eq, ne, gt, gte, lt, lte, in, nin, and, or), or ``{"document_ids": [...], "metadata": {key: value or [values]}}``."""
         options = {"top_k": top_k, "score_threshold": score_threshold, "mode": mode, "rerank": rerank, "filter": filter, "explain": explain}
         body: Dict[str, Any] = {"query": query, **{k: v for k, v in options.items() if v is not None}}
-        path = f"/knowledge-bases/{quote(knowledge_base_id, safe='')}/search"
+        if isinstance(knowledge_base_id, list):
+            body["knowledge_base_ids"] = knowledge_base_id
+            path = "/search"
+        else:
+            path = f"/knowledge-bases/{quote(knowledge_base_id, safe='')}/search"
         # Search changes nothing on the server, so a 5xx may be retried like a GET.
         answer = self._transport.json("POST", path, json_body=body, idempotent=True).body
         results = [SearchResult.from_dict(r) for r in answer["data"]]
-        return SearchResponse(results, answer["knowledge_base_id"], answer["mode"], answer["rerank"], answer.get("answerable"), answer.get("coverage"))
+        return SearchResponse(
+            results,
+            answer.get("knowledge_base_id"),
+            answer["mode"],
+            answer["rerank"],
+            answer.get("answerable"),
+            answer.get("coverage"),
+            answer.get("knowledge_base_ids"),
+        )

@@ -124,17 +124,21 @@ class SearchResult(_Result):
     score: float
     scores: Optional[Dict[str, Optional[float]]]
     """Every stage's score, with ``explain=True``."""
+    knowledge_base_id: Optional[str] = None
+    """The knowledge base of the document (None from servers before multi-knowledge-base search)."""
     raw: Dict[str, Any] = _raw()
 
 
 @dataclass
 class SearchResponse:
     data: List[SearchResult]
-    knowledge_base_id: str
+    knowledge_base_id: Optional[str]
+    """The knowledge base searched; None when several were (see ``knowledge_base_ids``)."""
     mode: str
     rerank: bool
     answerable: Optional[bool] = None
     coverage: Optional[float] = None
+    knowledge_base_ids: Optional[List[str]] = None
 
 
 @dataclass
@@ -157,6 +161,8 @@ class Citation(_Result):
     boxes: List[Dict[str, float]]
     """Where that span sits on ``page``: ``{x0, y0, x1, y1, start}`` per line, fractions of the page from its top left;
     empty for formats without page layout. ``documents.page_image(..., highlight=chunk_id)`` draws them."""
+    knowledge_base_id: Optional[str] = None
+    """The knowledge base of the document (None from servers before multi-knowledge-base chat)."""
     raw: Dict[str, Any] = _raw()
 
     @classmethod
@@ -205,6 +211,7 @@ class ChatResult:
     knowledge_base_id: Optional[str]
     answerable: Optional[bool] = None
     coverage: Optional[float] = None
+    knowledge_base_ids: Optional[List[str]] = None
 
 
 @dataclass
@@ -220,6 +227,7 @@ class ChatChunk:
     citations: Optional[List[Citation]] = None
     knowledge_base_id: Optional[str] = None
     usage: Optional[Usage] = None
+    knowledge_base_ids: Optional[List[str]] = None
 
 
 @dataclass

@@ -143,6 +143,26 @@ class ClientTest(unittest.TestCase):
         self.assertNotIn(self.erebus.id, [r.document_id for r in result.data])
         self.assertIsInstance(top.scores["keyword"], float)
 
+    def test_several_knowledge_bases_with_a_filter_in_the_grammar(self) -> None:
+        polar = self.client.knowledge_bases.create("Polar")
+        shelf = self.client.documents.upload_text(
+            polar.id, "shelf.md", "# Ross Ice Shelf\n\nThe Ross Ice Shelf in Antarctica is several hundred metres thick and floats on the Ross Sea.",
+            metadata={"topic": "geology", "year": 2021}, wait=True,
+        )
+        both = self.client.search([self.kb.id, polar.id], "Antarctica Ross Island Ross Ice Shelf", top_k=10)
+        self.assertEqual(both.knowledge_base_ids, [self.kb.id, polar.id])
+        kb_of = {r.document_id: r.knowledge_base_id for r in both.data}
+        self.assertEqual((kb_of.get(shelf.id), kb_of.get(self.erebus.id)), (polar.id, self.kb.id))
+        recent = {"type": "and", "filters": [{"type": "eq", "key": "topic", "value": "geology"}, {"type": "gt", "key": "year", "value": 2020}]}
+        filtered = self.client.search([self.kb.id, polar.id], "Antarctica Ross Island Ross Ice Shelf", top_k=10, filter=recent)
+        self.assertEqual({r.document_id for r in filtered.data}, {shelf.id})
+        answer = self.client.query([self.kb.id, polar.id], "What is in Antarctica near Ross Island?")
+        self.assertEqual({c.knowledge_base_id for c in answer.citations if c.quote}, {self.kb.id, polar.id})
+        narrowed = self.client.chat.create([{"role": "user", "content": "How thick is the Ross Ice Shelf?"}], knowledge_base_id=[self.kb.id, polar.id], filter={"type": "in", "key": "year", "value": [2021]})
+        self.assertEqual(narrowed.knowledge_base_ids, [self.kb.id, polar.id])
+        self.assertTrue(narrowed.citations and all(c.document_id == shelf.id for c in narrowed.citations), narrowed.content)
+        self.client.knowledge_bases.delete(polar.id)
+
     def test_query_answers_with_citations_source_page_text(self) -> None:
         result = self.client.query(self.kb.id, BLADE)
         self.assertIn("78 metres long", result.answer)

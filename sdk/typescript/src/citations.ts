@@ -1,4 +1,4 @@
-import type { Citation, WireCitation } from './types.ts';
+import type { Citation, SearchFilter, WireCitation } from './types.ts';
 
 /** SPEC.md's SDK citation: the API's `paragraph` is the SDK's `text`. */
 export function toCitation(c: WireCitation): Citation {
@@ -8,6 +8,7 @@ export function toCitation(c: WireCitation): Citation {
     page: c.page,
     text: c.paragraph,
     document_id: c.document_id,
+    ...(c.knowledge_base_id !== undefined && { knowledge_base_id: c.knowledge_base_id }),
     chunk_id: c.chunk_id,
     score: c.score,
     // Servers from before the citation contract send none of these.
@@ -17,4 +18,10 @@ export function toCitation(c: WireCitation): Citation {
     boxes: c.boxes ?? [],
   };
   return c.quote === undefined ? citation : { ...citation, quote: c.quote };
+}
+
+/** A filter as the API takes it: the grammar as is, the older form with its snake_case field. */
+export function filterBody(filter: SearchFilter): unknown {
+  if ('type' in filter) return filter;
+  return { ...(filter.documentIds && { document_ids: filter.documentIds }), ...(filter.metadata && { metadata: filter.metadata }) };
 }

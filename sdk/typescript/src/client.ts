@@ -6,7 +6,8 @@ import { knowledgeBasesResource, type KnowledgeBasesResource } from './resources
 import { modelsResource, type ModelsResource } from './resources/models.ts';
 import { workflowsResource, type RunOptions, type WorkflowsResource } from './resources/workflows.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
-import type { QueryResult, SearchMode, SearchResponse, WorkflowRun, MetadataValue } from './types.ts';
+import { filterBody } from './citations.ts';
+import type { QueryResult, SearchFilter, SearchMode, SearchResponse, WorkflowRun } from './types.ts';
 import { VERSION } from './version.ts';
 
 export const DEFAULT_BASE_URL = 'http://localhost:2678/v1';
@@ -35,7 +36,8 @@ export type SearchOptions = {
   scoreThreshold?: number;
   mode?: SearchMode;
   rerank?: boolean;
-  filter?: { documentIds?: string[]; metadata?: Record<string, MetadataValue | MetadataValue[]> };
+  /** The grammar (`{ type: 'and', filters: [{ type: 'gt', key: 'year', value: 2020 }, …] }`) or `{ documentIds, metadata }`. */
+  filter?: SearchFilter;
   /** Adds every stage's score to each result. */
   explain?: boolean;
   signal?: AbortSignal;
@@ -87,8 +89,8 @@ export class Kbqa {
     this.workflows = workflowsResource(this.#transport);
   }
 
-  /** Asks a knowledge base a question: `{answer, citations: [{source, page, text, …}]}`. */
-  query(knowledgeBaseId: string, question: string, options: QueryOptions = {}): Promise<QueryResult> {
+  /** Asks a knowledge base (or several: an array) a question: `{answer, citations: [{source, page, text, knowledge_base_id, …}]}`. */
+  query(knowledgeBaseId: string | string[], question: string, options: QueryOptions = {}): Promise<QueryResult> {
     return this.chat.query(knowledgeBaseId, question, options);
   }
 
@@ -97,8 +99,11 @@ export class Kbqa {
     return this.workflows.run(workflowId, inputs, options);
   }
 
-  /** Retrieval only: the knowledge base's best passages for a query, with scores. */
-  async search(knowledgeBaseId: string, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+  /**
+   * Retrieval only: the knowledge base's best passages for a query, with scores. An array of ids
+   * searches them all (`POST /v1/search`), each result naming its `knowledge_base_id`.
+   */
+  async search(knowledgeBaseId: string | string[], query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const { filter, signal } = options;
     const json = {
       query,
@@ -107,11 +112,10 @@ export class Kbqa {
       ...(options.mode !== undefined && { mode: options.mode }),
       ...(options.rerank !== undefined && { rerank: options.rerank }),
       ...(options.explain !== undefined && { explain: options.explain }),
-      ...(filter && {
-        filter: { ...(filter.documentIds && { document_ids: filter.documentIds }), ...(filter.metadata && { metadata: filter.metadata }) },
-      }),
+      ...(filter && { filter: filterBody(filter) }),
+      ...(Array.isArray(knowledgeBaseId) && { knowledge_base_ids: knowledgeBaseId }),
     };
-    const path = `/knowledge-bases/${encodeURIComponent(knowledgeBaseId)}/search`;
+    const path = Array.isArray(knowledgeBaseId) ? '/search' : `/knowledge-bases/${encodeURIComponent(knowledgeBaseId)}/search`;
     // Search changes nothing on the server, so a 5xx may be retried like a GET.
     return (await this.#transport.json<SearchResponse>({ method: 'POST', path, json, idempotent: true, signal })).body;
   }

@@ -85,10 +85,26 @@ export type Chunk = {
 };
 
 export type SearchMode = 'hybrid' | 'vector' | 'keyword' | 'graph';
+
+/**
+ * OpenAI's vector-store filter grammar over document metadata: a comparison or `and`/`or` over
+ * filters, nested. Numbers compare numerically, strings by code unit; a document without the key
+ * meets only `ne` and `nin`.
+ */
+export type MetadataFilter =
+  | { type: 'eq' | 'ne'; key: string; value: MetadataValue }
+  | { type: 'gt' | 'gte' | 'lt' | 'lte'; key: string; value: string | number }
+  | { type: 'in' | 'nin'; key: string; value: MetadataValue[] }
+  | { type: 'and' | 'or'; filters: MetadataFilter[] };
+/** A search or chat filter: the grammar, or the older document ids and metadata equalities. */
+export type SearchFilter = MetadataFilter | { documentIds?: string[]; metadata?: Record<string, MetadataValue | MetadataValue[]> };
+
 export type SearchResult = {
   object: 'search_result';
   chunk_id: string;
   document_id: string;
+  /** The knowledge base of the document (servers before multi-knowledge-base search send none). */
+  knowledge_base_id?: string;
   source: string;
   page: number;
   paragraph: string;
@@ -98,7 +114,8 @@ export type SearchResult = {
   score: number;
   scores?: { vector: number | null; keyword: number | null; graph: number | null; fused: number | null; rerank: number | null };
 };
-export type SearchResponse = Page<SearchResult> & { knowledge_base_id: string; mode: SearchMode; rerank: boolean; coverage?: number; answerable?: boolean };
+/** `knowledge_base_id` for a search of one knowledge base, `knowledge_base_ids` for several. */
+export type SearchResponse = Page<SearchResult> & { knowledge_base_id?: string; knowledge_base_ids?: string[]; mode: SearchMode; rerank: boolean; coverage?: number; answerable?: boolean };
 
 /** A cited passage: `source` is the document's file name, `page` is 1-based, `text` the passage. */
 export type Citation = {
@@ -107,6 +124,8 @@ export type Citation = {
   page: number;
   text: string;
   document_id: string;
+  /** The knowledge base of the document (servers before multi-knowledge-base chat send none). */
+  knowledge_base_id?: string;
   chunk_id: string;
   score: number;
   /** Titles of the headings the passage sits under, outermost first. */
@@ -139,6 +158,8 @@ export type ChatResult = {
   citations: Citation[];
   usage: Usage;
   knowledge_base_id: string | null;
+  /** With `knowledgeBaseIds`: the knowledge bases searched. */
+  knowledge_base_ids?: string[];
 } & Grounding;
 /** One event of a streamed chat: the first carries `citations`; the last ones `finish_reason`, then `usage` when asked for. */
 export type ChatChunk = {
@@ -149,6 +170,7 @@ export type ChatChunk = {
   finish_reason: FinishReason | null;
   citations?: Citation[];
   knowledge_base_id?: string | null;
+  knowledge_base_ids?: string[];
   usage?: Usage | null;
 };
 

@@ -13,6 +13,8 @@ export type Citation = {
   page: number;
   paragraph: string;
   document_id: string;
+  /** The knowledge base the document belongs to (a chat may search several). */
+  knowledge_base_id: string;
   chunk_id: string;
   score: number;
   heading_path: string[];
@@ -71,6 +73,7 @@ export function contextOf(hits: SearchHit[], maxTokens: number, answerability: A
       page: hit.page,
       paragraph: hit.paragraph,
       document_id: hit.documentId,
+      knowledge_base_id: hit.knowledgeBaseId,
       chunk_id: hit.chunkId,
       score: hit.score,
       heading_path: hit.headingPath,

@@ -11,6 +11,7 @@ export type StageScores = { vector: number | null; keyword: number | null; graph
 export type SearchHit = {
   chunkId: string;
   documentId: string;
+  knowledgeBaseId: string;
   source: string;
   page: number;
   paragraph: string;
@@ -48,6 +49,7 @@ function hitOf({ candidate: c, rerank }: Ranked, passage: Passage, document: Doc
   return {
     chunkId: c.id,
     documentId: c.documentId,
+    knowledgeBaseId: document.knowledge_base_id,
     source: passage.documentName ?? document.name,
     page: passage.page,
     paragraph: passage.text,

@@ -1,11 +1,11 @@
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
-import type { MetadataConditions, MetadataValue } from './options.ts';
+import { matchesFilter, type MetadataFilter as Filter, type MetadataValue } from '../../domain/retrieval/metadata-filter.ts';
 
 export type MetadataFilter = {
-  /** The knowledge base's ready documents whose metadata meets every condition, newest first. */
-  documentIds(kbId: string, conditions: MetadataConditions): Promise<readonly string[]>;
+  /** The knowledge base's ready documents whose metadata meets the filter, newest first. */
+  documentIds(kbId: string, filter: Filter): Promise<readonly string[]>;
   /** What the projector applied (or, apart from it, what this process's log follower announced). */
   apply(batch: readonly RecordedEvent[]): void;
 };
@@ -79,13 +79,13 @@ export function createMetadataFilter(readModels: ReadModelStore, options: { live
   };
 
   return {
-    async documentIds(kbId, conditions) {
+    async documentIds(kbId, filter) {
       const catalog = live ? await slotOf(kbId).loaded : await load(kbId);
       evict(kbId);
-      const key = JSON.stringify(conditions);
+      const key = JSON.stringify(filter);
       let ids = catalog.answers.get(key);
       if (!ids) {
-        ids = scan(catalog, conditions);
+        ids = scan(catalog, filter);
         if (catalog.answers.size >= ANSWERS_PER_KNOWLEDGE_BASE) catalog.answers.clear();
         catalog.answers.set(key, ids);
       }
@@ -104,16 +104,15 @@ export function createMetadataFilter(readModels: ReadModelStore, options: { live
   };
 }
 
-/** The ready documents that meet every condition, newest first. */
-function scan(catalog: Catalog, conditions: MetadataConditions): string[] {
+/** The ready documents that meet the filter, newest first. */
+function scan(catalog: Catalog, filter: Filter): string[] {
   if (!catalog.sorted) {
     catalog.documents = new Map([...catalog.documents].sort(([a], [b]) => (a < b ? -1 : 1)));
     catalog.sorted = true;
   }
-  const tests = Object.entries(conditions).map(([key, expected]) => ({ key, anyOf: Array.isArray(expected) ? expected : [expected] }));
   const ids: string[] = [];
   for (const [id, { ready, metadata }] of catalog.documents) {
-    if (ready && tests.every(({ key, anyOf }) => (anyOf as readonly unknown[]).includes(metadata[key]))) ids.push(id);
+    if (ready && matchesFilter(filter, metadata)) ids.push(id);
   }
   return ids.reverse();
 }

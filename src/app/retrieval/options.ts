@@ -1,13 +1,12 @@
 import type { KnowledgeBaseSettings } from '../../../schemas/knowledge-base-settings.ts';
 import type { Recall } from '../../domain/retrieval/fusion.ts';
+import type { MetadataFilter } from '../../domain/retrieval/metadata-filter.ts';
 import { badRequest } from '../errors.ts';
 import type { RetrievalOptions } from './stages.ts';
 
 export type SearchMode = 'hybrid' | Recall;
 
-export type MetadataValue = string | number | boolean;
-/** Each key must equal the value, or one of the values of a list. */
-export type MetadataConditions = Record<string, MetadataValue | MetadataValue[]>;
+export type { MetadataConditions, MetadataValue } from '../../domain/retrieval/metadata-filter.ts';
 
 /** What a caller asks; what it leaves out, the knowledge base's settings decide. */
 export type RetrievalRequest = {
@@ -16,7 +15,8 @@ export type RetrievalRequest = {
   scoreThreshold?: number;
   mode?: SearchMode;
   rerank?: boolean;
-  filter?: { documentIds?: string[]; metadata?: MetadataConditions };
+  /** Metadata in the filter grammar (src/domain/retrieval/metadata-filter.ts); with ids too, both must hold. */
+  filter?: { documentIds?: string[]; metadata?: MetadataFilter };
 };
 
 export function optionsFor(request: RetrievalRequest, settings: KnowledgeBaseSettings): RetrievalOptions {

@@ -1,5 +1,6 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { Recall, RecallList } from '../../domain/retrieval/fusion.ts';
+import { mergeRankings } from '../../domain/retrieval/merge.ts';
 import type { EntityGraph } from '../../ports/entity-graph.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
 import type { KeywordIndex } from '../../ports/keyword-index.ts';
@@ -7,7 +8,7 @@ import type { Embedder, Reranker } from '../../ports/models.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { IndexFilter, VectorIndex } from '../../ports/vector-index.ts';
-import { answerabilityGate } from './answerability.ts';
+import { type Answerability, answerabilityGate } from './answerability.ts';
 import { contextOf, type RetrievedContext } from './context.ts';
 import { graphRetriever } from './graph-retriever.ts';
 import { presentHits, type SearchHit } from './hits.ts';
@@ -55,7 +56,7 @@ export function createRetrieval(deps: RetrievalDeps) {
 
   /** Metadata conditions become document ids, the filter every index applies natively; with ids too, both must hold. */
   async function indexFilter(kb: KnowledgeBaseDoc, filter: RetrievalRequest['filter']): Promise<IndexFilter> {
-    if (!filter?.metadata || Object.keys(filter.metadata).length === 0) return filter?.documentIds ? { documentIds: filter.documentIds } : {};
+    if (!filter?.metadata) return filter?.documentIds ? { documentIds: filter.documentIds } : {};
     const matching = await deps.metadataFilter.documentIds(kb.id, filter.metadata);
     const wanted = filter.documentIds ? new Set(filter.documentIds) : null;
     return { documentIds: wanted ? matching.filter((id) => wanted.has(id)) : matching };
@@ -73,15 +74,55 @@ export function createRetrieval(deps: RetrievalDeps) {
     return presentHits(state.ranked, options.topK, passages, readModels);
   }
 
+  type ContextOptions = { signal?: AbortSignal; maxContextTokens?: number };
+
+  /**
+   * The hits for the request (defaults from the knowledge base), whether they can answer it, and
+   * the best of them that fit the prompt as numbered passages with their citations. A blank
+   * query retrieves nothing.
+   */
+  async function retrieveContext(kb: KnowledgeBaseDoc, request: RetrievalRequest, options: ContextOptions = {}): Promise<RetrievedContext> {
+    const hits = request.query.trim() ? await retrieve(kb, request, options.signal) : [];
+    return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, await answerability(kb, request.query, hits));
+  }
+
   return {
+    retrieveContext,
+
     /**
-     * The hits for the request (defaults from the knowledge base), whether they can answer it, and
-     * the best of them that fit the prompt as numbered passages with their citations. A blank
-     * query retrieves nothing.
+     * The same over several knowledge bases: each is searched with its own settings, its hits
+     * merged with the others' (domain/retrieval/merge.ts: by score when the knowledge bases embed
+     * and rerank with the same models, else by rank), `topK` of them kept (the
+     * request's, else the largest of the knowledge bases'). Each knowledge base's gate weighs the
+     * question's terms by its own statistics over its own hits; the question is answerable when one
+     * of them answers it, with the coverage of the best that does (else of the best of all).
      */
-    async retrieveContext(kb: KnowledgeBaseDoc, request: RetrievalRequest, options: { signal?: AbortSignal; maxContextTokens?: number } = {}): Promise<RetrievedContext> {
-      const hits = request.query.trim() ? await retrieve(kb, request, options.signal) : [];
-      return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, await answerability(kb, request.query, hits));
+    async retrieveContextAcross(kbs: readonly KnowledgeBaseDoc[], request: RetrievalRequest, options: ContextOptions = {}): Promise<RetrievedContext> {
+      if (kbs.length === 1) return retrieveContext(kbs[0]!, request, options);
+      const each = await Promise.all(
+        kbs.map(async (kb) => {
+          const hits = request.query.trim() ? await retrieve(kb, request, options.signal) : [];
+          return { hits, gate: await answerability(kb, request.query, hits) };
+        }),
+      );
+      const topK = request.topK ?? Math.max(...kbs.map((kb) => kb.settings.top_k));
+      const hits = mergeRankings(
+        each.map((e) => e.hits),
+        scoresCompare(kbs),
+      ).slice(0, topK);
+      return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, bestGate(each.map((e) => e.gate)));
     },
   };
+}
+
+/** Scores compare across knowledge bases that embed, and rerank, with the same models. */
+function scoresCompare(kbs: readonly KnowledgeBaseDoc[]): boolean {
+  const models = (kb: KnowledgeBaseDoc) => `${kb.settings.embedding_model} ${kb.settings.rerank.model ?? ''}`;
+  return kbs.every((kb) => models(kb) === models(kbs[0]!));
+}
+
+/** The answering gate with the highest coverage, else the highest coverage of all. */
+function bestGate(gates: readonly Answerability[]): Answerability {
+  const pool = gates.some((g) => g.answerable) ? gates.filter((g) => g.answerable) : gates;
+  return pool.reduce((best, g) => (g.coverage > best.coverage ? g : best));
 }

@@ -14,13 +14,16 @@ import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { ApiError } from '../errors.ts';
 import { pointAt, type Citation } from '../retrieval/context.ts';
+import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { Principal } from './principal.ts';
 import type { SearchService } from './search.ts';
 
 export type ChatInput = {
   model: string;
   messages: ChatMessage[];
-  knowledgeBaseId?: string;
+  /** The knowledge bases to ground the answer in: one, several, or none (a plain chat). */
+  knowledgeBaseIds?: string[];
+  filter?: RetrievalRequest['filter'];
   temperature?: number;
   maxTokens?: number;
   stream: boolean;
@@ -35,7 +38,7 @@ export type PreparedChat = {
   id: string;
   created: number;
   model: string;
-  knowledgeBaseId: string | null;
+  knowledgeBaseIds: string[];
   citations: Citation[];
   /** With a knowledge base: whether its passages cover the question, and how much of it. */
   grounding: { answerable: boolean; coverage: number } | null;
@@ -80,11 +83,12 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
       let messages = input.messages;
       let notCovered = false;
       let grounding: PreparedChat['grounding'] = null;
-      if (input.knowledgeBaseId) {
-        const kb = await search.knowledgeBase(principal, input.knowledgeBaseId);
-        const language = pinnedLanguage(kb.settings) ?? analyzer.detectLanguage(lastUserMessage(input.messages));
+      const kbIds = input.knowledgeBaseIds ?? [];
+      if (kbIds.length > 0) {
+        const kbs = await search.knowledgeBases(principal, kbIds);
+        const language = pinnedLanguage(kbs[0]!.settings) ?? analyzer.detectLanguage(lastUserMessage(input.messages));
         const read = termReader((text) => analyzer.tokens(text, language));
-        const retrieved = await search.retrieveContext(kb, { query: questionFromConversation(input.messages, read) }, { signal });
+        const retrieved = await search.retrieveContextAcross(kbs, { query: questionFromConversation(input.messages, read), filter: input.filter }, { signal });
         ({ citations, passages } = retrieved);
         grounding = { answerable: retrieved.answerable && passages.length > 0, coverage: retrieved.coverage };
         messages = groundedMessages(input.messages, passages);
@@ -93,14 +97,14 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
       }
       const retrievalMs = performance.now() - started;
       const id = `chatcmpl-${ctx.newId('chat').slice('chat_'.length)}`;
-      const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: input.knowledgeBaseId ? passages : undefined, options: input.options };
+      const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: kbIds.length > 0 ? passages : undefined, options: input.options };
       const promptTokens = () => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
 
       return {
         id,
         created: Math.floor(ctx.now().getTime() / 1000),
         model: model.model.id,
-        knowledgeBaseId: input.knowledgeBaseId ?? null,
+        knowledgeBaseIds: kbIds,
         citations,
         grounding,
         quotedCitations: (answer) => withQuotes(citations, answer),
@@ -124,11 +128,12 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
               chat_id: id,
               workspace_id: principal.workspaceId,
               api_key_id: principal.keyId,
-              knowledge_base_id: input.knowledgeBaseId ?? null,
+              knowledge_base_id: kbIds[0] ?? null,
+              ...(kbIds.length > 1 && { knowledge_base_ids: kbIds }),
               model: model.model.id,
               stream: input.stream,
               finish_reason: outcome.finishReason,
-              citations: citations.map(({ index, document_id, chunk_id, source, page, score }) => ({ index, document_id, chunk_id, source, page, score })),
+              citations: citations.map(({ index, document_id, knowledge_base_id, chunk_id, source, page, score }) => ({ index, document_id, knowledge_base_id, chunk_id, source, page, score })),
               usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
               latency_ms: {
                 retrieval: round(retrievalMs),

@@ -11,16 +11,31 @@ import type { Principal } from './principal.ts';
  * `retrieveContext` (src/app/retrieval) behind the search endpoint, chat and the knowledge_retrieval node.
  */
 export function createSearchService(deps: RetrievalDeps) {
-  const { retrieveContext } = createRetrieval(deps);
+  const { retrieveContext, retrieveContextAcross } = createRetrieval(deps);
+  const knowledgeBase = (principal: Principal, kbId: string) => requireKnowledgeBase(deps.readModels, principal, kbId);
   return {
-    knowledgeBase: (principal: Principal, kbId: string) => requireKnowledgeBase(deps.readModels, principal, kbId),
+    knowledgeBase,
+    /** Each knowledge base the key may read, in the order named; the first it may not is refused as one would be. */
+    async knowledgeBases(principal: Principal, kbIds: readonly string[]): Promise<KnowledgeBaseDoc[]> {
+      const kbs: KnowledgeBaseDoc[] = [];
+      for (const id of kbIds) kbs.push(await knowledgeBase(principal, id));
+      return kbs;
+    },
     retrieveContext,
+    retrieveContextAcross,
 
     /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read (no prompt, so no context). */
     async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[] } & Answerability> {
       const kb = await this.knowledgeBase(principal, kbId);
       const { hits, coverage, answerable, terms } = await retrieveContext(kb, request, { signal, maxContextTokens: 0 });
       return { kb, hits, coverage, answerable, terms };
+    },
+
+    /** POST /v1/search: the same over the knowledge bases named, their hits fused by rank. */
+    async searchAcross(principal: Principal, kbIds: readonly string[], request: RetrievalRequest, signal?: AbortSignal): Promise<{ kbs: KnowledgeBaseDoc[]; hits: SearchHit[] } & Answerability> {
+      const kbs = await this.knowledgeBases(principal, kbIds);
+      const { hits, coverage, answerable, terms } = await retrieveContextAcross(kbs, request, { signal, maxContextTokens: 0 });
+      return { kbs, hits, coverage, answerable, terms };
     },
   };
 }

@@ -9,6 +9,7 @@ import { waitForRun } from '../routes/workflows.ts';
 import type { McpCall, McpDeps } from './deps.ts';
 import { asTool, toolResult, untilAborted, withSlot } from './results.ts';
 import { askTool } from './ask-tool.ts';
+import { retrievalFilter } from '../retrieval-filter.ts';
 
 const kbId = z.string().min(1).max(200).describe('The knowledge base, as list_knowledge_bases names it (kb_…)');
 
@@ -54,7 +55,7 @@ export function registerTools(server: McpServer, deps: McpDeps, call: McpCall) {
           scoreThreshold: args.score_threshold,
           mode: args.mode,
           rerank: args.rerank,
-          filter: args.filter && { documentIds: args.filter.document_ids, metadata: args.filter.metadata },
+          filter: retrievalFilter(args.filter),
         };
         const found = await withSlot(deps, 'query', extra.signal, () => deps.search.search(principal, args.knowledge_base_id, request, extra.signal));
         const hits = found.hits.map((h) => presentHit(h, false));

@@ -47,7 +47,8 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
         choices: [{ index: 0, message: messageOf(outcome), finish_reason: outcome.finishReason, logprobs: outcome.logprobs ?? null }],
         usage: usageBody(outcome.usage),
         citations: prepared.quotedCitations(outcome.content),
-        knowledge_base_id: prepared.knowledgeBaseId,
+        knowledge_base_id: prepared.knowledgeBaseIds[0] ?? null,
+        ...(body.knowledge_base_ids && { knowledge_base_ids: prepared.knowledgeBaseIds }),
         ...prepared.grounding,
       },
     };
@@ -58,7 +59,7 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
     route({
       method: 'post',
       path: '/v1/chat/completions',
-      summary: 'OpenAI-compatible chat; with knowledge_base_id the answer is grounded in retrieved passages and cites them',
+      summary: 'OpenAI-compatible chat; with knowledge_base_id (or knowledge_base_ids, and a metadata filter) the answer is grounded in retrieved passages and cites them',
       tag,
       scope: 'read',
       load: 'query',

@@ -1,8 +1,10 @@
+import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { SearchHit } from '../../app/retrieval/hits.ts';
-import { recallsFor } from '../../app/retrieval/options.ts';
+import { type RetrievalRequest, recallsFor } from '../../app/retrieval/options.ts';
 import type { SearchService } from '../../app/services/search.ts';
-import { SearchBody, SearchResponse } from '../../../schemas/http/search.ts';
+import { SearchAcrossBody, SearchAcrossResponse, SearchBody, SearchResponse } from '../../../schemas/http/search.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
+import { retrievalFilter } from '../retrieval-filter.ts';
 import { route } from '../route.ts';
 
 export function presentHit(hit: SearchHit, explain: boolean) {
@@ -10,6 +12,7 @@ export function presentHit(hit: SearchHit, explain: boolean) {
     object: 'search_result' as const,
     chunk_id: hit.chunkId,
     document_id: hit.documentId,
+    knowledge_base_id: hit.knowledgeBaseId,
     source: hit.source,
     page: hit.page,
     paragraph: hit.paragraph,
@@ -18,6 +21,16 @@ export function presentHit(hit: SearchHit, explain: boolean) {
     score: hit.score,
     ...(explain && { scores: hit.scores }),
   };
+}
+
+function retrievalRequest(body: SearchBody): RetrievalRequest {
+  return { query: body.query, topK: body.top_k, scoreThreshold: body.score_threshold, mode: body.mode, rerank: body.rerank, filter: retrievalFilter(body.filter) };
+}
+
+/** The mode the knowledge bases searched in: one recall when they all used the same single one, else hybrid. */
+function modeOf(body: SearchBody, kbs: readonly KnowledgeBaseDoc[]) {
+  const recalls = new Set(kbs.flatMap((kb) => recallsFor(body.mode, kb.settings)));
+  return recalls.size === 1 ? [...recalls][0]! : 'hybrid';
 }
 
 export function searchRoutes(search: SearchService) {
@@ -34,28 +47,43 @@ export function searchRoutes(search: SearchService) {
       handle: async ({ principal, params, body, ctx }) => {
         // The request's own 'close' has already fired once its body was read: the response's tells a client that left.
         const aborted = abortOnDisconnect(ctx);
-        const { kb, hits, coverage, answerable, terms } = await search.search(
-          principal,
-          params.kb_id!,
-          {
-            query: body.query,
-            topK: body.top_k,
-            scoreThreshold: body.score_threshold,
-            mode: body.mode,
-            rerank: body.rerank,
-            filter: body.filter && { documentIds: body.filter.document_ids, metadata: body.filter.metadata },
-          },
-          aborted.signal,
-        );
-        const recalls = recallsFor(body.mode, kb.settings);
+        const { kb, hits, coverage, answerable, terms } = await search.search(principal, params.kb_id!, retrievalRequest(body), aborted.signal);
         return {
           body: {
             object: 'list',
             data: hits.map((h) => presentHit(h, body.explain ?? false)),
             has_more: false,
             knowledge_base_id: kb.id,
-            mode: recalls.length === 1 ? recalls[0] : 'hybrid',
+            mode: modeOf(body, [kb]),
             rerank: body.rerank ?? kb.settings.rerank.enabled,
+            coverage,
+            answerable,
+            ...(body.explain && { coverage_terms: terms ?? [] }),
+          },
+        };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/search',
+      summary: 'Search one knowledge base or several (knowledge_base_ids): each searched with its settings, the results fused by rank, each naming its knowledge base',
+      tag: 'search',
+      scope: 'read',
+      load: 'query',
+      body: SearchAcrossBody,
+      response: SearchAcrossResponse,
+      handle: async ({ principal, body, ctx }) => {
+        const aborted = abortOnDisconnect(ctx);
+        const ids = body.knowledge_base_ids ?? [body.knowledge_base_id!];
+        const { kbs, hits, coverage, answerable, terms } = await search.searchAcross(principal, ids, retrievalRequest(body), aborted.signal);
+        return {
+          body: {
+            object: 'list',
+            data: hits.map((h) => presentHit(h, body.explain ?? false)),
+            has_more: false,
+            knowledge_base_ids: ids,
+            mode: modeOf(body, kbs),
+            rerank: body.rerank ?? kbs.some((kb) => kb.settings.rerank.enabled),
             coverage,
             answerable,
             ...(body.explain && { coverage_terms: terms ?? [] }),

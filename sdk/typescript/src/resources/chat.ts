@@ -1,8 +1,8 @@
-import { toCitation } from '../citations.ts';
+import { filterBody, toCitation } from '../citations.ts';
 import { apiError, APIConnectionError, APIUserAbortError } from '../errors.ts';
 import type { Transport } from '../http.ts';
 import { readJsonEvents } from '../sse.ts';
-import type { ChatChunk, ChatResult, FinishReason, Message, QueryResult, Usage, WireCitation } from '../types.ts';
+import type { ChatChunk, ChatResult, FinishReason, Message, QueryResult, SearchFilter, Usage, WireCitation } from '../types.ts';
 
 export type ChatParams = {
   messages: Message[];
@@ -10,6 +10,10 @@ export type ChatParams = {
   model?: string;
   /** Answer from this knowledge base, citing its passages. */
   knowledgeBaseId?: string;
+  /** Or from several: their passages fused by rank, each citation naming its knowledge_base_id. */
+  knowledgeBaseIds?: string[];
+  /** Retrieve only from documents whose metadata meets it. */
+  filter?: SearchFilter;
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;
@@ -19,6 +23,8 @@ export type QueryOptions = {
   model?: string;
   /** Earlier turns of the conversation, for follow-up questions. */
   history?: Message[];
+  /** Retrieve only from documents whose metadata meets it. */
+  filter?: SearchFilter;
   signal?: AbortSignal;
 };
 
@@ -29,6 +35,7 @@ type WireCompletion = {
   usage: Usage;
   citations: WireCitation[];
   knowledge_base_id: string | null;
+  knowledge_base_ids?: string[];
   answerable?: boolean;
   coverage?: number;
 };
@@ -38,6 +45,7 @@ type WireChunk = {
   choices: { delta: { content?: string }; finish_reason: FinishReason | null }[];
   citations?: WireCitation[];
   knowledge_base_id?: string | null;
+  knowledge_base_ids?: string[];
   usage?: Usage | null;
 };
 
@@ -46,6 +54,8 @@ export function chatResource(t: Transport, defaultModel: string) {
     model: p.model ?? defaultModel,
     messages: p.messages,
     ...(p.knowledgeBaseId !== undefined && { knowledge_base_id: p.knowledgeBaseId }),
+    ...(p.knowledgeBaseIds !== undefined && { knowledge_base_ids: p.knowledgeBaseIds }),
+    ...(p.filter !== undefined && { filter: filterBody(p.filter) }),
     ...(p.temperature !== undefined && { temperature: p.temperature }),
     ...(p.maxTokens !== undefined && { max_tokens: p.maxTokens }),
   });
@@ -63,6 +73,7 @@ export function chatResource(t: Transport, defaultModel: string) {
         citations: c.citations.map(toCitation),
         usage: c.usage,
         knowledge_base_id: c.knowledge_base_id,
+        ...(c.knowledge_base_ids && { knowledge_base_ids: c.knowledge_base_ids }),
         ...(c.answerable !== undefined && { answerable: c.answerable, coverage: c.coverage }),
       };
     },
@@ -89,8 +100,13 @@ export function chatResource(t: Transport, defaultModel: string) {
     },
 
     /** SPEC.md's query operation (`POST /v1/chat`): the answer to a question and the passages it cites. */
-    async query(kbId: string, question: string, options: QueryOptions = {}): Promise<QueryResult> {
-      const json = body({ model: options.model, knowledgeBaseId: kbId, messages: [...(options.history ?? []), { role: 'user', content: question }] });
+    async query(kbId: string | string[], question: string, options: QueryOptions = {}): Promise<QueryResult> {
+      const json = body({
+        model: options.model,
+        ...(Array.isArray(kbId) ? { knowledgeBaseIds: kbId } : { knowledgeBaseId: kbId }),
+        filter: options.filter,
+        messages: [...(options.history ?? []), { role: 'user', content: question }],
+      });
       const { body: a } = await t.json<{ id: string; model: string; content: string; citations: WireCitation[]; answerable?: boolean; coverage?: number }>({
         method: 'POST',
         path: '/chat',
@@ -112,6 +128,7 @@ function toChunk(c: WireChunk): ChatChunk {
     finish_reason: choice?.finish_reason ?? null,
     ...(c.citations && { citations: c.citations.map(toCitation) }),
     ...(c.knowledge_base_id !== undefined && { knowledge_base_id: c.knowledge_base_id }),
+    ...(c.knowledge_base_ids && { knowledge_base_ids: c.knowledge_base_ids }),
     ...(c.usage !== undefined && { usage: c.usage }),
   };
 }

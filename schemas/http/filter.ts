@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+const key = z.string().min(1).max(100).describe('A metadata key of the document');
+const scalar = z.union([z.string().max(1000), z.number(), z.boolean()]);
+
+const Equality = z.strictObject({
+  type: z.enum(['eq', 'ne']),
+  key,
+  value: scalar,
+});
+const Ordering = z.strictObject({
+  type: z.enum(['gt', 'gte', 'lt', 'lte']),
+  key,
+  value: z.union([z.string().max(1000), z.number()]).describe('Numbers compare numerically, strings by code unit (ISO dates order as dates)'),
+});
+const Membership = z.strictObject({
+  type: z.enum(['in', 'nin']),
+  key,
+  value: z.array(scalar).min(1).max(100),
+});
+
+/** The wire shapes (readonly-free) of src/domain/retrieval/metadata-filter.ts, which they must stay assignable to. */
+export type FilterBody = z.infer<typeof Equality> | z.infer<typeof Ordering> | z.infer<typeof Membership> | CompoundBody;
+type CompoundBody = { type: 'and' | 'or'; filters: FilterBody[] };
+
+const Compound: z.ZodType<CompoundBody> = z.strictObject({
+  type: z.enum(['and', 'or']),
+  get filters() {
+    return z.array(FilterGrammar).min(1).max(100);
+  },
+});
+
+/**
+ * OpenAI's vector-store search filter grammar over document metadata: a comparison
+ * (`eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`) or `and`/`or` over filters, nested. A document
+ * without the key meets only `ne` and `nin`.
+ */
+export const FilterGrammar: z.ZodType<FilterBody> = z
+  .discriminatedUnion('type', [Equality, Ordering, Membership, Compound as z.ZodType<CompoundBody> & typeof Equality])
+  // Named, since it nests itself: OpenAPI describes it once, as a component every filter refers to.
+  .meta({ id: 'MetadataFilter' });
+
+const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
+
+/** The older filter: document ids and metadata equalities (kept working). */
+const LegacyFilter = z.strictObject({
+  type: z.undefined().optional(),
+  document_ids: z.array(z.string().min(1).max(200)).max(1000).optional(),
+  /** Each key must equal the value, or one of the values when a list is given. */
+  metadata: z.record(z.string().min(1).max(100), z.union([metadataValue, z.array(metadataValue).min(1).max(100)])).optional(),
+});
+
+/** Either the grammar (an object with `type`) or the older `{document_ids, metadata}` object. */
+export const SearchFilter = z
+  .discriminatedUnion('type', [LegacyFilter, Equality, Ordering, Membership, Compound as z.ZodType<CompoundBody> & typeof Equality])
+  .describe('OpenAI’s filter grammar over document metadata (see MetadataFilter), or the older `{ document_ids, metadata }` where each metadata key must equal the value or one of a list');
+export type SearchFilter = z.infer<typeof SearchFilter>;
+
+/** At most this many knowledge bases in one request: each is searched, so each costs a search. */
+export const MAX_KNOWLEDGE_BASES = 20;
+
+/** `knowledge_base_ids`, the several-knowledge-bases form of `knowledge_base_id`. */
+export const KnowledgeBaseIds = z
+  .array(z.string().min(1).max(200))
+  .min(1)
+  .max(MAX_KNOWLEDGE_BASES)
+  .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a knowledge base')
+  .describe('Several knowledge bases, searched together (results fused by rank, each naming its knowledge_base_id); instead of knowledge_base_id');
+
+/** Naming one knowledge base both ways is ambiguous: the second field is the one at fault. */
+export function oneKnowledgeBaseField(body: { knowledge_base_id?: string; knowledge_base_ids?: string[] }, ctx: z.RefinementCtx) {
+  if (body.knowledge_base_id !== undefined && body.knowledge_base_ids !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['knowledge_base_ids'], message: 'give knowledge_base_id or knowledge_base_ids, not both' });
+  }
+}
