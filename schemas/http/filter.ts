@@ -56,6 +56,12 @@ export const SearchFilter = z
   .describe('OpenAI’s filter grammar over document metadata (see MetadataFilter), or the older `{ document_ids, metadata }` where each metadata key must equal the value or one of a list');
 export type SearchFilter = z.infer<typeof SearchFilter>;
 
+/**
+ * The same two syntaxes for JSON Schema readers that cannot express "no `type` field" (MCP tool
+ * schemas); a plain union, so its errors name the filter rather than the branch at fault.
+ */
+export const SearchFilterUnion = z.union([LegacyFilter.omit({ type: true }), FilterGrammar]).describe(SearchFilter.description ?? '');
+
 /** At most this many knowledge bases in one request: each is searched, so each costs a search. */
 export const MAX_KNOWLEDGE_BASES = 20;
 

@@ -44,8 +44,8 @@ export function pageConfidence(page: OcrPage): number {
 }
 
 /**
- * `previous`: the languages that read the page before. A page they read confidently, in one of
- * them, is done in one pass; anything else starts over from English.
+ * `previous`: the languages that read the page before. A page they read confidently, in their
+ * main language, is done in one pass; anything else starts over from English.
  */
 export async function readAuto(deps: AutoDeps, previous?: readonly OcrLanguage[]): Promise<AutoReading> {
   if (previous && previous.join('+') !== 'eng') {
@@ -73,7 +73,8 @@ async function stillTheSame(deps: AutoDeps, languages: OcrLanguage[]): Promise<A
   const text = pageText(page);
   if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return { page, languages };
   const language = toOcrLanguage(await deps.detectLanguage(text));
-  return language && languages.includes(language) ? { page, languages } : undefined;
+  // Only the main language counts: an English page read by 'deu+eng' reads better with English alone.
+  return language === languages[0] ? { page, languages } : undefined;
 }
 
 /** Russian and Ukrainian share a script; the words read with one model tell which language the page is in. */

@@ -28,7 +28,7 @@ export function askTool(server: McpServer, deps: McpDeps, call: McpCall, kbId: z
     ({ knowledge_base_id, question, model }, extra) =>
       asTool(deps, call, async () => {
         requireScope(principal, 'read');
-        const input = { model: model ?? defaultChatModel(deps), messages: [{ role: 'user' as const, content: question }], knowledgeBaseId: knowledge_base_id, stream: false };
+        const input = { model: model ?? defaultChatModel(deps), messages: [{ role: 'user' as const, content: question }], knowledgeBaseIds: [knowledge_base_id], stream: false };
         const { prepared, outcome } = await withSlot(deps, 'query', extra.signal, async () => {
           const chat = await deps.chat.prepare(principal, input, extra.signal);
           return { prepared: chat, outcome: await chat.complete(extra.signal) };

@@ -10,6 +10,7 @@ import type { McpCall, McpDeps } from './deps.ts';
 import { asTool, toolResult, untilAborted, withSlot } from './results.ts';
 import { askTool } from './ask-tool.ts';
 import { retrievalFilter } from '../retrieval-filter.ts';
+import { SearchFilterUnion, type SearchFilter } from '../../../schemas/http/filter.ts';
 
 const kbId = z.string().min(1).max(200).describe('The knowledge base, as list_knowledge_bases names it (kb_…)');
 
@@ -43,7 +44,7 @@ export function registerTools(server: McpServer, deps: McpDeps, call: McpCall) {
     {
       title: 'Search a knowledge base',
       description: 'Passages of a knowledge base that match a query (hybrid vector, keyword and graph recall), best first, each with its document, page and score.',
-      inputSchema: { knowledge_base_id: kbId, ...searchShape },
+      inputSchema: { knowledge_base_id: kbId, ...searchShape, filter: SearchFilterUnion.optional() },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args, extra) =>
@@ -55,7 +56,7 @@ export function registerTools(server: McpServer, deps: McpDeps, call: McpCall) {
           scoreThreshold: args.score_threshold,
           mode: args.mode,
           rerank: args.rerank,
-          filter: retrievalFilter(args.filter),
+          filter: retrievalFilter(args.filter as SearchFilter | undefined),
         };
         const found = await withSlot(deps, 'query', extra.signal, () => deps.search.search(principal, args.knowledge_base_id, request, extra.signal));
         const hits = found.hits.map((h) => presentHit(h, false));
