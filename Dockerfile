@@ -14,6 +14,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The Russian OCR model is a local package (npm has none): npm ci links node_modules/@kbqa/tessdata-rus to it.
+COPY vendor ./vendor
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --omit=dev --no-audit --no-fund
 
@@ -24,6 +26,7 @@ ENV NODE_ENV=production \
     KBQA_DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/vendor ./vendor
 # Only what runs: the code stays owned by root, read-only to the service's user.
 COPY package.json tsconfig.json ./
 COPY bin ./bin
