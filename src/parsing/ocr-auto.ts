@@ -58,13 +58,46 @@ export async function readAuto(deps: AutoDeps, previous?: readonly OcrLanguage[]
     const languages = scriptLanguages(await deps.detectScript());
     if (languages) return cyrillicByWords(deps, better(first, { page: await deps.read(languages), languages }));
   }
-  const text = pageText(first.page);
-  if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return first;
-  const language = toOcrLanguage(await deps.detectLanguage(text));
-  if (!language || language === 'eng' || !LATIN_LANGUAGES.includes(language)) return first;
-  // English stays second: names, figures and quotations in English are common in any page.
-  const languages: OcrLanguage[] = [language, 'eng'];
-  return better(first, { page: await deps.read(languages), languages });
+  const languages = await latinLanguages(deps, first.page);
+  if (!languages.length || (languages.length === 1 && languages[0] === 'eng')) return first;
+  // English stays in: names, figures and quotations in English are common in any page.
+  const set = languages.includes('eng') ? languages : [...languages, 'eng' as const];
+  return better(first, { page: await deps.read(set), languages: set });
+}
+
+/** A language whose lines hold this share of a page's letters is read with its own model. */
+const MIN_SHARE = 0.1;
+/** tesseract reads every page with every model of its set: a few at most (as many as a client may pin). */
+const MAX_LANGUAGES = 5;
+
+/**
+ * The Latin languages of a page, most letters first, each line told apart on its own: a page may
+ * mix them (a multilingual notice, a bilingual form) even within a paragraph, and reading it with
+ * one model garbles the others' accents.
+ */
+async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<OcrLanguage[]> {
+  const letters = new Map<OcrLanguage, number>();
+  let total = 0;
+  for (const line of page.paragraphs.flatMap((p) => p.lines)) {
+    const text = line.text;
+    const count = text.match(/\p{L}/gu)?.length ?? 0;
+    if (count < MIN_LETTERS) continue;
+    total += count;
+    const language = toOcrLanguage(await deps.detectLanguage(text));
+    if (language && LATIN_LANGUAGES.includes(language)) letters.set(language, (letters.get(language) ?? 0) + count);
+  }
+  if (total === 0) {
+    // Only short paragraphs (a form, a slide): the page's words together are worth a guess.
+    const text = pageText(page);
+    if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return [];
+    const language = toOcrLanguage(await deps.detectLanguage(text));
+    return language && LATIN_LANGUAGES.includes(language) ? [language] : [];
+  }
+  return [...letters]
+    .filter(([, n]) => n >= MIN_SHARE * total)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_LANGUAGES)
+    .map(([language]) => language);
 }
 
 async function stillTheSame(deps: AutoDeps, languages: OcrLanguage[]): Promise<AutoReading | undefined> {

@@ -112,6 +112,24 @@ test('pinned languages reach the image and PDF parsers: one reading, in those la
   t.true(wordAccuracy(truth('deu'), doc.blocks.map((b) => b.text).join(' ')) >= 0.95, doc.blocks.map((b) => b.text).join(' '));
 });
 
+test('detection: a page whose lines are in several Latin languages is read again with each of them, most letters first', async (t) => {
+  const lines = [
+    ['Die Größe der Straße überrascht die müden Bürger sehr', 'de'],
+    ['Der schnelle braune Fuchs springt über den faulen Hund', 'de'],
+    ['Le renard brun rapide saute par-dessus le chien paresseux', 'fr'],
+    ['ok', 'en'],
+  ];
+  const mixed: OcrPage = { paragraphs: [{ lines: lines.map(([text]) => ({ text: text!, confidence: 90 })) }] };
+  const reads: string[] = [];
+  const reading = await readAuto({
+    read: async (languages) => (reads.push(languages.join('+')), { paragraphs: mixed.paragraphs.map((p) => ({ lines: p.lines.map((l) => ({ ...l, confidence: languages.length > 1 ? 95 : 90 })) })) }),
+    detectScript: async () => t.fail('a confident page needs no script detection') as never,
+    detectLanguage: async (text) => lines.find(([line]) => line === text)?.[1] ?? 'und',
+  });
+  t.deepEqual(reads, ['eng', 'deu+fra+eng'], 'the two-letter line is too short to tell');
+  t.deepEqual(reading.languages, ['deu', 'fra', 'eng']);
+});
+
 test('detection: the previous page’s languages read first; a page they do not fit starts over from English', async (t) => {
   const reads: string[] = [];
   const german = await readAuto(
