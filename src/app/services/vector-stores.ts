@@ -9,7 +9,7 @@ import type { DocumentService } from './documents.ts';
 import { type FileService, toUnix } from './files.ts';
 import type { KnowledgeBaseService } from './knowledge-bases.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
-import type { Principal } from './principal.ts';
+import { type Principal, requireKnowledgeBasesAccess } from './principal.ts';
 
 export type VectorStoreFileStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
 export type Attributes = Record<string, string | number | boolean>;
@@ -104,6 +104,8 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
 
   /** Uploads a file as a document of the knowledge base: the same bytes twice are the same document. */
   async function attach(principal: Principal, kbId: string, file: { file_id: string; attributes?: Attributes | null; chunking_strategy?: ChunkingStrategy }, requestId?: string) {
+    // The store first: a key that may not use it learns nothing about the file.
+    await kbOf(principal, kbId);
     const stored = await deps.files.get(principal, file.file_id);
     if (!PARSEABLE.has(stored.media_type)) {
       throw badRequest('unsupported_file', `File ${stored.id} (${stored.filename}) is of a type no parser reads; supported: PDF, DOCX, XLSX, PPTX, EPUB, email, CSV, Markdown, text, HTML, images.`, 'file_id');
@@ -127,6 +129,7 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
     /** A knowledge base named like the store (OpenAI's name is optional), then each file attached. */
     async create(principal: Principal, input: { name?: string; description?: string; file_ids?: string[]; chunking_strategy?: ChunkingStrategy } & VectorStoreSettingsInput, requestId?: string) {
       // Refused before anything is created: a store half made from a list with a wrong id is worse than none.
+      requireKnowledgeBasesAccess(principal, null);
       for (const fileId of input.file_ids ?? []) await deps.files.get(principal, fileId);
       const created = await deps.knowledgeBases.create(principal, { name: input.name ?? 'Vector store', description: input.description ?? null, vector_store: settingsOf(input) }, requestId);
       for (const file_id of input.file_ids ?? []) await attach(principal, created.body.id, { file_id, chunking_strategy: input.chunking_strategy }, requestId);

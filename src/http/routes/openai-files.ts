@@ -17,6 +17,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
     route({
       method: 'post',
       path: '/v1/files',
+      operationId: 'createFile',
       summary: 'Upload a file (OpenAI Files API): multipart `file` and `purpose`',
       tag,
       scope: 'write',
@@ -46,6 +47,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
     route({
       method: 'get',
       path: '/v1/files',
+      operationId: 'listFiles',
       summary: 'List files (OpenAI Files API), newest first; filter by purpose',
       tag,
       scope: 'read',
@@ -56,6 +58,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
     route({
       method: 'get',
       path: '/v1/files/:file_id',
+      operationId: 'retrieveFile',
       summary: 'Get a file (OpenAI Files API)',
       tag,
       scope: 'read',
@@ -65,6 +68,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
     route({
       method: 'get',
       path: '/v1/files/:file_id/content',
+      operationId: 'downloadFile',
       summary: "A file's bytes as uploaded",
       tag,
       scope: 'read',
@@ -77,6 +81,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
     route({
       method: 'delete',
       path: '/v1/files/:file_id',
+      operationId: 'deleteFile',
       summary: 'Delete a file, and the documents it became in vector stores (unless another file holds the same bytes)',
       tag,
       scope: 'write',

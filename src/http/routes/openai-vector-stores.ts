@@ -24,7 +24,7 @@ export type VectorStoreRouteDeps = {
   search: ReturnType<typeof createVectorStoreSearch>;
 };
 
-const tag = 'vector stores';
+const tag = 'vector-stores';
 const base = '/v1/vector_stores';
 /** OpenAI's poll helpers wait this long between polls of a file or batch still in progress (5 s without it). */
 const POLL_AFTER = { 'openai-poll-after-ms': '300' };
@@ -36,6 +36,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'post',
       path: base,
+      operationId: 'createVectorStore',
       summary: 'Create a vector store (a knowledge base), attaching `file_ids` as its documents',
       tag,
       scope: 'write',
@@ -46,6 +47,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'get',
       path: base,
+      operationId: 'listVectorStores',
       summary: 'List vector stores: the knowledge bases the key may read',
       tag,
       scope: 'read',
@@ -56,6 +58,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'get',
       path: `${base}/:vector_store_id`,
+      operationId: 'getVectorStore',
       summary: 'Get a vector store: usage, file counts by status',
       tag,
       scope: 'read',
@@ -65,6 +68,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'post',
       path: `${base}/:vector_store_id`,
+      operationId: 'modifyVectorStore',
       summary: "Update a vector store's name, metadata or expiry",
       tag,
       scope: 'write',
@@ -75,6 +79,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'delete',
       path: `${base}/:vector_store_id`,
+      operationId: 'deleteVectorStore',
       summary: 'Delete a vector store: its knowledge base and documents (the Files API files stay)',
       tag,
       scope: 'write',
@@ -84,6 +89,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'post',
       path: `${base}/:vector_store_id/files`,
+      operationId: 'createVectorStoreFile',
       summary: 'Attach a file: it becomes a document of the knowledge base, its attributes the metadata (the same bytes twice: the same document)',
       tag,
       scope: 'write',
@@ -97,6 +103,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'get',
       path: `${base}/:vector_store_id/files`,
+      operationId: 'listVectorStoreFiles',
       summary: "List a vector store's files (filter: in_progress, completed, failed, cancelled)",
       tag,
       scope: 'read',
@@ -107,6 +114,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'get',
       path: `${base}/:vector_store_id/files/:file_id`,
+      operationId: 'getVectorStoreFile',
       summary: "A vector store's file: its status follows the document's (queued, parsing, indexing: in_progress; ready: completed; failed: failed with last_error)",
       tag,
       scope: 'read',
@@ -119,6 +127,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'delete',
       path: `${base}/:vector_store_id/files/:file_id`,
+      operationId: 'deleteVectorStoreFile',
       summary: 'Detach a file: its document is deleted, the Files API file stays',
       tag,
       scope: 'write',
@@ -128,6 +137,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'post',
       path: `${base}/:vector_store_id/file_batches`,
+      operationId: 'createVectorStoreFileBatch',
       summary: 'Attach several files at once (`file_ids` with shared attributes, or `files` each with its own)',
       tag,
       scope: 'write',
@@ -143,6 +153,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'get',
       path: `${base}/:vector_store_id/file_batches/:batch_id`,
+      operationId: 'getVectorStoreFileBatch',
       summary: "A file batch: its files' counts by status",
       tag,
       scope: 'read',
@@ -155,6 +166,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'get',
       path: `${base}/:vector_store_id/file_batches/:batch_id/files`,
+      operationId: 'listFilesInVectorStoreBatch',
       summary: "A file batch's files",
       tag,
       scope: 'read',
@@ -165,6 +177,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
     route({
       method: 'post',
       path: `${base}/:vector_store_id/search`,
+      operationId: 'searchVectorStore',
       summary: "Search a vector store: OpenAI's filters over attributes, max_num_results, ranking_options, rewrite_query",
       tag,
       scope: 'read',
