@@ -254,6 +254,38 @@ test.serial('the MCP endpoint’s answers match the document', async (t) => {
   t.is((await mcp({ id: 4, method: 'tools/list' })).status, 400);
 });
 
+test.serial('files and vector stores, and their errors, match the document', async (t) => {
+  const { api, server } = t.context;
+  const form = new FormData();
+  form.append('purpose', 'assistants');
+  form.append('file', new Blob([`# Mount Erebus\n\n${FACTS.volcano}\n`], { type: 'text/markdown' }), 'erebus.md');
+  const { body: file } = await api.call('POST', '/v1/files', { form });
+  t.is((await api.call('GET', '/v1/files?limit=2')).status, 200);
+  t.is((await api.call('GET', `/v1/files/${file.id}`)).status, 200);
+  t.is((await api.call('GET', `/v1/files/${file.id}/content`)).status, 200);
+  t.is((await api.call('GET', '/v1/files/file_missing')).status, 404);
+  const { body: store } = await api.call('POST', '/v1/vector_stores', { json: { name: 'store', file_ids: [file.id], metadata: { k: 'v' } } });
+  t.is((await api.call('POST', '/v1/vector_stores', { json: { file_ids: ['file_missing'] } })).status, 404);
+  t.is((await api.call('GET', '/v1/vector_stores?limit=2')).status, 200);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}`, { json: { name: 'renamed' } })).status, 200);
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/files?filter=in_progress`)).status, 200);
+  const { body: batch } = await api.call('POST', `/v1/vector_stores/${store.id}/file_batches`, { json: { file_ids: [file.id], attributes: { year: 2020 } } });
+  const documentId = (await server.call('GET', `/v1/knowledge-bases/${store.id}/documents`)).body.data[0].id as string;
+  t.is((await settledDocument(server, store.id, documentId)).status, 'ready');
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}`)).body.status, 'completed');
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/files/${file.id}`)).body.status, 'completed');
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/${batch.id}`)).body.status, 'completed');
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/${batch.id}/files`)).status, 200);
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/vsfb_bad`)).status, 404);
+  const search = { query: 'Which volcano is the southernmost?', filters: { type: 'eq', key: 'lang', value: 'en' }, max_num_results: 3, rewrite_query: true };
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/search`, { json: search })).status, 200);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/search`, { json: { query: 'x', max_num_results: 51 } })).status, 400);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/files`, { json: { file_id: file.id, attributes: { year: 2021 } } })).body.id, file.id);
+  t.is((await api.call('DELETE', `/v1/vector_stores/${store.id}/files/${file.id}`)).status, 200);
+  t.is((await api.call('DELETE', `/v1/files/${file.id}`)).status, 200);
+  t.is((await api.call('DELETE', `/v1/vector_stores/${store.id}`)).status, 200);
+});
+
 test.serial('the operations this file does not exercise are named', (t) => {
   const all = Object.values(t.context.doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((o) => o.operationId));
   const missed = all.filter((id) => !t.context.api.exercised.has(id));

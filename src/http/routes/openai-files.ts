@@ -75,7 +75,8 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
       mediaType: 'application/octet-stream',
       handle: async ({ principal, params }) => {
         const { doc, stream } = await files.content(principal, params.file_id!);
-        return { headers: { 'content-type': doc.media_type, 'content-length': String(doc.bytes) }, body: stream };
+        // As OpenAI serves it: the bytes, whatever their type.
+        return { headers: { 'content-type': 'application/octet-stream', 'content-length': String(doc.bytes) }, body: stream };
       },
     }),
     route({
