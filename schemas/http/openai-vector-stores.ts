@@ -115,3 +115,10 @@ export const VectorStoreSearchPage = z.object({
   has_more: z.boolean(),
   next_page: z.string().nullable(),
 });
+
+export const VectorStoreFileContent = z.object({
+  object: z.literal('vector_store.file_content.page'),
+  data: z.array(z.object({ type: z.literal('text'), text: z.string() })),
+  has_more: z.boolean(),
+  next_page: z.string().nullable(),
+});

@@ -61,6 +61,10 @@ test('a vector store made from file_ids is a knowledge base; search filters on a
   const documents = (await server.call('GET', `/v1/knowledge-bases/${store.id}/documents`)).body.data;
   t.deepEqual(documents.map((d: { name: string }) => d.name).sort(), ['erebus.md', 'sourdough.md', 'zephyr-9.pdf']);
 
+  const text = [];
+  for await (const part of client.vectorStores.files.content(turbine.id, { vector_store_id: store.id })) text.push(part.text);
+  t.regex(text.join('\n'), /78 metres long/);
+
   const plain = await client.vectorStores.search(store.id, { query: 'How long is a Zephyr-9 blade?', max_num_results: 2 });
   t.is(plain.data[0]!.file_id, turbine.id);
   t.is(plain.data[0]!.filename, 'zephyr-9.pdf');

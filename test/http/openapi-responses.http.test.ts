@@ -192,6 +192,7 @@ test.serial('files and vector stores, and their errors, match the document', asy
   t.is((await settledDocument(server, store.id, documentId)).status, 'ready');
   t.is((await api.call('GET', `/v1/vector_stores/${store.id}`)).body.status, 'completed');
   t.is((await api.call('GET', `/v1/vector_stores/${store.id}/files/${file.id}`)).body.status, 'completed');
+  t.regex(JSON.stringify((await api.call('GET', `/v1/vector_stores/${store.id}/files/${file.id}/content`)).body.data), /Erebus/);
   t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/${batch.id}`)).body.status, 'completed');
   t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/${batch.id}/files`)).status, 200);
   t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/vsfb_bad`)).status, 404);

@@ -183,6 +183,19 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
       return { object: 'list' as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: window.length > data.length };
     },
 
+    /** The file's text as the store holds it: its chunks in order, each once (the overlap between chunks included). */
+    async content(principal: Principal, kbId: string, fileId: string) {
+      const doc = await documentOf(principal, kbId, fileId);
+      const texts: string[] = [];
+      for (let after: number | undefined, more = true; more; ) {
+        const page = await deps.documents.chunks(principal, kbId, doc.id, { limit: 500, ...(after !== undefined && { after }) });
+        texts.push(...page.data.map((c) => c.paragraph));
+        after = page.data.at(-1)?.index;
+        more = page.has_more;
+      }
+      return { object: 'vector_store.file_content.page' as const, data: texts.map((text) => ({ type: 'text' as const, text })), has_more: false, next_page: null };
+    },
+
     /** Takes the document out of the store; the Files API file stays. */
     async detach(principal: Principal, kbId: string, fileId: string, requestId?: string) {
       const doc = await documentOf(principal, kbId, fileId);

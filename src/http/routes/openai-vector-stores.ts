@@ -9,6 +9,7 @@ import {
   VectorStoreCreateBody,
   VectorStoreFile,
   VectorStoreFileBody,
+  VectorStoreFileContent,
   VectorStoreFileListQuery,
   VectorStoreListQuery,
   VectorStoreSearchBody,
@@ -123,6 +124,16 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
         const file = await stores.file(principal, params.vector_store_id!, params.file_id!);
         return { body: file, ...pollHint(file.status) };
       },
+    }),
+    route({
+      method: 'get',
+      path: `${base}/:vector_store_id/files/:file_id/content`,
+      operationId: 'retrieveVectorStoreFileContent',
+      summary: "A vector store file's text: its chunks in order",
+      tag,
+      scope: 'read',
+      response: VectorStoreFileContent,
+      handle: async ({ principal, params }) => ({ body: await stores.content(principal, params.vector_store_id!, params.file_id!) }),
     }),
     route({
       method: 'delete',
