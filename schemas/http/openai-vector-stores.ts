@@ -60,6 +60,8 @@ export const VectorStoreFileBody = z.object({
   chunking_strategy: ChunkingStrategy.optional(),
 });
 
+export const VectorStoreFileUpdateBody = z.object({ attributes: Attributes.nullable() });
+
 export const FileBatchBody = z.object({
   file_ids: z.array(z.string().min(1).max(200)).min(1).max(100).optional(),
   files: z.array(VectorStoreFileBody).min(1).max(100).optional(),

@@ -50,6 +50,9 @@ export const OPENAI_RETRIEVAL_RECIPES: Record<string, Recipe[]> = {
   ],
   'GET /v1/vector_stores/{vector_store_id}/files': [{ via: 'kb', ok: 200, request: (t) => ({ method: 'GET', path: `${store(t)}/files` }) }],
   'GET /v1/vector_stores/{vector_store_id}/files/{file_id}': [{ via: 'kb', ok: 200, request: (t) => ({ method: 'GET', path: `${store(t)}/files/${t.kb.documentId}` }) }],
+  'POST /v1/vector_stores/{vector_store_id}/files/{file_id}': [
+    { via: 'kb', ok: 200, request: (t) => ({ method: 'POST', path: `${store(t)}/files/${t.kb.documentId}`, json: { attributes: { checked: true } } }) },
+  ],
   'GET /v1/vector_stores/{vector_store_id}/files/{file_id}/content': [
     { via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${store(t)}/files/${t.kb.documentId}/content` }) },
   ],

@@ -80,6 +80,11 @@ test('a vector store made from file_ids is a knowledge base; search filters on a
   t.deepEqual(await ids({ type: 'or', filters: [{ type: 'eq', key: 'topic', value: 'cooking' }, { type: 'eq', key: 'topic', value: 'engineering' }] }), new Set([bread.id, turbine.id]));
   t.deepEqual(await ids({ type: 'nin', key: 'topic', value: ['cooking', 'engineering'] }), new Set([volcano.id]), 'a file without the key meets nin');
 
+  const updated = await client.vectorStores.files.update(volcano.id, { vector_store_id: store.id, attributes: { topic: 'geology', year: 2019 } });
+  t.deepEqual(updated.attributes, { topic: 'geology', year: 2019 });
+  t.deepEqual(await ids({ type: 'lt', key: 'year', value: 2021 }), new Set([volcano.id]), 'filters see new attributes at once');
+  t.deepEqual(await ids({ type: 'eq', key: 'topic', value: 'geology' }), new Set([volcano.id]));
+
   // The client's page keeps only `data`: the rewritten query is read from the body itself.
   const response = await client.vectorStores.search(store.id, { query: 'What is the southernmost active volcano?', rewrite_query: true }).asResponse();
   const page = (await response.json()) as { object: string; search_query: string[]; data: { file_id: string }[]; has_more: boolean };

@@ -200,6 +200,7 @@ test.serial('files and vector stores, and their errors, match the document', asy
   t.is((await api.call('POST', `/v1/vector_stores/${store.id}/search`, { json: search })).status, 200);
   t.is((await api.call('POST', `/v1/vector_stores/${store.id}/search`, { json: { query: 'x', max_num_results: 51 } })).status, 400);
   t.is((await api.call('POST', `/v1/vector_stores/${store.id}/files`, { json: { file_id: file.id, attributes: { year: 2021 } } })).body.id, file.id);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/files/${file.id}`, { json: { attributes: { year: 2022 } } })).body.attributes.year, 2022);
   t.is((await api.call('DELETE', `/v1/vector_stores/${store.id}/files/${file.id}`)).status, 200);
   t.is((await api.call('DELETE', `/v1/files/${file.id}`)).status, 200);
   t.is((await api.call('DELETE', `/v1/vector_stores/${store.id}`)).status, 200);

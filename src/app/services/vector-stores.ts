@@ -3,7 +3,9 @@ import type { FileDoc } from '../../../projections/files/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { ChunkingStrategy } from '../../../schemas/http/openai-vector-stores.ts';
 import { MEDIA_TYPES } from '../../parsing/types.ts';
-import { type AppContext } from '../context.ts';
+import { documentDecider } from '../../domain/document/document.ts';
+import { handleCommand } from '../command-handler.ts';
+import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { badRequest, resourceNotFound } from '../errors.ts';
 import type { DocumentService } from './documents.ts';
 import { type FileService, toUnix } from './files.ts';
@@ -181,6 +183,18 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
       const window = sorted.slice(start, end < 0 ? sorted.length : end);
       const data = page.before ? window.slice(-page.limit) : window.slice(0, page.limit);
       return { object: 'list' as const, data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: window.length > data.length };
+    },
+
+    /** New attributes for a file: the document's metadata, replaced (filters see them at once; nothing is re-indexed). */
+    async updateAttributes(principal: Principal, kbId: string, fileId: string, attributes: Attributes, requestId?: string) {
+      const doc = await documentOf(principal, kbId, fileId);
+      const result = await handleCommand(ctx.store, documentDecider, doc.id, {
+        type: 'UpdateDocumentMetadata',
+        data: { document_id: doc.id, workspace_id: principal.workspaceId, metadata: attributes },
+        metadata: commandMetadata(ctx, principal.keyId, requestId),
+      });
+      await settled(ctx, result);
+      return presentVectorStoreFile((await ctx.readModels.get<DocumentDoc>('documents', doc.id))!, fileId);
     },
 
     /** The file's text as the store holds it: its chunks in order, each once (the overlap between chunks included). */

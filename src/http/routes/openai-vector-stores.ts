@@ -10,6 +10,7 @@ import {
   VectorStoreFile,
   VectorStoreFileBody,
   VectorStoreFileContent,
+  VectorStoreFileUpdateBody,
   VectorStoreFileListQuery,
   VectorStoreListQuery,
   VectorStoreSearchBody,
@@ -124,6 +125,19 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
         const file = await stores.file(principal, params.vector_store_id!, params.file_id!);
         return { body: file, ...pollHint(file.status) };
       },
+    }),
+    route({
+      method: 'post',
+      path: `${base}/:vector_store_id/files/:file_id`,
+      operationId: 'updateVectorStoreFileAttributes',
+      summary: "Replace a file's attributes (its document's metadata): filters see them at once",
+      tag,
+      scope: 'write',
+      body: VectorStoreFileUpdateBody,
+      response: VectorStoreFile,
+      handle: async ({ principal, params, body, requestId }) => ({
+        body: await stores.updateAttributes(principal, params.vector_store_id!, params.file_id!, body.attributes ?? {}, requestId),
+      }),
     }),
     route({
       method: 'get',
