@@ -90,7 +90,7 @@ function openAiRetrievalRoutes(deps: ApiRouteDeps): RouteSpec[] {
   const files = createFileService(deps.ctx, deps.documents.blobs);
   const stores = createVectorStoreService(deps.ctx, { knowledgeBases: deps.knowledgeBases, documents: deps.documents.documents, files });
   const search = createVectorStoreSearch({ search: deps.search, stores, readModels: deps.ctx.readModels });
-  return [...openAiFileRoutes(files, deps.documents), ...openAiVectorStoreRoutes({ stores, batches: createVectorStoreBatches(stores), search })];
+  return [...openAiFileRoutes(files, deps.documents), ...openAiVectorStoreRoutes({ stores, batches: createVectorStoreBatches(stores, deps.ctx.now), search })];
 }
 
 /**

@@ -20,7 +20,8 @@ function fileIdsOf(id: string): string[] {
   return ids;
 }
 
-export function createVectorStoreBatches(stores: VectorStoreService) {
+/** `now`: the clock a batch whose files are all gone dates itself by. */
+export function createVectorStoreBatches(stores: VectorStoreService, now: () => Date) {
   async function get(principal: Principal, kbId: string, id: string) {
     const ids = fileIdsOf(id);
     const files = await stores.files(principal, kbId, { limit: ids.length, order: 'asc' }, ids);
@@ -29,7 +30,7 @@ export function createVectorStoreBatches(stores: VectorStoreService) {
     return {
       id,
       object: 'vector_store.files_batch' as const,
-      created_at: Math.min(...files.data.map((f) => f.created_at), Math.floor(Date.now() / 1000)),
+      created_at: Math.min(...files.data.map((f) => f.created_at), Math.floor(now().getTime() / 1000)),
       vector_store_id: kbId,
       status: counts.in_progress > 0 ? ('in_progress' as const) : counts.failed > 0 && counts.completed === 0 ? ('failed' as const) : ('completed' as const),
       file_counts: counts,
