@@ -1,5 +1,6 @@
 import { apiKeyHashesProjection, apiKeysProjection } from './api-keys/index.ts';
 import { documentsProjection } from './documents/index.ts';
+import { filesProjection } from './files/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
 import type { Projection } from './projection.ts';
 import { workflowRunsProjection } from './workflow-runs/index.ts';
@@ -14,4 +15,5 @@ export const allProjections: readonly Projection[] = [
   documentsProjection,
   workflowsProjection,
   workflowRunsProjection,
+  filesProjection,
 ];

@@ -35,7 +35,7 @@ export type KnowledgeBaseTotals = { document_count: number; chunk_count: number 
 /** The status a client polls: queued → parsing → indexing → ready | failed. */
 export const documentsProjection = defineProjection<DocumentDoc>()({
   collection: 'documents',
-  eventTypes: ['DocumentUploaded', 'DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed', 'DocumentFailed', 'DocumentDeleted'],
+  eventTypes: ['DocumentUploaded', 'DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed', 'DocumentFailed', 'DocumentDeleted', 'DocumentMetadataUpdated'],
   // Every document counts toward its knowledge base; its chunks count once it is ready (searchable).
   totals: {
     collection: KNOWLEDGE_BASE_TOTALS,
@@ -77,6 +77,8 @@ export const documentsProjection = defineProjection<DocumentDoc>()({
       }
       case 'DocumentDeleted':
         return null;
+      case 'DocumentMetadataUpdated':
+        return doc && { ...doc, metadata: event.data.metadata, updated_at: event.data.updated_at };
       default:
         return assertNever(event);
     }

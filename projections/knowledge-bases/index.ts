@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { VectorStoreSettings } from '../../schemas/events/knowledge-base.ts';
 import type { KnowledgeBaseSettings } from '../../schemas/knowledge-base-settings.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
@@ -9,6 +11,8 @@ export type KnowledgeBaseDoc = {
   name: string;
   description: string | null;
   settings: KnowledgeBaseSettings;
+  /** Set through the vector-store API only (absent otherwise). */
+  vector_store?: z.infer<typeof VectorStoreSettings>;
   created_at: string;
   updated_at: string;
   /** Revision of the knowledge base's stream: the ETag clients send back in If-Match. */
@@ -29,8 +33,8 @@ export const knowledgeBasesProjection = defineProjection<KnowledgeBaseDoc>()({
         return { id: knowledge_base_id, object: 'knowledge_base', ...rest, updated_at: rest.created_at, revision: event.revision };
       }
       case 'KnowledgeBaseUpdated': {
-        const { name, description, settings, updated_at } = event.data;
-        return doc && { ...doc, name, description, settings, updated_at, revision: event.revision };
+        const { name, description, settings, vector_store, updated_at } = event.data;
+        return doc && { ...doc, name, description, settings, ...(vector_store && { vector_store }), updated_at, revision: event.revision };
       }
       case 'KnowledgeBaseDeleted':
         return null;

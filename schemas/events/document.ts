@@ -107,6 +107,13 @@ export const DocumentDeleted = z.strictObject({
   deleted_at: z.iso.datetime(),
 });
 
+/** New metadata for a document, replacing the old (a vector-store file's attributes, updated): filters read it at once, no re-index. */
+export const DocumentMetadataUpdated = z.strictObject({
+  ...ids,
+  metadata: DocumentMetadata,
+  updated_at: z.iso.datetime(),
+});
+
 /** The events of a document's stream: its lifecycle, no chunk text. */
 export const documentEvents = {
   DocumentUploaded,
@@ -115,6 +122,7 @@ export const documentEvents = {
   DocumentIndexed,
   DocumentFailed,
   DocumentDeleted,
+  DocumentMetadataUpdated,
 } as const;
 
 /** The events of one parse attempt's chunk stream: the attempt's chunks, batch by batch. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
 import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from './document.ts';
+import { fileEvents } from './file.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { workflowEvents } from './workflow.ts';
 import { workflowRunEvents } from './workflow-run.ts';
@@ -18,6 +19,7 @@ export const eventCatalog = {
   ...entries(documentChunkEvents, 'document_chunks'),
   ...entries(contentClaimEvents, 'document_content'),
   ...entries(idempotencyEvents, 'idempotency'),
+  ...entries(fileEvents, 'file'),
   ...entries(chatEvents, 'chat'),
   ...entries(workflowEvents, 'workflow'),
   ...entries(workflowRunEvents, 'workflow_run'),

@@ -31,6 +31,12 @@ import { modelRoutes } from './routes/models.ts';
 import { embeddingsRoutes } from './routes/embeddings.ts';
 import { operationRoutes, type ReadinessCheck } from './routes/operations.ts';
 import { searchRoutes } from './routes/search.ts';
+import { openAiFileRoutes } from './routes/openai-files.ts';
+import { openAiVectorStoreRoutes } from './routes/openai-vector-stores.ts';
+import { createFileService } from '../app/services/files.ts';
+import { createVectorStoreService } from '../app/services/vector-stores.ts';
+import { createVectorStoreBatches } from '../app/services/vector-store-batches.ts';
+import { createVectorStoreSearch } from '../app/services/vector-store-search.ts';
 import { workflowRoutes, type WorkflowRouteDeps } from './routes/workflows.ts';
 import { parseOr400 } from './validate.ts';
 
@@ -75,7 +81,16 @@ function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
     ...chatRoutes(deps.chat, deps.onServerError),
     ...workflowRoutes(deps.workflows),
     ...mcpRoutes({ ...deps, documents: deps.documents.documents }),
+    ...openAiRetrievalRoutes(deps),
   ];
+}
+
+/** OpenAI's Files and Vector Stores APIs, over the services the routes above use. */
+function openAiRetrievalRoutes(deps: ApiRouteDeps): RouteSpec[] {
+  const files = createFileService(deps.ctx, deps.documents.blobs);
+  const stores = createVectorStoreService(deps.ctx, { knowledgeBases: deps.knowledgeBases, documents: deps.documents.documents, files });
+  const search = createVectorStoreSearch({ search: deps.search, stores, readModels: deps.ctx.readModels });
+  return [...openAiFileRoutes(files, deps.documents), ...openAiVectorStoreRoutes({ stores, batches: createVectorStoreBatches(stores, deps.ctx.now), search })];
 }
 
 /**

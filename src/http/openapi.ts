@@ -22,6 +22,8 @@ const TAGS: Record<string, string> = {
   search: 'Vector, keyword and graph recall over a knowledge base, fused and reranked.',
   chat: 'OpenAI-compatible chat grounded in a knowledge base, with citations.',
   workflows: 'Graphs of nodes (retrieval, LLM, templates, conditions, replies) and their runs.',
+  files: 'OpenAI’s Files API: workspace-level uploads (a key limited to some knowledge bases sees only its own), which vector stores attach.',
+  'vector-stores': 'OpenAI’s Vector Stores API over knowledge bases: a vector store is a knowledge base (same id), its files are documents, their attributes the documents’ metadata.',
   mcp: 'The Model Context Protocol endpoint for agents (Claude Desktop, Cursor, agent frameworks): the same services and key checks as the REST API.',
   operations: 'Liveness, readiness, metrics and this document; no key needed.',
 };

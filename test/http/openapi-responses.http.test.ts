@@ -1,96 +1,14 @@
 import anyTest, { type TestFn } from 'ava';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsPlugin from 'ajv-formats';
 import { describeApi } from '../../src/http/app.ts';
 import { VERSION } from '../../src/main.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { FACTS } from '../helpers/knowledge-base.ts';
-import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
+import { Api, type Doc } from '../helpers/openapi-api.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 
-/**
- * Every response of the real app, checked against the schema the served OpenAPI document declares
- * for its operation, status and media type: a status the operation does not declare (other than a
- * 5xx under `default`) or a body that does not match fails with the path and Ajv's errors.
- */
+// Every response of the real app, checked against the served OpenAPI document (see openapi-api.ts).
 
-type Doc = ReturnType<typeof describeApi>;
-type Checked = { status: number; headers: Headers; body: any; text: string };
-type Request = { key?: string | null; json?: unknown; raw?: string; form?: FormData; contentType?: string; headers?: Record<string, string> };
-
-const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => void;
 const test = anyTest as TestFn<{ server: TestServer; doc: Doc; api: Api; kbId: string; docs: { erebus: string; bread: string } }>;
-
-class Api {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
-  private readonly compiled = new Map<string, ValidateFunction>();
-  private readonly templates: { template: string; pattern: RegExp; statics: number }[];
-  readonly exercised = new Set<string>();
-
-  constructor(
-    private readonly url: string,
-    private readonly doc: Doc,
-  ) {
-    addFormats(this.ajv);
-    this.templates = Object.keys(doc.paths).map((template) => ({
-      template,
-      pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
-      statics: template.split('/').filter((s) => s && !s.startsWith('{')).length,
-    }));
-  }
-
-  async call(method: string, path: string, request: Request = {}): Promise<Checked> {
-    const { key = ADMIN_KEY, json, raw, form, contentType, headers = {} } = request;
-    const response = await fetch(this.url + path, {
-      method,
-      headers: {
-        ...(key !== null && { authorization: `Bearer ${key}` }),
-        ...((json !== undefined || raw !== undefined) && { 'content-type': contentType ?? 'application/json' }),
-        ...headers,
-      },
-      body: form ?? raw ?? (json === undefined ? undefined : JSON.stringify(json)),
-    });
-    const text = await response.text();
-    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    const body = mediaType === 'application/json' ? JSON.parse(text) : text;
-    this.check(method.toLowerCase(), path, response.status, mediaType, body);
-    return { status: response.status, headers: response.headers, body, text };
-  }
-
-  private check(method: string, path: string, status: number, mediaType: string, body: unknown) {
-    const where = `${method.toUpperCase()} ${path} → ${status} ${mediaType}`;
-    const pathname = path.split('?')[0]!;
-    const template = this.templates
-      .filter((t) => t.pattern.test(pathname))
-      .sort((a, b) => b.statics - a.statics)[0]?.template;
-    if (!template) throw new Error(`${where}: no path of the OpenAPI document matches`);
-    const operation = (this.doc.paths[template] as Record<string, any>)[method];
-    if (!operation) throw new Error(`${where}: ${template} declares no ${method} operation`);
-    this.exercised.add(operation.operationId);
-    const declared = operation.responses[String(status)] ?? (status >= 500 ? operation.responses.default : undefined);
-    if (!declared) throw new Error(`${where}: ${operation.operationId} does not declare status ${status} (declared: ${Object.keys(operation.responses).join(', ')})`);
-    const response = this.resolve(declared);
-    const content = response.content?.[mediaType];
-    if (!content) throw new Error(`${where}: ${operation.operationId} ${status} does not declare ${mediaType} (declared: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`);
-    const pointer = `${template} ${method} ${status} ${mediaType}`;
-    let validate = this.compiled.get(pointer);
-    if (!validate) this.compiled.set(pointer, (validate = this.ajv.compile(this.resolve(content.schema))));
-    if (!validate(body)) {
-      const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`);
-      throw new Error(`${where}: the body does not match ${operation.operationId}'s schema: ${errors.join('; ')}\n${JSON.stringify(body).slice(0, 2000)}`);
-    }
-  }
-
-  /** Follows a `#/components/...` reference of the document (schemas keep their own `#/$defs` references). */
-  private resolve(node: any): any {
-    if (typeof node?.$ref !== 'string' || !node.$ref.startsWith('#/components/')) return node;
-    const target = node.$ref
-      .slice(2)
-      .split('/')
-      .reduce((at: any, key: string) => at?.[key], this.doc);
-    if (target === undefined) throw new Error(`unresolved reference ${node.$ref}`);
-    return this.resolve(target);
-  }
-}
 
 test.before(async (t) => {
   const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '1000', KBQA_MAX_JSON_KB: '8' });
@@ -252,6 +170,40 @@ test.serial('the MCP endpoint’s answers match the document', async (t) => {
   t.is(searched.body.result.structuredContent.data[0].source, 'erebus.md');
   t.is((await mcp({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, null)).status, 401);
   t.is((await mcp({ id: 4, method: 'tools/list' })).status, 400);
+});
+
+test.serial('files and vector stores, and their errors, match the document', async (t) => {
+  const { api, server } = t.context;
+  const form = new FormData();
+  form.append('purpose', 'assistants');
+  form.append('file', new Blob([`# Mount Erebus\n\n${FACTS.volcano}\n`], { type: 'text/markdown' }), 'erebus.md');
+  const { body: file } = await api.call('POST', '/v1/files', { form });
+  t.is((await api.call('GET', '/v1/files?limit=2')).status, 200);
+  t.is((await api.call('GET', `/v1/files/${file.id}`)).status, 200);
+  t.is((await api.call('GET', `/v1/files/${file.id}/content`)).status, 200);
+  t.is((await api.call('GET', '/v1/files/file_missing')).status, 404);
+  const { body: store } = await api.call('POST', '/v1/vector_stores', { json: { name: 'store', file_ids: [file.id], metadata: { k: 'v' } } });
+  t.is((await api.call('POST', '/v1/vector_stores', { json: { file_ids: ['file_missing'] } })).status, 404);
+  t.is((await api.call('GET', '/v1/vector_stores?limit=2')).status, 200);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}`, { json: { name: 'renamed' } })).status, 200);
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/files?filter=in_progress`)).status, 200);
+  const { body: batch } = await api.call('POST', `/v1/vector_stores/${store.id}/file_batches`, { json: { file_ids: [file.id], attributes: { year: 2020 } } });
+  const documentId = (await server.call('GET', `/v1/knowledge-bases/${store.id}/documents`)).body.data[0].id as string;
+  t.is((await settledDocument(server, store.id, documentId)).status, 'ready');
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}`)).body.status, 'completed');
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/files/${file.id}`)).body.status, 'completed');
+  t.regex(JSON.stringify((await api.call('GET', `/v1/vector_stores/${store.id}/files/${file.id}/content`)).body.data), /Erebus/);
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/${batch.id}`)).body.status, 'completed');
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/${batch.id}/files`)).status, 200);
+  t.is((await api.call('GET', `/v1/vector_stores/${store.id}/file_batches/vsfb_bad`)).status, 404);
+  const search = { query: 'Which volcano is the southernmost?', filters: { type: 'eq', key: 'lang', value: 'en' }, max_num_results: 3, rewrite_query: true };
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/search`, { json: search })).status, 200);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/search`, { json: { query: 'x', max_num_results: 51 } })).status, 400);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/files`, { json: { file_id: file.id, attributes: { year: 2021 } } })).body.id, file.id);
+  t.is((await api.call('POST', `/v1/vector_stores/${store.id}/files/${file.id}`, { json: { attributes: { year: 2022 } } })).body.attributes.year, 2022);
+  t.is((await api.call('DELETE', `/v1/vector_stores/${store.id}/files/${file.id}`)).status, 200);
+  t.is((await api.call('DELETE', `/v1/files/${file.id}`)).status, 200);
+  t.is((await api.call('DELETE', `/v1/vector_stores/${store.id}`)).status, 200);
 });
 
 test.serial('the operations this file does not exercise are named', (t) => {

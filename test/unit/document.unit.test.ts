@@ -250,3 +250,15 @@ for (const [name, past] of [['an unknown', []], ['a deleted', [uploaded, deleted
       .thenThrows('not_found', 'document_not_found');
   });
 }
+
+test("a document's metadata is replaced by its workspace only, and changes nothing of its lifecycle", (t) => {
+  const update = (workspace_id: string) => ({ type: 'UpdateDocumentMetadata' as const, data: { document_id: 'doc_1', workspace_id, metadata: { year: 2024 } }, metadata: at(T1) });
+  spec(t)
+    .given(uploaded)
+    .when(update(uploaded.type === 'DocumentUploaded' ? uploaded.data.workspace_id : ''))
+    .then([{ type: 'DocumentMetadataUpdated', data: { ...ids, metadata: { year: 2024 }, updated_at: T1 } }]);
+  spec(t).given(uploaded).when(update('ws_other')).thenThrows('not_found', 'document_not_found');
+  spec(t).given().when(update('ws_a')).thenThrows('not_found', 'document_not_found');
+  const state = documentDecider.evolve(documentDecider.evolve(documentDecider.initialState(), uploaded), { type: 'DocumentMetadataUpdated', data: { ...ids, metadata: {}, updated_at: T1 } });
+  t.is(state.status, 'queued');
+});

@@ -140,6 +140,11 @@ function change(catalog: Catalog, event: RecordedEvent) {
       return;
     case 'DocumentIndexed':
       return readiness(true);
+    case 'DocumentMetadataUpdated':
+      if (!known) return;
+      known.metadata = data.metadata ?? {};
+      catalog.answers.clear();
+      return;
     case 'DocumentParsingStarted':
     case 'DocumentParsed':
     case 'DocumentFailed':

@@ -1,4 +1,6 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
+import type { z } from 'zod';
+import type { VectorStoreSettings as VectorStoreSettingsSchema } from '../../../schemas/events/knowledge-base.ts';
 import type { KnowledgeBaseSettingsPatch } from '../../../schemas/knowledge-base-settings.ts';
 import { knowledgeBaseDecider } from '../../domain/knowledge-base/knowledge-base.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -11,12 +13,15 @@ import { type KnowledgeBaseWithTotals, withTotals } from './knowledge-base-total
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess, visibleTo } from './principal.ts';
 
-export type KnowledgeBaseInput = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
-export type KnowledgeBasePatch = { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
+/** `vector_store`: what the vector-store API keeps for its clients (vector-stores.ts); the knowledge-base API neither takes nor shows it. */
+export type KnowledgeBaseInput = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch; vector_store?: VectorStoreSettings };
+export type KnowledgeBasePatch = { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch; vector_store?: VectorStoreSettings };
 
-export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, ...visible }: KnowledgeBaseWithTotals) {
+export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, vector_store: _vs, ...visible }: KnowledgeBaseWithTotals) {
   return visible;
 }
+
+type VectorStoreSettings = z.infer<typeof VectorStoreSettingsSchema>;
 
 export type KnowledgeBaseView = { body: ReturnType<typeof presentKnowledgeBase>; revision: number };
 
@@ -57,6 +62,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
           description: input.description ?? null,
           settings: input.settings ?? {},
           default_embedding_model: models.defaultEmbeddingModel,
+          ...(input.vector_store && { vector_store: input.vector_store }),
         },
         metadata: commandMetadata(ctx, principal.keyId, correlationId),
       });

@@ -23,6 +23,8 @@ export function createSearchService(deps: RetrievalDeps) {
     },
     retrieveContext,
     retrieveContextAcross,
+    /** The keyword index's analyzer, for callers that read a query as the index would (a vector store search's rewrite_query). */
+    analyzer: deps.analyzer,
 
     /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read (no prompt, so no context). */
     async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[] } & Answerability> {

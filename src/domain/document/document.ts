@@ -18,7 +18,8 @@ export type DocumentCommand =
     >
   | Command<'RecordIndexed', { document_id: string; entity_count: number; embedding_model: string; index_ms: number }>
   | Command<'FailDocument', { document_id: string; stage: Data<'DocumentFailed'>['stage']; code: string; message: string }>
-  | Command<'DeleteDocument', { document_id: string; workspace_id: string }>;
+  | Command<'DeleteDocument', { document_id: string; workspace_id: string }>
+  | Command<'UpdateDocumentMetadata', { document_id: string; workspace_id: string; metadata: Data<'DocumentMetadataUpdated'>['metadata'] }>;
 
 export type DocumentState =
   | { status: 'absent' }
@@ -75,8 +76,7 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
         return [{ type: 'DocumentFailed', data: { ...ids(doc, command.data.document_id), stage, code, message, failed_at: now } }];
       }
       case 'DeleteDocument': {
-        const doc = isLive(state) ? state : null;
-        if (!doc || doc.workspaceId !== command.data.workspace_id) throw missing('document', command.data.document_id);
+        const doc = owned(state, command.data);
         return [
           {
             type: 'DocumentDeleted',
@@ -90,6 +90,8 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
           },
         ];
       }
+      case 'UpdateDocumentMetadata':
+        return [metadataUpdated(state, command.data, now)];
       default:
         return assertNever(command);
     }
@@ -116,11 +118,23 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
         return withLive(state, (doc) => ({ ...doc, status: 'failed' }));
       case 'DocumentDeleted':
         return { status: 'deleted' };
+      case 'DocumentMetadataUpdated':
+        return state;
       default:
         return assertNever(event);
     }
   },
 };
+
+/** The live document a workspace's command addresses; another workspace's answers like a missing one. */
+function owned(state: DocumentState, target: { document_id: string; workspace_id: string }): Live {
+  if (!isLive(state) || state.workspaceId !== target.workspace_id) throw missing('document', target.document_id);
+  return state;
+}
+
+function metadataUpdated(state: DocumentState, data: Extract<DocumentCommand, { type: 'UpdateDocumentMetadata' }>['data'], now: string): DocumentEvent {
+  return { type: 'DocumentMetadataUpdated', data: { ...ids(owned(state, data), data.document_id), metadata: data.metadata, updated_at: now } };
+}
 
 function live(state: DocumentState, id: string): Live {
   if (!isLive(state)) throw missing('document', id);

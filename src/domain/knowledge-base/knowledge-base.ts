@@ -4,6 +4,7 @@ import type {
   KnowledgeBaseCreated,
   KnowledgeBaseDeleted,
   KnowledgeBaseUpdated,
+  VectorStoreSettings,
 } from '../../../schemas/events/knowledge-base.ts';
 import {
   defaultSettings,
@@ -24,14 +25,27 @@ type Target = { knowledge_base_id: string; workspace_id: string };
 export type KnowledgeBaseCommand =
   | Command<
       'CreateKnowledgeBase',
-      Target & { name: string; description: string | null; settings: KnowledgeBaseSettingsPatch; default_embedding_model: string }
+      Target & {
+        name: string;
+        description: string | null;
+        settings: KnowledgeBaseSettingsPatch;
+        default_embedding_model: string;
+        vector_store?: z.infer<typeof VectorStoreSettings>;
+      }
     >
-  | Command<'UpdateKnowledgeBase', Target & { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch }>
+  | Command<'UpdateKnowledgeBase', Target & { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch; vector_store?: z.infer<typeof VectorStoreSettings> }>
   | Command<'DeleteKnowledgeBase', Target>;
 
 export type KnowledgeBaseState =
   | { status: 'absent' }
-  | { status: 'active' | 'deleted'; workspaceId: string; name: string; description: string | null; settings: KnowledgeBaseSettings };
+  | {
+      status: 'active' | 'deleted';
+      workspaceId: string;
+      name: string;
+      description: string | null;
+      settings: KnowledgeBaseSettings;
+      vectorStore?: z.infer<typeof VectorStoreSettings>;
+    };
 
 export const knowledgeBaseDecider: Decider<KnowledgeBaseState, KnowledgeBaseCommand, KnowledgeBaseEvent> = {
   initialState: () => ({ status: 'absent' }),
@@ -42,9 +56,9 @@ export const knowledgeBaseDecider: Decider<KnowledgeBaseState, KnowledgeBaseComm
     switch (command.type) {
       case 'CreateKnowledgeBase': {
         if (state.status !== 'absent') throw conflict('knowledge_base_exists', `knowledge base ${data.knowledge_base_id} already exists`);
-        const { default_embedding_model, settings, ...rest } = command.data;
+        const { default_embedding_model, settings, vector_store, ...rest } = command.data;
         const merged = validSettings(mergeSettings(defaultSettings(default_embedding_model), settings));
-        return [{ type: 'KnowledgeBaseCreated', data: { ...rest, settings: merged, created_at: metadata.now } }];
+        return [{ type: 'KnowledgeBaseCreated', data: { ...rest, settings: merged, ...(vector_store && { vector_store }), created_at: metadata.now } }];
       }
       case 'UpdateKnowledgeBase': {
         const current = requireActive(state, data);
@@ -57,6 +71,7 @@ export const knowledgeBaseDecider: Decider<KnowledgeBaseState, KnowledgeBaseComm
               name: patch.name ?? current.name,
               description: patch.description === undefined ? current.description : patch.description,
               settings: validSettings(mergeSettings(current.settings, patch.settings ?? {})),
+              ...((patch.vector_store ?? current.vectorStore) && { vector_store: patch.vector_store ?? current.vectorStore }),
               updated_at: metadata.now,
             },
           },
@@ -74,8 +89,8 @@ export const knowledgeBaseDecider: Decider<KnowledgeBaseState, KnowledgeBaseComm
       case 'KnowledgeBaseCreated':
       case 'KnowledgeBaseUpdated': {
         const workspaceId = event.type === 'KnowledgeBaseCreated' ? event.data.workspace_id : state.status === 'absent' ? '' : state.workspaceId;
-        const { name, description, settings } = event.data;
-        return { status: 'active', workspaceId, name, description, settings };
+        const { name, description, settings, vector_store } = event.data;
+        return { status: 'active', workspaceId, name, description, settings, ...(vector_store && { vectorStore: vector_store }) };
       }
       case 'KnowledgeBaseDeleted':
         return state.status === 'absent' ? state : { ...state, status: 'deleted' };

@@ -23,6 +23,7 @@ const NOUNS = {
   workflow: 'workflow',
   workflow_run: 'workflow run',
   model: 'model',
+  file: 'file',
 } as const;
 
 export type ResourceKind = keyof typeof NOUNS;
