@@ -3,6 +3,7 @@ import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
 import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
+import { responseEvents } from './response.ts';
 import { workflowEvents } from './workflow.ts';
 import { workflowRunEvents } from './workflow-run.ts';
 import { workspaceEvents } from './workspace.ts';
@@ -19,6 +20,7 @@ export const eventCatalog = {
   ...entries(contentClaimEvents, 'document_content'),
   ...entries(idempotencyEvents, 'idempotency'),
   ...entries(chatEvents, 'chat'),
+  ...entries(responseEvents, 'response'),
   ...entries(workflowEvents, 'workflow'),
   ...entries(workflowRunEvents, 'workflow_run'),
 };

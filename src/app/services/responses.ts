@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import type { ResponseStored } from '../../../schemas/events/response.ts';
+import { responseDecider } from '../../domain/response/response.ts';
+import type { ChatMessage } from '../../ports/models.ts';
+import { foldStream, handleCommand } from '../command-handler.ts';
+import { type AppContext, commandMetadata } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import type { Principal } from './principal.ts';
+import type { SearchService } from './search.ts';
+
+type Stored = z.infer<typeof ResponseStored>;
+export type StoreResponse = Omit<Stored, 'stored_at' | 'workspace_id' | 'api_key_id' | 'conversation'> & { conversation: ChatMessage[] };
+
+export type ResponsesDeps = { ctx: AppContext; search: SearchService };
+
+/**
+ * Stored Responses API answers, one stream each (`response-{id}`). A key reads one back when it is
+ * of the response's workspace and may read every knowledge base the response searched; otherwise,
+ * as for a deleted or unknown id, the response is not found.
+ */
+export function createResponsesService({ ctx, search }: ResponsesDeps) {
+  async function load(principal: Principal, id: string): Promise<Stored> {
+    const notFound = new ApiError(404, 'not_found_error', 'response_not_found', `No response ${id}.`, { param: 'response_id' });
+    const state = foldStream(responseDecider, responseDecider.streamId(id), await ctx.store.readStream(responseDecider.streamId(id)));
+    if (state.status !== 'stored' || state.stored.workspace_id !== principal.workspaceId) throw notFound;
+    try {
+      await search.knowledgeBases(principal, state.stored.knowledge_base_ids);
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) throw notFound;
+      throw error;
+    }
+    return state.stored;
+  }
+
+  return {
+    /** The stored response as it was returned. */
+    get: async (principal: Principal, id: string) => (await load(principal, id)).response,
+    inputItems: async (principal: Principal, id: string) => (await load(principal, id)).input_items,
+    /** The conversation to continue: the stored one, ending with the stored answer. */
+    async conversation(principal: Principal, id: string): Promise<ChatMessage[]> {
+      return (await load(principal, id)).conversation.map(({ role, content, tool_calls, tool_call_id }) => ({
+        role,
+        content,
+        ...(tool_calls && { toolCalls: tool_calls }),
+        ...(tool_call_id !== undefined && { toolCallId: tool_call_id }),
+      }));
+    },
+    async store(principal: Principal, data: StoreResponse): Promise<void> {
+      const conversation = data.conversation.map(({ role, content, toolCalls, toolCallId }) => ({
+        role,
+        content,
+        ...(toolCalls?.length && { tool_calls: toolCalls }),
+        ...(toolCallId !== undefined && { tool_call_id: toolCallId }),
+      }));
+      await handleCommand(ctx.store, responseDecider, data.response_id, {
+        type: 'StoreResponse',
+        data: { ...data, conversation, workspace_id: principal.workspaceId, api_key_id: principal.keyId },
+        metadata: commandMetadata(ctx, principal.keyId),
+      });
+    },
+    async delete(principal: Principal, id: string): Promise<void> {
+      await load(principal, id);
+      await handleCommand(ctx.store, responseDecider, id, { type: 'DeleteResponse', data: { response_id: id }, metadata: commandMetadata(ctx, principal.keyId) });
+    },
+  };
+}
+
+export type ResponsesService = ReturnType<typeof createResponsesService>;
