@@ -131,7 +131,7 @@ const OutputItem = z.union([
     id: z.string(),
     role: z.literal('assistant'),
     status: z.literal('completed'),
-    content: z.array(z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(Annotation) })),
+    content: z.array(z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(Annotation).describe('One per `[n]` marker, at its offset; file_id is the document id, filename its name'), logprobs: z.array(anyObject) })),
   }),
   z.object({ type: z.literal('function_call'), id: z.string(), call_id: z.string(), name: z.string(), arguments: z.string(), status: z.literal('completed') }),
 ]);
@@ -144,7 +144,15 @@ export const ResponseObject = z
     status: z.enum(['completed', 'incomplete']),
     model: z.string(),
     output: z.array(OutputItem),
-    usage: z.object({ input_tokens: z.int(), output_tokens: z.int(), total_tokens: z.int() }),
+    usage: z
+      .object({
+        input_tokens: z.int(),
+        input_tokens_details: z.object({ cached_tokens: z.int() }),
+        output_tokens: z.int(),
+        output_tokens_details: z.object({ reasoning_tokens: z.int() }),
+        total_tokens: z.int(),
+      })
+      .nullable(),
     previous_response_id: z.string().nullable(),
     instructions: z.string().nullable(),
     tools: z.array(anyObject),
