@@ -21,6 +21,7 @@ const TAGS: Record<string, string> = {
   documents: 'Upload documents into a knowledge base; follow their parsing and indexing; read their chunks.',
   search: 'Vector, keyword and graph recall over a knowledge base, fused and reranked.',
   chat: 'OpenAI-compatible chat grounded in a knowledge base, with citations.',
+  responses: 'OpenAI’s Responses API: file_search over vector_store_ids (knowledge base ids) grounds the answer as chat does; stored responses are read back, continued and deleted.',
   workflows: 'Graphs of nodes (retrieval, LLM, templates, conditions, replies) and their runs.',
   mcp: 'The Model Context Protocol endpoint for agents (Claude Desktop, Cursor, agent frameworks): the same services and key checks as the REST API.',
   operations: 'Liveness, readiness, metrics and this document; no key needed.',
