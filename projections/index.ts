@@ -2,6 +2,7 @@ import { apiKeyHashesProjection, apiKeysProjection } from './api-keys/index.ts';
 import { documentsProjection } from './documents/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
 import type { Projection } from './projection.ts';
+import { responsesProjection } from './responses/index.ts';
 import { workflowRunsProjection } from './workflow-runs/index.ts';
 import { workflowsProjection } from './workflows/index.ts';
 import { workspacesProjection } from './workspaces/index.ts';
@@ -14,4 +15,5 @@ export const allProjections: readonly Projection[] = [
   documentsProjection,
   workflowsProjection,
   workflowRunsProjection,
+  responsesProjection,
 ];

@@ -7,10 +7,11 @@ import type { EventStream } from './sse.ts';
  * The Responses API's event stream, each event named by its `type` and numbered: the response
  * created and in progress, the search as an output item (retrieval is done before the first
  * event, so it opens and completes at once), the message's text deltas, its annotations once the
- * text is whole, the function calls a provider model makes, and the completed response. A failure
+ * text is whole, the function calls a provider model makes, and the completed response, once
+ * stored (onDone). A failure
  * after the headers is an `error` event, as on chat's stream.
  */
-export function streamResponse(facts: ResponseFacts, stream: EventStream, onDone: (outcome: ChatOutcome, response: ReturnType<typeof responseObject>) => void) {
+export function streamResponse(facts: ResponseFacts, stream: EventStream, onDone: (outcome: ChatOutcome, response: ReturnType<typeof responseObject>) => Promise<void>) {
   let sequence = 0;
   const emit = (type: string, fields: Record<string, unknown>) => stream.send({ type, sequence_number: sequence++, ...fields }, type);
   const searched = facts.prepared.knowledgeBaseIds.length > 0;
@@ -53,8 +54,8 @@ export function streamResponse(facts: ResponseFacts, stream: EventStream, onDone
           }
           calls.forEach((call, i) => callEvents(facts, call, i, messageIndex + (opened ? 1 : 0) + i, emit));
           const response = responseObject(facts, { status: delta.finishReason === 'length' ? 'incomplete' : 'completed', output: outputOf(facts, outcome), usage: delta.usage, content });
+          await onDone(outcome, response);
           emit(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
-          onDone(outcome, response);
         }
       }
       stream.end();

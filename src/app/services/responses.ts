@@ -1,9 +1,10 @@
 import type { z } from 'zod';
+import type { ResponseDoc } from '../../../projections/responses/index.ts';
 import type { ResponseStored } from '../../../schemas/events/response.ts';
 import { responseDecider } from '../../domain/response/response.ts';
 import type { ChatMessage } from '../../ports/models.ts';
-import { foldStream, handleCommand } from '../command-handler.ts';
-import { type AppContext, commandMetadata } from '../context.ts';
+import { handleCommand } from '../command-handler.ts';
+import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import type { SearchService } from './search.ts';
@@ -14,22 +15,23 @@ export type StoreResponse = Omit<Stored, 'stored_at' | 'workspace_id' | 'api_key
 export type ResponsesDeps = { ctx: AppContext; search: SearchService };
 
 /**
- * Stored Responses API answers, one stream each (`response-{id}`). A key reads one back when it is
+ * Stored Responses API answers, one stream each (`response-{id}`), read from the `responses` read
+ * model; storing or deleting one answers once the read model shows it. A key reads one back when it is
  * of the response's workspace and may read every knowledge base the response searched; otherwise,
  * as for a deleted or unknown id, the response is not found.
  */
 export function createResponsesService({ ctx, search }: ResponsesDeps) {
-  async function load(principal: Principal, id: string): Promise<Stored> {
+  async function load(principal: Principal, id: string): Promise<ResponseDoc> {
     const notFound = new ApiError(404, 'not_found_error', 'response_not_found', `No response ${id}.`, { param: 'response_id' });
-    const state = foldStream(responseDecider, responseDecider.streamId(id), await ctx.store.readStream(responseDecider.streamId(id)));
-    if (state.status !== 'stored' || state.stored.workspace_id !== principal.workspaceId) throw notFound;
+    const doc = await ctx.readModels.get<ResponseDoc>('responses', id);
+    if (!doc || doc.workspace_id !== principal.workspaceId) throw notFound;
     try {
-      await search.knowledgeBases(principal, state.stored.knowledge_base_ids);
+      await search.knowledgeBases(principal, doc.knowledge_base_ids);
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) throw notFound;
       throw error;
     }
-    return state.stored;
+    return doc;
   }
 
   return {
@@ -52,15 +54,17 @@ export function createResponsesService({ ctx, search }: ResponsesDeps) {
         ...(toolCalls?.length && { tool_calls: toolCalls }),
         ...(toolCallId !== undefined && { tool_call_id: toolCallId }),
       }));
-      await handleCommand(ctx.store, responseDecider, data.response_id, {
+      const result = await handleCommand(ctx.store, responseDecider, data.response_id, {
         type: 'StoreResponse',
         data: { ...data, conversation, workspace_id: principal.workspaceId, api_key_id: principal.keyId },
         metadata: commandMetadata(ctx, principal.keyId),
       });
+      await settled(ctx, result);
     },
     async delete(principal: Principal, id: string): Promise<void> {
       await load(principal, id);
-      await handleCommand(ctx.store, responseDecider, id, { type: 'DeleteResponse', data: { response_id: id }, metadata: commandMetadata(ctx, principal.keyId) });
+      const result = await handleCommand(ctx.store, responseDecider, id, { type: 'DeleteResponse', data: { response_id: id }, metadata: commandMetadata(ctx, principal.keyId) });
+      await settled(ctx, result);
     },
   };
 }

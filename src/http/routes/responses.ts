@@ -17,11 +17,15 @@ const responsesStream =
 
 type CreateInputs = Parameters<Parameters<typeof route<typeof ResponseCreateBody>>[0]['handle']>[0];
 
-/** onServerError hears failures past the response's start (mid-stream, storing the response), with the request's id. */
+/** onServerError hears failures past the response's start (mid-stream, recording the chat), with the request's id. */
 export function responseRoutes(deps: { chat: ChatService; responses: ResponsesService }, onServerError: (error: unknown, requestId: string) => void) {
   const { chat, responses } = deps;
 
-  /** Chat's retrieval and answer under the Responses API's names; the answer is recorded as a chat, and stored as a response unless `store: false`. */
+  /**
+   * Chat's retrieval and answer under the Responses API's names; the answer is recorded as a chat,
+   * and stored as a response unless `store: false` before the client hears it is complete, so that
+   * it can be read back or continued at once.
+   */
   async function create({ ctx, principal, body, requestId }: CreateInputs): Promise<Reply> {
     const onError = (error: unknown) => onServerError(error, requestId);
     const abort = abortOnDisconnect(ctx);
@@ -33,7 +37,7 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
     const id = `resp_${prepared.id.slice('chatcmpl-'.length)}`;
     const facts: ResponseFacts = { id, createdAt: prepared.created, body, request, prepared };
     const finish = async (outcome: ChatOutcome, response: unknown) => {
-      await prepared.record(outcome);
+      await prepared.record(outcome).catch(onError);
       if (!request.store) return;
       const answer: ChatMessage = { role: 'assistant', content: outcome.content, ...(outcome.toolCalls && { toolCalls: outcome.toolCalls }) };
       const inputItems = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : body.input;
@@ -47,7 +51,7 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
     };
     if (request.chat.stream) {
       const stream = openEventStream(ctx, { onServerError: onError });
-      streamResponse(facts, stream, (outcome, response) => void finish(outcome, response).catch(onError));
+      streamResponse(facts, stream, finish);
       return stream.reply;
     }
     const outcome = await prepared.complete(abort.signal);
