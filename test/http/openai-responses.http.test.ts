@@ -129,6 +129,8 @@ test('the offline model refuses function tools as chat does; store: false keeps 
     );
     t.is((refused as InstanceType<typeof OpenAI.APIError>).status, 400);
     t.is((refused as InstanceType<typeof OpenAI.APIError>).code, 'unsupported_parameter');
+    const jsonRefused = await t.throwsAsync(client.responses.create({ model: 'kbqa-extractive', input: QUESTION, text: { format: { type: 'json_object' } } }));
+    t.is((jsonRefused as InstanceType<typeof OpenAI.APIError>).status, 400, 'JSON output is a provider model’s, as on chat');
     const unknownField = await t.throwsAsync(client.responses.create({ model: 'kbqa-extractive', input: QUESTION, colour: 'blue' } as OpenAI.Responses.ResponseCreateParamsNonStreaming));
     t.is((unknownField as InstanceType<typeof OpenAI.APIError>).status, 400);
 
@@ -163,11 +165,22 @@ test('a provider model’s function calls come back as function_call items, and 
   const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
   try {
     const client = clientOf(server);
-    const first = await client.responses.create({ model: 'loop-chat', input: 'Weather in Oslo?', instructions: 'Be brief.', tools: [weather], tool_choice: { type: 'function', name: 'get_weather' } });
+    const format = { type: 'json_schema' as const, name: 'weather', schema: { type: 'object', properties: { celsius: { type: 'number' } } }, strict: true };
+    const first = await client.responses.create({
+      model: 'loop-chat',
+      input: 'Weather in Oslo?',
+      instructions: 'Be brief.',
+      tools: [weather],
+      tool_choice: { type: 'function', name: 'get_weather' },
+      text: { format },
+      reasoning: { effort: 'low' },
+    });
     const call = first.output.find((o) => o.type === 'function_call');
     if (call?.type !== 'function_call') return t.fail('a function_call item');
     t.deepEqual([call.call_id, call.name, JSON.parse(call.arguments)], ['call_1', 'get_weather', { city: 'Oslo' }]);
-    const sent = provider.requests[0]!.body as { tools: unknown; tool_choice: unknown; messages: { role: string; content: string }[] };
+    const sent = provider.requests[0]!.body as { tools: unknown; tool_choice: unknown; response_format: unknown; reasoning_effort: unknown; messages: { role: string; content: string }[] };
+    t.deepEqual(sent.response_format, { type: 'json_schema', json_schema: { name: 'weather', schema: format.schema, strict: true } }, 'text.format as chat’s response_format');
+    t.is(sent.reasoning_effort, 'low');
     t.deepEqual(sent.tools, [{ type: 'function', function: { name: 'get_weather', description: weather.description, parameters: weather.parameters, strict: false } }]);
     t.deepEqual(sent.tool_choice, { type: 'function', function: { name: 'get_weather' } });
     t.deepEqual(sent.messages[0], { role: 'system', content: 'Be brief.' });
