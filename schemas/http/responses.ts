@@ -162,4 +162,14 @@ export const ResponseObject = z
   .loose();
 
 export const DeletedResponse = z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) });
+/** OpenAI's paging of a response's input items: newest first unless `order=asc`. */
+export const InputItemsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.string().min(1).max(200).optional(),
+  before: z.string().min(1).max(200).optional(),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  include: z.union([z.string(), z.array(z.string())]).optional().describe('Accepted: input items carry everything already'),
+});
+export type InputItemsQuery = z.infer<typeof InputItemsQuery>;
+
 export const ResponseInputItems = z.object({ object: z.literal('list'), data: z.array(anyObject), first_id: z.string().nullable(), last_id: z.string().nullable(), has_more: z.boolean() });

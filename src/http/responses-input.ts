@@ -59,6 +59,14 @@ export function messagesOf(items: readonly ResponseInputItem[]): ChatMessage[] {
   return messages;
 }
 
+/** An input item as GET …/input_items lists it: with an id, and a message with its type and its text as content parts. */
+export function listedItem(item: ResponseInputItem, id: string): Record<string, unknown> {
+  if ('type' in item && item.type !== undefined && item.type !== 'message') return { id, ...item };
+  const m = item as Extract<ResponseInputItem, { role: string }>;
+  const content = typeof m.content === 'string' ? [{ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: m.content }] : m.content;
+  return { id: m.id ?? id, type: 'message', role: m.role, content, status: m.status ?? 'completed' };
+}
+
 function textOf(content: Extract<ResponseInputItem, { role: string }>['content']): string {
   if (typeof content === 'string') return content;
   return content.map((p) => (p.type === 'refusal' ? p.refusal : p.text)).join('\n');

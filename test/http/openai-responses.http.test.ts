@@ -138,7 +138,18 @@ test('the offline model refuses function tools as chat does; store: false keeps 
     t.is((unstored as unknown as { store: boolean }).store, false);
     t.is(((await t.throwsAsync(client.responses.retrieve(unstored.id))) as InstanceType<typeof OpenAI.APIError>).status, 404);
 
-    const stored = await client.responses.create({ model: 'kbqa-extractive', input: QUESTION, tools: fileSearch(kb) });
+    const turns = ['What is Mount Erebus?', 'It is a volcano.', QUESTION];
+    const stored = await client.responses.create({
+      model: 'kbqa-extractive',
+      tools: fileSearch(kb),
+      input: turns.map((text, i) => (i === 1 ? { role: 'assistant' as const, content: text } : { role: 'user' as const, content: [{ type: 'input_text' as const, text }] })),
+    });
+    const textOf = (item: OpenAI.Responses.ResponseItem) => (item.type === 'message' ? (item.content[0] as { text: string }).text : null);
+    t.deepEqual((await client.responses.inputItems.list(stored.id)).data.map(textOf), [...turns].reverse(), 'newest first, as OpenAI lists them');
+    const firstPage = await client.responses.inputItems.list(stored.id, { order: 'asc', limit: 2 });
+    t.deepEqual([firstPage.data.map(textOf), firstPage.has_more], [turns.slice(0, 2), true]);
+    const rest = await client.responses.inputItems.list(stored.id, { order: 'asc', after: firstPage.data[1]!.id });
+    t.deepEqual([rest.data.map(textOf), rest.has_more], [turns.slice(2), false]);
     const { body: other } = await server.call('POST', '/v1/knowledge-bases', { json: { name: 'other' } });
     const { body: key } = await server.call('POST', '/v1/api-keys', { json: { name: 'narrow', scopes: ['read'], knowledge_base_ids: [other.id] } });
     const narrow = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: key.secret, maxRetries: 0 });

@@ -2,10 +2,10 @@ import type { ChatOutcome, ChatService } from '../../app/services/chat.ts';
 import type { Principal } from '../../app/services/principal.ts';
 import type { ResponsesService } from '../../app/services/responses.ts';
 import type { ChatMessage } from '../../ports/models.ts';
-import { DeletedResponse, ResponseCreateBody, ResponseInputItems, ResponseObject } from '../../../schemas/http/responses.ts';
+import { DeletedResponse, InputItemsQuery, ResponseCreateBody, type ResponseInputItem, ResponseInputItems, ResponseObject } from '../../../schemas/http/responses.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
 import { outputOf, responseObject, type ResponseFacts } from '../response-object.ts';
-import { toResponseRequest } from '../responses-input.ts';
+import { listedItem, toResponseRequest } from '../responses-input.ts';
 import { type Reply, route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
 import { streamResponse } from '../sse-responses.ts';
@@ -40,12 +40,12 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
       await prepared.record(outcome).catch(onError);
       if (!request.store) return;
       const answer: ChatMessage = { role: 'assistant', content: outcome.content, ...(outcome.toolCalls && { toolCalls: outcome.toolCalls }) };
-      const inputItems = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : body.input;
+      const inputItems: ResponseInputItem[] = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
       await responses.store(principal, {
         response_id: id,
         knowledge_base_ids: prepared.knowledgeBaseIds,
         conversation: [...conversation, answer],
-        input_items: inputItems.map((item, i) => ({ id: `in_${id.slice('resp_'.length)}_${i}`, ...item })),
+        input_items: inputItems.map((item, i) => listedItem(item, `in_${id.slice('resp_'.length)}_${i}`)),
         response: response as Record<string, unknown>,
       });
     };
@@ -62,6 +62,17 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
   }
 
   const get = (principal: Principal, id: string) => responses.get(principal, id);
+  type InputItem = Record<string, unknown> & { id?: unknown };
+  /** One page of the items, in the order asked, after or before the named one. */
+  const pageOf = (items: InputItem[], query: InputItemsQuery) => {
+    const ordered = query.order === 'asc' ? items : [...items].reverse();
+    const at = (id: string | undefined) => (id === undefined ? -1 : ordered.findIndex((i) => i.id === id));
+    const from = query.after === undefined ? 0 : at(query.after) + 1;
+    const to = query.before === undefined ? ordered.length : Math.max(0, at(query.before));
+    const data = ordered.slice(from, to).slice(0, query.limit);
+    const idOf = (item: InputItem | undefined) => (typeof item?.id === 'string' ? item.id : null);
+    return { object: 'list', data, first_id: idOf(data[0]), last_id: idOf(data.at(-1)), has_more: from + data.length < to };
+  };
 
   return [
     route({
@@ -103,11 +114,9 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
       summary: 'The input items of a stored response, as sent',
       tag,
       scope: 'read',
+      query: InputItemsQuery,
       response: ResponseInputItems,
-      handle: async ({ principal, params }) => {
-        const data = await responses.inputItems(principal, params.response_id!);
-        return { body: { object: 'list', data, first_id: (data[0]?.id as string | undefined) ?? null, last_id: (data.at(-1)?.id as string | undefined) ?? null, has_more: false } };
-      },
+      handle: async ({ principal, params, query }) => ({ body: pageOf(await responses.inputItems(principal, params.response_id!), query) }),
     }),
   ];
 }
