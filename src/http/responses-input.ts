@@ -106,6 +106,12 @@ function toolChoice(choice: ResponseCreateBody['tool_choice']): unknown {
   return choice;
 }
 
+/** Chat's refusal of JSON output names `response_format`; a Responses client sent it as `text.format`. */
+export function inResponsesTerms(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.param !== 'response_format') return error;
+  return new ApiError(error.status, error.type, error.code, error.message.replaceAll('response_format', 'text.format'), { param: 'text.format', headers: error.headers });
+}
+
 function refuseUnsupported(body: ResponseCreateBody) {
   const unsupported = (param: string, message: string) => new ApiError(400, 'invalid_request_error', 'unsupported_parameter', `${param}: ${message}`, { param });
   if (body.conversation !== undefined && body.conversation !== null) throw unsupported('conversation', 'not supported yet; continue with previous_response_id.');

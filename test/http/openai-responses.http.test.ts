@@ -131,6 +131,7 @@ test('the offline model refuses function tools as chat does; store: false keeps 
     t.is((refused as InstanceType<typeof OpenAI.APIError>).code, 'unsupported_parameter');
     const jsonRefused = await t.throwsAsync(client.responses.create({ model: 'kbqa-extractive', input: QUESTION, text: { format: { type: 'json_object' } } }));
     t.is((jsonRefused as InstanceType<typeof OpenAI.APIError>).status, 400, 'JSON output is a provider model’s, as on chat');
+    t.is((jsonRefused as InstanceType<typeof OpenAI.APIError>).param, 'text.format', 'named as the client sent it');
     const unknownField = await t.throwsAsync(client.responses.create({ model: 'kbqa-extractive', input: QUESTION, colour: 'blue' } as OpenAI.Responses.ResponseCreateParamsNonStreaming));
     t.is((unknownField as InstanceType<typeof OpenAI.APIError>).status, 400);
 

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../ports/models.ts';
 import { DeletedResponse, InputItemsQuery, ResponseCreateBody, type ResponseInputItem, ResponseInputItems, ResponseObject } from '../../../schemas/http/responses.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
 import { outputOf, responseObject, type ResponseFacts } from '../response-object.ts';
-import { listedItem, toResponseRequest } from '../responses-input.ts';
+import { inResponsesTerms, listedItem, toResponseRequest } from '../responses-input.ts';
 import { type Reply, route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
 import { streamResponse } from '../sse-responses.ts';
@@ -33,7 +33,9 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
     const earlier = request.previousResponseId ? await responses.conversation(principal, request.previousResponseId) : [];
     const instructions: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
     const conversation = [...earlier, ...request.input];
-    const prepared = await chat.prepare(principal, { ...request.chat, messages: [...instructions, ...conversation] }, abort.signal);
+    const prepared = await chat.prepare(principal, { ...request.chat, messages: [...instructions, ...conversation] }, abort.signal).catch((error: unknown) => {
+      throw inResponsesTerms(error);
+    });
     const id = `resp_${prepared.id.slice('chatcmpl-'.length)}`;
     const facts: ResponseFacts = { id, createdAt: prepared.created, body, request, prepared };
     const finish = async (outcome: ChatOutcome, response: unknown) => {
