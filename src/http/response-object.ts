@@ -9,6 +9,12 @@ export type ResponseFacts = { id: string; createdAt: number; body: ResponseCreat
 
 export type FileCitation = { type: 'file_citation'; index: number; file_id: string; filename: string };
 
+/** The response an output item's id names (see itemIds), or null for an id not made here. */
+export function responseIdOfItem(itemId: string): string | null {
+  const match = /^(?:fs|msg|fc)_([0-9a-z]+)(?:_\d+)?$/.exec(itemId);
+  return match ? `resp_${match[1]}` : null;
+}
+
 /** The ids of a response's output items, from the response's own (one search, one message per response). */
 export const itemIds = (responseId: string) => {
   const suffix = responseId.slice('resp_'.length);

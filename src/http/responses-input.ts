@@ -59,6 +59,30 @@ export function messagesOf(items: readonly ResponseInputItem[]): ChatMessage[] {
   return messages;
 }
 
+/**
+ * The input with each item_reference replaced by the output item it names (an earlier answer or
+ * function call, as the Vercel AI SDK sends them back when responses are stored); `find` reads the
+ * stored item, or throws when the key cannot. An earlier search adds nothing and is dropped.
+ */
+export async function resolveReferences(input: ResponseCreateBody['input'], find: (id: string) => Promise<Record<string, unknown>>): Promise<ResponseCreateBody['input']> {
+  if (typeof input === 'string' || !input.some((i) => 'type' in i && i.type === 'item_reference')) return input;
+  const resolved: ResponseInputItem[] = [];
+  for (const item of input) {
+    if (!('type' in item) || item.type !== 'item_reference') {
+      resolved.push(item);
+      continue;
+    }
+    const found = await find(item.id);
+    if (found.type === 'message') {
+      const content = (found.content as { text: string }[]).map((p) => ({ type: 'output_text' as const, text: p.text }));
+      resolved.push({ type: 'message', role: 'assistant', id: item.id, content: content.length > 0 ? content : [{ type: 'output_text', text: '' }] });
+    } else if (found.type === 'function_call') {
+      resolved.push({ type: 'function_call', id: item.id, call_id: String(found.call_id), name: String(found.name), arguments: String(found.arguments) });
+    }
+  }
+  return resolved;
+}
+
 /** An input item as GET …/input_items lists it: with an id, and a message with its type and its text as content parts. */
 export function listedItem(item: ResponseInputItem, id: string): Record<string, unknown> {
   if ('type' in item && item.type !== undefined && item.type !== 'message') return { id, ...item };

@@ -135,6 +135,9 @@ test('the offline model refuses function tools as chat does; store: false keeps 
     const unknownField = await t.throwsAsync(client.responses.create({ model: 'kbqa-extractive', input: QUESTION, colour: 'blue' } as OpenAI.Responses.ResponseCreateParamsNonStreaming));
     t.is((unknownField as InstanceType<typeof OpenAI.APIError>).status, 400);
 
+    const unknownItem = await t.throwsAsync(client.responses.create({ model: 'kbqa-extractive', input: [{ type: 'item_reference', id: 'msg_0nothing' }, { role: 'user', content: QUESTION }] }));
+    t.is((unknownItem as InstanceType<typeof OpenAI.APIError>).status, 404);
+
     const unstored = await client.responses.create({ model: 'kbqa-extractive', input: QUESTION, tools: fileSearch(kb), store: false });
     t.is((unstored as unknown as { store: boolean }).store, false);
     t.is(((await t.throwsAsync(client.responses.retrieve(unstored.id))) as InstanceType<typeof OpenAI.APIError>).status, 404);

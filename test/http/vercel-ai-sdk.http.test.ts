@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import test from 'ava';
 import { generateText, streamText, type ToolSet } from 'ai';
 import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
+import { startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer } from '../helpers/server.ts';
 
 // The Vercel AI SDK, unmodified, with its default OpenAI provider call (the Responses API), and the knowledge base as its file_search tool.
@@ -48,5 +49,25 @@ test('without a tool the default provider call is a plain chat, answering as cha
     t.is(await streamed.text, generated.text);
   } finally {
     await server.close();
+  }
+});
+
+test('a conversation sent back to the default provider call finds its earlier answers by item reference', async (t) => {
+  const provider = await startChatServer({ respond: (body) => ({ pieces: [`Turn ${(body.messages as unknown[]).length}.`] }) });
+  const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
+  try {
+    const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY });
+    const first = await generateText({ model: openai('loop-chat'), prompt: 'Hello' });
+    t.is(first.text, 'Turn 1.');
+    const second = await generateText({ model: openai('loop-chat'), messages: [{ role: 'user', content: 'Hello' }, ...first.response.messages, { role: 'user', content: 'Again?' }] });
+    t.is(second.text, 'Turn 3.');
+    t.deepEqual(provider.requests[1]!.body.messages, [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Turn 1.' },
+      { role: 'user', content: 'Again?' },
+    ]);
+  } finally {
+    await server.close();
+    await provider.close();
   }
 });

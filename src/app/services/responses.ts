@@ -38,6 +38,13 @@ export function createResponsesService({ ctx, search }: ResponsesDeps) {
     /** The stored response as it was returned. */
     get: async (principal: Principal, id: string) => (await load(principal, id)).response,
     inputItems: async (principal: Principal, id: string) => (await load(principal, id)).input_items,
+    /** One output item of a stored response, by its id (an item_reference names it). */
+    async outputItem(principal: Principal, responseId: string, itemId: string): Promise<Record<string, unknown>> {
+      const output = (await load(principal, responseId)).response.output as Record<string, unknown>[];
+      const item = output.find((o) => o.id === itemId);
+      if (!item) throw new ApiError(404, 'not_found_error', 'item_not_found', `No item ${itemId} in response ${responseId}.`, { param: 'input' });
+      return item;
+    },
     /** The conversation to continue: the stored one, ending with the stored answer. */
     async conversation(principal: Principal, id: string): Promise<ChatMessage[]> {
       return (await load(principal, id)).conversation.map(({ role, content, tool_calls, tool_call_id }) => ({

@@ -1,11 +1,12 @@
+import { ApiError } from '../../app/errors.ts';
 import type { ChatOutcome, ChatService } from '../../app/services/chat.ts';
 import type { Principal } from '../../app/services/principal.ts';
 import type { ResponsesService } from '../../app/services/responses.ts';
 import type { ChatMessage } from '../../ports/models.ts';
 import { DeletedResponse, InputItemsQuery, ResponseCreateBody, type ResponseInputItem, ResponseInputItems, ResponseObject } from '../../../schemas/http/responses.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
-import { outputOf, responseObject, type ResponseFacts } from '../response-object.ts';
-import { inResponsesTerms, listedItem, toResponseRequest } from '../responses-input.ts';
+import { outputOf, responseIdOfItem, responseObject, type ResponseFacts } from '../response-object.ts';
+import { inResponsesTerms, listedItem, resolveReferences, toResponseRequest } from '../responses-input.ts';
 import { type Reply, route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
 import { streamResponse } from '../sse-responses.ts';
@@ -29,7 +30,13 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
   async function create({ ctx, principal, body, requestId }: CreateInputs): Promise<Reply> {
     const onError = (error: unknown) => onServerError(error, requestId);
     const abort = abortOnDisconnect(ctx);
-    const request = toResponseRequest(body);
+    const notFound = (id: string) => new ApiError(404, 'not_found_error', 'item_not_found', `input: no stored item ${id}.`, { param: 'input' });
+    const find = (itemId: string) => {
+      const responseId = responseIdOfItem(itemId);
+      if (!responseId) throw notFound(itemId);
+      return responses.outputItem(principal, responseId, itemId);
+    };
+    const request = toResponseRequest({ ...body, input: await resolveReferences(body.input, find) });
     const earlier = request.previousResponseId ? await responses.conversation(principal, request.previousResponseId) : [];
     const instructions: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
     const conversation = [...earlier, ...request.input];
