@@ -16,7 +16,7 @@ export const ResponseStored = z.strictObject({
   response_id: z.string(),
   workspace_id: z.string(),
   api_key_id: z.string(),
-  /** The knowledge bases its file_search read: a key must read them all to read the response back. */
+  /** The knowledge bases its content came from (its file_search, and the earlier responses it continues): a key must read them all to read it back. */
   knowledge_base_ids: z.array(z.string()),
   /** The conversation so far, this request's input last, as chat takes it (without the retrieved passages). */
   conversation: z.array(StoredMessage),

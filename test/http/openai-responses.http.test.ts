@@ -160,6 +160,8 @@ test('the offline model refuses function tools as chat does; store: false keeps 
     t.is(((await t.throwsAsync(narrow.responses.retrieve(stored.id))) as InstanceType<typeof OpenAI.APIError>).status, 404);
     t.is(((await t.throwsAsync(narrow.responses.delete(stored.id))) as InstanceType<typeof OpenAI.APIError>).status, 404);
     t.is((await client.responses.retrieve(stored.id)).id, stored.id, 'still there for a key that may read it');
+    const followUp = await client.responses.create({ model: 'kbqa-extractive', input: 'Thanks!', previous_response_id: stored.id });
+    t.is(((await t.throwsAsync(narrow.responses.retrieve(followUp.id))) as InstanceType<typeof OpenAI.APIError>).status, 404, 'a follow-up holds the knowledge base’s words too');
   } finally {
     await server.close();
   }

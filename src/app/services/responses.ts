@@ -39,20 +39,22 @@ export function createResponsesService({ ctx, search }: ResponsesDeps) {
     get: async (principal: Principal, id: string) => (await load(principal, id)).response,
     inputItems: async (principal: Principal, id: string) => (await load(principal, id)).input_items,
     /** One output item of a stored response, by its id (an item_reference names it). */
-    async outputItem(principal: Principal, responseId: string, itemId: string): Promise<Record<string, unknown>> {
-      const output = (await load(principal, responseId)).response.output as Record<string, unknown>[];
-      const item = output.find((o) => o.id === itemId);
+    async outputItem(principal: Principal, responseId: string, itemId: string): Promise<{ item: Record<string, unknown>; knowledgeBaseIds: string[] }> {
+      const doc = await load(principal, responseId);
+      const item = (doc.response.output as Record<string, unknown>[]).find((o) => o.id === itemId);
       if (!item) throw new ApiError(404, 'not_found_error', 'item_not_found', `No item ${itemId} in response ${responseId}.`, { param: 'input' });
-      return item;
+      return { item, knowledgeBaseIds: doc.knowledge_base_ids };
     },
-    /** The conversation to continue: the stored one, ending with the stored answer. */
-    async conversation(principal: Principal, id: string): Promise<ChatMessage[]> {
-      return (await load(principal, id)).conversation.map(({ role, content, tool_calls, tool_call_id }) => ({
+    /** The conversation to continue: the stored one, ending with the stored answer, and the knowledge bases its content came from. */
+    async conversation(principal: Principal, id: string): Promise<{ messages: ChatMessage[]; knowledgeBaseIds: string[] }> {
+      const doc = await load(principal, id);
+      const messages = doc.conversation.map(({ role, content, tool_calls, tool_call_id }) => ({
         role,
         content,
         ...(tool_calls && { toolCalls: tool_calls }),
         ...(tool_call_id !== undefined && { toolCallId: tool_call_id }),
       }));
+      return { messages, knowledgeBaseIds: doc.knowledge_base_ids };
     },
     async store(principal: Principal, data: StoreResponse): Promise<void> {
       const conversation = data.conversation.map(({ role, content, toolCalls, toolCallId }) => ({
