@@ -3,6 +3,7 @@ import { documentsProjection } from './documents/index.ts';
 import { filesProjection } from './files/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
 import type { Projection } from './projection.ts';
+import { responsesProjection } from './responses/index.ts';
 import { workflowRunsProjection } from './workflow-runs/index.ts';
 import { workflowsProjection } from './workflows/index.ts';
 import { workspacesProjection } from './workspaces/index.ts';
@@ -16,4 +17,5 @@ export const allProjections: readonly Projection[] = [
   workflowsProjection,
   workflowRunsProjection,
   filesProjection,
+  responsesProjection,
 ];

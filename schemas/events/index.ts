@@ -4,6 +4,7 @@ import { chatEvents } from './chat.ts';
 import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { fileEvents } from './file.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
+import { responseEvents } from './response.ts';
 import { workflowEvents } from './workflow.ts';
 import { workflowRunEvents } from './workflow-run.ts';
 import { workspaceEvents } from './workspace.ts';
@@ -21,6 +22,7 @@ export const eventCatalog = {
   ...entries(idempotencyEvents, 'idempotency'),
   ...entries(fileEvents, 'file'),
   ...entries(chatEvents, 'chat'),
+  ...entries(responseEvents, 'response'),
   ...entries(workflowEvents, 'workflow'),
   ...entries(workflowRunEvents, 'workflow_run'),
 };

@@ -24,6 +24,8 @@ import type { Reply, RouteSpec } from './route.ts';
 import { createRouteTable } from './route-table.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { responseRoutes } from './routes/responses.ts';
+import { createResponsesService } from '../app/services/responses.ts';
 import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -79,6 +81,7 @@ function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
     ...documentRoutes(deps.documents, deps.onServerError),
     ...searchRoutes(deps.search),
     ...chatRoutes(deps.chat, deps.onServerError),
+    ...responseRoutes({ chat: deps.chat, responses: createResponsesService({ ctx: deps.ctx, search: deps.search }) }, deps.onServerError),
     ...workflowRoutes(deps.workflows),
     ...mcpRoutes({ ...deps, documents: deps.documents.documents }),
     ...openAiRetrievalRoutes(deps),

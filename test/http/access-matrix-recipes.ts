@@ -53,6 +53,8 @@ export type Recipe = {
    * says 403 or 404 the route answers 200 with the API's error code in the body instead.
    */
   refusesInBody?: boolean;
+  /** By an owned resource's id, a key limited to other knowledge bases finds nothing (404) rather than being refused (403). */
+  hidesOutsideLimit?: boolean;
   /** The status for a global route when it depends on more than the scope. */
   globalStatus?(caller: Caller): number;
 };
@@ -69,6 +71,9 @@ export type World = {
 };
 
 export const QUESTION = 'What is the vault code of the archive?';
+const respond = (target: Target, stream: boolean) => ({ model: 'kbqa-extractive', input: QUESTION, stream, tools: [{ type: 'file_search', vector_store_ids: [target.kb.id] }] });
+/** A response stored over the target's knowledge base by its workspace's admin. */
+const storedResponse = async (t: Target, w: World) => (await w.server.call('POST', '/v1/responses', { key: t.admin, json: respond(t, false) })).body.id as string;
 const chat = (target: Target, stream: boolean) => ({ model: 'kbqa-extractive', knowledge_base_id: target.kb.id, stream, messages: [{ role: 'user', content: QUESTION }] });
 /** One MCP message, as the streamable HTTP transport wants it: it insists on both media types in Accept. */
 const mcp = (method: string, params: Record<string, unknown>): Request => ({
@@ -151,6 +156,20 @@ export const RECIPES: Record<string, Recipe[]> = {
     },
   ],
   'POST /v1/chat': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'POST', path: '/v1/chat', json: chat(t, false) }) }],
+  'POST /v1/responses': [
+    { via: 'kb', ok: 200, reveals: true, label: 'blocking', request: (t) => ({ method: 'POST', path: '/v1/responses', json: respond(t, false) }) },
+    { via: 'kb', ok: 200, reveals: true, label: 'streaming', request: (t) => ({ method: 'POST', path: '/v1/responses', json: respond(t, true) }) },
+    { via: 'global', ok: 200, label: 'no knowledge base', request: () => ({ method: 'POST', path: '/v1/responses', json: { model: 'kbqa-extractive', input: QUESTION } }) },
+  ],
+  'GET /v1/responses/{response_id}': [
+    { via: 'owned', ok: 200, reveals: true, hidesOutsideLimit: true, request: async (t, w) => ({ method: 'GET', path: `/v1/responses/${await storedResponse(t, w)}` }) },
+  ],
+  'DELETE /v1/responses/{response_id}': [
+    { via: 'owned', ok: 200, hidesOutsideLimit: true, request: async (t, w) => ({ method: 'DELETE', path: `/v1/responses/${await storedResponse(t, w)}` }) },
+  ],
+  'GET /v1/responses/{response_id}/input_items': [
+    { via: 'owned', ok: 200, hidesOutsideLimit: true, request: async (t, w) => ({ method: 'GET', path: `/v1/responses/${await storedResponse(t, w)}/input_items` }) },
+  ],
   'POST /v1/workflows': [
     { via: 'kb', ok: 201, request: (t) => ({ method: 'POST', path: '/v1/workflows', json: { name: 'made in the matrix', template: 'knowledge-qa', knowledge_base_id: t.kb.id } }) },
   ],
@@ -205,7 +224,8 @@ export function expectedStatus(recipe: Recipe, caller: Caller, target: Target | 
   // By a knowledge base's id the limit is checked first: a 403 that says nothing about existence.
   if (recipe.via === 'kb') return outsideLimit ? 403 : foreign ? 404 : recipe.ok;
   // By an owned resource's id, another workspace's is simply not there.
-  return foreign ? 404 : outsideLimit ? 403 : recipe.ok;
+  if (foreign || (outsideLimit && recipe.hidesOutsideLimit)) return 404;
+  return outsideLimit ? 403 : recipe.ok;
 }
 
 export const mayRead = (caller: Caller, kb: Kb) =>

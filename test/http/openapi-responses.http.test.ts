@@ -123,6 +123,22 @@ test.serial('search and chat, streamed or not, match the document', async (t) =>
   t.is((await api.call('POST', '/v1/embeddings', { json: { ...embed, dimensions: 64 } })).status, 400);
 });
 
+test.serial('responses, streamed or not, stored, read back and deleted, match the document', async (t) => {
+  const { api, kbId } = t.context;
+  const ask = { model: 'kbqa-extractive', input: 'Where is Mount Erebus?', tools: [{ type: 'file_search', vector_store_ids: [kbId] }], include: ['file_search_call.results'] };
+  const created = await api.call('POST', '/v1/responses', { json: ask });
+  t.is(created.status, 200);
+  t.is(created.body.output[1].content[0].annotations[0].type, 'file_citation');
+  const streamed = await api.call('POST', '/v1/responses', { json: { ...ask, stream: true } });
+  t.is(streamed.status, 200);
+  t.regex(streamed.text, /event: response\.completed\ndata: \{"type":"response\.completed"/);
+  t.deepEqual([(await api.call('GET', `/v1/responses/${created.body.id}`)).status, (await api.call('GET', `/v1/responses/${created.body.id}/input_items`)).status], [200, 200]);
+  t.is((await api.call('DELETE', `/v1/responses/${created.body.id}`)).status, 200);
+  t.is((await api.call('GET', `/v1/responses/${created.body.id}`)).status, 404);
+  t.is((await api.call('POST', '/v1/responses', { json: { ...ask, input: [] } })).status, 400);
+  t.is((await api.call('POST', '/v1/responses', { json: { ...ask, conversation: 'conv_1' } })).status, 400);
+});
+
 test.serial('workflows and their runs, in every response mode, match the document', async (t) => {
   const { api, kbId } = t.context;
   const created = await api.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kbId } });

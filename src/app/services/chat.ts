@@ -39,6 +39,8 @@ export type PreparedChat = {
   created: number;
   model: string;
   knowledgeBaseIds: string[];
+  /** What retrieval searched for (the conversation's question); null without a knowledge base. */
+  query: string | null;
   citations: Citation[];
   /** With a knowledge base: whether its passages cover the question, and how much of it. */
   grounding: { answerable: boolean; coverage: number } | null;
@@ -83,12 +85,14 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
       let messages = input.messages;
       let notCovered = false;
       let grounding: PreparedChat['grounding'] = null;
+      let query: string | null = null;
       const kbIds = input.knowledgeBaseIds ?? [];
       if (kbIds.length > 0) {
         const kbs = await search.knowledgeBases(principal, kbIds);
         const language = pinnedLanguage(kbs[0]!.settings) ?? analyzer.detectLanguage(lastUserMessage(input.messages));
         const read = termReader((text) => analyzer.tokens(text, language));
-        const retrieved = await search.retrieveContextAcross(kbs, { query: questionFromConversation(input.messages, read), filter: input.filter }, { signal });
+        query = questionFromConversation(input.messages, read);
+        const retrieved = await search.retrieveContextAcross(kbs, { query, filter: input.filter }, { signal });
         ({ citations, passages } = retrieved);
         grounding = { answerable: retrieved.answerable && passages.length > 0, coverage: retrieved.coverage };
         messages = groundedMessages(input.messages, passages);
@@ -105,6 +109,7 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
         created: Math.floor(ctx.now().getTime() / 1000),
         model: model.model.id,
         knowledgeBaseIds: kbIds,
+        query,
         citations,
         grounding,
         quotedCitations: (answer) => withQuotes(citations, answer),
