@@ -5,7 +5,15 @@ import type { ResponseRequest } from './responses-input.ts';
 import type { ResponseCreateBody } from '../../schemas/http/responses.ts';
 
 /** What a response is made of before its answer: the request, the prepared chat and the response's id. */
-export type ResponseFacts = { id: string; createdAt: number; body: ResponseCreateBody; request: ResponseRequest; prepared: PreparedChat };
+export type ResponseFacts = {
+  id: string;
+  createdAt: number;
+  body: ResponseCreateBody;
+  request: ResponseRequest;
+  prepared: PreparedChat;
+  /** The Files API id of each cited document (its own id when no file holds its bytes). */
+  fileIds: ReadonlyMap<string, string>;
+};
 
 export type FileCitation = { type: 'file_citation'; index: number; file_id: string; filename: string };
 
@@ -23,14 +31,14 @@ export const itemIds = (responseId: string) => {
 
 /**
  * One file_citation per `[n]` marker the answer writes, at the marker's offset, naming the cited
- * passage's document. The document id stands in for a file id, its name for the file name.
+ * passage's file (the Files API file that holds the document's bytes, else the document) and name.
  */
-export function annotationsOf(text: string, citations: readonly Citation[]): FileCitation[] {
+export function annotationsOf(text: string, citations: readonly Citation[], fileIds: ReadonlyMap<string, string>): FileCitation[] {
   const byIndex = new Map(citations.map((c) => [c.index, c]));
   const annotations: FileCitation[] = [];
   for (const match of text.matchAll(/\[(\d+)\]/g)) {
     const cited = byIndex.get(Number(match[1]));
-    if (cited) annotations.push({ type: 'file_citation', index: match.index, file_id: cited.document_id, filename: cited.source });
+    if (cited) annotations.push({ type: 'file_citation', index: match.index, file_id: fileIds.get(cited.document_id) ?? cited.document_id, filename: cited.source });
   }
   return annotations;
 }
@@ -38,7 +46,7 @@ export function annotationsOf(text: string, citations: readonly Citation[]): Fil
 /** The file_search_call item: the query retrieval ran, and with `include: ["file_search_call.results"]` the passages it found. */
 export function fileSearchItem(facts: ResponseFacts, status: 'in_progress' | 'completed') {
   const { prepared, request } = facts;
-  const results = prepared.citations.map((c) => ({ file_id: c.document_id, filename: c.source, score: c.score, text: c.paragraph, attributes: { page: c.page, knowledge_base_id: c.knowledge_base_id, chunk_id: c.chunk_id } }));
+  const results = prepared.citations.map((c) => ({ file_id: facts.fileIds.get(c.document_id) ?? c.document_id, filename: c.source, score: c.score, text: c.paragraph, attributes: { page: c.page, knowledge_base_id: c.knowledge_base_id, chunk_id: c.chunk_id } }));
   return {
     type: 'file_search_call' as const,
     id: itemIds(facts.id).search,
@@ -53,7 +61,7 @@ export const messageItem = (facts: ResponseFacts, text: string, status: 'in_prog
   id: itemIds(facts.id).message,
   status,
   role: 'assistant' as const,
-  content: status === 'in_progress' ? [] : [outputText(text, annotationsOf(text, facts.prepared.quotedCitations(text)))],
+  content: status === 'in_progress' ? [] : [outputText(text, annotationsOf(text, facts.prepared.quotedCitations(text), facts.fileIds))],
 });
 
 export const outputText = (text: string, annotations: FileCitation[]) => ({ type: 'output_text' as const, text, annotations, logprobs: [] });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { ResponseDoc } from '../../../projections/responses/index.ts';
 import type { ResponseStored } from '../../../schemas/events/response.ts';
 import { responseDecider } from '../../domain/response/response.ts';
@@ -8,6 +9,7 @@ import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 import type { SearchService } from './search.ts';
+import { fileIdsOf } from './file-links.ts';
 
 type Stored = z.infer<typeof ResponseStored>;
 export type StoreResponse = Omit<Stored, 'stored_at' | 'workspace_id' | 'api_key_id' | 'conversation'> & { conversation: ChatMessage[] };
@@ -35,6 +37,13 @@ export function createResponsesService({ ctx, search }: ResponsesDeps) {
   }
 
   return {
+    /** The file ids file_citation annotations name the cited documents by (file-links.ts). */
+    async fileIds(principal: Principal, documentIds: readonly string[]): Promise<Map<string, string>> {
+      const docs = await ctx.readModels.getMany<DocumentDoc>('documents', [...new Set(documentIds)]);
+      const ids = await fileIdsOf(ctx.readModels, principal.workspaceId, [...docs.values()]);
+      for (const id of documentIds) if (!ids.has(id)) ids.set(id, id);
+      return ids;
+    },
     /** The stored response as it was returned. */
     get: async (principal: Principal, id: string) => (await load(principal, id)).response,
     inputItems: async (principal: Principal, id: string) => (await load(principal, id)).input_items,

@@ -12,6 +12,7 @@ import { type FileService, toUnix } from './files.ts';
 import type { KnowledgeBaseService } from './knowledge-bases.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { type Principal, requireKnowledgeBasesAccess } from './principal.ts';
+import { fileIdsOf } from './file-links.ts';
 
 export type VectorStoreFileStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
 export type Attributes = Record<string, string | number | boolean>;
@@ -64,15 +65,7 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
   const kbOf = (principal: Principal, id: string) => requireKnowledgeBase(ctx.readModels, principal, id);
   const documentsOf = (kbId: string) => ctx.readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kbId }, limit: MAX_COUNTED });
 
-  /** The Files API id of each document's bytes (the oldest such file), else the document's id. */
-  async function fileIds(workspaceId: string, docs: readonly DocumentDoc[]): Promise<Map<string, string>> {
-    const ids = new Map<string, string>();
-    for (const doc of docs) {
-      const [file] = await ctx.readModels.find<FileDoc>('files', { where: { workspace_id: workspaceId, sha256: doc.sha256 }, order: 'asc', limit: 1 });
-      ids.set(doc.id, file?.id ?? doc.id);
-    }
-    return ids;
-  }
+  const fileIds = (workspaceId: string, docs: readonly DocumentDoc[]) => fileIdsOf(ctx.readModels, workspaceId, docs);
 
   async function present(kb: KnowledgeBaseDoc) {
     const docs = await documentsOf(kb.id);
