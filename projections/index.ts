@@ -1,4 +1,5 @@
 import { apiKeyHashesProjection, apiKeysProjection } from './api-keys/index.ts';
+import { conversationItemsProjection, conversationsProjection } from './conversations/index.ts';
 import { documentsProjection } from './documents/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
 import type { Projection } from './projection.ts';
@@ -14,4 +15,6 @@ export const allProjections: readonly Projection[] = [
   documentsProjection,
   workflowsProjection,
   workflowRunsProjection,
+  conversationsProjection,
+  conversationItemsProjection,
 ];

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
+import { conversationEvents } from './conversation.ts';
 import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { workflowEvents } from './workflow.ts';
@@ -19,6 +20,7 @@ export const eventCatalog = {
   ...entries(contentClaimEvents, 'document_content'),
   ...entries(idempotencyEvents, 'idempotency'),
   ...entries(chatEvents, 'chat'),
+  ...entries(conversationEvents, 'conversation'),
   ...entries(workflowEvents, 'workflow'),
   ...entries(workflowRunEvents, 'workflow_run'),
 };

@@ -23,6 +23,8 @@ const NOUNS = {
   workflow: 'workflow',
   workflow_run: 'workflow run',
   model: 'model',
+  conversation: 'conversation',
+  chat_completion: 'chat completion',
 } as const;
 
 export type ResourceKind = keyof typeof NOUNS;
