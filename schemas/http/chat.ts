@@ -13,6 +13,10 @@ export const ChatCompletionBody = z
     knowledge_base_id: z.string().min(1).max(200).optional(),
     knowledge_base_ids: KnowledgeBaseIds.optional(),
     filter: SearchFilter.optional().describe('Retrieval only searches the documents that meet it (see the search body’s filter)'),
+    conversation: z
+      .union([z.string().min(1).max(200), z.strictObject({ id: z.string().min(1).max(200) })])
+      .optional()
+      .describe('A conversation (`conv_…`, see /v1/conversations) the chat continues: its items go before `messages`, and the new messages and the answer are added to it'),
     stream: z.boolean().optional(),
     stream_options: z.strictObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).nullable().optional(),
     temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),

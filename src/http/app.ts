@@ -5,6 +5,8 @@ import type { AppContext } from '../app/context.ts';
 import { ApiError } from '../app/errors.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import type { ChatService } from '../app/services/chat.ts';
+import type { ConversationService } from '../app/services/conversations.ts';
+import type { FeedbackService } from '../app/services/feedback.ts';
 import { createEmbeddingsService } from '../app/services/embeddings.ts';
 import type { Embedder } from '../ports/models.ts';
 import type { KnowledgeBaseService } from '../app/services/knowledge-bases.ts';
@@ -24,6 +26,7 @@ import type { Reply, RouteSpec } from './route.ts';
 import { createRouteTable } from './route-table.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -42,6 +45,8 @@ export type AppDeps = {
   documents: DocumentRouteDeps;
   search: SearchService;
   chat: ChatService;
+  conversations: ConversationService;
+  feedback: FeedbackService;
   /** The embedding models /v1/embeddings offers, as search uses them. */
   embedders: ReadonlyMap<string, Embedder>;
   workflows: WorkflowRouteDeps;
@@ -61,7 +66,7 @@ export type AppDeps = {
   corsOrigins?: readonly string[];
 };
 
-type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'embedders' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
+type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'conversations' | 'feedback' | 'embedders' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
 
 /** Every /v1 route of the API role, and /mcp: the handlers use `deps`, the descriptions (OpenAPI) do not. */
 function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
@@ -73,6 +78,7 @@ function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
     ...documentRoutes(deps.documents, deps.onServerError),
     ...searchRoutes(deps.search),
     ...chatRoutes(deps.chat, deps.onServerError),
+    ...conversationRoutes(deps.conversations, deps.feedback),
     ...workflowRoutes(deps.workflows),
     ...mcpRoutes({ ...deps, documents: deps.documents.documents }),
   ];
