@@ -21,6 +21,7 @@ const TAGS: Record<string, string> = {
   documents: 'Upload documents into a knowledge base; follow their parsing and indexing; read their chunks.',
   search: 'Vector, keyword and graph recall over a knowledge base, fused and reranked.',
   chat: 'OpenAI-compatible chat grounded in a knowledge base, with citations.',
+  conversations: 'OpenAI’s Conversations API: history kept by the server, which chat continues (`conversation`), and feedback on answers.',
   workflows: 'Graphs of nodes (retrieval, LLM, templates, conditions, replies) and their runs.',
   mcp: 'The Model Context Protocol endpoint for agents (Claude Desktop, Cursor, agent frameworks): the same services and key checks as the REST API.',
   operations: 'Liveness, readiness, metrics and this document; no key needed.',
