@@ -10,6 +10,8 @@ export type ConversationDoc = {
   metadata: Record<string, string>;
   /** Every knowledge base a chat of this conversation searched: a key must be allowed them all to read it. */
   knowledge_base_ids: string[];
+  /** Its items in the order they were added: a chat reads them by id, never by scanning every conversation's items. */
+  item_ids: string[];
   created_at: string;
   updated_at: string;
 };
@@ -24,18 +26,20 @@ export type ConversationItemDoc = {
 
 export const conversationsProjection = defineProjection<ConversationDoc>()({
   collection: 'conversations',
-  eventTypes: ['ConversationCreated', 'ConversationItemsAdded', 'ConversationUpdated', 'ConversationDeleted'],
+  eventTypes: ['ConversationCreated', 'ConversationItemsAdded', 'ConversationItemDeleted', 'ConversationUpdated', 'ConversationDeleted'],
   idsOf: (event) => [event.data.conversation_id],
   evolve(doc, event) {
     switch (event.type) {
       case 'ConversationCreated': {
         const d = event.data;
-        return { id: d.conversation_id, object: 'conversation', workspace_id: d.workspace_id, metadata: d.metadata, knowledge_base_ids: [], created_at: d.created_at, updated_at: d.created_at };
+        return { id: d.conversation_id, object: 'conversation', workspace_id: d.workspace_id, metadata: d.metadata, knowledge_base_ids: [], item_ids: [], created_at: d.created_at, updated_at: d.created_at };
       }
       case 'ConversationItemsAdded': {
-        const added = event.data.knowledge_base_ids ?? [];
-        return doc && { ...doc, knowledge_base_ids: [...new Set([...doc.knowledge_base_ids, ...added])], updated_at: event.data.added_at };
+        const { knowledge_base_ids: added = [], items, added_at } = event.data;
+        return doc && { ...doc, knowledge_base_ids: [...new Set([...doc.knowledge_base_ids, ...added])], item_ids: [...doc.item_ids, ...items.map((i) => i.id)], updated_at: added_at };
       }
+      case 'ConversationItemDeleted':
+        return doc && { ...doc, item_ids: doc.item_ids.filter((id) => id !== event.data.item_id), updated_at: event.data.deleted_at };
       case 'ConversationUpdated':
         return doc && { ...doc, metadata: event.data.metadata, updated_at: event.data.updated_at };
       case 'ConversationDeleted':
@@ -46,7 +50,7 @@ export const conversationsProjection = defineProjection<ConversationDoc>()({
   },
 });
 
-/** One document per item, so a conversation's items page by id (ids are time-ordered: the order they were added). */
+/** One document per item; its conversation's document lists their ids in order. */
 export const conversationItemsProjection = defineProjection<ConversationItemDoc>()({
   collection: 'conversation_items',
   eventTypes: ['ConversationItemsAdded', 'ConversationItemDeleted', 'ConversationDeleted'],

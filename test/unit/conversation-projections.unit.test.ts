@@ -26,7 +26,16 @@ test('conversation: its chats’ knowledge bases and metadata, one document per 
   await spec(t)
     .given(created, clientItem, chatTurn, updated)
     .then('conversations', {
-      conv_1: { id: 'conv_1', object: 'conversation', workspace_id: 'w', metadata: { a: 'c' }, knowledge_base_ids: ['kb_1'], created_at: T0, updated_at: T1 },
+      conv_1: {
+        id: 'conv_1',
+        object: 'conversation',
+        workspace_id: 'w',
+        metadata: { a: 'c' },
+        knowledge_base_ids: ['kb_1'],
+        item_ids: ['msg_1', 'msg_2', 'msg_3'],
+        created_at: T0,
+        updated_at: T1,
+      },
     });
   await spec(t)
     .given(created, clientItem, chatTurn)
@@ -40,6 +49,9 @@ test('conversation: its chats’ knowledge bases and metadata, one document per 
 test('conversation: a deleted item goes; a deleted conversation takes its items with it', async (t) => {
   const itemDeleted = { type: 'ConversationItemDeleted', streamId, data: { conversation_id: 'conv_1', item_id: 'msg_2', deleted_at: T1 } };
   const deleted = { type: 'ConversationDeleted', streamId, data: { conversation_id: 'conv_1', item_ids: ['msg_1', 'msg_3'], deleted_at: T1 } };
+  await spec(t).given(created, clientItem, chatTurn, itemDeleted).then('conversations', {
+    conv_1: { id: 'conv_1', object: 'conversation', workspace_id: 'w', metadata: { a: 'b' }, knowledge_base_ids: ['kb_1'], item_ids: ['msg_1', 'msg_3'], created_at: T0, updated_at: T1 },
+  });
   await spec(t).given(created, clientItem, chatTurn, itemDeleted).then('conversation_items', {
     msg_1: { id: 'msg_1', conversation_id: 'conv_1', chat_id: null, item: message('msg_1', 'user', 'Hello') },
     msg_3: { id: 'msg_3', conversation_id: 'conv_1', chat_id: 'chatcmpl-1', item: message('msg_3', 'assistant', '78 metres.') },

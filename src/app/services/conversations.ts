@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { notFoundError, resourceNotFound } from '../errors.ts';
-import { findPage, type PageRequest } from './paging.ts';
+import type { Page, PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBasesAccess } from './principal.ts';
 
 export type Item = z.infer<typeof ConversationItem>;
@@ -65,6 +65,15 @@ export function createConversationService(ctx: AppContext) {
     return made;
   }
 
+  /** The items of these ids, in their order, in one read. */
+  async function itemsOf(ids: readonly string[]): Promise<Item[]> {
+    const found = await ctx.readModels.getMany<ConversationItemDoc>('conversation_items', ids);
+    return ids.flatMap((itemId) => {
+      const doc = found.get(itemId);
+      return doc ? [doc.item] : [];
+    });
+  }
+
   async function item(principal: Principal, id: string, itemId: string): Promise<ConversationItemDoc> {
     await conversation(principal, id);
     const doc = await ctx.readModels.get<ConversationItemDoc>('conversation_items', itemId);
@@ -98,9 +107,15 @@ export function createConversationService(ctx: AppContext) {
       return { id, object: 'conversation.deleted' as const, deleted: true as const };
     },
 
-    async listItems(principal: Principal, id: string, page: PageRequest) {
-      await conversation(principal, id);
-      return findPage(ctx.readModels, 'conversation_items', { conversation_id: id }, page, { present: (d: ConversationItemDoc) => d.item });
+    async listItems(principal: Principal, id: string, page: PageRequest): Promise<Page<Item>> {
+      const { item_ids } = await conversation(principal, id);
+      // Item ids are time-ordered, so a cursor is a position in the list even after its item is deleted.
+      const ordered = page.order === 'asc' ? item_ids : [...item_ids].reverse();
+      const { after } = page;
+      const rest = after === undefined ? ordered : ordered.filter((itemId) => (page.order === 'asc' ? itemId > after : itemId < after));
+      const ids = rest.slice(0, page.limit);
+      const data = await itemsOf(ids);
+      return { object: 'list', data, has_more: rest.length > ids.length, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
     },
 
     async addItems(principal: Principal, id: string, items: NewItem[]) {
@@ -119,14 +134,8 @@ export function createConversationService(ctx: AppContext) {
 
     /** The conversation so far as chat messages, oldest first: what a client would otherwise send again. */
     async history(principal: Principal, id: string): Promise<ChatMessage[]> {
-      await conversation(principal, id);
-      const messages: ChatMessage[] = [];
-      for (let after: string | undefined; ; ) {
-        const page = await ctx.readModels.find<ConversationItemDoc>('conversation_items', { where: { conversation_id: id }, order: 'asc', after, limit: 500 });
-        for (const { item: it } of page) messages.push({ role: it.role === 'developer' ? 'system' : it.role, content: it.content.map((c) => c.text).join('\n') });
-        if (page.length < 500) return messages;
-        after = page.at(-1)!.id;
-      }
+      const { item_ids } = await conversation(principal, id);
+      return (await itemsOf(item_ids)).map((it) => ({ role: it.role === 'developer' ? 'system' : it.role, content: it.content.map((c) => c.text).join('\n') }));
     },
   };
 }
