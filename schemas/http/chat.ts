@@ -5,11 +5,14 @@ import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.
 
 export { ChatMessageBody } from './chat-openai.ts';
 
+/** The most messages a chat takes, a conversation's history included. */
+export const MAX_CHAT_MESSAGES = 500;
+
 /** OpenAI's request, plus `knowledge_base_id`. Sampling fields we cannot honour are accepted and ignored, as providers do. */
 export const ChatCompletionBody = z
   .strictObject({
     model: z.string().min(1).max(200),
-    messages: z.array(ChatMessageBody).min(1, 'needs at least one message').max(500),
+    messages: z.array(ChatMessageBody).min(1, 'needs at least one message').max(MAX_CHAT_MESSAGES),
     knowledge_base_id: z.string().min(1).max(200).optional(),
     knowledge_base_ids: KnowledgeBaseIds.optional(),
     filter: SearchFilter.optional().describe('Retrieval only searches the documents that meet it (see the search body’s filter)'),

@@ -1,3 +1,4 @@
+import { MAX_CHAT_MESSAGES } from '../../../schemas/http/chat.ts';
 import type { ChatMessage } from '../../ports/models.ts';
 import type { Citation } from '../retrieval/context.ts';
 import type { ChatInput, ChatService, PreparedChat } from './chat.ts';
@@ -15,7 +16,9 @@ export function chatWithConversations(chat: ChatService, conversations: Conversa
       const { conversationId } = input;
       if (conversationId === undefined) return chat.prepare(principal, input, signal);
       const history = await conversations.history(principal, conversationId);
-      const prepared = await chat.prepare(principal, { ...input, messages: [...history, ...input.messages] }, signal);
+      // As many messages as a request may carry: a long conversation keeps its latest turns.
+      const kept = history.slice(Math.max(0, history.length - (MAX_CHAT_MESSAGES - input.messages.length)));
+      const prepared = await chat.prepare(principal, { ...input, messages: [...kept, ...input.messages] }, signal);
       return {
         ...prepared,
         async record(outcome) {
