@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ConversationItem, ConversationMetadata } from '../events/conversation.ts';
 
-const Text = z.string().max(100_000);
+/** So that an item always fits in an event (well under 512 KB, however its text escapes in JSON). */
+const Text = z.string().max(50_000);
 
 /** As OpenAI takes an item: a message whose content is a string or a list of text parts. */
 export const ConversationItemInput = z.object({

@@ -33,7 +33,7 @@ test.after.always(() => server?.close());
 
 const ask = (conversation: string, content: string) =>
   client.chat.completions.create({ model: 'kbqa-extractive', knowledge_base_id: kbId, conversation, messages: [{ role: 'user', content }] } as ChatBody);
-const items = async (conversation: string) => (await client.conversations.items.list(conversation, { order: 'asc' })).data as unknown as Item[];
+const items = async (conversation: string) => (await client.conversations.items.list(conversation, { order: 'asc', limit: 100 })).data as unknown as Item[];
 const textOf = (item: Item) => item.content.map((c) => c.text).join('');
 
 test('create, retrieve, update and delete a conversation; add, list, retrieve and delete its items', async (t) => {
@@ -127,6 +127,16 @@ test('an unknown or foreign conversation is a 404 on chat, in the API’s error 
   await client.conversations.delete(conv.id);
   const quick = await server.call('POST', '/v1/chat', { json: { model: 'kbqa-extractive', conversation: { id: conv.id }, messages: [{ role: 'user', content: 'hi' }] } });
   t.is(quick.status, 404);
+});
+
+test('a chat that sends a long history along with a conversation appends all of it, in order', async (t) => {
+  const conv = await client.conversations.create();
+  const earlier = Array.from({ length: 30 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `turn ${i}` }));
+  await client.chat.completions.create({ model: 'kbqa-extractive', conversation: conv.id, messages: [...earlier, { role: 'user', content: 'And now?' }] } as never);
+  const listed = await items(conv.id);
+  t.is(listed.length, 32);
+  t.deepEqual(listed.slice(0, 31).map(textOf), [...earlier.map((m) => m.content), 'And now?']);
+  t.is(listed[31]!.role, 'assistant');
 });
 
 test('feedback on a chat completion and on a conversation’s answer is recorded on the chat’s stream', async (t) => {

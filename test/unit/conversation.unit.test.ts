@@ -1,5 +1,6 @@
 import test from 'ava';
 import { type ConversationCommand, conversationDecider, type ConversationEvent } from '../../src/domain/conversation/conversation.ts';
+import { batchItems } from '../../src/domain/conversation/batches.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 
 const spec = deciderSpec(conversationDecider);
@@ -48,4 +49,12 @@ test('another workspace’s, a deleted or a missing conversation is not there', 
   spec(t).given(created, gone).when(cmd({ type: 'UpdateConversation', data: { ...target, metadata: { a: 'b' } } })).thenThrows('not_found', 'conversation_not_found');
   spec(t).given().when(cmd({ type: 'DeleteConversation', data: target })).thenThrows('not_found', 'conversation_not_found');
   spec(t).given(created).when(cmd({ type: 'CreateConversation', data: { ...target, metadata: {}, items: [] } })).thenThrows('conflict', 'conversation_exists');
+});
+
+test('items travel in events of at most 20, each under the byte budget, in order', (t) => {
+  const items = Array.from({ length: 45 }, (_, i) => item(`msg_${i}`, 'user', `question ${i}`));
+  t.deepEqual(batchItems(items).map((b) => b.length), [20, 20, 5]);
+  t.deepEqual(batchItems(items).flat(), items);
+  const big = Array.from({ length: 3 }, (_, i) => item(`msg_${i}`, 'user', 'x'.repeat(1000)));
+  t.deepEqual(batchItems(big, 2500).map((b) => b.length), [2, 1]);
 });

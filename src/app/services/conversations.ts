@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ConversationDoc, ConversationItemDoc } from '../../../projections/conversations/index.ts';
 import type { ConversationAnnotation, ConversationItem } from '../../../schemas/events/conversation.ts';
+import { batchItems } from '../../domain/conversation/batches.ts';
 import { conversationDecider, type ConversationCommand } from '../../domain/conversation/conversation.ts';
 import type { ChatMessage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -57,11 +58,14 @@ export function createConversationService(ctx: AppContext) {
     await settled(ctx, result);
   }
 
+  /** Appends in order, in as many events as their size needs (batchItems). */
   async function append(principal: Principal, id: string, items: NewItem[], source?: ItemSource): Promise<Item[]> {
     await conversation(principal, id);
     const made = items.map(toItem);
     const from = source && { chat_id: source.chatId, knowledge_base_ids: source.knowledgeBaseIds };
-    await command(principal, id, { type: 'AddItems', data: { conversation_id: id, workspace_id: principal.workspaceId, items: made, ...from } });
+    for (const batch of batchItems(made)) {
+      await command(principal, id, { type: 'AddItems', data: { conversation_id: id, workspace_id: principal.workspaceId, items: batch, ...from } });
+    }
     return made;
   }
 
@@ -88,8 +92,10 @@ export function createConversationService(ctx: AppContext) {
 
     async create(principal: Principal, input: { items?: NewItem[]; metadata?: Record<string, string> | null }, correlationId?: string) {
       const id = ctx.newId('conv');
-      const data = { conversation_id: id, workspace_id: principal.workspaceId, metadata: input.metadata ?? {}, items: (input.items ?? []).map(toItem) };
+      const [first = [], ...rest] = batchItems((input.items ?? []).map(toItem));
+      const data = { conversation_id: id, workspace_id: principal.workspaceId, metadata: input.metadata ?? {}, items: first };
       await command(principal, id, { type: 'CreateConversation', data }, correlationId);
+      for (const batch of rest) await command(principal, id, { type: 'AddItems', data: { conversation_id: id, workspace_id: principal.workspaceId, items: batch } });
       return presentConversation(await conversation(principal, id));
     },
 
