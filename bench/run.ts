@@ -9,6 +9,7 @@ import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
+import { conversationHistoryBench } from './conversation-history.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
 import { overloadBench } from './overload.bench.ts';
 import { metadataFilterBench } from './metadata-filter.bench.ts';
@@ -42,6 +43,7 @@ const BENCHES = {
   kb_totals: kbTotalsBench,
   overload: overloadBench,
   xquad_retrieval: xquadRetrievalBench,
+  conversation_history: conversationHistoryBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

@@ -1,4 +1,5 @@
 import { apiKeyHashesProjection, apiKeysProjection } from './api-keys/index.ts';
+import { conversationItemsProjection, conversationsProjection } from './conversations/index.ts';
 import { documentsProjection } from './documents/index.ts';
 import { filesProjection } from './files/index.ts';
 import { knowledgeBasesProjection } from './knowledge-bases/index.ts';
@@ -18,4 +19,6 @@ export const allProjections: readonly Projection[] = [
   workflowRunsProjection,
   filesProjection,
   responsesProjection,
+  conversationsProjection,
+  conversationItemsProjection,
 ];

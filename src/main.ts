@@ -16,7 +16,6 @@ import { indexerConsumer } from '../consumers/indexer/index.ts';
 import { parserConsumer } from '../consumers/parser/index.ts';
 import { runnerConsumer } from '../consumers/runner/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
-import { createChatService } from './app/services/chat.ts';
 import { createSearchService } from './app/services/search.ts';
 import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
 import { createWorkflowService } from './app/services/workflows.ts';
@@ -24,6 +23,7 @@ import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
 import { createModels } from './composition/models.ts';
+import { createChatServices } from './composition/conversations.ts';
 import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { checkRole, partsOf, type Role, type RoleParts } from './composition/roles.ts';
@@ -109,7 +109,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     );
     const { analyzer } = infra;
     const search = createSearchService({ readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens });
-    const chat = createChatService({ ctx, analyzer, search, chatModels, storeContent: config.chat.storeContent });
+    const { chat, conversations, feedback } = createChatServices({ ctx, analyzer, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
     }
@@ -153,7 +153,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       knowledgeBases: createKnowledgeBaseService(ctx, models),
       documents: createDocumentService(ctx, indexes.passages, { blobs, renderer: infra.renderer }),
       search,
-      chat,
+      chat, conversations, feedback,
       workflows: createWorkflowService(ctx, models),
       feed,
       indexes,
@@ -222,7 +222,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     models: runtime.models,
     knowledgeBases: runtime.knowledgeBases,
     search: runtime.search,
-    chat: runtime.chat,
+    chat: runtime.chat, conversations: runtime.conversations, feedback: runtime.feedback,
     embedders: runtime.embedders,
     workflows: { workflows: runtime.workflows, feed: runtime.feed, blockingWaitMs: config.workflowBlockingWaitMs, onError: (error, requestId) => runtime.logger.error({ err: error, requestId }, 'a workflow stream failed') },
     documents: {

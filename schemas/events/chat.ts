@@ -34,4 +34,21 @@ export const ChatCompleted = z.strictObject({
   completed_at: z.iso.datetime(),
 });
 
-export const chatEvents = { ChatCompleted } as const;
+/**
+ * A reader's verdict on an answer: thumbs up or down, with an optional comment. A chat may get
+ * several (from the same key or others); each is kept, the latest is not privileged here.
+ */
+export const ChatFeedbackGiven = z.strictObject({
+  feedback_id: z.string(),
+  chat_id: z.string(),
+  workspace_id: z.string(),
+  api_key_id: z.string(),
+  rating: z.enum(['up', 'down']),
+  comment: z.string().max(2000).nullable(),
+  /** When the feedback was given on a conversation's item: the conversation and the item. */
+  conversation_id: z.string().optional(),
+  item_id: z.string().optional(),
+  given_at: z.iso.datetime(),
+});
+
+export const chatEvents = { ChatCompleted, ChatFeedbackGiven } as const;

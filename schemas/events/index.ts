@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
+import { conversationEvents } from './conversation.ts';
 import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from './document.ts';
 import { fileEvents } from './file.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
@@ -23,6 +24,7 @@ export const eventCatalog = {
   ...entries(fileEvents, 'file'),
   ...entries(chatEvents, 'chat'),
   ...entries(responseEvents, 'response'),
+  ...entries(conversationEvents, 'conversation'),
   ...entries(workflowEvents, 'workflow'),
   ...entries(workflowRunEvents, 'workflow_run'),
 };

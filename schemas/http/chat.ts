@@ -5,14 +5,21 @@ import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.
 
 export { ChatMessageBody } from './chat-openai.ts';
 
+/** The most messages a chat takes, a conversation's history included. */
+export const MAX_CHAT_MESSAGES = 500;
+
 /** OpenAI's request, plus `knowledge_base_id`. Sampling fields we cannot honour are accepted and ignored, as providers do. */
 export const ChatCompletionBody = z
   .strictObject({
     model: z.string().min(1).max(200),
-    messages: z.array(ChatMessageBody).min(1, 'needs at least one message').max(500),
+    messages: z.array(ChatMessageBody).min(1, 'needs at least one message').max(MAX_CHAT_MESSAGES),
     knowledge_base_id: z.string().min(1).max(200).optional(),
     knowledge_base_ids: KnowledgeBaseIds.optional(),
     filter: SearchFilter.optional().describe('Retrieval only searches the documents that meet it (see the search body’s filter)'),
+    conversation: z
+      .union([z.string().min(1).max(200), z.strictObject({ id: z.string().min(1).max(200) })])
+      .optional()
+      .describe('A conversation (`conv_…`, see /v1/conversations) the chat continues: its items go before `messages`, and the new messages and the answer are added to it'),
     stream: z.boolean().optional(),
     stream_options: z.strictObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).nullable().optional(),
     temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),

@@ -5,6 +5,8 @@ import type { AppContext } from '../app/context.ts';
 import { ApiError } from '../app/errors.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import type { ChatService } from '../app/services/chat.ts';
+import type { ConversationService } from '../app/services/conversations.ts';
+import type { FeedbackService } from '../app/services/feedback.ts';
 import { createEmbeddingsService } from '../app/services/embeddings.ts';
 import type { Embedder } from '../ports/models.ts';
 import type { KnowledgeBaseService } from '../app/services/knowledge-bases.ts';
@@ -26,6 +28,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { responseRoutes } from './routes/responses.ts';
 import { createResponsesService } from '../app/services/responses.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
 import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -50,6 +53,8 @@ export type AppDeps = {
   documents: DocumentRouteDeps;
   search: SearchService;
   chat: ChatService;
+  conversations: ConversationService;
+  feedback: FeedbackService;
   /** The embedding models /v1/embeddings offers, as search uses them. */
   embedders: ReadonlyMap<string, Embedder>;
   workflows: WorkflowRouteDeps;
@@ -69,7 +74,7 @@ export type AppDeps = {
   corsOrigins?: readonly string[];
 };
 
-type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'embedders' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
+type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'conversations' | 'feedback' | 'embedders' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
 
 /** Every /v1 route of the API role, and /mcp: the handlers use `deps`, the descriptions (OpenAPI) do not. */
 function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
@@ -82,6 +87,7 @@ function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
     ...searchRoutes(deps.search),
     ...chatRoutes(deps.chat, deps.onServerError),
     ...responseRoutes({ chat: deps.chat, responses: createResponsesService({ ctx: deps.ctx, search: deps.search }) }, deps.onServerError),
+    ...conversationRoutes(deps.conversations, deps.feedback),
     ...workflowRoutes(deps.workflows),
     ...mcpRoutes({ ...deps, documents: deps.documents.documents }),
     ...openAiRetrievalRoutes(deps),

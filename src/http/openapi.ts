@@ -22,6 +22,7 @@ const TAGS: Record<string, string> = {
   search: 'Vector, keyword and graph recall over a knowledge base, fused and reranked.',
   chat: 'OpenAI-compatible chat grounded in a knowledge base, with citations.',
   responses: 'OpenAI’s Responses API: file_search over vector_store_ids (knowledge base ids) grounds the answer as chat does; stored responses are read back, continued and deleted.',
+  conversations: 'OpenAI’s Conversations API: history kept by the server, which chat continues (`conversation`), and feedback on answers.',
   workflows: 'Graphs of nodes (retrieval, LLM, templates, conditions, replies) and their runs.',
   files: 'OpenAI’s Files API: workspace-level uploads (a key limited to some knowledge bases sees only its own), which vector stores attach.',
   'vector-stores': 'OpenAI’s Vector Stores API over knowledge bases: a vector store is a knowledge base (same id), its files are documents, their attributes the documents’ metadata.',

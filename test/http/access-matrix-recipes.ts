@@ -26,7 +26,18 @@ export const RESOURCE_KINDS: ResourceKind[] = ['own_kb', 'other_kb', 'other_work
 const RANK: Record<Scope, number> = { read: 1, write: 2, admin: 3 };
 
 /** A knowledge base with one of everything in it, each carrying the base's marker. */
-export type Kb = { id: string; workspace: Workspace; marker: string; documentId: string; workflowId: string; runId: string };
+export type Kb = {
+  id: string;
+  workspace: Workspace;
+  marker: string;
+  documentId: string;
+  workflowId: string;
+  runId: string;
+  /** A conversation whose chat searched the base (so it carries the base's marker), that chat's id, and the answer's item. */
+  conversation: Owned;
+};
+/** A conversation whose only chat searched one knowledge base: the chat and its answer's item. */
+export type Owned = { conversationId: string; chatId: string; answerItemId: string };
 
 /** Who asks: the key's secret and what it may reach. */
 export type Caller = { kind: KeyKind; secret: string; scope: Scope; workspace: Workspace; limitedTo: string | null; invalid: boolean };
@@ -68,6 +79,7 @@ export type World = {
   freshDocument(target: Target): Promise<string>;
   freshWorkflow(target: Target): Promise<string>;
   freshKey(target: Target): Promise<string>;
+  freshConversation(target: Target): Promise<Owned>;
 };
 
 export const QUESTION = 'What is the vault code of the archive?';
@@ -84,6 +96,7 @@ const mcp = (method: string, params: Record<string, unknown>): Request => ({
 });
 const mcpTool = (name: string, args: Record<string, unknown>) => mcp('tools/call', { name, arguments: args });
 const kbPath = (target: Target) => `/v1/knowledge-bases/${target.kb.id}`;
+const convPath = (target: Target) => `/v1/conversations/${target.kb.conversation.conversationId}`;
 const docPath = (target: Target) => `${kbPath(target)}/documents/${target.kb.documentId}`;
 
 export const RECIPES: Record<string, Recipe[]> = {
@@ -209,6 +222,39 @@ export const RECIPES: Record<string, Recipe[]> = {
       label: 'resources/read',
       request: (t) => mcp('resources/read', { uri: `kbqa://knowledge-bases/${t.kb.id}/documents/${t.kb.documentId}` }),
     },
+  ],
+  'POST /v1/conversations': [
+    { via: 'global', ok: 200, request: () => ({ method: 'POST', path: '/v1/conversations', json: { items: [{ role: 'user', content: QUESTION }] } }) },
+  ],
+  'GET /v1/conversations/{conversation_id}': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: convPath(t) }) }],
+  'POST /v1/conversations/{conversation_id}': [
+    { via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'POST', path: convPath(t), json: { metadata: { topic: t.kb.marker } } }) },
+  ],
+  'DELETE /v1/conversations/{conversation_id}': [
+    { via: 'owned', ok: 200, request: async (t, w) => ({ method: 'DELETE', path: `/v1/conversations/${(await w.freshConversation(t)).conversationId}` }) },
+  ],
+  'GET /v1/conversations/{conversation_id}/items': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${convPath(t)}/items?order=asc&limit=100` }) }],
+  'POST /v1/conversations/{conversation_id}/items': [
+    { via: 'owned', ok: 200, request: (t) => ({ method: 'POST', path: `${convPath(t)}/items`, json: { items: [{ role: 'user', content: 'Thanks.' }] } }) },
+  ],
+  'GET /v1/conversations/{conversation_id}/items/{item_id}': [
+    { via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${convPath(t)}/items/${t.kb.conversation.answerItemId}` }) },
+  ],
+  'DELETE /v1/conversations/{conversation_id}/items/{item_id}': [
+    {
+      via: 'owned',
+      ok: 200,
+      request: async (t, w) => {
+        const { conversationId, answerItemId } = await w.freshConversation(t);
+        return { method: 'DELETE', path: `/v1/conversations/${conversationId}/items/${answerItemId}` };
+      },
+    },
+  ],
+  'POST /v1/conversations/{conversation_id}/items/{item_id}/feedback': [
+    { via: 'owned', ok: 201, request: (t) => ({ method: 'POST', path: `${convPath(t)}/items/${t.kb.conversation.answerItemId}/feedback`, json: { rating: 'up' } }) },
+  ],
+  'POST /v1/chat/completions/{completion_id}/feedback': [
+    { via: 'owned', ok: 201, request: (t) => ({ method: 'POST', path: `/v1/chat/completions/${t.kb.conversation.chatId}/feedback`, json: { rating: 'down', comment: 'matrix' } }) },
   ],
   'GET /v1/workflow-runs/{run_id}': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflow-runs/${t.kb.runId}` }) }],
 };

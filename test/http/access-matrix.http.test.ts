@@ -6,6 +6,7 @@ import {
   expectedStatus,
   KEY_KINDS,
   type Kb,
+  type Owned,
   type KeyKind,
   mayRead,
   QUESTION,
@@ -43,6 +44,13 @@ test.before(async () => {
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
+  /** A conversation with one chat over the knowledge base: it then needs that base to be read. */
+  const converse = async (admin: string, kbId: string, metadata: Record<string, string> = {}): Promise<Owned> => {
+    const conv = await ok('POST', '/v1/conversations', admin, { metadata });
+    const chat = await ok('POST', '/v1/chat/completions', admin, { model: 'kbqa-extractive', knowledge_base_id: kbId, conversation: conv.id, messages: [{ role: 'user', content: QUESTION }] });
+    const items = await ok('GET', `/v1/conversations/${conv.id}/items?order=asc`, admin);
+    return { conversationId: conv.id, chatId: chat.id, answerItemId: items.data[1].id };
+  };
   const plant = async (workspace: Workspace, label: string): Promise<Kb> => {
     const admin = admins[workspace];
     const marker = `zq${label}marker${Math.random().toString(36).slice(2, 8)}`;
@@ -60,7 +68,8 @@ test.before(async () => {
     const wf = await ok('POST', '/v1/workflows', admin, { name: `workflow ${marker}`, template: 'knowledge-qa', knowledge_base_id: kb.id });
     const run = await ok('POST', `/v1/workflows/${wf.id}/run`, admin, { inputs: { question: QUESTION } });
     await ok('POST', '/v1/api-keys', admin, { name: `key ${marker}`, scopes: ['read'], knowledge_base_ids: [kb.id] });
-    return { id: kb.id, workspace, marker, documentId: doc.id, workflowId: wf.id, runId: run.id };
+    const conversation = await converse(admin, kb.id, { topic: marker });
+    return { id: kb.id, workspace, marker, documentId: doc.id, workflowId: wf.id, runId: run.id, conversation };
   };
   const kbs = { own_kb: await plant('main', 'one'), other_kb: await plant('main', 'two'), other_workspace: await plant('other', 'three') };
 
@@ -91,7 +100,7 @@ test.before(async () => {
     caller,
     async freshKb(workspace) {
       const kb = await ok('POST', '/v1/knowledge-bases', admins[workspace], { name: 'to be deleted' });
-      return { id: kb.id, workspace, marker: `unmarked-${kb.id}`, documentId: '', workflowId: '', runId: '' };
+      return { id: kb.id, workspace, marker: `unmarked-${kb.id}`, documentId: '', workflowId: '', runId: '', conversation: { conversationId: '', chatId: '', answerItemId: '' } };
     },
     async freshDocument(t) {
       const text = `A document to delete, ${Math.random()}.`;
@@ -100,6 +109,7 @@ test.before(async () => {
     async freshWorkflow(t) {
       return (await ok('POST', '/v1/workflows', t.admin, { name: 'to be deleted', template: 'knowledge-qa', knowledge_base_id: t.kb.id })).id;
     },
+    freshConversation: (t) => converse(t.admin, t.kb.id),
     async freshKey(t) {
       return (await ok('POST', '/v1/api-keys', t.admin, { name: 'to be revoked', scopes: ['read'], knowledge_base_ids: [t.kb.id] })).id;
     },

@@ -163,6 +163,22 @@ test.serial('workflows and their runs, in every response mode, match the documen
   t.is((await api.call('GET', `/v1/workflows/${id}`)).status, 404);
 });
 
+test.serial('conversations, their items, chat continuing one and feedback match the document', async (t) => {
+  const { api, kbId } = t.context;
+  const conv = await api.call('POST', '/v1/conversations', { json: { metadata: { a: 'b' }, items: [{ type: 'message', role: 'user', content: 'Hello' }] } });
+  const path = `/v1/conversations/${conv.body.id}`;
+  const completion = await api.call('POST', '/v1/chat/completions', { json: { model: 'kbqa-extractive', knowledge_base_id: kbId, conversation: conv.body.id, messages: [{ role: 'user', content: 'Hi' }] } });
+  const added = await api.call('POST', `${path}/items`, { json: { items: [{ role: 'assistant', content: [{ type: 'output_text', text: 'Noted.' }] }] } });
+  const items = (await api.call('GET', `${path}/items?order=asc`)).body.data, answer = `${path}/items/${items[1].id}`;
+  const statuses = [conv.status, (await api.call('GET', path)).status, (await api.call('POST', path, { json: { metadata: { a: 'c' } } })).status, completion.status, added.status];
+  statuses.push((await api.call('GET', answer)).status, (await api.call('POST', `${answer}/feedback`, { json: { rating: 'up' } })).status);
+  for (const id of [completion.body.id, 'chatcmpl-missing']) statuses.push((await api.call('POST', `/v1/chat/completions/${id}/feedback`, { json: { rating: 'down' } })).status);
+  for (const [method, at, json] of [['DELETE', `${path}/items/${added.body.data[0].id}`], ['POST', `${path}/items`, { items: [] }], ['DELETE', path], ['GET', path]] as const) {
+    statuses.push((await api.call(method, at, { json })).status);
+  }
+  t.deepEqual([...statuses, items.length], [200, 200, 200, 200, 200, 200, 201, 201, 404, 200, 400, 200, 404, 4]);
+});
+
 test.serial('a 429 carries the declared error body', async (t) => {
   const limited = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '1' });
   try {

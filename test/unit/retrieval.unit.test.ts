@@ -85,7 +85,7 @@ test('a chat is recorded once', (t) => {
   };
   const events = chatDecider.decide(command, chatDecider.initialState());
   t.is(events.length, 1);
-  t.is(events[0]!.data.completed_at, '2026-01-01T00:00:00.000Z');
+  t.like(events[0], { type: 'ChatCompleted', data: { completed_at: '2026-01-01T00:00:00.000Z' } });
   t.deepEqual(chatDecider.decide(command, chatDecider.evolve(chatDecider.initialState(), events[0]!)), []);
 });
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Optional, Union
+from urllib.parse import quote
 
 from ._http import Transport
 from ._streams import stream_events
@@ -23,6 +24,7 @@ class Chat:
         temperature: Optional[float],
         max_tokens: Optional[int],
         filter: Optional[Dict[str, Any]] = None,
+        conversation: Optional[str] = None,
     ) -> Dict[str, Any]:
         body: Dict[str, Any] = {"model": model or self._default_model, "messages": messages}
         # A list of ids is the several-knowledge-bases form.
@@ -30,6 +32,7 @@ class Chat:
         extra = {
             "knowledge_base_ids" if several else "knowledge_base_id": knowledge_base_id,
             "filter": filter,
+            "conversation": conversation,
             "temperature": temperature,
             "max_tokens": max_tokens,
         }
@@ -45,10 +48,12 @@ class Chat:
         temperature: Optional[float] = None,
         max_tokens: Optional[int] = None,
         filter: Optional[Dict[str, Any]] = None,
+        conversation: Optional[str] = None,
     ) -> ChatResult:
         """One answer (``POST /v1/chat/completions``); with ``knowledge_base_id`` (an id, or a list of
-        ids) it cites the knowledge bases; ``filter`` narrows retrieval (see ``Kbqa.search``)."""
-        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens, filter)
+        ids) it cites the knowledge bases; ``filter`` narrows retrieval (see ``Kbqa.search``);
+        ``conversation`` (``conv_...``) continues a server-side conversation: send only the new message."""
+        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens, filter, conversation)
         c = self._t.json("POST", "/chat/completions", json_body=body).body
         choice = c["choices"][0]
         return ChatResult(
@@ -74,11 +79,12 @@ class Chat:
         max_tokens: Optional[int] = None,
         include_usage: bool = False,
         filter: Optional[Dict[str, Any]] = None,
+        conversation: Optional[str] = None,
     ) -> Iterator[ChatChunk]:
         """The answer as it is generated: ``for chunk in client.chat.stream(...)``. The first chunk
         carries the citations; an error the server sends mid-stream is raised as its APIError;
         leaving the loop early closes the connection."""
-        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens, filter)
+        body = self._body(messages, model, knowledge_base_id, temperature, max_tokens, filter, conversation)
         body["stream"] = True
         if include_usage:
             body["stream_options"] = {"include_usage": True}
@@ -98,13 +104,19 @@ class Chat:
         model: Optional[str] = None,
         history: Optional[List[Message]] = None,
         filter: Optional[Dict[str, Any]] = None,
+        conversation: Optional[str] = None,
     ) -> QueryResult:
         """SPEC.md's query operation (``POST /v1/chat``): the answer to a question and the passages it
         cites; a list of ids asks several knowledge bases."""
         messages = list(history or []) + [{"role": "user", "content": question}]
-        a = self._t.json("POST", "/chat", json_body=self._body(messages, model, knowledge_base_id, None, None, filter)).body
+        a = self._t.json("POST", "/chat", json_body=self._body(messages, model, knowledge_base_id, None, None, filter, conversation)).body
         citations = [Citation.from_api(c) for c in a["citations"]]
         return QueryResult(id=a["id"], model=a["model"], answer=a["content"], citations=citations, answerable=a.get("answerable"), coverage=a.get("coverage"))
+
+    def feedback(self, chat_id: str, rating: str, *, comment: Optional[str] = None) -> Dict[str, Any]:
+        """Rates a chat's answer (``POST /v1/chat/completions/{id}/feedback``): ``rating`` is ``"up"`` or ``"down"``."""
+        body = {"rating": rating, **({"comment": comment} if comment is not None else {})}
+        return self._t.json("POST", f"/chat/completions/{quote(chat_id, safe='')}/feedback", json_body=body).body
 
 
 def _chunk(c: Dict[str, Any]) -> ChatChunk:

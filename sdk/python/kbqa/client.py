@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 from urllib.parse import quote
 
 from ._chat import Chat, Message
+from ._conversations import Conversations
 from ._documents import Documents
 from ._http import Transport
 from ._knowledge_bases import KnowledgeBases, Models
@@ -59,6 +60,7 @@ class Kbqa:
         self.knowledge_bases = KnowledgeBases(self._transport)
         self.documents = Documents(self._transport)
         self.chat = Chat(self._transport, default_model)
+        self.conversations = Conversations(self._transport)
         self.workflows = Workflows(self._transport)
 
     def query(
@@ -69,10 +71,11 @@ class Kbqa:
         model: Optional[str] = None,
         history: Optional[List[Message]] = None,
         filter: Optional[Dict[str, Any]] = None,
+        conversation: Optional[str] = None,
     ) -> QueryResult:
         """Asks a knowledge base (or several: a list of ids) a question:
         ``QueryResult(answer, citations=[Citation(source, page, text, knowledge_base_id, ...)])``."""
-        return self.chat.query(knowledge_base_id, question, model=model, history=history, filter=filter)
+        return self.chat.query(knowledge_base_id, question, model=model, history=history, filter=filter, conversation=conversation)
 
     def run_workflow(
         self,

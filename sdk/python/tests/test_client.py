@@ -200,6 +200,28 @@ class ClientTest(unittest.TestCase):
                 break  # leaving early closes the stream; the client keeps working
         self.assertTrue(self.client.models.list().data)
 
+    def test_conversations_chat_continues_one_and_answers_get_feedback(self) -> None:
+        conv = self.client.conversations.create(metadata={"user": "ada"})
+        self.assertEqual(self.client.conversations.get(conv["id"]), conv)
+        self.assertEqual(self.client.conversations.update(conv["id"], {"user": "grace"})["metadata"], {"user": "grace"})
+        self.client.chat.create([{"role": "user", "content": "Tell me about the Zephyr-9 wind turbine."}], knowledge_base_id=self.kb.id, conversation=conv["id"])
+        answer = self.client.query(self.kb.id, "How long are its blades?", conversation=conv["id"])
+        self.assertIn("78 metres", answer.answer)
+        items = self.client.conversations.items.list(conv["id"], order="asc").data
+        self.assertEqual([i["role"] for i in items], ["user", "assistant", "user", "assistant"])
+        self.assertEqual(items[3]["content"][0]["text"], answer.answer)
+        rated = self.client.chat.feedback(answer.id, "down", comment="Too terse.")
+        self.assertEqual((rated["chat_completion_id"], rated["rating"], rated["comment"]), (answer.id, "down", "Too terse."))
+        self.assertEqual(self.client.conversations.items.feedback(conv["id"], items[3]["id"], "up")["item_id"], items[3]["id"])
+        note = self.client.conversations.items.create(conv["id"], [{"role": "user", "content": "A note."}]).data[0]
+        self.assertEqual(self.client.conversations.items.get(conv["id"], note["id"])["content"][0]["text"], "A note.")
+        self.assertEqual(self.client.conversations.items.delete(conv["id"], note["id"])["id"], conv["id"])
+        self.assertTrue(self.client.conversations.delete(conv["id"]).deleted)
+        with self.assertRaises(NotFoundError):
+            self.client.conversations.get(conv["id"])
+        with self.assertRaises(NotFoundError):
+            self.client.chat.feedback("chatcmpl-missing", "up")
+
     def test_run_workflow_blocking_async_and_streaming(self) -> None:
         wf = self.client.workflows.create("QA", template="knowledge-qa", knowledge_base_id=self.kb.id)
         self.assertIn(wf.id, [w.id for w in self.client.workflows.list().data])

@@ -1,6 +1,7 @@
 import { KbqaError } from './errors.ts';
 import { createTransport, type RetryInfo, type Transport } from './http.ts';
 import { chatResource, type ChatResource, type QueryOptions } from './resources/chat.ts';
+import { conversationsResource, type ConversationsResource } from './resources/conversations.ts';
 import { documentsResource, type DocumentsResource } from './resources/documents.ts';
 import { knowledgeBasesResource, type KnowledgeBasesResource } from './resources/knowledge-bases.ts';
 import { modelsResource, type ModelsResource } from './resources/models.ts';
@@ -63,6 +64,7 @@ export class Kbqa {
   readonly knowledgeBases: KnowledgeBasesResource;
   readonly documents: DocumentsResource;
   readonly chat: ChatResource;
+  readonly conversations: ConversationsResource;
   readonly workflows: WorkflowsResource;
   readonly #transport: Transport;
 
@@ -86,6 +88,7 @@ export class Kbqa {
     this.knowledgeBases = knowledgeBasesResource(this.#transport);
     this.documents = documentsResource(this.#transport);
     this.chat = chatResource(this.#transport, options.defaultModel ?? 'kbqa-extractive');
+    this.conversations = conversationsResource(this.#transport);
     this.workflows = workflowsResource(this.#transport);
   }
 

@@ -212,3 +212,28 @@ export type WorkflowRun = {
 
 /** A server-sent event: `event` is its name (`message` when unnamed), `data` its parsed JSON. */
 export type ServerEvent<T = Record<string, unknown>> = { event: string; data: T };
+
+/** A conversation kept by the server (OpenAI's Conversation object). */
+export type Conversation = { id: string; object: 'conversation'; created_at: number; metadata: Record<string, string> };
+/** A citation of an answer stored in a conversation, in the shape of OpenAI's file_citation. */
+export type ConversationAnnotation = { type: 'file_citation'; file_id: string; filename: string; index: number; knowledge_base_id?: string; chunk_id?: string; page?: number };
+export type ConversationItem = {
+  type: 'message';
+  id: string;
+  role: 'user' | 'assistant' | 'system' | 'developer';
+  status: 'completed';
+  content: { type: 'input_text' | 'output_text'; text: string; annotations?: ConversationAnnotation[] }[];
+};
+/** An item to add: a message whose content is a string or text parts. */
+export type ConversationItemInput = { type?: 'message'; role: ConversationItem['role']; content: string | { type: 'input_text' | 'output_text'; text: string }[] };
+export type FeedbackParams = { rating: 'up' | 'down'; comment?: string };
+export type Feedback = {
+  id: string;
+  object: 'chat.completion.feedback';
+  chat_completion_id: string;
+  rating: 'up' | 'down';
+  comment: string | null;
+  conversation_id?: string;
+  item_id?: string;
+  created_at: number;
+};

@@ -29,6 +29,8 @@ export type ChatInput = {
   stream: boolean;
   /** OpenAI's other request fields, for a provider model (see ProviderOptions). */
   options?: ProviderOptions;
+  /** A server-side conversation the chat continues (see chat-conversation.ts, which reads it). */
+  conversationId?: string;
 };
 
 export type ChatOutcome = ChatAnswer & { firstTokenMs: number | null };

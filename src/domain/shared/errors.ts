@@ -24,6 +24,8 @@ const NOUNS = {
   workflow_run: 'workflow run',
   model: 'model',
   file: 'file',
+  conversation: 'conversation',
+  chat_completion: 'chat completion',
 } as const;
 
 export type ResourceKind = keyof typeof NOUNS;

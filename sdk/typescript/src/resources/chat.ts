@@ -2,7 +2,7 @@ import { filterBody, toCitation } from '../citations.ts';
 import { apiError, APIConnectionError, APIUserAbortError } from '../errors.ts';
 import type { Transport } from '../http.ts';
 import { readJsonEvents } from '../sse.ts';
-import type { ChatChunk, ChatResult, FinishReason, Message, QueryResult, SearchFilter, Usage, WireCitation } from '../types.ts';
+import type { ChatChunk, ChatResult, Feedback, FeedbackParams, FinishReason, Message, QueryResult, SearchFilter, Usage, WireCitation } from '../types.ts';
 
 export type ChatParams = {
   messages: Message[];
@@ -14,6 +14,8 @@ export type ChatParams = {
   knowledgeBaseIds?: string[];
   /** Retrieve only from documents whose metadata meets it. */
   filter?: SearchFilter;
+  /** A conversation (`conv_…`) the chat continues: send only the new message; the turn is added to it. */
+  conversation?: string;
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;
@@ -25,6 +27,8 @@ export type QueryOptions = {
   history?: Message[];
   /** Retrieve only from documents whose metadata meets it. */
   filter?: SearchFilter;
+  /** A conversation (`conv_…`) the question continues, instead of `history`; the turn is added to it. */
+  conversation?: string;
   signal?: AbortSignal;
 };
 
@@ -56,6 +60,7 @@ export function chatResource(t: Transport, defaultModel: string) {
     ...(p.knowledgeBaseId !== undefined && { knowledge_base_id: p.knowledgeBaseId }),
     ...(p.knowledgeBaseIds !== undefined && { knowledge_base_ids: p.knowledgeBaseIds }),
     ...(p.filter !== undefined && { filter: filterBody(p.filter) }),
+    ...(p.conversation !== undefined && { conversation: p.conversation }),
     ...(p.temperature !== undefined && { temperature: p.temperature }),
     ...(p.maxTokens !== undefined && { max_tokens: p.maxTokens }),
   });
@@ -99,12 +104,19 @@ export function chatResource(t: Transport, defaultModel: string) {
       throw new APIConnectionError('The chat stream ended before [DONE].');
     },
 
+    /** Rates a chat's answer (`POST /v1/chat/completions/{id}/feedback`): `up` or `down`, with an optional comment. */
+    async feedback(chatId: string, params: FeedbackParams & { signal?: AbortSignal }): Promise<Feedback> {
+      const { signal, ...json } = params;
+      return (await t.json<Feedback>({ method: 'POST', path: `/chat/completions/${encodeURIComponent(chatId)}/feedback`, json, signal })).body;
+    },
+
     /** SPEC.md's query operation (`POST /v1/chat`): the answer to a question and the passages it cites. */
     async query(kbId: string | string[], question: string, options: QueryOptions = {}): Promise<QueryResult> {
       const json = body({
         model: options.model,
         ...(Array.isArray(kbId) ? { knowledgeBaseIds: kbId } : { knowledgeBaseId: kbId }),
         filter: options.filter,
+        conversation: options.conversation,
         messages: [...(options.history ?? []), { role: 'user', content: question }],
       });
       const { body: a } = await t.json<{ id: string; model: string; content: string; citations: WireCitation[]; answerable?: boolean; coverage?: number }>({
