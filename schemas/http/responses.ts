@@ -94,7 +94,11 @@ export const ResponseCreateBody = z.strictObject({
   stream: z.boolean().nullable().optional(),
   stream_options: z.strictObject({ include_obfuscation: z.boolean().optional() }).nullable().optional(),
   background: z.boolean().nullable().optional().describe('Only false: answers are not queued'),
-  conversation: z.unknown().optional().describe('Not yet: refused (use previous_response_id)'),
+  conversation: z
+    .union([z.string().min(1).max(200), z.strictObject({ id: z.string().min(1).max(200) })])
+    .nullable()
+    .optional()
+    .describe('A conversation (`conv_…`, see /v1/conversations) the response continues: its items go before the input, and the input and the answer are added to it; not with previous_response_id'),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().min(0).max(1).nullable().optional(),
   top_logprobs: z.int().min(0).max(20).nullable().optional(),

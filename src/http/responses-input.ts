@@ -31,6 +31,7 @@ export function toResponseRequest(body: ResponseCreateBody): ResponseRequest {
       maxTokens: body.max_output_tokens ?? undefined,
       stream: body.stream ?? false,
       options: providerOptions(body, tools),
+      ...(body.conversation && { conversationId: typeof body.conversation === 'string' ? body.conversation : body.conversation.id }),
     },
     instructions: body.instructions ?? null,
     previousResponseId: body.previous_response_id ?? null,
@@ -138,7 +139,9 @@ export function inResponsesTerms(error: unknown): unknown {
 
 function refuseUnsupported(body: ResponseCreateBody) {
   const unsupported = (param: string, message: string) => new ApiError(400, 'invalid_request_error', 'unsupported_parameter', `${param}: ${message}`, { param });
-  if (body.conversation !== undefined && body.conversation !== null) throw unsupported('conversation', 'not supported yet; continue with previous_response_id.');
+  if (body.conversation && body.previous_response_id) {
+    throw new ApiError(400, 'invalid_request_error', 'invalid_value', 'conversation: continue either a conversation or a previous response, not both.', { param: 'conversation' });
+  }
   if (body.background) throw unsupported('background', 'answers are not queued; send it without background.');
   if (body.prompt) throw unsupported('prompt', 'there are no stored prompts; send the instructions and input.');
   if (typeof body.input !== 'string' && !messagesOf(body.input).some((m) => m.role === 'user')) {

@@ -217,3 +217,25 @@ test('a provider model’s function calls come back as function_call items, and 
     await provider.close();
   }
 });
+
+test('a response continues a server-side conversation: its items go before the input, and the turn is added to it', async (t) => {
+  const server = await startServer();
+  try {
+    const kb = await sampleKnowledgeBase(server);
+    const client = clientOf(server);
+    const conversation = await client.conversations.create({});
+    const first = await client.responses.create({ model: 'kbqa-extractive', input: QUESTION, tools: fileSearch(kb), conversation: conversation.id });
+    t.regex(first.output_text, /78 metres/);
+    const followUp = await client.responses.create({ model: 'kbqa-extractive', input: 'What is it made of?', tools: fileSearch(kb), conversation: conversation.id });
+    t.regex(followUp.output_text, /glass fibre/, 'the follow-up is read with the conversation’s history');
+    const items = await client.conversations.items.list(conversation.id, { order: 'asc' });
+    const texts = items.data.map((i) => (i.type === 'message' ? i.content.map((c) => ('text' in c ? c.text : '')).join('') : ''));
+    t.is(texts.length, 4, JSON.stringify(texts));
+    t.deepEqual([texts[0], texts[2]], [QUESTION, 'What is it made of?']);
+    t.is(texts[3], followUp.output_text);
+    const both = await t.throwsAsync(client.responses.create({ model: 'kbqa-extractive', input: 'And?', conversation: conversation.id, previous_response_id: first.id }));
+    t.is((both as InstanceType<typeof OpenAI.APIError>).param, 'conversation');
+  } finally {
+    await server.close();
+  }
+});
