@@ -1,6 +1,7 @@
 import { type Admin, type Kafka, type Message, Partitioners, type TopicMessages } from 'kafkajs';
 import type { OutgoingMessage, Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
+import { batchBySize } from '../../domain/shared/batch-by-size.ts';
 
 export type KafkaPublisher = Publisher & { close(): Promise<void> };
 
@@ -41,23 +42,8 @@ export async function ensureTopics(admin: Admin, { partitions, replicationFactor
 }
 
 /** Consecutive runs of messages under `maxBytes` each (a larger message travels alone), in order. */
-export function chunkBySize(messages: readonly OutgoingMessage[], maxBytes: number): OutgoingMessage[][] {
-  const chunks: OutgoingMessage[][] = [];
-  let current: OutgoingMessage[] = [];
-  let size = 0;
-  for (const message of messages) {
-    const bytes = Buffer.byteLength(message.key) + Buffer.byteLength(message.value);
-    if (current.length > 0 && size + bytes > maxBytes) {
-      chunks.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(message);
-    size += bytes;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
-}
+export const chunkBySize = (messages: readonly OutgoingMessage[], maxBytes: number): OutgoingMessage[][] =>
+  batchBySize(messages, (message) => Buffer.byteLength(message.key) + Buffer.byteLength(message.value), maxBytes);
 
 /** One entry per topic, each keeping the order its messages had. */
 function byTopic(messages: readonly OutgoingMessage[]): TopicMessages[] {
