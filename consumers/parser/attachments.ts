@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { EventData } from '../../schemas/events/index.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
-import { contentClaimDecider, contentKey } from '../../src/domain/document/content-claim.ts';
+import { claimContent } from '../../src/app/content-claims.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import { detectMediaType } from '../../src/parsing/detect.ts';
@@ -46,14 +46,7 @@ async function addOne({ ctx, blobs, maxUploadBytes }: AttachmentDeps, parent: Ev
   const blob = await blobs.put(Readable.from([Buffer.from(bytes)]), { maxBytes: maxUploadBytes });
   const metadata = commandMetadata(ctx, 'parser');
   const kb = parent.knowledge_base_id;
-  const claim = (type: 'ClaimContent' | 'ReleaseContent', documentId: string) =>
-    handleCommand(ctx.store, contentClaimDecider, contentKey(kb, blob.sha256), { type, data: { knowledge_base_id: kb, sha256: blob.sha256, document_id: documentId }, metadata });
-  let holder = (await claim('ClaimContent', id)).state.holder;
-  if (holder !== id && holder !== null && !(await ctx.readModels.get('documents', holder))) {
-    // The holder was deleted but its claim never released (a crash in between), as the upload service does.
-    await claim('ReleaseContent', holder);
-    holder = (await claim('ClaimContent', id)).state.holder;
-  }
+  const holder = await claimContent(ctx, { knowledgeBaseId: kb, sha256: blob.sha256, documentId: id }, metadata);
   if (holder !== id) return `is already in the knowledge base as document ${holder}.`;
   try {
     await handleCommand(ctx.store, documentDecider, id, {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
-import { contentClaimDecider, contentKey } from '../../domain/document/content-claim.ts';
+import { claimContent } from '../content-claims.ts';
 import { documentDecider } from '../../domain/document/document.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { PageRenderer } from '../../ports/page-renderer.ts';
@@ -57,18 +57,8 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
   async function addOne(principal: Principal, kb: KnowledgeBaseDoc, file: StoredFile, parsing: ParseSettings, options: UploadOptions) {
     const id = ctx.newId('doc');
     const meta = commandMetadata(ctx, principal.keyId, options.requestId);
-    const claimKey = contentKey(kb.id, file.sha256);
-    const claim = (data: { document_id: string }, type: 'ClaimContent' | 'ReleaseContent' = 'ClaimContent') =>
-      handleCommand(ctx.store, contentClaimDecider, claimKey, { type, data: { knowledge_base_id: kb.id, sha256: file.sha256, ...data }, metadata: meta });
-    let claimed = await claim({ document_id: id });
-    const holder = claimed.events.length === 0 ? claimed.state.holder : null;
-    if (holder) {
-      if (await ctx.readModels.get('documents', holder)) return { id: holder, written: null };
-      // The holder was deleted but its claim never released (a crash in between): release it now.
-      await claim({ document_id: holder }, 'ReleaseContent');
-      claimed = await claim({ document_id: id });
-      if (claimed.events.length === 0) return { id: claimed.state.holder!, written: null };
-    }
+    const holder = await claimContent(ctx, { knowledgeBaseId: kb.id, sha256: file.sha256, documentId: id }, meta);
+    if (holder !== id) return { id: holder, written: null };
     const result = await handleCommand(ctx.store, documentDecider, id, {
       type: 'UploadDocument',
       data: {
