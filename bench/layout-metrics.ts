@@ -17,9 +17,10 @@ export function layoutWords(text: string): string[] {
 }
 
 /** 1 − word-level edit distance / reference words (may go below 0 when the output is much longer). */
-export function wordAccuracy(reference: string, output: string): number {
-  const ref = layoutWords(reference);
-  const out = layoutWords(output);
+export const wordAccuracy = (reference: string, output: string): number => wordsAccuracy(layoutWords(reference), layoutWords(output));
+
+/** The same over words already split, however the caller normalises them (the OCR tests fold case and punctuation). */
+export function wordsAccuracy(ref: readonly string[], out: readonly string[]): number {
   if (!ref.length) return out.length ? 0 : 1;
   let previous = Array.from({ length: out.length + 1 }, (_, j) => j);
   for (let i = 1; i <= ref.length; i++) {

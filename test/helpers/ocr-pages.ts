@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import type { GrayImage } from '../../src/parsing/gray-image.ts';
+import { textImage } from '../unit/parsing-pdf-fixtures.ts';
 
 /**
  * Scans made on the spot: a few lines of one language rendered black on white at about 300 dpi
@@ -43,21 +41,7 @@ export const OCR_SAMPLES = {
 } as const;
 export type SampleLanguage = keyof typeof OCR_SAMPLES;
 
-const fontPath = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts', 'LiberationSans-Regular.ttf');
-let fontRegistered = false;
-
 export function samplePage(lines: readonly string[], { width = 1400, px = 40 } = {}): { image: GrayImage; png: Buffer } {
-  if (!fontRegistered) fontRegistered = !!GlobalFonts.registerFromPath(fontPath, 'OcrSampleSans');
-  const height = 200 + lines.length * px * 2;
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = '#000000';
-  ctx.font = `${px}px OcrSampleSans`;
-  lines.forEach((line, i) => ctx.fillText(line, 80, 120 + i * px * 1.8));
-  const rgba = ctx.getImageData(0, 0, width, height).data;
-  const data = new Uint8Array(width * height);
-  for (let i = 0; i < data.length; i++) data[i] = rgba[i * 4]!;
-  return { image: { width, height, data }, png: canvas.toBuffer('image/png') };
+  const page = textImage(lines, { width, height: 200 + lines.length * px * 2, px, left: 80, top: 120, leading: 1.8 });
+  return { image: { width: page.width, height: page.height, data: page.gray }, png: page.png };
 }

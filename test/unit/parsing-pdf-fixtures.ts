@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
 import { DEFAULT_LIMITS, type MediaType, type ParseInput, type ParseLimits } from '../../src/parsing/types.ts';
+import { wordsAccuracy } from '../../bench/layout-metrics.ts';
 
 /**
  * Documents for the PDF and image parser tests, generated on the fly (pdfkit, @napi-rs/canvas and
@@ -83,7 +84,7 @@ const fontPath = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist
 let fontRegistered = false;
 
 /** Black text drawn on white pixels; the font ships with pdfjs-dist, so no system font is needed. */
-export function textImage(lines: string[], { width = 1275, height = 1650, px = 44 } = {}): { png: Buffer; gray: Uint8Array; width: number; height: number } {
+export function textImage(lines: readonly string[], { width = 1275, height = 1650, px = 44, left = 100, top = 150, leading = 1.6 } = {}): { png: Buffer; gray: Uint8Array; width: number; height: number } {
   if (!fontRegistered) fontRegistered = !!GlobalFonts.registerFromPath(fontPath, 'FixtureSans');
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
@@ -91,7 +92,7 @@ export function textImage(lines: string[], { width = 1275, height = 1650, px = 4
   ctx.fillRect(0, 0, width, height);
   ctx.fillStyle = '#000000';
   ctx.font = `${px}px FixtureSans`;
-  lines.forEach((line, i) => ctx.fillText(line, 100, 150 + i * px * 1.6));
+  lines.forEach((line, i) => ctx.fillText(line, left, top + i * px * leading));
   const rgba = ctx.getImageData(0, 0, width, height).data;
   const gray = new Uint8Array(width * height);
   for (let i = 0; i < gray.length; i++) gray[i] = rgba[i * 4]!;
@@ -160,15 +161,5 @@ function packBits({ width, height, gray }: { width: number; height: number; gray
 /** 1 − word-level edit distance / reference words, after lowercasing and dropping punctuation. */
 export function wordAccuracy(reference: string, hypothesis: string): number {
   const words = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').split(/\s+/).filter(Boolean);
-  const ref = words(reference);
-  const hyp = words(hypothesis);
-  let previous = Array.from({ length: hyp.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= ref.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= hyp.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return 1 - previous[hyp.length]! / ref.length;
+  return wordsAccuracy(words(reference), words(hypothesis));
 }
