@@ -43,6 +43,15 @@ export type ChatServer = Loopback;
 
 const CREATED = 1_700_000_000;
 
+/** The server's environment for a provider model `loop-chat` served by a loopback chat server at `baseUrl`. */
+export const loopbackChatEnv = (baseUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  OPENAI_API_KEY: 'sk-loopback',
+  OPENAI_BASE_URL: baseUrl,
+  KBQA_OPENAI_CHAT_MODELS: 'loop-chat',
+  KBQA_OPENAI_MAX_RETRIES: '0',
+  ...extra,
+});
+
 /**
  * A loopback `/v1/chat/completions` in OpenAI's wire format: a `chat.completion` JSON answer, or with
  * `stream: true` an SSE stream of `chat.completion.chunk`s (role first, then content, then the

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // Slow and greedy clients, and load shedding (issue 12). Every wait here is on an event (a socket
@@ -177,10 +177,7 @@ test('connections over the cap are closed as they arrive; the open ones keep bei
 async function overloadSetup(env: Record<string, string>) {
   const provider = await startChatServer({ silentAfterChunks: 0 });
   const server = await startServer({
-    OPENAI_API_KEY: 'sk-loopback',
-    OPENAI_BASE_URL: provider.baseUrl,
-    KBQA_OPENAI_CHAT_MODELS: 'loop-chat',
-    KBQA_OPENAI_MAX_RETRIES: '0',
+    ...loopbackChatEnv(provider.baseUrl),
     KBQA_RATE_LIMIT_PER_MINUTE: '0',
     KBQA_QUERY_CONCURRENCY: '1',
     KBQA_QUERY_QUEUE: '1',

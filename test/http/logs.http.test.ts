@@ -1,7 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 import { settledDocument, uploadFiles } from '../helpers/documents.ts';
 import { captureLogs, LEVEL, type LogLine } from '../helpers/logs.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 const test = anyTest as TestFn<{ server: TestServer; logs: ReturnType<typeof captureLogs> }>;
@@ -90,8 +90,6 @@ test.serial('a failed document is one warn line with its code, ids and stage, wi
   t.false(JSON.stringify(line).includes('    at '));
 });
 
-const providerEnv = (baseUrl: string) => ({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
-
 const chat = (server: TestServer, requestId: string, stream: boolean, signal: AbortSignal) =>
   fetch(`${server.url}/v1/chat/completions`, {
     method: 'POST',
@@ -110,7 +108,7 @@ async function quiet(t: { deepEqual(a: unknown, b: unknown, m?: string): void; f
 test('a client that leaves mid chat stream is logged at info, with its request id and no stack', async (t) => {
   const provider = await startChatServer({ pieces: Array.from({ length: 50 }, (_, i) => `word${i} `), chunkDelayMs: 50 });
   const logs = captureLogs();
-  const server = await startServer(providerEnv(provider.baseUrl), { logger: logs.logger });
+  const server = await startServer(loopbackChatEnv(provider.baseUrl), { logger: logs.logger });
   try {
     const aborter = new AbortController();
     const res = await chat(server, 'trace-left-stream', true, aborter.signal);
@@ -132,7 +130,7 @@ test('a client that leaves mid chat stream is logged at info, with its request i
 test('a client that gives up before a chat answer is logged at info, not as a failed request', async (t) => {
   const provider = await startChatServer({ stallMs: 10_000 });
   const logs = captureLogs();
-  const server = await startServer(providerEnv(provider.baseUrl), { logger: logs.logger });
+  const server = await startServer(loopbackChatEnv(provider.baseUrl), { logger: logs.logger });
   try {
     const aborter = new AbortController();
     const pending = chat(server, 'trace-left-early', false, aborter.signal).catch(() => null);

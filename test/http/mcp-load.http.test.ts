@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { settledDocument } from '../helpers/documents.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 /** MCP tools take the same load-shedding slots as their REST routes, and give them back when their client leaves. */
@@ -29,10 +29,7 @@ test('a busy query class refuses an MCP search as a tool error; an ask whose cli
   // A provider that takes 10 s to answer: an ask through it holds its query slot for that long unless its client goes.
   const provider = await startChatServer({ stallMs: 10_000 });
   const server = await startServer({
-    OPENAI_API_KEY: 'sk-loopback',
-    OPENAI_BASE_URL: provider.baseUrl,
-    KBQA_OPENAI_CHAT_MODELS: 'loop-chat',
-    KBQA_OPENAI_MAX_RETRIES: '0',
+    ...loopbackChatEnv(provider.baseUrl),
     KBQA_RATE_LIMIT_PER_MINUTE: '0',
     KBQA_QUERY_CONCURRENCY: '1',
     KBQA_QUERY_QUEUE: '0',

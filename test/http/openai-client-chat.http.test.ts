@@ -1,12 +1,10 @@
 import test from 'ava';
 import OpenAI from 'openai';
 import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer } from '../helpers/server.ts';
 
 // The official openai client, unmodified, against the in-process server; provider models answer from a loopback provider.
-
-const providerEnv = (baseUrl: string) => ({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
 
 const weatherTool: OpenAI.ChatCompletionTool = {
   type: 'function',
@@ -23,7 +21,7 @@ const toolThenAnswer = (body: Record<string, unknown>) => {
 
 test('tools reach a provider model and its tool calls come back in OpenAI’s shape, with the knowledge base still in the prompt', async (t) => {
   const provider = await startChatServer({ respond: toolThenAnswer });
-  const server = await startServer(providerEnv(provider.baseUrl));
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const kb = await sampleKnowledgeBase(server);
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
@@ -84,7 +82,7 @@ test('tools reach a provider model and its tool calls come back in OpenAI’s sh
 
 test('with tools, a question the knowledge base does not cover still goes to the model, which may call a tool', async (t) => {
   const provider = await startChatServer({ respond: toolThenAnswer });
-  const server = await startServer(providerEnv(provider.baseUrl));
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const kb = await sampleKnowledgeBase(server);
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
@@ -102,7 +100,7 @@ test('with tools, a question the knowledge base does not cover still goes to the
 
 test('streamed tool calls arrive as OpenAI’s deltas, which the client puts back together', async (t) => {
   const provider = await startChatServer({ respond: toolThenAnswer });
-  const server = await startServer(providerEnv(provider.baseUrl));
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
     const stream = client.chat.completions.stream({ model: 'loop-chat', messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [weatherTool], stream_options: { include_usage: true } });

@@ -3,12 +3,10 @@ import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
 import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // LangChain JS's ChatOpenAI, unmodified, against the in-process server and a provider model behind a loopback provider.
-
-const providerEnv = (baseUrl: string) => ({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
 
 const Blade = z.object({ length_m: z.number().describe('Blade length in metres'), material: z.string() });
 const bladeJson = JSON.stringify({ length_m: 78, material: 'glass fibre reinforced epoxy' });
@@ -30,7 +28,7 @@ const getWeather = tool(async ({ city }) => `12 °C in ${city}`, { name: 'get_we
 
 test('bindTools: the tool reaches the provider and its call comes back as LangChain tool_calls, blocking and streamed', async (t) => {
   const loop = await startChatServer({ respond: provider });
-  const server = await startServer(providerEnv(loop.baseUrl));
+  const server = await startServer(loopbackChatEnv(loop.baseUrl));
   try {
     const kb = await sampleKnowledgeBase(server);
     const withTools = chatModel(server, kb.kbId).bindTools([getWeather]);
@@ -61,7 +59,7 @@ test('bindTools: the tool reaches the provider and its call comes back as LangCh
 
 test('withStructuredOutput: a JSON schema (the default) and function calling both come back parsed', async (t) => {
   const loop = await startChatServer({ respond: provider });
-  const server = await startServer(providerEnv(loop.baseUrl));
+  const server = await startServer(loopbackChatEnv(loop.baseUrl));
   try {
     const kb = await sampleKnowledgeBase(server);
     const asked = 'How long is a Zephyr-9 blade and what is it made of?';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import OpenAI from 'openai';
 import { sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // The official openai client, unmodified, on the Responses API: a vector store here is a knowledge base.
@@ -179,7 +179,7 @@ const toolThenAnswer = (body: Record<string, unknown>) => {
 
 test('a provider model’s function calls come back as function_call items, and their output continues the response', async (t) => {
   const provider = await startChatServer({ respond: toolThenAnswer });
-  const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const client = clientOf(server);
     const format = { type: 'json_schema' as const, name: 'weather', schema: { type: 'object', properties: { celsius: { type: 'number' } } }, strict: true };

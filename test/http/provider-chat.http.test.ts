@@ -1,20 +1,12 @@
 import test from 'ava';
 import OpenAI from 'openai';
 import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
-import { startChatServer, startRerankServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer, startRerankServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer } from '../helpers/server.ts';
-
-const providerEnv = (baseUrl: string, extra: Record<string, string> = {}) => ({
-  OPENAI_API_KEY: 'sk-loopback',
-  OPENAI_BASE_URL: baseUrl,
-  KBQA_OPENAI_CHAT_MODELS: 'loop-chat',
-  KBQA_OPENAI_MAX_RETRIES: '0',
-  ...extra,
-});
 
 test('a provider model is listed and streams through, grounded in the knowledge base', async (t) => {
   const provider = await startChatServer({ pieces: ['Blades ', 'are ', '78 metres ', 'long [1].'] });
-  const server = await startServer(providerEnv(provider.baseUrl));
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const kb = await sampleKnowledgeBase(server);
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
@@ -48,7 +40,7 @@ test('a provider model is listed and streams through, grounded in the knowledge 
 
 test('a client that disconnects mid-stream stops the provider’s generation', async (t) => {
   const provider = await startChatServer({ pieces: Array.from({ length: 50 }, (_, i) => `word${i} `), chunkDelayMs: 100 });
-  const server = await startServer(providerEnv(provider.baseUrl));
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const aborter = new AbortController();
     const res = await fetch(`${server.url}/v1/chat/completions`, {
@@ -72,7 +64,7 @@ test('a client that disconnects mid-stream stops the provider’s generation', a
 
 test('provider failures come back in our error shape', async (t) => {
   const provider = await startChatServer({ failFirst: 100 });
-  const server = await startServer(providerEnv(provider.baseUrl));
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const { status, body, headers } = await server.call('POST', '/v1/chat/completions', { json: { model: 'loop-chat', messages: [{ role: 'user', content: 'hi' }] } });
     t.is(status, 429);

@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import test from 'ava';
 import { generateText, streamText, type ToolSet } from 'ai';
 import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer } from '../helpers/server.ts';
 
 // The Vercel AI SDK, unmodified, with its default OpenAI provider call (the Responses API), and the knowledge base as its file_search tool.
@@ -54,7 +54,7 @@ test('without a tool the default provider call is a plain chat, answering as cha
 
 test('a conversation sent back to the default provider call finds its earlier answers by item reference', async (t) => {
   const provider = await startChatServer({ respond: (body) => ({ pieces: [`Turn ${(body.messages as unknown[]).length}.`] }) });
-  const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
+  const server = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY });
     const first = await generateText({ model: openai('loop-chat'), prompt: 'Hello' });

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { InternalServerError, Kbqa, RateLimitError, type RetryInfo } from '../../sdk/typescript/src/index.ts';
 import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { loopbackChatEnv, startChatServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 import { faultyProxy } from './faulty-proxy.ts';
 
@@ -88,7 +88,7 @@ test('a 5xx is retried for idempotent calls only; an Idempotency-Key makes uploa
 test('an error the server sends after a stream started is thrown as its typed APIError', async (t) => {
   // A provider model that always answers 429: the stream's headers are out first, so it arrives as an `error` event.
   const provider = await startChatServer({ failFirst: 1000 });
-  const withProvider = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_CHAT_MODELS: 'loop-chat', KBQA_OPENAI_MAX_RETRIES: '0' });
+  const withProvider = await startServer(loopbackChatEnv(provider.baseUrl));
   try {
     const client = new Kbqa({ baseUrl: withProvider.url, apiKey: ADMIN_KEY, maxRetries: 0 });
     const chunks: unknown[] = [];
