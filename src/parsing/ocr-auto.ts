@@ -26,6 +26,7 @@ export type AutoDeps = {
 const SURE = 75;
 /** Too few letters for a language detector to tell anything. */
 const MIN_LETTERS = 20;
+const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
 
 export function pageText(page: OcrPage): string {
   return page.paragraphs.map((p) => p.lines.map((l) => l.text).join(' ')).join('\n');
@@ -80,7 +81,7 @@ async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<OcrLanguag
   let total = 0;
   for (const line of page.paragraphs.flatMap((p) => p.lines)) {
     const text = line.text;
-    const count = text.match(/\p{L}/gu)?.length ?? 0;
+    const count = letterCount(text);
     if (count < MIN_LETTERS) continue;
     total += count;
     const language = toOcrLanguage(await deps.detectLanguage(text));
@@ -89,7 +90,7 @@ async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<OcrLanguag
   if (total === 0) {
     // Only short paragraphs (a form, a slide): the page's words together are worth a guess.
     const text = pageText(page);
-    if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return [];
+    if (letterCount(text) < MIN_LETTERS) return [];
     const language = toOcrLanguage(await deps.detectLanguage(text));
     return language && LATIN_LANGUAGES.includes(language) ? [language] : [];
   }
@@ -104,7 +105,7 @@ async function stillTheSame(deps: AutoDeps, languages: OcrLanguage[]): Promise<A
   const page = await deps.read(languages);
   if (pageConfidence(page) < SURE) return undefined;
   const text = pageText(page);
-  if ((text.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return { page, languages };
+  if (letterCount(text) < MIN_LETTERS) return { page, languages };
   const language = toOcrLanguage(await deps.detectLanguage(text));
   // Only the main language counts: an English page read by 'deu+eng' reads better with English alone.
   return language === languages[0] ? { page, languages } : undefined;
