@@ -101,7 +101,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       now: clock,
       consistencyTimeoutMs: config.consistencyTimeoutMs,
     };
-    const { embedders, chatModels, rerankers, defaultReranker } = createModels(config, infra.analyzer);
+    const { embedders, chatModels, rerankers, defaultReranker } = await createModels(config, infra.analyzer);
     const offline = [...embedders.values()][0]!;
     const models = createModelCatalog(
       [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),

@@ -129,7 +129,7 @@ export async function reindex(config: Config, options: { knowledgeBase: string; 
       readModels,
       vectors: indexes.vectors,
       passages: indexes.passages,
-      embedders: createModels(config, analyzer).embedders,
+      embedders: (await createModels(config, analyzer)).embedders,
       knowledgeBaseId: options.knowledgeBase,
       restart: options.restart,
       onProgress: (p) => bar.update(p.documents, p.totalDocuments),

@@ -1,21 +1,8 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { Kafka, logLevel } from 'kafkajs';
 import type { Config } from '../config.ts';
-import { createEsdbEventStore } from '../adapters/esdb/event-store.ts';
 import { createFsBlobStore } from '../adapters/fs/blob-store.ts';
-import { createKafkaBus } from '../adapters/kafka/bus.ts';
-import { createKafkaPublisher, ensureTopics } from '../adapters/kafka/producer.ts';
-import { createRelay } from '../adapters/kafka/relay.ts';
 import { createInProcessBus } from '../adapters/local/in-process-bus.ts';
-import { createGridFsBlobStore } from '../adapters/mongo/blob-store.ts';
-import { createMongoCheckpointStore } from '../adapters/mongo/checkpoint-store.ts';
-import { connectMongo } from '../adapters/mongo/connection.ts';
-import { createMongoEntityGraph } from '../adapters/mongo/entity-graph.ts';
-import { createMongoKeywordIndex } from '../adapters/mongo/keyword-index.ts';
-import { createMongoPassageStore } from '../adapters/mongo/passage-store.ts';
-import { createMongoReadModelStore } from '../adapters/mongo/read-model-store.ts';
-import { createPineconeVectorIndex } from '../adapters/pinecone/vector-index.ts';
 import { createSqliteCheckpointStore } from '../adapters/sqlite/checkpoint-store.ts';
 import { openSqlite, type SqliteDatabase } from '../adapters/sqlite/database.ts';
 import { createSqliteEntityGraph } from '../adapters/sqlite/entity-graph.ts';
@@ -67,6 +54,11 @@ export function usesDataDir(distributed: Config['distributed']): boolean {
   return !distributed.eventStore || !distributed.mongo || !distributed.pinecone;
 }
 
+/** The distributed engines' clients, imported only when one of them is configured. */
+async function distributedAdapters({ eventStore, kafka, mongo, pinecone }: Config['distributed']) {
+  return eventStore || kafka || mongo || pinecone ? import('./distributed-adapters.ts') : null;
+}
+
 /**
  * Each port gets the engine its variable names (EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL,
  * PINECONE_API_KEY) or, without one, its embedded adapter in the data directory. Any mix works
@@ -86,22 +78,23 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
   };
   try {
     const adapters: Record<string, string> = {};
-    const store = eventStore ? createEsdbEventStore({ connectionString: eventStore.url }) : createSqliteEventStore({ db: sqlite() });
+    const dist = await distributedAdapters(config.distributed);
+    const store = eventStore ? dist!.createEsdbEventStore({ connectionString: eventStore.url }) : createSqliteEventStore({ db: sqlite() });
     closers.unshift(() => store.close());
     adapters.event_store = eventStore ? 'eventstoredb' : 'sqlite';
 
-    const conn = mongo ? await connectMongo(mongo.url) : null;
+    const conn = mongo ? await dist!.connectMongo(mongo.url) : null;
     if (conn) closers.unshift(() => conn.close());
-    const readModels = conn ? createMongoReadModelStore(conn) : createSqliteReadModelStore(sqlite());
+    const readModels = conn ? dist!.createMongoReadModelStore(conn) : createSqliteReadModelStore(sqlite());
     closers.unshift(() => readModels.close());
-    const checkpoints = conn ? createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
-    const blobs = conn ? createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
+    const checkpoints = conn ? dist!.createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
+    const blobs = conn ? dist!.createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
     const analyzer = await loadTextAnalyzer();
     const indexes: SearchIndexes = {
-      vectors: pinecone ? createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : createSqliteVectorIndex(sqlite()),
-      keywords: conn ? createMongoKeywordIndex(conn.db, { analyzer }) : createSqliteKeywordIndex(sqlite(), { analyzer }),
-      graph: conn ? createMongoEntityGraph(conn.db) : createSqliteEntityGraph(sqlite()),
-      passages: conn ? createMongoPassageStore(conn.db) : createSqlitePassageStore(sqlite()),
+      vectors: pinecone ? dist!.createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : createSqliteVectorIndex(sqlite()),
+      keywords: conn ? dist!.createMongoKeywordIndex(conn.db, { analyzer }) : createSqliteKeywordIndex(sqlite(), { analyzer }),
+      graph: conn ? dist!.createMongoEntityGraph(conn.db) : createSqliteEntityGraph(sqlite()),
+      passages: conn ? dist!.createMongoPassageStore(conn.db) : createSqlitePassageStore(sqlite()),
     };
     Object.assign(adapters, {
       read_models: conn ? 'mongodb' : 'sqlite',
@@ -115,16 +108,15 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     let bus: EventBus;
     let startRelay: Infrastructure['startRelay'] = null;
     if (kafka) {
-      const client = new Kafka({ clientId: kafka.clientId, brokers: kafka.brokers, logLevel: logLevel.WARN });
-      const admin = client.admin();
-      await admin.connect();
-      await ensureTopics(admin, { partitions: kafka.partitions, replicationFactor: kafka.replicationFactor });
-      await admin.disconnect();
-      const publisher = await createKafkaPublisher(client);
-      closers.unshift(() => publisher.close());
-      bus = createKafkaBus({ kafka: client, checkpoints, publisher, onError: onBusError });
-      startRelay = async () =>
-        createRelay({ store, publisher, checkpoints, onError: (error: unknown) => logger.error({ err: error }, 'relay error') });
+      const kafkaBus = await dist!.openKafkaBus(kafka, {
+        store,
+        checkpoints,
+        onBusError,
+        onRelayError: (error) => logger.error({ err: error }, 'relay error'),
+      });
+      closers.unshift(() => kafkaBus.close());
+      bus = kafkaBus.bus;
+      startRelay = kafkaBus.startRelay;
     } else {
       bus = createInProcessBus({ store, checkpoints, onError: onBusError });
     }

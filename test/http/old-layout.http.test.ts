@@ -76,7 +76,7 @@ async function indexTheOldWay(db: SqliteDatabase, id: string, chunks: Chunk[]) {
   for (const c of chunks) put.run(KB, c.chunk_id, id, c.index, c.page, JSON.stringify(c.heading_path), c.text);
   const texts = chunks.map(indexedText);
   await createSqliteKeywordIndex(db, { analyzer }).upsert(KB, chunks.map((c, i) => ({ id: c.chunk_id, documentId: id, text: texts[i]! })));
-  const embedder = createModels(loadConfig({}), analyzer).embedders.get('kbqa-hash-embed-512')!;
+  const embedder = (await createModels(loadConfig({}), analyzer)).embedders.get('kbqa-hash-embed-512')!;
   const values = await embedder.embed(texts);
   await createSqliteVectorIndex(db).upsert(KB, chunks.map((c, i) => ({ id: c.chunk_id, documentId: id, values: values[i]! })));
 }

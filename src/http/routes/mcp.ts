@@ -1,7 +1,5 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import type { McpDeps } from '../mcp/deps.ts';
-import { createMcpServer } from '../mcp/server.ts';
 import { route } from '../route.ts';
 
 /** A JSON-RPC message (or a batch, which older protocol versions allowed); the SDK checks the rest. */
@@ -29,16 +27,10 @@ export function mcpRoutes(deps: McpDeps) {
       otherStatuses: { 202: 'The request carried only notifications or responses.' },
       operationId: 'mcp',
       handle: async ({ ctx, principal, body, requestId }) => {
-        const server = createMcpServer(deps, { principal, requestId });
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-        ctx.res.once('close', () => {
-          void transport.close();
-          void server.close();
-        });
-        await server.connect(transport);
+        const { handleMcpRequest } = await import('../mcp/handle.ts');
         // The transport writes the response itself.
         ctx.respond = false;
-        await transport.handleRequest(ctx.req, ctx.res, body);
+        await handleMcpRequest(deps, { principal, requestId }, ctx.req, ctx.res, body);
         return { body: undefined };
       },
     }),

@@ -1,0 +1,46 @@
+// The clients of the distributed engines (EventStoreDB, MongoDB, Pinecone, Kafka) weigh about
+// 55 MB once imported; infrastructure.ts imports this module only when one of them is configured,
+// so the embedded profile never loads them.
+import { Kafka, logLevel } from 'kafkajs';
+import type { Config } from '../config.ts';
+import { createKafkaBus } from '../adapters/kafka/bus.ts';
+import { createKafkaPublisher, ensureTopics } from '../adapters/kafka/producer.ts';
+import { createRelay } from '../adapters/kafka/relay.ts';
+import type { CheckpointStore, EventBus } from '../ports/event-bus.ts';
+import type { EventStore } from '../ports/event-store.ts';
+
+export { createEsdbEventStore } from '../adapters/esdb/event-store.ts';
+export { createGridFsBlobStore } from '../adapters/mongo/blob-store.ts';
+export { createMongoCheckpointStore } from '../adapters/mongo/checkpoint-store.ts';
+export { connectMongo } from '../adapters/mongo/connection.ts';
+export { createMongoEntityGraph } from '../adapters/mongo/entity-graph.ts';
+export { createMongoKeywordIndex } from '../adapters/mongo/keyword-index.ts';
+export { createMongoPassageStore } from '../adapters/mongo/passage-store.ts';
+export { createMongoReadModelStore } from '../adapters/mongo/read-model-store.ts';
+export { createPineconeVectorIndex } from '../adapters/pinecone/vector-index.ts';
+
+type KafkaConfig = NonNullable<Config['distributed']['kafka']>;
+export type KafkaBus = {
+  bus: EventBus;
+  startRelay: () => Promise<{ position(): bigint; stop(): Promise<void> }>;
+  close(): Promise<void>;
+};
+
+/** Topics ensured, a publisher connected, and the consumer bus over them. */
+export async function openKafkaBus(
+  kafka: KafkaConfig,
+  deps: { store: EventStore; checkpoints: CheckpointStore; onBusError: (group: string, error: unknown) => void; onRelayError: (error: unknown) => void },
+): Promise<KafkaBus> {
+  const client = new Kafka({ clientId: kafka.clientId, brokers: kafka.brokers, logLevel: logLevel.WARN });
+  const admin = client.admin();
+  await admin.connect();
+  await ensureTopics(admin, { partitions: kafka.partitions, replicationFactor: kafka.replicationFactor });
+  await admin.disconnect();
+  const publisher = await createKafkaPublisher(client);
+  const { store, checkpoints } = deps;
+  return {
+    bus: createKafkaBus({ kafka: client, checkpoints, publisher, onError: deps.onBusError }),
+    startRelay: async () => createRelay({ store, publisher, checkpoints, onError: deps.onRelayError }),
+    close: () => publisher.close(),
+  };
+}
