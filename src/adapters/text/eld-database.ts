@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/** eld's detector, as its entry files build it: an instance, and the hook that gives it a database. */
+type EldInstance = { detect(text: string): { language: string; isReliable(): boolean } };
+type CreateEld = () => { instance: EldInstance; loadData(data: unknown): boolean | void };
+
+const DATABASE = 'medium';
+
+/**
+ * ELD's 'medium' database loaded lean. eld ships it as a 2 MB JavaScript object literal:
+ * importing it costs about 190 MB of resident memory for good (the parser's memory is not given
+ * back), against 55 MB when the same data arrives as JSON. So the JavaScript is read once in a
+ * short-lived child process that prints JSON, which is kept beside node_modules' other caches;
+ * the detector itself is eld's own, built as eld's entry files build it.
+ */
+export async function loadEldInstance(): Promise<EldInstance> {
+  const entry = fileURLToPath(import.meta.resolve('eld'));
+  const eldSrc = join(dirname(entry), '..');
+  const data = JSON.parse(await databaseJson(eldSrc));
+  // eld's exports map does not name languageDetector.js; a file URL is not held to it. The
+  // version is pinned in package.json, and the analyzer's contract suite checks detection.
+  const { createEld } = (await import(new URL('languageDetector.js', `file://${eldSrc}/`).href)) as { createEld: CreateEld };
+  const { instance, loadData } = createEld();
+  loadData(data);
+  return instance;
+}
+
+async function databaseJson(eldSrc: string): Promise<string> {
+  const version = JSON.parse(await readFile(join(eldSrc, '..', 'package.json'), 'utf8')).version as string;
+  const cached = join(cacheDir(eldSrc), `eld-${version}-${DATABASE}.json`);
+  const hit = await readFile(cached, 'utf8').catch(() => null);
+  if (hit) return hit;
+  const json = await convertInChild(join(eldSrc, 'ngrams', `${DATABASE}.js`));
+  // Written whole then renamed, so a reader never sees half a file; a read-only install just
+  // converts again on the next start.
+  await mkdir(dirname(cached), { recursive: true })
+    .then(() => writeFile(`${cached}.${process.pid}`, json))
+    .then(() => rename(`${cached}.${process.pid}`, cached))
+    .catch(() => {});
+  return json;
+}
+
+/** node_modules/.cache/kbqa, the place tools keep what they derive from installed packages. */
+function cacheDir(eldSrc: string): string {
+  return join(eldSrc, '..', '..', '.cache', 'kbqa');
+}
+
+async function convertInChild(modulePath: string): Promise<string> {
+  const script = `const m = await import(${JSON.stringify(`file://${modulePath}`)}); process.stdout.write(JSON.stringify(m.ngramsData));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
