@@ -47,7 +47,7 @@ const Env = z.object({
   KBQA_PARSE_MEMORY_MB: int(768, 64),
   KBQA_MAX_PAGES: int(5000, 1),
   KBQA_OCR: z.enum(['on', 'off']).default('on'),
-  KBQA_PARSER_WARMUP: z.enum(['on', 'off']).default('on'),
+  KBQA_PARSER_WARMUP: z.enum(['on', 'off']).default('off'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
   KBQA_OPENAI_EMBEDDING_MODELS: z

@@ -1,4 +1,3 @@
-import type { MessagePort } from 'node:worker_threads';
 import type { ParseTask } from '../ports/document-parser.ts';
 import type { PageImageOutcome, PageImageRequest } from '../ports/page-renderer.ts';
 import { renderPageImage } from './page-image.ts';
@@ -6,24 +5,19 @@ import { parserFor } from './dispatch.ts';
 import { parseFile } from './parse-file.ts';
 import { MEDIA_TYPES } from './types.ts';
 
-export type WorkerMessage = { task: ParseTask; progress?: MessagePort } | { warm: true } | { render: PageImageRequest };
+export type WorkerMessage = { task: ParseTask } | { warm: true } | { render: PageImageRequest };
 
 /**
- * What runs inside a worker: a parse, with a port on which page progress flows back; or a
- * warm-up that loads the PDF and Office parsers, so the first real document does not pay for it.
+ * What runs inside a parser process: a parse, reporting page progress as it goes; a page to draw;
+ * or a warm-up that loads the PDF and Office parsers, so the first real document does not pay for it.
  */
-export async function runParseTask(message: WorkerMessage) {
+export async function runParseTask(message: WorkerMessage, onProgress: (done: number, total: number) => void = () => {}) {
   if ('render' in message) return await renderTask(message.render);
   if ('warm' in message) {
     await Promise.all([MEDIA_TYPES.pdf, MEDIA_TYPES.docx, MEDIA_TYPES.xlsx].map((type) => parserFor(type)));
     return null;
   }
-  const { task, progress } = message;
-  try {
-    return await parseFile(task, (done, total) => progress?.postMessage({ done, total }));
-  } finally {
-    progress?.close();
-  }
+  return await parseFile(message.task, onProgress);
 }
 
 /** A file that cannot be opened (damaged, encrypted) is an outcome for the client, not a crash. */

@@ -28,7 +28,7 @@ async function pdfWithPages(pages: number): Promise<string> {
   return path;
 }
 
-test('parses in a worker thread: chunks with pages, and page progress flows back', async (t) => {
+test('parses in a parser process: chunks with pages, and page progress flows back', async (t) => {
   const parser = createWorkerParser({ threads: 1, maxMemoryMb: 512 });
   try {
     const path = await pdfWithPages(3);
@@ -91,3 +91,4 @@ test('a worker starved of heap fails its document (out of memory, or stopped at 
     await roomy.close();
   }
 });
+

@@ -1,38 +1,22 @@
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import type { PageImageOutcome, PageRenderer } from '../../ports/page-renderer.ts';
+import { createProcessPool } from './process-pool.ts';
 
 export type WorkerPageRendererOptions = { threads: number; maxMemoryMb: number };
 
 /**
- * Draws pages in worker threads of their own (the parser's threads may be busy for minutes with a
- * long document). A render past its deadline has its worker terminated, as a parse does.
+ * Draws pages in processes of their own (the parser's may be busy for minutes with a long
+ * document); they start on the first page asked for and end after 30 s idle. A render past its
+ * deadline has its process killed, as a parse does.
  */
 export function createWorkerPageRenderer({ threads, maxMemoryMb }: WorkerPageRendererOptions): PageRenderer {
-  const pool = new Piscina({
-    filename: fileURLToPath(new URL('../../parsing/worker-entry.mjs', import.meta.url)),
-    minThreads: 0,
-    maxThreads: threads,
-    idleTimeout: 30_000,
-    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: Math.max(16, Math.round(maxMemoryMb / 8)) },
-  });
-  // A worker that dies is reported on the pool too; its task has already failed with the cause.
-  pool.on('error', () => {});
+  const pool = createProcessPool({ processes: threads, maxMemoryMb, idleMs: 30_000 });
   return {
     async render(request, { timeoutMs }) {
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(), timeoutMs);
-      try {
-        return (await pool.run({ render: request }, { signal: abort.signal })) as PageImageOutcome;
-      } catch (error) {
-        if (abort.signal.aborted) return { ok: false, code: 'render_failed', message: `Drawing the page took longer than ${Math.round(timeoutMs / 1000)} s.` };
-        return { ok: false, code: 'render_failed', message: `Drawing the page failed: ${(error as Error).message}` };
-      } finally {
-        clearTimeout(timer);
-      }
+      const result = await pool.run<PageImageOutcome>('render', [request], { timeoutMs });
+      if (result.ok) return result.value;
+      if (result.failure === 'timeout') return { ok: false, code: 'render_failed', message: `Drawing the page took longer than ${Math.round(timeoutMs / 1000)} s.` };
+      return { ok: false, code: 'render_failed', message: `Drawing the page failed: ${result.message.split('\n')[0]}` };
     },
-    async close() {
-      await pool.destroy();
-    },
+    close: () => pool.close(),
   };
 }

@@ -1,59 +1,45 @@
-import { fileURLToPath } from 'node:url';
-import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
-import type { DocumentParser } from '../../ports/document-parser.ts';
+import type { DocumentParser, ParseOutcome } from '../../ports/document-parser.ts';
+import { createProcessPool } from './process-pool.ts';
 
-export type WorkerParserOptions = { threads: number; maxMemoryMb: number; warmUp?: boolean; onWorkerError?: (error: unknown) => void };
+export type WorkerParserOptions = {
+  /** How many documents parse at once, each in a process of its own. */
+  threads: number;
+  maxMemoryMb: number;
+  /** Start the processes at once and keep them (the first document then pays nothing). */
+  warmUp?: boolean;
+  /** How long idle processes live before they end and give their memory back. */
+  idleMs?: number;
+  onWorkerError?: (error: unknown) => void;
+};
 
 /**
- * Parses in a pool of worker threads. Each task has a deadline: past it the worker is terminated
- * (pdf.js or a zip library stuck in a loop cannot be interrupted any other way) and replaced.
- * A worker that runs out of its heap dies alone; the document fails with `resource_limit`.
+ * Parses in child processes (process-pool.ts). Each task has a deadline: past it the process is
+ * killed and replaced. A process that runs out of its heap dies alone; the document fails with
+ * `resource_limit`.
  */
-export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, onWorkerError = () => {} }: WorkerParserOptions): DocumentParser {
-  const pool = new Piscina({
-    filename: fileURLToPath(new URL('../../parsing/worker-entry.mjs', import.meta.url)),
-    minThreads: warmUp ? threads : 0,
-    maxThreads: threads,
-    idleTimeout: warmUp ? Number.POSITIVE_INFINITY : 60_000,
-    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: Math.max(16, Math.round(maxMemoryMb / 8)) },
-  });
-  // A worker that dies (out of memory, terminated) is also reported on the pool: unheard, that
-  // 'error' event would take the whole process down. Its task has already failed with the cause.
-  pool.on('error', onWorkerError);
-  // In the background: the threads load the heavy parsers (pdf.js, mammoth, exceljs) while the server starts serving.
-  // It may float: nothing waits for it (ping says when it is done), and allSettled never rejects.
+export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, idleMs = 60_000, onWorkerError = () => {} }: WorkerParserOptions): DocumentParser {
+  const pool = createProcessPool({ processes: threads, maxMemoryMb, idleMs: warmUp ? Number.MAX_SAFE_INTEGER : idleMs });
   let warm = !warmUp;
   if (warmUp) {
-    void Promise.allSettled(Array.from({ length: threads }, () => pool.run({ warm: true }))).then(() => (warm = true));
+    // It may float: nothing waits for it (ping says when it is done), and allSettled never rejects.
+    void Promise.allSettled(Array.from({ length: threads }, () => pool.run('warm', [], { timeoutMs: 120_000 }))).then(() => (warm = true));
   }
   return {
     async parse(task, { timeoutMs, onProgress }) {
-      const channel = new MessageChannel();
-      channel.port1.on('message', ({ done, total }: { done: number; total: number }) => onProgress?.(done, total));
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(), timeoutMs);
-      try {
-        return await pool.run({ task, progress: channel.port2 }, { transferList: [channel.port2], signal: abort.signal });
-      } catch (error) {
-        if (abort.signal.aborted) return { ok: false, code: 'timeout', message: `Parsing took longer than ${Math.round(timeoutMs / 1000)} s.` };
-        if (isOutOfMemory(error)) return { ok: false, code: 'resource_limit', message: `Parsing needed more than ${maxMemoryMb} MB of memory.` };
-        throw error;
-      } finally {
-        clearTimeout(timer);
-        channel.port1.close();
-      }
+      const onEvent = (payload: unknown) => {
+        const { done, total } = payload as { done: number; total: number };
+        onProgress?.(done, total);
+      };
+      const result = await pool.run<ParseOutcome>('parse', [task], { timeoutMs, onEvent });
+      if (result.ok) return result.value;
+      if (result.failure === 'timeout') return { ok: false, code: 'timeout', message: `Parsing took longer than ${Math.round(timeoutMs / 1000)} s.` };
+      onWorkerError(new Error(result.message));
+      if (result.failure === 'out_of_memory') return { ok: false, code: 'resource_limit', message: `Parsing needed more than ${maxMemoryMb} MB of memory.` };
+      return { ok: false, code: 'resource_limit', message: 'The parser process ended while reading this file.' };
     },
     async ping() {
-      if (!warm) throw new Error('parser threads are warming up');
+      if (!warm) throw new Error('parser processes are warming up');
     },
-    async close() {
-      await pool.destroy();
-    },
+    close: () => pool.close(),
   };
-}
-
-function isOutOfMemory(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(e?.message ?? '');
 }

@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import workerpool from 'workerpool';
+
+export type ProcessPoolOptions = { processes: number; maxMemoryMb: number; idleMs: number };
+export type TaskFailure = 'timeout' | 'out_of_memory' | 'crashed';
+
+/** What a task in a child process came to: its result, or why the process could not give one. */
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; failure: TaskFailure; message: string };
+
+const WORKER = fileURLToPath(new URL('../../parsing/worker-process.mjs', import.meta.url));
+
+/**
+ * Parsing and drawing run in child processes, not threads: a thread's memory stays with the
+ * process after it stops (glibc keeps each thread's malloc arena: 260 MB of 530 MB stayed after
+ * an OCR thread ended, measured), while a process that exits gives all of it back. The pool
+ * (workerpool) starts processes on the first task and ends them all once idle for `idleMs`.
+ * A task past its deadline has its process killed (a stuck pdf.js or zip loop cannot be
+ * interrupted any other way), and a process that dies takes only its task with it.
+ */
+export function createProcessPool({ processes, maxMemoryMb, idleMs }: ProcessPoolOptions) {
+  let pool: workerpool.Pool | null = null;
+  let running = 0;
+  let idleTimer: NodeJS.Timeout | null = null;
+  const open = () =>
+    (pool ??= workerpool.pool(WORKER, {
+      workerType: 'process',
+      maxWorkers: processes,
+      forkOpts: { execArgv: [`--max-old-space-size=${maxMemoryMb}`], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      emitStdStreams: false,
+      workerTerminateTimeout: 2_000,
+    }));
+  const stopWhenIdle = () => {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (running > 0 || !pool) return;
+      const stopping = pool;
+      pool = null;
+      void stopping.terminate(true).catch(() => {});
+    }, idleMs);
+    idleTimer.unref();
+  };
+  return {
+    async run<T>(method: string, params: unknown[], { timeoutMs, onEvent }: { timeoutMs: number; onEvent?: (payload: unknown) => void }): Promise<TaskResult<T>> {
+      running++;
+      try {
+        const value = (await open().exec(method, params, { on: onEvent }).timeout(timeoutMs)) as T;
+        return { ok: true, value };
+      } catch (error) {
+        return { ok: false, ...failureOf(error) };
+      } finally {
+        running--;
+        stopWhenIdle();
+      }
+    },
+    async close() {
+      if (idleTimer) clearTimeout(idleTimer);
+      const stopping = pool;
+      pool = null;
+      await stopping?.terminate(true);
+    },
+  };
+}
+
+function failureOf(error: unknown): { failure: TaskFailure; message: string } {
+  const e = error as Error;
+  if (e instanceof workerpool.Promise.TimeoutError) return { failure: 'timeout', message: e.message };
+  // V8 stops a process that reaches its heap limit with SIGABRT after "Reached heap limit".
+  if (/signalCode: `SIGABRT`|exitCode: `134`|heap limit|out of memory/i.test(e?.message ?? '')) return { failure: 'out_of_memory', message: e.message };
+  if (/terminated unexpectedly/i.test(e?.message ?? '')) return { failure: 'crashed', message: e.message };
+  throw error;
+}

@@ -1,0 +1,44 @@
+import test from 'ava';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createWorkerParser } from '../../src/adapters/local/worker-parser.ts';
+import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
+import { tempDir } from '../helpers/temp.ts';
+
+// Alone in its file: it counts this process's parser children, which no other test may start meanwhile.
+const dir = tempDir('kbqa-parser-processes-');
+test.after.always(() => dir.remove());
+
+const task = (path: string, fileName: string) => ({ documentId: 'doc_test', path, fileName, chunking: { max_tokens: 128, overlap_tokens: 16 }, limits: DEFAULT_LIMITS });
+
+/** Our child processes running the parser entry. */
+function parserProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker-process.mjs');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+test('parser processes start with the first document and end once idle, giving their memory back', async (t) => {
+  if (process.platform !== 'linux') return t.pass('reads /proc');
+  const parser = createWorkerParser({ threads: 1, maxMemoryMb: 512, idleMs: 300 });
+  try {
+    t.deepEqual(parserProcesses(), []);
+    const text = join(dir.path, 'idle.txt');
+    writeFileSync(text, 'A document that starts a parser process.');
+    t.like(await parser.parse(task(text, 'idle.txt'), { timeoutMs: 60_000 }), { ok: true });
+    t.is(parserProcesses().length, 1);
+    for (let waited = 0; parserProcesses().length > 0 && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    t.deepEqual(parserProcesses(), []);
+    t.like(await parser.parse(task(text, 'idle.txt'), { timeoutMs: 60_000 }), { ok: true }, 'a new process starts for the next document');
+  } finally {
+    await parser.close();
+  }
+});
