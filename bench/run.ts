@@ -5,6 +5,7 @@
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
+import { idleMemoryBench } from './idle-memory.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
@@ -44,6 +45,7 @@ const BENCHES = {
   overload: overloadBench,
   xquad_retrieval: xquadRetrievalBench,
   conversation_history: conversationHistoryBench,
+  idle_memory: idleMemoryBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

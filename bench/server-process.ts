@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -92,4 +92,29 @@ export async function startKbqa(dataDir: string, port: number, env: Record<strin
     ...env,
   }, root);
   return { ...child, base: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${adminKey}` } };
+}
+
+/** Resident memory of a process and all its descendants (child processes such as tsx's esbuild), in MB. */
+export function groupRssMb(pid: number): number {
+  const children = new Map<number, number[]>();
+  const rssKb = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+      rssKb.set(Number(entry), Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let total = 0;
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.pop()!;
+    total += rssKb.get(next) ?? 0;
+    queue.push(...(children.get(next) ?? []));
+  }
+  return Math.round(total / 1024);
 }
