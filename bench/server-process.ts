@@ -65,13 +65,30 @@ export function cpuSeconds(pid: number): number | null {
 }
 
 
-/** Peak resident memory of a process so far (VmHWM, Linux), in MB; worker threads included. */
+const groupPeaks = new Map<number, number>();
+
+/**
+ * Samples a server's process-group memory (parser processes included) every 200 ms until it
+ * exits, for peakRssMb. A peak shorter than that can be missed; the main process's own peak
+ * (VmHWM) never is.
+ */
+export function trackGroupPeak(pid: number) {
+  const timer = setInterval(() => {
+    const now = groupRssMb(pid);
+    if (now === 0) return clearInterval(timer);
+    groupPeaks.set(pid, Math.max(groupPeaks.get(pid) ?? 0, now));
+  }, 200);
+  timer.unref();
+}
+
+/** Peak resident memory of a server so far, in MB: its process group's sampled peak, or its own VmHWM if higher (Linux). */
 export function peakRssMb(pid: number): number | null {
   try {
     const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Math.round(Number(match[1]) / 1024) : null;
+    const own = match ? Math.round(Number(match[1]) / 1024) : 0;
+    return Math.max(own, groupPeaks.get(pid) ?? 0) || null;
   } catch {
-    return null;
+    return groupPeaks.get(pid) ?? null;
   }
 }
 
@@ -91,6 +108,7 @@ export async function startKbqa(dataDir: string, port: number, env: Record<strin
     KBQA_LOG_LEVEL: 'warn',
     ...env,
   }, root);
+  trackGroupPeak(child.proc.pid!);
   return { ...child, base: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${adminKey}` } };
 }
 
