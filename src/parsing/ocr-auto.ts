@@ -72,19 +72,18 @@ const MIN_SHARE = 0.1;
 const MAX_LANGUAGES = 5;
 
 /**
- * The Latin languages of a page, most letters first, each line told apart on its own: a page may
- * mix them (a multilingual notice, a bilingual form) even within a paragraph, and reading it with
+ * The Latin languages of a page, most letters first, each sentence told apart on its own: a page
+ * may mix them (a multilingual notice, a bilingual form) even within a line, and reading it with
  * one model garbles the others' accents.
  */
 async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<OcrLanguage[]> {
   const letters = new Map<OcrLanguage, number>();
   let total = 0;
-  for (const line of page.paragraphs.flatMap((p) => p.lines)) {
-    const text = line.text;
-    const count = letterCount(text);
+  for (const sentence of page.paragraphs.flatMap((p) => sentencesOf(p.lines.map((l) => l.text).join(' ')))) {
+    const count = letterCount(sentence);
     if (count < MIN_LETTERS) continue;
     total += count;
-    const language = toOcrLanguage(await deps.detectLanguage(text));
+    const language = toOcrLanguage(await deps.detectLanguage(sentence));
     if (language && LATIN_LANGUAGES.includes(language)) letters.set(language, (letters.get(language) ?? 0) + count);
   }
   if (total === 0) {
@@ -101,14 +100,18 @@ async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<OcrLanguag
     .map(([language]) => language);
 }
 
+/** A paragraph's sentences: a line may end one sentence and start the next, in another language. */
+const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/u);
+
 async function stillTheSame(deps: AutoDeps, languages: OcrLanguage[]): Promise<AutoReading | undefined> {
   const page = await deps.read(languages);
   if (pageConfidence(page) < SURE) return undefined;
   const text = pageText(page);
   if (letterCount(text) < MIN_LETTERS) return { page, languages };
   const language = toOcrLanguage(await deps.detectLanguage(text));
-  // Only the main language counts: an English page read by 'deu+eng' reads better with English alone.
-  return language === languages[0] ? { page, languages } : undefined;
+  // Only the main language counts: an English page read by 'deu+eng' reads better with English
+  // alone, and one read by 'eng+deu+fra' too, which English-first reading finds for itself.
+  return language === languages[0] && language !== 'eng' ? { page, languages } : undefined;
 }
 
 /** Russian and Ukrainian share a script; the words read with one model tell which language the page is in. */

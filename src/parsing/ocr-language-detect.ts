@@ -1,3 +1,5 @@
+import { loadEldInstance } from './eld-database.ts';
+
 /** ISO 639-1 code of a text's language ('und' when unknown). */
 export type TextLanguageDetector = (text: string) => Promise<string>;
 
@@ -5,14 +7,14 @@ export type TextLanguageDetector = (text: string) => Promise<string>;
 const SAMPLE_CHARS = 512;
 
 /**
- * ELD (medium database), as the analyzer uses it (src/adapters/text/detect.ts has its figures).
- * Loaded on the first page that needs it: its data costs about 0.6 s and 45 MB, which a parser
- * thread that only ever reads English scans with confidence never pays.
+ * ELD (medium database), as the analyzer uses it and loaded the same lean way
+ * (src/adapters/text/detect.ts has its figures). Loaded on the first page that needs it, which a
+ * parser that only ever reads English scans with confidence never pays.
  */
 export function eldTextDetector(): TextLanguageDetector {
-  let loaded: Promise<typeof import('eld/medium').eld> | undefined;
+  let loaded: ReturnType<typeof loadEldInstance> | undefined;
   return async (text) => {
-    loaded ??= import('eld/medium').then((m) => m.eld);
+    loaded ??= loadEldInstance();
     return (await loaded).detect(text.slice(0, SAMPLE_CHARS)).language || 'und';
   };
 }

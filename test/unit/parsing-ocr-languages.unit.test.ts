@@ -112,21 +112,25 @@ test('pinned languages reach the image and PDF parsers: one reading, in those la
   t.true(wordAccuracy(truth('deu'), doc.blocks.map((b) => b.text).join(' ')) >= 0.95, doc.blocks.map((b) => b.text).join(' '));
 });
 
-test('detection: a page whose lines are in several Latin languages is read again with each of them, most letters first', async (t) => {
-  const lines = [
-    ['Die Größe der Straße überrascht die müden Bürger sehr', 'de'],
-    ['Der schnelle braune Fuchs springt über den faulen Hund', 'de'],
-    ['Le renard brun rapide saute par-dessus le chien paresseux', 'fr'],
-    ['ok', 'en'],
-  ];
-  const mixed: OcrPage = { paragraphs: [{ lines: lines.map(([text]) => ({ text: text!, confidence: 90 })) }] };
+test('detection: a page whose sentences are in several Latin languages, even within a line, is read again with each of them, most letters first', async (t) => {
+  const sentences: Record<string, string> = {
+    'Die Größe der Straße überrascht die müden Bürger sehr.': 'de',
+    'Der schnelle braune Fuchs springt über den faulen Hund.': 'de',
+    'Le renard brun rapide saute par-dessus le chien paresseux.': 'fr',
+    'ok.': 'en',
+  };
+  // As a scan's lines fall: the French sentence starts on the line where the German one ends.
+  const lines = ['Die Größe der Straße überrascht die müden Bürger sehr.', 'Der schnelle braune Fuchs springt über den faulen Hund. Le renard brun', 'rapide saute par-dessus le chien paresseux.', 'ok.'];
+  const mixed: OcrPage = { paragraphs: [{ lines: lines.map((text) => ({ text, confidence: 90 })) }] };
   const reads: string[] = [];
+  const asked: string[] = [];
   const reading = await readAuto({
     read: async (languages) => (reads.push(languages.join('+')), { paragraphs: mixed.paragraphs.map((p) => ({ lines: p.lines.map((l) => ({ ...l, confidence: languages.length > 1 ? 95 : 90 })) })) }),
     detectScript: async () => t.fail('a confident page needs no script detection') as never,
-    detectLanguage: async (text) => lines.find(([line]) => line === text)?.[1] ?? 'und',
+    detectLanguage: async (text) => (asked.push(text), sentences[text] ?? 'und'),
   });
-  t.deepEqual(reads, ['eng', 'deu+fra+eng'], 'the two-letter line is too short to tell');
+  t.deepEqual(asked, Object.keys(sentences).slice(0, 3), 'sentence by sentence; the two-letter one is too short to tell');
+  t.deepEqual(reads, ['eng', 'deu+fra+eng']);
   t.deepEqual(reading.languages, ['deu', 'fra', 'eng']);
 });
 
@@ -151,6 +155,16 @@ test('detection: the previous page’s languages read first; a page they do not 
     ['rus'],
   );
   t.deepEqual([reads, english.languages], [['rus', 'eng'], ['eng']], 'an English page after a Russian one is read again from English');
+  reads.length = 0;
+  const englishAgain = await readAuto(
+    {
+      read: async (languages) => (reads.push(languages.join('+')), page('The quick brown fox jumps over the lazy dog', 92)),
+      detectScript: async () => t.fail('no script detection') as never,
+      detectLanguage: async () => 'en',
+    },
+    ['eng', 'deu', 'fra'],
+  );
+  t.deepEqual([reads, englishAgain.languages], [['eng+deu+fra', 'eng'], ['eng']], 'an English page after a mostly English multilingual one is read by English alone');
 });
 
 test('every model is installed and loads, OSD included, and a page with next to no text still reads', async (t) => {

@@ -1,4 +1,4 @@
-import { loadEldInstance } from './eld-database.ts';
+import { loadEldInstance } from '../../parsing/eld-database.ts';
 
 /** A language guess: an ISO 639-1 code, and whether the detector trusts it. */
 export type LanguageGuess = { language: string; reliable: boolean };

@@ -16,6 +16,7 @@ const DATABASE = 'medium';
  * back), against 55 MB when the same data arrives as JSON. So the JavaScript is read once in a
  * short-lived child process that prints JSON, which is kept beside node_modules' other caches;
  * the detector itself is eld's own, built as eld's entry files build it.
+ * It lives with the parsers because OCR detects languages too, and parsing may not import adapters.
  */
 export async function loadEldInstance(): Promise<EldInstance> {
   const entry = fileURLToPath(import.meta.resolve('eld'));
