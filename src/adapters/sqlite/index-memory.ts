@@ -49,10 +49,10 @@ export function createIndexMemory(budgetBytes: number): IndexMemory {
   return {
     touch(namespace, part, index) {
       const bytes = index.footprint(namespace);
-      const parts = cache.get(namespace) ?? new Map();
+      // A new map each time: lru-cache recomputes an entry's size only when its value changes.
+      const parts: Parts = new Map(cache.get(namespace));
       if (bytes > 0) parts.set(part, { index, bytes });
       else parts.delete(part);
-      // Setting the same object again only updates its size and recency.
       if (parts.size > 0) cache.set(namespace, parts);
       else cache.delete(namespace);
     },
