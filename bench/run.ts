@@ -9,6 +9,7 @@ import { idleMemoryBench } from './idle-memory.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
+import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { conversationHistoryBench } from './conversation-history.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
@@ -42,6 +43,7 @@ const BENCHES = {
   kafka_messages: kafkaMessagesBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,
+  index_memory: indexMemoryBench,
   overload: overloadBench,
   xquad_retrieval: xquadRetrievalBench,
   conversation_history: conversationHistoryBench,

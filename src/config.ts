@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
@@ -40,6 +41,7 @@ const Env = z.object({
   KBQA_RUN_QUEUE: int(16),
   KBQA_QUEUE_WAIT_MS: int(1000, 1),
   KBQA_LOAD_STARTS_PER_TURN: int(2, 1),
+  KBQA_INDEX_MEMORY_MB: z.coerce.number().int().min(0).optional(),
   KBQA_MAX_UPLOAD_MB: int(50, 1),
   KBQA_MAX_FILES_PER_UPLOAD: int(20, 1),
   KBQA_PARSER_THREADS: int(1, 1),
@@ -129,6 +131,8 @@ export type Config = {
     maxContextTokens: number;
   };
   distributed: DistributedConfig;
+  /** What the embedded indexes may hold in memory before the least recently used knowledge bases are unloaded; 0: no limit. */
+  indexMemoryBytes: number;
   ingestion: {
     maxUploadBytes: number;
     maxFilesPerUpload: number;
@@ -209,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mongo: e.MONGODB_URL ? { url: e.MONGODB_URL } : null,
       pinecone: pinecone(e),
     },
+    indexMemoryBytes: (e.KBQA_INDEX_MEMORY_MB ?? defaultIndexMemoryMb()) * 1024 * 1024,
     ingestion: {
       maxUploadBytes: e.KBQA_MAX_UPLOAD_MB * 1024 * 1024,
       maxFilesPerUpload: e.KBQA_MAX_FILES_PER_UPLOAD,
@@ -220,6 +225,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       warmUp: e.KBQA_PARSER_WARMUP === 'on',
     },
   };
+}
+
+/**
+ * An eighth of the memory the process may use (the container's limit when there is one): the
+ * rest is for the parser threads (up to KBQA_PARSE_MEMORY_MB each), OCR, SQLite's page cache,
+ * the JS heap of requests in flight, and whatever else runs on the machine. At about 1 KB per
+ * chunk, 1 GB holds about a million chunks hot; colder ones reload from disk in about a second
+ * per 100k chunks.
+ */
+function defaultIndexMemoryMb(): number {
+  const constrained = process.constrainedMemory();
+  const total = constrained > 0 && constrained < totalmem() ? constrained : totalmem();
+  return Math.max(64, Math.floor(total / 8 / 1024 / 1024));
 }
 
 function pinecone(e: z.infer<typeof Env>): DistributedConfig['pinecone'] {

@@ -12,6 +12,8 @@ import { loadTextAnalyzer } from '../adapters/text/analyzer.ts';
 import { createSqlitePassageStore } from '../adapters/sqlite/passage-store.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
+import { budgetedKeywordIndex, budgetedVectorIndex } from '../adapters/sqlite/budgeted-indexes.ts';
+import { createIndexMemory } from '../adapters/sqlite/index-memory.ts';
 import type { Analyzer } from '../ports/analyzer.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { EntityGraph } from '../ports/entity-graph.ts';
@@ -90,9 +92,13 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     const checkpoints = conn ? dist!.createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
     const blobs = conn ? dist!.createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
     const analyzer = await loadTextAnalyzer();
+    // One budget for both embedded indexes, so a knowledge base is unloaded (or kept) as a whole.
+    const indexMemory = createIndexMemory(config.indexMemoryBytes);
     const indexes: SearchIndexes = {
-      vectors: pinecone ? dist!.createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : createSqliteVectorIndex(sqlite()),
-      keywords: conn ? dist!.createMongoKeywordIndex(conn.db, { analyzer }) : createSqliteKeywordIndex(sqlite(), { analyzer }),
+      vectors: pinecone
+        ? dist!.createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host })
+        : budgetedVectorIndex(createSqliteVectorIndex(sqlite()), indexMemory),
+      keywords: conn ? dist!.createMongoKeywordIndex(conn.db, { analyzer }) : budgetedKeywordIndex(createSqliteKeywordIndex(sqlite(), { analyzer }), indexMemory),
       graph: conn ? dist!.createMongoEntityGraph(conn.db) : createSqliteEntityGraph(sqlite()),
       passages: conn ? dist!.createMongoPassageStore(conn.db) : createSqlitePassageStore(sqlite()),
     };

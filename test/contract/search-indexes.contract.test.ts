@@ -1,6 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
+import { budgetedKeywordIndex, budgetedVectorIndex } from '../../src/adapters/sqlite/budgeted-indexes.ts';
 import { openSqlite } from '../../src/adapters/sqlite/database.ts';
+import { createIndexMemory } from '../../src/adapters/sqlite/index-memory.ts';
 import { createSqliteEntityGraph } from '../../src/adapters/sqlite/entity-graph.ts';
 import { createSqliteKeywordIndex } from '../../src/adapters/sqlite/keyword-index.ts';
 import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.ts';
@@ -17,6 +19,9 @@ const sqlite = <T>(make: (db: ReturnType<typeof openSqlite>) => T) => async () =
 testVectorIndex(test, 'sqlite vector', sqlite(createSqliteVectorIndex));
 testKeywordIndex(test, 'sqlite keyword', sqlite((db) => createSqliteKeywordIndex(db, { analyzer })));
 testEntityGraph(test, 'sqlite graph', sqlite(createSqliteEntityGraph));
+// A one-byte budget: every use of another namespace unloads the one before.
+testVectorIndex(test, 'sqlite vector, one-byte memory budget', sqlite((db) => budgetedVectorIndex(createSqliteVectorIndex(db), createIndexMemory(1))));
+testKeywordIndex(test, 'sqlite keyword, one-byte memory budget', sqlite((db) => budgetedKeywordIndex(createSqliteKeywordIndex(db, { analyzer }), createIndexMemory(1))));
 
 test('sqlite indexes survive reopening the file', async (t) => {
   const dir = tempDir();

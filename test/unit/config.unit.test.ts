@@ -57,3 +57,13 @@ test('limits on slow clients and load shedding: defaults, overrides, and nonsens
   t.throws(() => loadConfig({ KBQA_HEADERS_TIMEOUT_S: '0' }), { message: /KBQA_HEADERS_TIMEOUT_S/ });
   t.throws(() => loadConfig({ KBQA_LOAD_STARTS_PER_TURN: '0' }), { message: /KBQA_LOAD_STARTS_PER_TURN/ });
 });
+
+test('KBQA_INDEX_MEMORY_MB: megabytes, 0 for no limit; by default an eighth of the machine, never under 64 MB', async (t) => {
+  const { totalmem } = await import('node:os');
+  t.is(loadConfig({ KBQA_INDEX_MEMORY_MB: '300' }).indexMemoryBytes, 300 * 1024 * 1024);
+  t.is(loadConfig({ KBQA_INDEX_MEMORY_MB: '0' }).indexMemoryBytes, 0);
+  const byDefault = loadConfig({}).indexMemoryBytes;
+  t.true(byDefault >= 64 * 1024 * 1024 && byDefault <= Math.max(64 * 1024 * 1024, totalmem() / 8), `${byDefault}`);
+  t.throws(() => loadConfig({ KBQA_INDEX_MEMORY_MB: '-1' }), { message: /KBQA_INDEX_MEMORY_MB/ });
+  t.throws(() => loadConfig({ KBQA_INDEX_MEMORY_MB: 'lots' }), { message: /KBQA_INDEX_MEMORY_MB/ });
+});

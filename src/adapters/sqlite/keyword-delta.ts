@@ -31,6 +31,11 @@ export class DeltaPostings {
     return this.#blocks * BLOCK;
   }
 
+  /** Its arrays, for the memory they hold. */
+  arrays(): ArrayBufferView[] {
+    return [this.#head, this.#next, this.#fill, this.#ordinals, this.#tfs];
+  }
+
   add(term: number, ordinal: number, tf: number): void {
     if (term >= this.#head.length) this.#head = grown(this.#head, term + 1, -1);
     let block = this.#head[term]!;

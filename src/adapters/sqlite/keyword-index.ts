@@ -3,6 +3,8 @@ import type { Analyzer } from '../../ports/analyzer.ts';
 import type { KeywordDocument, KeywordIndex } from '../../ports/keyword-index.ts';
 import { analyseDocuments, queryTerms, queryWords } from '../text/keyword-terms.ts';
 import { immediate, type SqliteDatabase } from './database.ts';
+import { postingsBytes } from './index-footprint.ts';
+import type { Resident } from './index-memory.ts';
 import { decodeTerms, encodeTerms, type TermList } from './keyword-codec.ts';
 import { migrateFts5Tables } from './keyword-legacy.ts';
 import { NamespacePostings } from './keyword-postings.ts';
@@ -21,7 +23,7 @@ export type SqliteKeywordOptions = { analyzer: Analyzer; params?: Bm25Parameters
  * rank a claim-length OR query over 100k chunks (this: about half a millisecond), and could not
  * give the normalised score the port promises.
  */
-export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeywordOptions): KeywordIndex {
+export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeywordOptions): KeywordIndex & Resident {
   const { analyzer, params = BM25_DEFAULTS } = options;
   const store = createKeywordStore(db);
   const loaded = new Map<string, Loaded>();
@@ -120,6 +122,13 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
     },
     async ping() {
       store.ping();
+    },
+    footprint(namespace) {
+      const entry = loaded.get(namespace);
+      return entry ? postingsBytes(entry.postings.holdings()) : 0;
+    },
+    unload(namespace) {
+      loaded.delete(namespace);
     },
   };
 }

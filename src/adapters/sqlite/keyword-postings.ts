@@ -54,6 +54,9 @@ export class NamespacePostings {
   /** How many live chunks hold the term. */
   documentFrequency = (term: string): number => Math.max(this.#df[this.#termIds.get(term) ?? -1] ?? 0, 0);
 
+  /** What holds memory: the arrays as allocated, how many terms and how many chunk and document ids (see index-footprint.ts). */
+  holdings = () => ({ arrays: [this.#df, this.#documentOf, this.#lengths, this.#alive, this.#baseStart, this.#baseOrdinals, this.#baseTfs, this.#accumulator, ...this.#delta.arrays()], terms: this.#termCount, ids: this.#chunkIds.length + this.#documents.length });
+
   has(chunkId: string): boolean {
     return this.#ordinalOf.has(chunkId);
   }

@@ -1,5 +1,7 @@
 import type { VectorIndex, VectorRecord } from '../../ports/vector-index.ts';
 import { immediate, type SqliteDatabase } from './database.ts';
+import type { Resident } from './index-memory.ts';
+import { vectorBytes } from './index-footprint.ts';
 import { encoderFor } from './vector-codes.ts';
 import { createMirror, type Mirror, type MirrorOptions } from './vector-mirror.ts';
 import { asBlob, prepareVectorSchema } from './vector-schema.ts';
@@ -16,7 +18,7 @@ type Loaded = { version: number; mirrors: Map<number, Mirror> };
  * every query compares it, so a copy that missed a write (another connection, a rolled-back
  * outer transaction) is dropped and reloaded instead of answering stale.
  */
-export function createSqliteVectorIndex(db: SqliteDatabase, options: MirrorOptions = {}): VectorIndex {
+export function createSqliteVectorIndex(db: SqliteDatabase, options: MirrorOptions = {}): VectorIndex & Resident {
   prepareVectorSchema(db);
   const versionOf = db.prepare<[string], { version: number }>('SELECT version FROM vector_namespaces WHERE namespace = ?');
   const bump = db.prepare<[string], { version: number }>(
@@ -135,6 +137,14 @@ export function createSqliteVectorIndex(db: SqliteDatabase, options: MirrorOptio
     },
     async ping() {
       ping.get();
+    },
+    footprint(namespace) {
+      let bytes = 0;
+      for (const mirror of loaded.get(namespace)?.mirrors.values() ?? []) bytes += mirror.size * vectorBytes(mirror.dims);
+      return bytes;
+    },
+    unload(namespace) {
+      loaded.delete(namespace);
     },
   };
 }
