@@ -10,7 +10,7 @@ import { migrateFts5Tables } from './keyword-legacy.ts';
 import { NamespacePostings } from './keyword-postings.ts';
 import { createKeywordStore, type KeywordStore } from './keyword-store.ts';
 
-type Loaded = { ns: number; postings: NamespacePostings; nextSeq: number };
+type Loaded = { ns: number; postings: NamespacePostings; nextSeq: number; version: number };
 
 export type SqliteKeywordOptions = { analyzer: Analyzer; params?: Bm25Parameters };
 
@@ -18,8 +18,9 @@ export type SqliteKeywordOptions = { analyzer: Analyzer; params?: Bm25Parameters
  * BM25 over an in-memory inverted index per namespace, mirrored from SQLite. SQLite holds each
  * chunk's analysed terms (the truth, written in immediate transactions like every other index);
  * a namespace's postings are rebuilt from them on first use (about 0.6 s for 100k chunks) and
- * then kept in step by every upsert and delete. A mirror is safe because one process owns the
- * data directory and does all the writing. FTS5, which this replaced, took about a second to
+ * then kept in step by every upsert and delete. One process owns the data directory and does all
+ * the writing; every write bumps the namespace's version, so a process that only reads (a query
+ * process) reads a namespace again once its copy falls behind. FTS5, which this replaced, took about a second to
  * rank a claim-length OR query over 100k chunks (this: about half a millisecond), and could not
  * give the normalised score the port promises.
  */
@@ -34,10 +35,12 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
 
   const open = (namespace: string, create: boolean): Loaded | null => {
     const cached = loaded.get(namespace);
-    if (cached) return cached;
+    // A copy another process's writes left behind (this one may only be reading) is read again.
+    if (cached && store.version(cached.ns) === cached.version) return cached;
     const ns = store.namespace(namespace, create);
     if (ns === null) return null;
-    const entry = readBack(store, ns, params);
+    // One read transaction, so that the version recorded is that of the rows read.
+    const entry = db.transaction(() => readBack(store, ns, params))();
     loaded.set(namespace, entry);
     return entry;
   };
@@ -68,6 +71,7 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
           store.putChunk(ns, { seq: entry.nextSeq++, chunkId: doc.id, documentId: doc.documentId, length, terms: encodeTerms(terms) });
           postings.add(doc.id, doc.documentId, terms, length);
         }
+        entry.version = store.bump(ns);
       });
       postings.compactIfDue();
     });
@@ -79,7 +83,9 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
       if (docs.length > 0) upsert(namespace, docs, options?.language);
     },
     async deleteByDocument(namespace, documentId) {
-      const entry = loaded.get(namespace);
+      const cached = loaded.get(namespace);
+      const entry = cached && store.version(cached.ns) === cached.version ? cached : undefined;
+      if (cached && !entry) loaded.delete(namespace);
       const ns = entry?.ns ?? store.namespace(namespace, false);
       if (ns === null) return;
       guarded(namespace, () => {
@@ -87,6 +93,8 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
           // Only a namespace already in memory needs the removed chunks' terms.
           if (entry) for (const row of store.documentChunks(ns, documentId)) entry.postings.remove(row.chunk_id, decodeTerms(row.terms));
           store.dropDocument(ns, documentId);
+          const version = store.bump(ns);
+          if (entry) entry.version = version;
         });
         entry?.postings.compactIfDue();
       });
@@ -160,5 +168,5 @@ function readBack(store: KeywordStore, ns: number, params: Bm25Parameters): Load
   const postings = new NamespacePostings(params);
   for (const [id, term] of store.terms(ns)) postings.defineTerm(term, id);
   postings.load(store.chunks(ns));
-  return { ns, postings, nextSeq: store.nextSeq(ns) };
+  return { ns, postings, nextSeq: store.nextSeq(ns), version: store.version(ns) ?? 0 };
 }

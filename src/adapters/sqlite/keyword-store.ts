@@ -25,6 +25,12 @@ export function createKeywordStore(db: SqliteDatabase) {
     CREATE UNIQUE INDEX IF NOT EXISTS keyword_chunks_by_id ON keyword_chunks (ns, chunk_id);
     CREATE INDEX IF NOT EXISTS keyword_chunks_by_document ON keyword_chunks (ns, document_id);
     CREATE TABLE IF NOT EXISTS keyword_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
+  // Every write bumps its namespace's version, so a process that only reads (a query process)
+  // knows when its copy in memory fell behind. Data directories from before it get the column.
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(keyword_namespaces)').all();
+  if (!columns.some((c) => c.name === 'version')) db.exec('ALTER TABLE keyword_namespaces ADD COLUMN version INTEGER NOT NULL DEFAULT 0');
+  const versionOf = db.prepare<[number], { version: number }>('SELECT version FROM keyword_namespaces WHERE ns = ?');
+  const bump = db.prepare<[number], { version: number }>('UPDATE keyword_namespaces SET version = version + 1 WHERE ns = ? RETURNING version');
   const findNamespace = db.prepare<[string], { ns: number }>('SELECT ns FROM keyword_namespaces WHERE name = ?');
   const addNamespace = db.prepare('INSERT INTO keyword_namespaces (name) VALUES (?)');
   const terms = db.prepare<[number], [number, string]>('SELECT term_id, term FROM keyword_terms WHERE ns = ?').raw(true);
@@ -62,6 +68,10 @@ export function createKeywordStore(db: SqliteDatabase) {
       if (found !== undefined || !create) return found ?? null;
       return Number(addNamespace.run(name).lastInsertRowid);
     },
+    /** The namespace's write count: null once the namespace is gone. */
+    version: (ns: number): number | null => versionOf.get(ns)?.version ?? null,
+    /** Counts a write; inside the write's transaction. */
+    bump: (ns: number): number => bump.get(ns)!.version,
     terms: (ns: number) => terms.iterate(ns),
     chunks: (ns: number) => chunks.iterate(ns),
     nextSeq: (ns: number) => (lastSeq.get(ns)?.seq ?? -1) + 1,
