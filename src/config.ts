@@ -1,4 +1,4 @@
-import { totalmem } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
@@ -42,6 +42,7 @@ const Env = z.object({
   KBQA_QUEUE_WAIT_MS: int(1000, 1),
   KBQA_LOAD_STARTS_PER_TURN: int(2, 1),
   KBQA_INDEX_MEMORY_MB: z.coerce.number().int().min(0).optional(),
+  KBQA_QUERY_PROCESSES: z.coerce.number().int().min(0).max(64).optional(),
   KBQA_MAX_UPLOAD_MB: int(50, 1),
   KBQA_MAX_FILES_PER_UPLOAD: int(20, 1),
   KBQA_PARSER_THREADS: int(1, 1),
@@ -133,6 +134,8 @@ export type Config = {
   distributed: DistributedConfig;
   /** What the embedded indexes may hold in memory before the least recently used knowledge bases are unloaded; 0: no limit. */
   indexMemoryBytes: number;
+  /** Processes that answer retrievals beside the main one when it is busy (embedded indexes only); 0: none. */
+  queryProcesses: number;
   ingestion: {
     maxUploadBytes: number;
     maxFilesPerUpload: number;
@@ -214,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pinecone: pinecone(e),
     },
     indexMemoryBytes: (e.KBQA_INDEX_MEMORY_MB ?? defaultIndexMemoryMb()) * 1024 * 1024,
+    queryProcesses: e.KBQA_QUERY_PROCESSES ?? availableParallelism() - 1,
     ingestion: {
       maxUploadBytes: e.KBQA_MAX_UPLOAD_MB * 1024 * 1024,
       maxFilesPerUpload: e.KBQA_MAX_FILES_PER_UPLOAD,

@@ -17,6 +17,7 @@ import { parserConsumer } from '../consumers/parser/index.ts';
 import { runnerConsumer } from '../consumers/runner/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createSearchService } from './app/services/search.ts';
+import { createRetrieval } from './app/retrieval/retrieval.ts';
 import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
 import { createWorkflowService } from './app/services/workflows.ts';
 import type { Config } from './config.ts';
@@ -26,7 +27,9 @@ import { createModels } from './composition/models.ts';
 import { createChatServices } from './composition/conversations.ts';
 import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
-import { checkRole, partsOf, type Role, type RoleParts } from './composition/roles.ts';
+import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offload.ts';
+import { checkRole, partsOf, type Role } from './composition/roles.ts';
+import { readinessChecks } from './composition/readiness.ts';
 import type { GroupHandle } from './ports/event-bus.ts';
 import type { RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
@@ -86,8 +89,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   let relay: RelayHandle | null = null;
   let following: Subscription | null = null;
   let parser: ReturnType<typeof createWorkerParser> | null = null;
+  let retrieval: SpreadRetrieval | null = null;
   // In this order: consumers finish their batch in hand before the parser pool and the stores go.
-  const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => infra.close()];
+  const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => retrieval?.close(), () => infra.close()];
   try {
     if (parts.projector) {
       groups.set(PROJECTOR_GROUP, await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: parts.api ? announce : undefined, trackStreams: infra.perStreamOrder })));
@@ -108,7 +112,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       config.defaultEmbeddingModel ?? offline.model.id,
     );
     const { analyzer } = infra;
-    const search = createSearchService({ readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens });
+    const retrievalDeps = { readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens };
+    retrieval = spreadRetrieval(createRetrieval(retrievalDeps), config, infra.adapters);
+    const search = createSearchService(retrievalDeps, retrieval);
     const { chat, conversations, feedback } = createChatServices({ ctx, analyzer, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
@@ -159,6 +165,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       indexes,
       groups,
       readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
+      retrievals: () => retrieval!.counts(),
       consumers: () => ({ ...Object.fromEntries([...groups].map(([name, g]) => [name, g.position()])), ...(relay && { relay: relay.position() }) }),
       async close() {
         for (const step of shutdownSteps) await step();
@@ -171,48 +178,17 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   }
 }
 
-/** What /readyz checks: every port the role uses, and the progress of what it runs. */
-function readinessChecks(opts: {
-  parts: RoleParts;
-  infra: Infrastructure;
-  groups: ReadonlyMap<string, GroupHandle>;
-  relay: () => RelayHandle | null;
-  parser: { ping(): Promise<void> } | null;
-}): ReadinessCheck {
-  const { parts, infra, groups, parser } = opts;
-  const { store, readModels, blobs, indexes } = infra;
-  const lagCheck = (name: string, position: () => bigint) => async () => {
-    const lag = (await store.headPosition()) - position();
-    if (lag > 10_000n) throw new Error(`${name} is ${lag} positions behind the log`);
-  };
-  const checks: ReadinessCheck = { event_store: () => store.ping(), read_models: () => readModels.ping() };
-  if (parts.api || parts.worker) {
-    Object.assign(checks, {
-      blob_store: () => blobs.ping(),
-      vector_index: () => indexes.vectors.ping(),
-      keyword_index: () => indexes.keywords.ping(),
-    });
-  }
-  if (parser) checks.parser = () => parser.ping();
-  const projector = groups.get(PROJECTOR_GROUP);
-  // A Kafka group's position is approximate across partitions: its lag is no readiness signal.
-  if (projector && !infra.perStreamOrder) checks.projector = lagCheck('projector', () => projector.position());
-  if (parts.relay && infra.startRelay) {
-    checks.relay = async () => {
-      const relay = opts.relay();
-      if (!relay) throw new Error('relay not started');
-      await lagCheck('relay', () => relay.position())();
-    };
-  }
-  return checks;
-}
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
 /** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
 export function createHttpApp(runtime: Runtime, config: Config) {
   const loadShedder = createLoadShedder(config.load);
-  const metrics = createMetrics({ consumers: runtime.consumers, logHead: () => runtime.store.headPosition(), ...(runtime.parts.api && { load: loadShedder.stats }) });
+  const metrics = createMetrics({
+    consumers: runtime.consumers,
+    logHead: () => runtime.store.headPosition(),
+    ...(runtime.parts.api && { load: loadShedder.stats, retrievals: runtime.retrievals }),
+  });
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
   const logger = runtime.logger;
   if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });

@@ -3,7 +3,13 @@ import { createHttpMetrics } from './http-metrics.ts';
 import { LOAD_CLASSES, type LoadStats } from './load-shedding.ts';
 
 /** `load`: the load shedder's counts, in processes that serve the API. */
-export type MetricProbes = { consumers: () => Record<string, bigint>; logHead: () => Promise<bigint>; load?: () => LoadStats };
+export type MetricProbes = {
+  consumers: () => Record<string, bigint>;
+  logHead: () => Promise<bigint>;
+  load?: () => LoadStats;
+  /** Retrievals answered, by where (main, query_process, main_after_query_process). */
+  retrievals?: () => Record<string, number>;
+};
 
 /** One registry per process (no module globals): the runtime, the log and the consumers' progress, plus HTTP traffic. */
 export function createMetrics(probes: MetricProbes) {
@@ -26,7 +32,19 @@ export function createMetrics(probes: MetricProbes) {
       this.set(Number(await probes.logHead()));
     },
   });
-  const load = probes.load;
+  const { load, retrievals } = probes;
+  if (retrievals) {
+    new Counter({
+      name: 'kbqa_retrievals_total',
+      help: 'Retrievals (search, chat, knowledge_retrieval) answered, by where: main, query_process, main_after_query_process (a query process failed it)',
+      labelNames: ['where'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [where, n] of Object.entries(retrievals())) this.inc({ where }, n);
+      },
+    });
+  }
   if (load) {
     new Gauge({
       name: 'kbqa_load_in_flight',

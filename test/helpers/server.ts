@@ -24,8 +24,9 @@ export type CallOptions = { key?: string | null; json?: unknown; raw?: string; h
 /** The real app on a random loopback port over a fresh data dir, bootstrapped with ADMIN_KEY. */
 export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const dir = tempDir();
-  // No warm-up: many test servers start, and each would load pdf.js into its threads for nothing.
-  const config = loadConfig({ KBQA_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', KBQA_ADMIN_KEY: ADMIN_KEY, KBQA_PARSER_WARMUP: 'off', ...env });
+  // No warm-up, no query processes: many test servers start, and each would start processes for
+  // nothing (test/http/query-processes.http.test.ts turns query processes on).
+  const config = loadConfig({ KBQA_DATA_DIR: dir.path, PORT: '0', HOST: '127.0.0.1', KBQA_ADMIN_KEY: ADMIN_KEY, KBQA_PARSER_WARMUP: 'off', KBQA_QUERY_PROCESSES: '0', ...env });
   let offset = 0;
   const runtime = await createRuntime(config, options.logger ?? pino({ level: 'silent' }), () => new Date(Date.now() + offset));
   await bootstrap(runtime.ctx, config.adminKey);

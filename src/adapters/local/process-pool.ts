@@ -1,31 +1,41 @@
 import { fileURLToPath } from 'node:url';
 import workerpool from 'workerpool';
 
-export type ProcessPoolOptions = { processes: number; maxMemoryMb: number; idleMs: number };
+export type ProcessPoolOptions = {
+  /** The entry each process runs: a module that registers its methods with workerpool.worker(). */
+  script: string;
+  processes: number;
+  /** Each process's heap limit; unset, Node's default. */
+  maxMemoryMb?: number;
+  idleMs: number;
+  /** Variables the processes get beside this one's. */
+  env?: Record<string, string>;
+};
 export type TaskFailure = 'timeout' | 'out_of_memory' | 'crashed';
 
 /** What a task in a child process came to: its result, or why the process could not give one. */
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; failure: TaskFailure; message: string };
 
-const WORKER = fileURLToPath(new URL('../../parsing/worker-process.mjs', import.meta.url));
+/** The parsers' entry (parsing/worker-process.mjs). */
+export const PARSER_SCRIPT = fileURLToPath(new URL('../../parsing/worker-process.mjs', import.meta.url));
 
 /**
- * Parsing and drawing run in child processes, not threads: a thread's memory stays with the
+ * Parsing, drawing and query processes run in child processes, not threads: a thread's memory stays with the
  * process after it stops (glibc keeps each thread's malloc arena: 260 MB of 530 MB stayed after
  * an OCR thread ended, measured), while a process that exits gives all of it back. The pool
  * (workerpool) starts processes on the first task and ends them all once idle for `idleMs`.
  * A task past its deadline has its process killed (a stuck pdf.js or zip loop cannot be
  * interrupted any other way), and a process that dies takes only its task with it.
  */
-export function createProcessPool({ processes, maxMemoryMb, idleMs }: ProcessPoolOptions) {
+export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env }: ProcessPoolOptions) {
   let pool: workerpool.Pool | null = null;
   let running = 0;
   let idleTimer: NodeJS.Timeout | null = null;
   const open = () =>
-    (pool ??= workerpool.pool(WORKER, {
+    (pool ??= workerpool.pool(script, {
       workerType: 'process',
       maxWorkers: processes,
-      forkOpts: { execArgv: [`--max-old-space-size=${maxMemoryMb}`], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      forkOpts: { env: env ? { ...process.env, ...env } : undefined, execArgv: maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       emitStdStreams: false,
       workerTerminateTimeout: 2_000,
     }));

@@ -1,5 +1,5 @@
 import type { DocumentParser, ParseOutcome } from '../../ports/document-parser.ts';
-import { createProcessPool } from './process-pool.ts';
+import { createProcessPool, PARSER_SCRIPT } from './process-pool.ts';
 
 export type WorkerParserOptions = {
   /** How many documents parse at once, each in a process of its own. */
@@ -18,7 +18,7 @@ export type WorkerParserOptions = {
  * `resource_limit`.
  */
 export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, idleMs = 60_000, onWorkerError = () => {} }: WorkerParserOptions): DocumentParser {
-  const pool = createProcessPool({ processes: threads, maxMemoryMb, idleMs: warmUp ? Number.MAX_SAFE_INTEGER : idleMs });
+  const pool = createProcessPool({ script: PARSER_SCRIPT, processes: threads, maxMemoryMb, idleMs: warmUp ? Number.MAX_SAFE_INTEGER : idleMs });
   let warm = !warmUp;
   if (warmUp) {
     // It may float: nothing waits for it (ping says when it is done), and allSettled never rejects.

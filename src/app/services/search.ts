@@ -10,8 +10,11 @@ import type { Principal } from './principal.ts';
  * What the API, chat and workflows call to retrieve: the knowledge base a key may read, and
  * `retrieveContext` (src/app/retrieval) behind the search endpoint, chat and the knowledge_retrieval node.
  */
-export function createSearchService(deps: RetrievalDeps) {
-  const { retrieveContext, retrieveContextAcross } = createRetrieval(deps);
+type Retrieval = Pick<ReturnType<typeof createRetrieval>, 'retrieveContext' | 'retrieveContextAcross'>;
+
+/** `retrieval`: how retrievals run, here by default (the composition may spread them over processes). */
+export function createSearchService(deps: RetrievalDeps, retrieval: Retrieval = createRetrieval(deps)) {
+  const { retrieveContext, retrieveContextAcross } = retrieval;
   const knowledgeBase = (principal: Principal, kbId: string) => requireKnowledgeBase(deps.readModels, principal, kbId);
   return {
     knowledgeBase,

@@ -1,0 +1,82 @@
+import { fileURLToPath } from 'node:url';
+import { createProcessPool } from '../adapters/local/process-pool.ts';
+import type { createRetrieval } from '../app/retrieval/retrieval.ts';
+import type { Config } from '../config.ts';
+
+export type Retrieval = Pick<ReturnType<typeof createRetrieval>, 'retrieveContext' | 'retrieveContextAcross'>;
+/** Retrievals answered so far, by where: here, in a query process, or here again after a query process failed one. */
+export type RetrievalCounts = { main: number; query_process: number; main_after_query_process: number };
+export type SpreadRetrieval = Retrieval & { counts(): RetrievalCounts; close(): Promise<void> };
+
+const SCRIPT = fileURLToPath(new URL('./query-process.mjs', import.meta.url));
+/** A query process lives this long without work: starting one costs about 2 s and its indexes' load. */
+const IDLE_MS = 120_000;
+/** Past this, a retrieval sent to a query process is answered here instead. */
+const REMOTE_TIMEOUT_MS = 30_000;
+
+/**
+ * Query processes open the data directory's database, so they serve only where both indexes are
+ * embedded (Pinecone and MongoDB do their own scoring), and only where configured (tests that
+ * want one process set KBQA_QUERY_PROCESSES=0).
+ */
+export function spreadRetrieval(local: Retrieval, config: Config, adapters: Record<string, string>): SpreadRetrieval {
+  const embedded = adapters.vector_index === 'embedded' && adapters.keyword_index === 'embedded';
+  if (config.queryProcesses > 0 && embedded) return offloadRetrieval(local, config);
+  const answered: RetrievalCounts = { main: 0, query_process: 0, main_after_query_process: 0 };
+  return {
+    retrieveContext: (...args) => (answered.main++, local.retrieveContext(...args)),
+    retrieveContextAcross: (...args) => (answered.main++, local.retrieveContextAcross(...args)),
+    counts: () => ({ ...answered }),
+    close: async () => {},
+  };
+}
+
+/**
+ * Retrieval on every core. Node runs JavaScript on one core per process, and retrieval (scoring,
+ * rerank, the answerability gate) is most of what a search or a chat costs; so when this process
+ * is already busy with one, the next goes to a query process (query-process.ts), a child that
+ * opens the same database and answers the same way. Whichever side has fewer retrievals in
+ * flight takes the next one, so a slow or starting query process gets fewer. Processes start on
+ * the first retrieval that finds this one busy and end once idle, giving their memory back.
+ *
+ * A retrieval the query process fails (an invalid filter, a process that died or timed out) is
+ * run again here, which answers it or throws the error the client should see.
+ */
+function offloadRetrieval(local: Retrieval, config: Config): SpreadRetrieval {
+  const processes = config.queryProcesses;
+  const pool = createProcessPool({ script: SCRIPT, processes, idleMs: IDLE_MS, env: { KBQA_QUERY_PROCESS_CONFIG: JSON.stringify(config) } });
+  let here = 0;
+  let away = 0;
+  const answered: RetrievalCounts = { main: 0, query_process: 0, main_after_query_process: 0 };
+  const balanced = async <T>(method: keyof Retrieval, args: unknown[], runHere: () => Promise<T>): Promise<T> => {
+    if (here <= away / processes) {
+      here++;
+      answered.main++;
+      try {
+        return await runHere();
+      } finally {
+        here--;
+      }
+    }
+    away++;
+    try {
+      const result = await pool.run<T>(method, args, { timeoutMs: REMOTE_TIMEOUT_MS });
+      if (result.ok) return (answered.query_process++, result.value);
+    } catch {
+      // answered here below, with the error the client should see if there is one
+    } finally {
+      away--;
+    }
+    answered.main_after_query_process++;
+    return runHere();
+  };
+  return {
+    // A signal cannot cross to another process; the caller's abort still ends its response.
+    retrieveContext: (kb, request, options = {}) =>
+      balanced('retrieveContext', [kb, request, { maxContextTokens: options.maxContextTokens }], () => local.retrieveContext(kb, request, options)),
+    retrieveContextAcross: (kbs, request, options = {}) =>
+      balanced('retrieveContextAcross', [kbs, request, { maxContextTokens: options.maxContextTokens }], () => local.retrieveContextAcross(kbs, request, options)),
+    counts: () => ({ ...answered }),
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,84 @@
+import test from 'ava';
+import { readdirSync, readFileSync } from 'node:fs';
+import { FACTS, sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+// Query processes answer retrievals when the main process is busy: every answer must be the one
+// the main process gives, whichever process gave it, and follow what was written since.
+let server: TestServer;
+let kb: SampleKb;
+
+test.before(async () => {
+  server = await startServer({ KBQA_QUERY_PROCESSES: '1' });
+  kb = await sampleKnowledgeBase(server);
+});
+test.after.always(() => server?.close());
+
+const QUESTIONS = ['How long is a Zephyr-9 blade?', 'Where is Mount Erebus?', 'Why does sourdough rise?', 'active lava lake', 'flour and water'];
+const search = (query: string, extra: Record<string, unknown> = {}) =>
+  server.call('POST', `/v1/knowledge-bases/${kb.kbId}/search`, { json: { query, top_k: 5, ...extra } });
+const chat = (content: string) =>
+  server.call('POST', '/v1/chat/completions', { json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content }] } });
+
+/** This process's children running the query entry. */
+function queryProcesses(): number {
+  return readdirSync('/proc').filter((pid) => {
+    try {
+      const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('query-process.mjs');
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+/** Retrievals answered so far, by where, from /metrics. */
+async function answered(): Promise<Record<string, number>> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return Object.fromEntries([...text.matchAll(/^kbqa_retrievals_total\{where="(\w+)"\} (\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** Many at once, so that the main process is busy and most go to the query process. */
+async function concurrently<T>(rounds: number, call: (i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: rounds }, (_, i) => call(i)));
+}
+
+test.serial('searches and chats answered in a query process are the answers the main process gives', async (t) => {
+  const alone = [];
+  for (const q of QUESTIONS) alone.push({ search: (await search(q)).body, chat: (await chat(q)).body.choices[0].message });
+  t.is(queryProcesses(), 0, 'one client at a time: the main process answers');
+  t.is((await answered()).query_process ?? 0, 0);
+  // The first burst starts the query process (about 2 s); the main process answers meanwhile.
+  for (let burst = 0; burst < 50 && ((await answered()).query_process ?? 0) === 0; burst++) await concurrently(8, (i) => search(QUESTIONS[i % 5]!));
+  const before = await answered();
+  const together = await concurrently(QUESTIONS.length * 8, async (i) => {
+    const q = QUESTIONS[i % QUESTIONS.length]!;
+    return { i, search: (await search(q)).body, chat: (await chat(q)).body.choices[0].message };
+  });
+  if (process.platform === 'linux') t.is(queryProcesses(), 1, 'a query process started');
+  const after = await answered();
+  t.true(after.query_process! - before.query_process! >= 10, JSON.stringify({ before, after }));
+  t.is(after.main_after_query_process, 0, 'none failed in the query process');
+  for (const { i, search: s, chat: c } of together) {
+    const expected = alone[i % QUESTIONS.length]!;
+    t.deepEqual(s, expected.search);
+    t.deepEqual(c, expected.chat);
+  }
+});
+
+test.serial('a document written since is found, with a metadata filter, wherever the search runs', async (t) => {
+  const { body } = await server.call('POST', `/v1/knowledge-bases/${kb.kbId}/documents`, {
+    json: { name: 'geyser.txt', text: 'Strokkur is a fountain geyser in Iceland that erupts every few minutes.', metadata: { topic: 'geology' } },
+  });
+  const id = body.data[0].id as string;
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const doc = await server.call('GET', `/v1/knowledge-bases/${kb.kbId}/documents/${id}`);
+    if (doc.body.status === 'ready') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const found = await concurrently(16, () => search('Strokkur geyser Iceland', { filter: { metadata: { topic: 'geology' } } }));
+  for (const res of found) t.is(res.body.data[0]?.document_id, id);
+  const still = await concurrently(8, () => search(FACTS.blades));
+  for (const res of still) t.is(res.body.data[0]?.document_id, kb.docs.turbine);
+  t.is((await answered()).main_after_query_process, 0);
+});

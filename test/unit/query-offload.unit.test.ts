@@ -1,0 +1,37 @@
+import test from 'ava';
+import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
+import type { RetrievedContext } from '../../src/app/retrieval/context.ts';
+import { spreadRetrieval } from '../../src/composition/query-offload.ts';
+import { loadConfig } from '../../src/config.ts';
+
+const EMBEDDED = { vector_index: 'embedded', keyword_index: 'embedded' };
+const context = (query: string): RetrievedContext => ({ hits: [], passages: [], citations: [], coverage: query.length, answerable: false, terms: [] }) as unknown as RetrievedContext;
+
+/** A retrieval that takes a while here, so that the next one finds this process busy. */
+const slowLocal = {
+  retrieveContext: async (_kb: KnowledgeBaseDoc, request: { query: string }) => (await new Promise((r) => setTimeout(r, 20)), context(request.query)),
+  retrieveContextAcross: async (_kbs: readonly KnowledgeBaseDoc[], request: { query: string }) => context(request.query),
+};
+
+test('with query processes off, or indexes not embedded, everything is answered here', async (t) => {
+  for (const [env, adapters] of [[{ KBQA_QUERY_PROCESSES: '0' }, EMBEDDED], [{ KBQA_QUERY_PROCESSES: '1' }, { vector_index: 'pinecone', keyword_index: 'embedded' }]] as const) {
+    const spread = spreadRetrieval(slowLocal, loadConfig({ KBQA_DATA_DIR: '/nonexistent', ...env }), adapters);
+    await Promise.all(Array.from({ length: 4 }, (_, i) => spread.retrieveContext({} as KnowledgeBaseDoc, { query: `q${i}` })));
+    t.deepEqual(spread.counts(), { main: 4, query_process: 0, main_after_query_process: 0 });
+    await spread.close();
+  }
+});
+
+test('a query process that cannot answer (here: no database to open) costs nothing but time: its retrievals are answered here', async (t) => {
+  const spread = spreadRetrieval(slowLocal, loadConfig({ KBQA_DATA_DIR: '/nonexistent/kbqa', KBQA_QUERY_PROCESSES: '1' }), EMBEDDED);
+  try {
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => spread.retrieveContext({} as KnowledgeBaseDoc, { query: 'x'.repeat(i) })));
+    t.deepEqual(answers.map((a) => a.coverage), [0, 1, 2, 3, 4, 5], 'every answer, in order');
+    const counts = spread.counts();
+    t.true(counts.main_after_query_process > 0, JSON.stringify(counts));
+    t.is(counts.query_process, 0);
+    t.is(counts.main + counts.main_after_query_process, 6);
+  } finally {
+    await spread.close();
+  }
+});
