@@ -7,6 +7,7 @@ import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { idleMemoryBench } from './idle-memory.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
+import { pdfEnginesBench } from './pdf-engines.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
@@ -33,6 +34,7 @@ const BENCHES = {
   ingest_scifact: ingestSciFactBench,
   ingest_pdf: ingestPdfBench,
   ocr: ocrBench,
+  pdf_engines: pdfEnginesBench,
   ocr_languages: ocrLanguagesBench,
   keyword_index: keywordIndexBench,
   vector_index: vectorIndexBench,
