@@ -4,6 +4,9 @@ import { register } from 'tsx/esm/api';
 import workerpool from 'workerpool';
 
 register();
+// The settings the server handed this process (adapters/local/worker-parser.ts), given before any parser loads.
+const { applySettingsArgs } = await import('./parser-settings.ts');
+applySettingsArgs(process.argv.slice(2));
 const { runParseTask } = await import('./worker-task.ts');
 
 workerpool.worker({

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import workerpool from 'workerpool';
 
-export type ProcessPoolOptions = { processes: number; maxMemoryMb: number; idleMs: number };
+/** `args`: the processes' command-line arguments (parser settings, see parsing/thread-settings.ts). */
+export type ProcessPoolOptions = { processes: number; maxMemoryMb: number; idleMs: number; args?: string[] };
 export type TaskFailure = 'timeout' | 'out_of_memory' | 'crashed';
 
 /** What a task in a child process came to: its result, or why the process could not give one. */
@@ -17,7 +18,7 @@ const WORKER = fileURLToPath(new URL('../../parsing/worker-process.mjs', import.
  * A task past its deadline has its process killed (a stuck pdf.js or zip loop cannot be
  * interrupted any other way), and a process that dies takes only its task with it.
  */
-export function createProcessPool({ processes, maxMemoryMb, idleMs }: ProcessPoolOptions) {
+export function createProcessPool({ processes, maxMemoryMb, idleMs, args = [] }: ProcessPoolOptions) {
   let pool: workerpool.Pool | null = null;
   let running = 0;
   let idleTimer: NodeJS.Timeout | null = null;
@@ -25,6 +26,7 @@ export function createProcessPool({ processes, maxMemoryMb, idleMs }: ProcessPoo
     (pool ??= workerpool.pool(WORKER, {
       workerType: 'process',
       maxWorkers: processes,
+      forkArgs: args,
       forkOpts: { execArgv: [`--max-old-space-size=${maxMemoryMb}`], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       emitStdStreams: false,
       workerTerminateTimeout: 2_000,

@@ -1,0 +1,75 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { OcrBackend } from './ocr-backend.ts';
+import { plainTessdataDir } from './tessdata-plain.ts';
+
+/**
+ * The system's tesseract (the `tesseract` command, 4 or later), when one is installed: it reads a
+ * page 2-4 times faster than tesseract.js's wasm build, in its own process of about 50 MB, so two
+ * pages can be read at once on two cores within the memory budget. It reads our npm models
+ * (tessdata-plain.ts), never the system's own, so both engines give the same text.
+ */
+
+const MIN_MAJOR = 4;
+
+/** The command when it runs and is recent enough to read LSTM models; null otherwise. Asked once per thread. */
+let found: string | null | undefined;
+export function findNativeTesseract(command = 'tesseract'): string | null {
+  if (found !== undefined && command === 'tesseract') return found;
+  const result = spawnSync(command, ['--version'], { encoding: 'utf8', timeout: 5_000 });
+  const version = /tesseract\s+v?(\d+)\./i.exec(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+  const usable = result.status === 0 && version !== null && Number(version[1]) >= MIN_MAJOR ? command : null;
+  if (command === 'tesseract') found = usable;
+  return usable;
+}
+
+/**
+ * Tesseract parallelises one page over OpenMP threads, which gained nothing on a 2-core machine
+ * (0.90 s a page either way) and would fight the second page being read on the other core.
+ */
+const CHILD_ENV = { ...process.env, OMP_THREAD_LIMIT: '1' };
+
+/**
+ * What tesseract.js's workers are set to (ocr-workers.ts): LSTM only, automatic page segmentation,
+ * no inversion pass. TSV by variable, not by the `tsv` config file, which lives beside the system's
+ * models and not in our folder.
+ */
+const READ_ARGS = ['--oem', '1', '--psm', '3', '-c', 'tessedit_do_invert=0', '-c', 'tessedit_create_tsv=1'];
+
+export function createNativeBackend(command: string): OcrBackend {
+  const running = new Map<string, Set<ChildProcess>>();
+
+  const exec = (key: string, args: string[], pgm: Buffer) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(command, ['stdin', 'stdout', ...args], { env: CHILD_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+      const mine = running.get(key) ?? new Set();
+      running.set(key, mine.add(child));
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      // A child killed mid-page closes its stdin under us; the exit below says what happened.
+      child.stdin.on('error', () => {});
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        mine.delete(child);
+        if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+        else reject(new Error(`tesseract exited with ${signal ?? code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
+      });
+      child.stdin.end(pgm);
+    });
+
+  const kill = (key: string) => {
+    for (const child of running.get(key) ?? []) child.kill('SIGKILL');
+    running.delete(key);
+  };
+
+  return {
+    readTsv: (languages, pgm) => exec(languages, ['--tessdata-dir', plainTessdataDir(languages.split('+')), '-l', languages, ...READ_ARGS], pgm),
+    async detectScript(pgm) {
+      const out = await exec('osd', ['--tessdata-dir', plainTessdataDir(['osd']), '-l', 'osd', '--psm', '0'], pgm);
+      return /^Script:\s*(\S+)/m.exec(out)?.[1] ?? null;
+    },
+    drop: async (key) => kill(key),
+    close: async () => [...running.keys()].forEach(kill),
+  };
+}
