@@ -8,6 +8,7 @@ import { httpModelsBench } from './http-models.bench.ts';
 import { idleMemoryBench } from './idle-memory.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
+import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { conversationHistoryBench } from './conversation-history.bench.ts';
@@ -33,6 +34,7 @@ const BENCHES = {
   ingest_pdf: ingestPdfBench,
   ocr: ocrBench,
   ocr_languages: ocrLanguagesBench,
+  peers: peersBench,
   keyword_index: keywordIndexBench,
   vector_index: vectorIndexBench,
   reranker: rerankerBench,
