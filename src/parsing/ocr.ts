@@ -68,7 +68,10 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
         if (error instanceof OcrTimeout) throw error;
         return null;
       });
-    const reading = await readAuto({ read: recognize, detectScript, detectLanguage }, lastLanguages);
+    // Native readings are separate processes of tens of MB, so two may run at once; two
+    // tesseract.js workers would hold 300 MB each.
+    const abandon = (languages: OcrLanguage[]) => void backend.drop(languageSet(languages).join('+'));
+    const reading = await readAuto({ read: recognize, detectScript, detectLanguage, concurrent: kind === 'native', abandon }, lastLanguages);
     lastLanguages = reading.languages;
     return reading.page;
   };
