@@ -4,9 +4,10 @@
  * ('eng', 'deu+eng'), and give tesseract's TSV, so the engine (ocr.ts) does not care which.
  */
 export type OcrBackend = {
-  readTsv(languages: string, pgm: Buffer): Promise<string>;
+  /** `signal`: stops this reading alone (one found not needed, or past its time). */
+  readTsv(languages: string, pgm: Buffer, signal?: AbortSignal): Promise<string>;
   /** The page's script as tesseract's OSD names it ('Latin', 'Cyrillic', 'Han' …); rejects when it cannot tell. */
-  detectScript(pgm: Buffer): Promise<string | null>;
+  detectScript(pgm: Buffer, signal?: AbortSignal): Promise<string | null>;
   /** Stops what a language set ('osd' for detection) has running: a page that timed out may be stuck in it. */
   drop(key: string): Promise<void>;
   close(): Promise<void>;

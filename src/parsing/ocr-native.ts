@@ -36,13 +36,15 @@ const CHILD_ENV = { ...process.env, OMP_THREAD_LIMIT: '1' };
 const READ_ARGS = ['--oem', '1', '--psm', '3', '-c', 'tessedit_do_invert=0', '-c', 'tessedit_create_tsv=1'];
 
 export function createNativeBackend(command: string): OcrBackend {
-  const running = new Map<string, Set<ChildProcess>>();
+  const running = new Set<ChildProcess>();
 
-  const exec = (key: string, args: string[], pgm: Buffer) =>
+  const exec = (args: string[], pgm: Buffer, signal?: AbortSignal) =>
     new Promise<string>((resolve, reject) => {
       const child = spawn(command, ['stdin', 'stdout', ...args], { env: CHILD_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
-      const mine = running.get(key) ?? new Set();
-      running.set(key, mine.add(child));
+      running.add(child);
+      const stop = () => child.kill('SIGKILL');
+      if (signal?.aborted) stop();
+      signal?.addEventListener('abort', stop, { once: true });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -50,26 +52,23 @@ export function createNativeBackend(command: string): OcrBackend {
       // A child killed mid-page closes its stdin under us; the exit below says what happened.
       child.stdin.on('error', () => {});
       child.on('error', reject);
-      child.on('close', (code, signal) => {
-        mine.delete(child);
+      child.on('close', (code, killed) => {
+        running.delete(child);
+        signal?.removeEventListener('abort', stop);
         if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
-        else reject(new Error(`tesseract exited with ${signal ?? code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
+        else reject(new Error(`tesseract exited with ${killed ?? code}: ${Buffer.concat(err).toString('utf8').trim().slice(0, 300)}`));
       });
       child.stdin.end(pgm);
     });
 
-  const kill = (key: string) => {
-    for (const child of running.get(key) ?? []) child.kill('SIGKILL');
-    running.delete(key);
-  };
-
   return {
-    readTsv: (languages, pgm) => exec(languages, ['--tessdata-dir', plainTessdataDir(languages.split('+')), '-l', languages, ...READ_ARGS], pgm),
-    async detectScript(pgm) {
-      const out = await exec('osd', ['--tessdata-dir', plainTessdataDir(['osd']), '-l', 'osd', '--psm', '0'], pgm);
+    readTsv: (languages, pgm, signal) => exec(['--tessdata-dir', plainTessdataDir(languages.split('+')), '-l', languages, ...READ_ARGS], pgm, signal),
+    async detectScript(pgm, signal) {
+      const out = await exec(['--tessdata-dir', plainTessdataDir(['osd']), '-l', 'osd', '--psm', '0'], pgm, signal);
       return /^Script:\s*(\S+)/m.exec(out)?.[1] ?? null;
     },
-    drop: async (key) => kill(key),
-    close: async () => [...running.keys()].forEach(kill),
+    // Each reading has its own process, stopped by its own signal: nothing is shared to be stuck.
+    drop: async () => {},
+    close: async () => running.forEach((child) => child.kill('SIGKILL')),
   };
 }

@@ -1,3 +1,4 @@
+import { straightened } from './deskew.ts';
 import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
 import { readAuto } from './ocr-auto.ts';
 import { eldTextDetector, type TextLanguageDetector } from './ocr-language-detect.ts';
@@ -45,32 +46,40 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
   const { kind, backend } = chooseBackend(engine, maxWorkers);
   let lastLanguages: OcrLanguage[] | undefined;
 
-  // A reader that timed out or failed may be stuck mid-page, so it is stopped and the next page starts it afresh.
-  const run = async <T>(key: string, job: () => Promise<T>): Promise<T> => {
+  // A reader that timed out or failed may be stuck mid-page, so it is stopped and the next page
+  // starts it afresh; a reading abandoned on purpose (readAuto) was stopped by its signal alone.
+  const run = async <T>(key: string, job: (signal: AbortSignal) => Promise<T>, abort = new AbortController()): Promise<T> => {
     try {
-      return await withTimeout(job(), timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
+      return await withTimeout(job(abort.signal), timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
     } catch (error) {
+      if (abort.signal.aborted) throw error;
+      abort.abort();
       await backend.drop(key);
       throw error;
     }
   };
 
   const read = async (image: GrayImage, options: OcrOptions): Promise<OcrPage> => {
-    const pgm = toPgm(darkOnLight(image));
+    // tesseract.js straightens a page askew itself (rotateAuto); the command does not (deskew.ts).
+    const page = darkOnLight(image);
+    const pgm = toPgm(kind === 'native' ? straightened(page) : page);
+    const readings = new Map<string, AbortController>();
     const recognize = async (languages: OcrLanguage[]) => {
       const key = languageSet(languages).join('+');
-      return readTsv(await run(key, () => backend.readTsv(key, pgm)));
+      const abort = new AbortController();
+      readings.set(key, abort);
+      return readTsv(await run(key, (signal) => backend.readTsv(key, pgm, signal), abort));
     };
     if (options.languages?.length) return recognize([...options.languages]);
     // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
     const detectScript = () =>
-      run('osd', () => backend.detectScript(pgm)).catch((error: unknown) => {
+      run('osd', (signal) => backend.detectScript(pgm, signal)).catch((error: unknown) => {
         if (error instanceof OcrTimeout) throw error;
         return null;
       });
     // Native readings are separate processes of tens of MB, so two may run at once; two
     // tesseract.js workers would hold 300 MB each.
-    const abandon = (languages: OcrLanguage[]) => void backend.drop(languageSet(languages).join('+'));
+    const abandon = (languages: OcrLanguage[]) => readings.get(languageSet(languages).join('+'))?.abort();
     const reading = await readAuto({ read: recognize, detectScript, detectLanguage, concurrent: kind === 'native', abandon }, lastLanguages);
     lastLanguages = reading.languages;
     return reading.page;

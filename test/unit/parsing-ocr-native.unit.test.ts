@@ -77,8 +77,8 @@ if (!native) {
       });
     }
 
-    // tesseract.js straightens a page it finds askew before reading it (rotateAuto); the CLI has
-    // no such step, so a few words of this low-resolution scan differ. Measured, not hidden.
+    // tesseract.js straightens a page askew with tesseract's own line angle (rotateAuto), the
+    // native path with ours (deskew.ts): a few words of this low-resolution scan differ. Measured, not hidden.
     test('ocr-native: scanned/layout-parser-paper-with-table.jpg reads nearly the same through both engines', async (t) => {
       const image = sizeForOcr(await decodePngOrJpeg(readFileSync(sharedDoc('scanned', 'layout-parser-paper-with-table.jpg'))));
       const read = await bothRead(image, ['eng']);
