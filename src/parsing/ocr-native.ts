@@ -3,10 +3,11 @@ import type { OcrBackend } from './ocr-backend.ts';
 import { plainTessdataDir } from './tessdata-plain.ts';
 
 /**
- * The system's tesseract (the `tesseract` command, 4 or later), when one is installed: it reads a
- * page 2-4 times faster than tesseract.js's wasm build, in its own process of about 50 MB, so two
- * pages can be read at once on two cores within the memory budget. It reads our npm models
- * (tessdata-plain.ts), never the system's own, so both engines give the same text.
+ * The system's tesseract (the `tesseract` command, 4 or later), when one is installed: with the
+ * same model it read the shared scans in 0.6-1.0× tesseract.js's time (bench peers, a busy
+ * machine), and each reading is a process of about 50 MB, not a 300 MB wasm heap, so two can run
+ * at once on two cores (ocr-auto.ts). It reads our npm models (tessdata-plain.ts), never the
+ * system's own, so both engines give the same text.
  */
 
 const MIN_MAJOR = 4;
