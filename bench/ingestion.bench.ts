@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasSciFact, loadSciFact, sciFactUpload } from './scifact.ts';
 import { type Api, json, settleAll, uploadFile, uploadTexts, withKbqa } from './kbqa-api.ts';
-import { peakRssMb, ROOT } from './server-process.ts';
+import { groupRssMb, peakRssMb, ROOT } from './server-process.ts';
 import { log, round } from './util.ts';
 
 const DOCS = join(ROOT, '..', 'shared', 'data', 'docs');
@@ -78,12 +78,16 @@ export async function ocrBench() {
     const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'ocr' })).id;
     const perFile: Record<string, { upload_to_ready_s: number; parse_s_per_ocr_page: number; pages: number; ocr_pages: number; status: string }> = {};
     const warmUps = [join(DOCS, 'scanned', 'cosmic.png'), join(DOCS, 'pdf', 'testPDF.pdf')];
+    // OCR runs in parser processes (and native tesseract processes beneath them): the server's own
+    // peak says nothing of them, so the whole process group is sampled at every poll.
+    let groupPeakMb = 0;
     for (const file of [...warmUps, ...files]) {
       const t0 = performance.now();
       const id = await uploadFile(api, kb, file);
       let doc: any;
       do {
         await new Promise((r) => setTimeout(r, 50));
+        groupPeakMb = Math.max(groupPeakMb, groupRssMb(pid));
         doc = await json(api, 'GET', `/v1/knowledge-bases/${kb}/documents/${id}`);
       } while (doc.status !== 'ready' && doc.status !== 'failed');
       const entry = {
@@ -101,10 +105,11 @@ export async function ocrBench() {
       files: perFile,
       worst_parse_s_per_ocr_page: round(worst, 2),
       peak_rss_mb: peakRssMb(pid),
-      target_seconds_per_page: 3,
+      peak_group_rss_mb_sampled: groupPeakMb,
+      target_seconds_per_page: 1.5,
       target_peak_rss_mb: 1024,
       parser_threads: 1,
-      pass: worst <= 3 && (peakRssMb(pid) ?? 0) <= 1024,
+      pass: worst <= 1.5 && Math.max(peakRssMb(pid) ?? 0, groupPeakMb) <= 1024,
     };
     // One parser thread (the default, set here all the same), so the warm-ups warm the engine every later page uses.
   }, { KBQA_PARSER_THREADS: '1' });

@@ -9,6 +9,7 @@ import { idleMemoryBench } from './idle-memory.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
 import { pdfEnginesBench } from './pdf-engines.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
+import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
@@ -36,6 +37,7 @@ const BENCHES = {
   ocr: ocrBench,
   pdf_engines: pdfEnginesBench,
   ocr_languages: ocrLanguagesBench,
+  peers: peersBench,
   keyword_index: keywordIndexBench,
   vector_index: vectorIndexBench,
   reranker: rerankerBench,

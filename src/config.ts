@@ -50,6 +50,7 @@ const Env = z.object({
   KBQA_PARSE_MEMORY_MB: int(768, 64),
   KBQA_MAX_PAGES: int(5000, 1),
   KBQA_OCR: z.enum(['on', 'off']).default('on'),
+  KBQA_OCR_ENGINE: z.enum(['auto', 'native', 'wasm']).default('auto'),
   KBQA_PARSER_WARMUP: z.enum(['on', 'off']).default('off'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -144,6 +145,8 @@ export type Config = {
     parseMemoryMb: number;
     maxPages: number;
     ocr: boolean;
+    /** 'auto': the system's tesseract when one is installed, else tesseract.js (src/parsing/ocr.ts). */
+    ocrEngine: 'auto' | 'native' | 'wasm';
     warmUp: boolean;
   };
 };
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parseMemoryMb: e.KBQA_PARSE_MEMORY_MB,
       maxPages: e.KBQA_MAX_PAGES,
       ocr: e.KBQA_OCR === 'on',
+      ocrEngine: e.KBQA_OCR_ENGINE,
       warmUp: e.KBQA_PARSER_WARMUP === 'on',
     },
   };

@@ -125,7 +125,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const workerParser = createWorkerParser({
         threads: ingestion.parserThreads,
         maxMemoryMb: ingestion.parseMemoryMb,
-        warmUp: ingestion.warmUp,
+        warmUp: ingestion.warmUp, settings: { ocrEngine: ingestion.ocrEngine },
         onWorkerError: (error) => logger.warn({ err: error }, 'a parser worker died; its document failed and a new worker replaces it'),
       });
       parser = workerParser;

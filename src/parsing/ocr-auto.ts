@@ -17,6 +17,10 @@ export type AutoDeps = {
   detectScript(): Promise<string | null>;
   /** ISO 639-1 code of a text's language ('und' when unknown). */
   detectLanguage(text: string): Promise<string>;
+  /** Two readings can run at once (two cores, each reading a few tens of MB): see readAuto. */
+  concurrent?: boolean;
+  /** Stops a reading started at once with another and found not needed. */
+  abandon?(languages: OcrLanguage[]): void;
 };
 
 /**
@@ -49,11 +53,18 @@ export function pageConfidence(page: OcrPage): number {
  * main language, is done in one pass; anything else starts over from English.
  */
 export async function readAuto(deps: AutoDeps, previous?: readonly OcrLanguage[]): Promise<AutoReading> {
+  let english: Promise<OcrPage> | undefined;
   if (previous && previous.join('+') !== 'eng') {
+    // The English reading is what a page that is not in the previous languages needs next: with
+    // two cores it runs beside the first, so a change of language costs one reading's time, not two.
+    if (deps.concurrent) (english = deps.read(['eng'])).catch(() => {});
     const again = await stillTheSame(deps, [...previous]);
-    if (again) return again;
+    if (again) {
+      if (english) deps.abandon?.(['eng']);
+      return again;
+    }
   }
-  const first: AutoReading = { page: await deps.read(['eng']), languages: ['eng'] };
+  const first: AutoReading = { page: await (english ?? deps.read(['eng'])), languages: ['eng'] };
   const confidence = pageConfidence(first.page);
   if (confidence < SURE) {
     const languages = scriptLanguages(await deps.detectScript());

@@ -1,4 +1,5 @@
 import { createWorker, OEM, PSM, type InitOptions, type Worker } from 'tesseract.js';
+import type { OcrBackend } from './ocr-backend.ts';
 import { tessdataDir } from './tessdata.ts';
 
 /**
@@ -90,5 +91,26 @@ export function createWorkerPool({ maxWorkers = 1 } = {}): WorkerPool {
       workers.clear();
       await Promise.all(all.map(stop));
     },
+  };
+}
+
+/** tesseract.js as an OcrBackend: a worker is held (ref) only while it reads, so an idle one never keeps the process alive. */
+export function createWasmBackend({ maxWorkers = 1 } = {}): OcrBackend {
+  const pool = createWorkerPool({ maxWorkers });
+  const held = async <T>(key: string, job: (worker: Worker) => Promise<T>): Promise<T> => {
+    const worker = await pool.get(key);
+    const thread = threadOf(worker);
+    thread?.ref?.();
+    try {
+      return await job(worker);
+    } finally {
+      thread?.unref?.();
+    }
+  };
+  return {
+    readTsv: (languages, pgm) => held(languages, async (w) => (await w.recognize(pgm, { rotateAuto: true }, { text: false, tsv: true })).data.tsv ?? ''),
+    detectScript: (pgm) => held('osd', async (w) => (await w.detect(pgm)).data.script),
+    drop: (key) => pool.drop(key),
+    close: () => pool.close(),
   };
 }

@@ -1,14 +1,18 @@
-import type { Worker } from 'tesseract.js';
+import { straightened } from './deskew.ts';
 import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
 import { readAuto } from './ocr-auto.ts';
 import { eldTextDetector, type TextLanguageDetector } from './ocr-language-detect.ts';
 import { languageSet, type OcrLanguage } from './ocr-languages.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
-import { createWorkerPool, threadOf } from './ocr-workers.ts';
+import type { OcrBackend, OcrEngineChoice } from './ocr-backend.ts';
+import { createNativeBackend, findNativeTesseract } from './ocr-native.ts';
+import { createWasmBackend } from './ocr-workers.ts';
+import { parserProcessSettings } from './parser-settings.ts';
 import { withTimeout } from './timeout.ts';
 
 /**
- * OCR with tesseract.js, offline: the models come from @tesseract.js-data/<code> on disk. A page
+ * OCR with tesseract, offline: the models come from @tesseract.js-data/<code> on disk, read by
+ * tesseract.js or by the system's tesseract when one is installed (OcrEngineChoice). A page
  * is read in the languages asked for (a knowledge base's or an upload's `ocr.languages`) or, with
  * none asked for, in the languages found on the page (ocr-auto.ts).
  */
@@ -24,49 +28,59 @@ export class OcrTimeout extends Error {
   override readonly name = 'OcrTimeout';
 }
 
-export type OcrEngineOptions = { timeoutMs?: number; maxWorkers?: number; detectLanguage?: TextLanguageDetector };
+export type OcrEngineOptions = { timeoutMs?: number; maxWorkers?: number; detectLanguage?: TextLanguageDetector; engine?: OcrEngineChoice };
+
+function chooseBackend(engine: OcrEngineChoice, maxWorkers: number): { kind: 'native' | 'wasm'; backend: OcrBackend } {
+  const command = engine === 'wasm' ? null : findNativeTesseract();
+  if (engine === 'native' && !command) throw new Error('OCR engine "native" was asked for, but no tesseract 4 or later runs as `tesseract`.');
+  return command ? { kind: 'native', backend: createNativeBackend(command) } : { kind: 'wasm', backend: createWasmBackend({ maxWorkers }) };
+}
 
 /**
- * One tesseract worker at a time by default: a worker's heap is about 300 MB once it has read a
+ * One tesseract.js worker at a time by default: a worker's heap is about 300 MB once it has read a
  * page, and two (English and OSD, or two language sets) took the OCR benchmark's process group
  * from 712 MB to 1.17 GB, past the 1 GB budget. The languages that read the last page are tried
  * first, so a document in one language does not start its workers afresh on every page.
  */
-export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLanguage = eldTextDetector() }: OcrEngineOptions = {}): OcrEngine {
-  const pool = createWorkerPool({ maxWorkers });
+export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLanguage = eldTextDetector(), engine = 'auto' }: OcrEngineOptions = {}): OcrEngine & { kind: 'native' | 'wasm' } {
+  const { kind, backend } = chooseBackend(engine, maxWorkers);
   let lastLanguages: OcrLanguage[] | undefined;
 
-  // One job on one worker, the worker held (ref) only meanwhile; a worker that timed out or
-  // failed may be stuck mid-job, so it is dropped and the next page starts it afresh.
-  const run = async <T>(key: string, job: (worker: Worker) => Promise<T>): Promise<T> => {
-    const worker = await pool.get(key);
-    const thread = threadOf(worker);
-    thread?.ref?.();
+  // A reader that timed out or failed may be stuck mid-page, so it is stopped and the next page
+  // starts it afresh; a reading abandoned on purpose (readAuto) was stopped by its signal alone.
+  const run = async <T>(key: string, job: (signal: AbortSignal) => Promise<T>, abort = new AbortController()): Promise<T> => {
     try {
-      return await withTimeout(job(worker), timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
+      return await withTimeout(job(abort.signal), timeoutMs, () => new OcrTimeout(`OCR of a page took longer than ${timeoutMs} ms`));
     } catch (error) {
-      await pool.drop(key);
+      if (abort.signal.aborted) throw error;
+      abort.abort();
+      await backend.drop(key);
       throw error;
-    } finally {
-      thread?.unref?.();
     }
   };
 
   const read = async (image: GrayImage, options: OcrOptions): Promise<OcrPage> => {
-    const pgm = toPgm(darkOnLight(image));
-    const recognize = async (languages: OcrLanguage[]) =>
-      readTsv((await run(languageSet(languages).join('+'), (w) => w.recognize(pgm, { rotateAuto: true }, { text: false, tsv: true }))).data.tsv ?? '');
+    // tesseract.js straightens a page askew itself (rotateAuto); the command does not (deskew.ts).
+    const page = darkOnLight(image);
+    const pgm = toPgm(kind === 'native' ? straightened(page) : page);
+    const readings = new Map<string, AbortController>();
+    const recognize = async (languages: OcrLanguage[]) => {
+      const key = languageSet(languages).join('+');
+      const abort = new AbortController();
+      readings.set(key, abort);
+      return readTsv(await run(key, (signal) => backend.readTsv(key, pgm, signal), abort));
+    };
     if (options.languages?.length) return recognize([...options.languages]);
     // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
     const detectScript = () =>
-      run('osd', (w) => w.detect(pgm)).then(
-        (result) => result.data.script,
-        (error: unknown) => {
-          if (error instanceof OcrTimeout) throw error;
-          return null;
-        },
-      );
-    const reading = await readAuto({ read: recognize, detectScript, detectLanguage }, lastLanguages);
+      run('osd', (signal) => backend.detectScript(pgm, signal)).catch((error: unknown) => {
+        if (error instanceof OcrTimeout) throw error;
+        return null;
+      });
+    // Native readings are separate processes of tens of MB, so two may run at once; two
+    // tesseract.js workers would hold 300 MB each.
+    const abandon = (languages: OcrLanguage[]) => readings.get(languageSet(languages).join('+'))?.abort();
+    const reading = await readAuto({ read: recognize, detectScript, detectLanguage, concurrent: kind === 'native', abandon }, lastLanguages);
     lastLanguages = reading.languages;
     return reading.page;
   };
@@ -75,20 +89,26 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
   // its time limit waiting for the pages before it.
   let queue: Promise<unknown> = Promise.resolve();
   return {
+    kind,
     recognize(image, options = {}) {
       const turn = queue.then(() => read(image, options));
       queue = turn.catch(() => {});
       return turn;
     },
     // Immediate, for shutdown: a page being read then fails by its time limit.
-    close: () => pool.close(),
+    close: () => backend.close(),
   };
 }
 
 /**
- * The engine of this thread: parsers run in worker threads and each thread loads this module
- * once, so PDFs and images parsed by one thread share its tesseract workers. closeOcr() is for
- * shutdown (idle workers do not keep the process alive, but a clean exit frees them at once).
+ * The engine of this process: parsers run in parser processes and each loads this module once,
+ * so PDFs and images parsed by one process share its readers. It starts on the first page, after
+ * the process's settings are in (parser-settings.ts). closeOcr() is for shutdown (idle workers do
+ * not keep the process alive, but a clean exit frees them at once).
  */
-export const threadOcr: OcrEngine = createOcrEngine();
+let processEngine: OcrEngine | undefined;
+export const threadOcr: OcrEngine = {
+  recognize: (image, options) => (processEngine ??= createOcrEngine({ engine: parserProcessSettings().ocrEngine })).recognize(image, options),
+  close: async () => processEngine?.close(),
+};
 export const closeOcr = (): Promise<void> => threadOcr.close();

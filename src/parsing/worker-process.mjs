@@ -9,6 +9,9 @@ import workerpool from 'workerpool';
 await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
 const { register } = await import('tsx/esm/api');
 register();
+// The settings the server handed this process (adapters/local/worker-parser.ts), given before any parser loads.
+const { applySettingsArgs } = await import('./parser-settings.ts');
+applySettingsArgs(process.argv.slice(2));
 const { runParseTask } = await import('./worker-task.ts');
 
 workerpool.worker({

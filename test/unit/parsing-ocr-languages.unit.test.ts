@@ -82,6 +82,36 @@ test('detection: an unsure page gets its script model; another Latin language is
   t.is(pageConfidence({ paragraphs: [{ lines: [page('a b c', 90).paragraphs[0]!.lines[0]!, page('d', 50).paragraphs[0]!.lines[0]!] }] }), 80);
 });
 
+test('detection with two cores: the English reading runs beside the previous languages\' and is stopped when they still hold', async (t) => {
+  const started: string[] = [];
+  const abandoned: string[] = [];
+  let releasePrevious = () => {};
+  const previousDone = new Promise<void>((resolve) => (releasePrevious = resolve));
+  const deps = (german: boolean) => ({
+    read: async (languages: OcrLanguage[]) => {
+      started.push(languages.join('+'));
+      if (languages[0] === 'eng') return page('The quick brown fox jumps over the lazy dog', 92);
+      // The previous languages' reading waits until English has started: it cannot finish otherwise.
+      await previousDone;
+      return german ? page('Die Größe der Straße überrascht müde Bürger', 94) : page('The quick brown fox jumps over the lazy dog', 60);
+    },
+    detectScript: async () => null,
+    detectLanguage: async (text: string) => (text.startsWith('Die') ? 'de' : 'en'),
+    concurrent: true,
+    abandon: (languages: OcrLanguage[]) => void abandoned.push(languages.join('+')),
+  });
+  const still = readAuto(deps(true), ['deu', 'eng']);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(started, ['eng', 'deu+eng'], 'both readings started before either finished');
+  releasePrevious();
+  t.deepEqual((await still).languages, ['deu', 'eng']);
+  t.deepEqual(abandoned, ['eng']);
+  started.length = 0;
+  const changed = await readAuto(deps(false), ['deu', 'eng']);
+  t.deepEqual(changed.languages, ['eng']);
+  t.deepEqual(started, ['eng', 'deu+eng'], 'the English reading started beside the first is the one used, not a third');
+});
+
 for (const language of ['deu', 'fra', 'spa', 'por'] as const) {
   test(`a ${language} scan is read in its language when detected, and not by the English model alone`, async (t) => {
     const english = wordAccuracy(truth(language), await read(language, ['eng']));

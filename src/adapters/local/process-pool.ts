@@ -10,6 +10,8 @@ export type ProcessPoolOptions = {
   idleMs: number;
   /** Variables the processes get beside this one's. */
   env?: Record<string, string>;
+  /** The processes' command-line arguments (parser settings, see parsing/parser-settings.ts). */
+  args?: string[];
 };
 export type TaskFailure = 'timeout' | 'out_of_memory' | 'crashed';
 
@@ -27,7 +29,7 @@ export const PARSER_SCRIPT = fileURLToPath(new URL('../../parsing/worker-process
  * A task past its deadline has its process killed (a stuck pdf.js or zip loop cannot be
  * interrupted any other way), and a process that dies takes only its task with it.
  */
-export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env }: ProcessPoolOptions) {
+export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env, args = [] }: ProcessPoolOptions) {
   let pool: workerpool.Pool | null = null;
   let running = 0;
   let idleTimer: NodeJS.Timeout | null = null;
@@ -35,6 +37,7 @@ export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env 
     (pool ??= workerpool.pool(script, {
       workerType: 'process',
       maxWorkers: processes,
+      forkArgs: args,
       forkOpts: { env: env ? { ...process.env, ...env } : undefined, execArgv: maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       emitStdStreams: false,
       workerTerminateTimeout: 2_000,

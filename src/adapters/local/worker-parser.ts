@@ -1,4 +1,5 @@
 import type { DocumentParser, ParseOutcome } from '../../ports/document-parser.ts';
+import { type ParserProcessSettings, settingsArgs } from '../../parsing/parser-settings.ts';
 import { createProcessPool, PARSER_SCRIPT } from './process-pool.ts';
 
 export type WorkerParserOptions = {
@@ -10,6 +11,8 @@ export type WorkerParserOptions = {
   /** How long idle processes live before they end and give their memory back. */
   idleMs?: number;
   onWorkerError?: (error: unknown) => void;
+  /** Handed to every parser process on its command line (parsing/parser-settings.ts). */
+  settings?: Partial<ParserProcessSettings>;
 };
 
 /**
@@ -17,8 +20,8 @@ export type WorkerParserOptions = {
  * killed and replaced. A process that runs out of its heap dies alone; the document fails with
  * `resource_limit`.
  */
-export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, idleMs = 60_000, onWorkerError = () => {} }: WorkerParserOptions): DocumentParser {
-  const pool = createProcessPool({ script: PARSER_SCRIPT, processes: threads, maxMemoryMb, idleMs: warmUp ? Number.MAX_SAFE_INTEGER : idleMs });
+export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, idleMs = 60_000, onWorkerError = () => {}, settings = {} }: WorkerParserOptions): DocumentParser {
+  const pool = createProcessPool({ script: PARSER_SCRIPT, processes: threads, maxMemoryMb, idleMs: warmUp ? Number.MAX_SAFE_INTEGER : idleMs, args: settingsArgs(settings) });
   let warm = !warmUp;
   if (warmUp) {
     // It may float: nothing waits for it (ping says when it is done), and allSettled never rejects.

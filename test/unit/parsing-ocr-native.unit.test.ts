@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { sizeForOcr, type GrayImage } from '../../src/parsing/gray-image.ts';
+import { decodePngOrJpeg } from '../../src/parsing/image-decode.ts';
+import { createOcrEngine, OcrTimeout } from '../../src/parsing/ocr.ts';
+import { pageText } from '../../src/parsing/ocr-auto.ts';
+import type { OcrLanguage } from '../../src/parsing/ocr-languages.ts';
+import { findNativeTesseract } from '../../src/parsing/ocr-native.ts';
+import { openTiff } from '../../src/parsing/tiff.ts';
+import { OCR_SAMPLES, samplePage } from '../helpers/ocr-pages.ts';
+import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
+import { wordAccuracy } from './parsing-pdf-fixtures.ts';
+
+/**
+ * The system's tesseract against tesseract.js, both reading our npm models: the same page must
+ * give the same text. CI has no system tesseract; there these tests skip and say so.
+ */
+
+const native = findNativeTesseract();
+
+test('ocr-native: a command that does not run is not taken for tesseract', (t) => {
+  t.is(findNativeTesseract('kbqa-no-such-tesseract'), null);
+  t.is(findNativeTesseract('true'), null, 'runs, but prints no tesseract version');
+});
+
+if (!native) {
+  test.skip('ocr-native: same text as tesseract.js (skipped: no `tesseract` 4+ on PATH; install tesseract-ocr to run these)', () => {});
+  process.stdout.write('skipping ocr-native comparisons: no `tesseract` 4 or later on PATH\n');
+} else {
+  const engines = { native: createOcrEngine({ engine: 'native' }), wasm: createOcrEngine({ engine: 'wasm' }) };
+  test.after.always(() => Promise.all([engines.native.close(), engines.wasm.close()]));
+
+  const bothRead = async (image: GrayImage, languages?: OcrLanguage[]) => ({
+    native: pageText(await engines.native.recognize(image, { languages })),
+    wasm: pageText(await engines.wasm.recognize(image, { languages })),
+  });
+
+  test('ocr-native: "auto" picks the system tesseract when it runs, "wasm" never does', (t) => {
+    t.is(engines.native.kind, 'native');
+    t.is(engines.wasm.kind, 'wasm');
+    t.is(createOcrEngine().kind, 'native');
+  });
+
+  test('ocr-native: an English page reads the same through both engines', async (t) => {
+    const lines = ['The quick brown fox jumps over the lazy dog.', 'Invoices are due within thirty days of receipt.'];
+    const read = await bothRead(samplePage(lines).image, ['eng']);
+    t.is(read.native, read.wasm);
+    t.true(wordAccuracy(lines.join(' '), read.native) >= 0.9, read.native);
+  });
+
+  for (const language of ['deu', 'rus'] as const) {
+    test(`ocr-native: a ${language} page reads the same through both engines, its languages found by either`, async (t) => {
+      const page = samplePage(OCR_SAMPLES[language]).image;
+      const pinned = await bothRead(page, [language]);
+      t.is(pinned.native, pinned.wasm);
+      const detected = await bothRead(page);
+      t.is(detected.native, detected.wasm);
+      t.true(wordAccuracy(OCR_SAMPLES[language].join(' '), detected.native) >= 0.85, detected.native);
+    });
+  }
+
+  test('ocr-native: a page past its time limit fails with OcrTimeout, and the next page is read', async (t) => {
+    const hurried = createOcrEngine({ engine: 'native', timeoutMs: 1 });
+    const page = samplePage(['A page that cannot be read in one millisecond.']).image;
+    await t.throwsAsync(hurried.recognize(page, { languages: ['eng'] }), { instanceOf: OcrTimeout });
+    await hurried.close();
+    t.regex(pageText(await engines.native.recognize(page, { languages: ['eng'] })), /one millisecond/);
+  });
+
+  withSharedData(test, 'ocr-native on the shared scans', () => {
+    for (const name of ['phototest.tif', 'eurotext.tif', 'testocr.png', 'cosmic.png']) {
+      test(`ocr-native: scanned/${name} reads the same through both engines`, async (t) => {
+        const bytes = readFileSync(sharedDoc('scanned', name));
+        const image = sizeForOcr(await (name.endsWith('.tif') ? openTiff(bytes).page(0) : decodePngOrJpeg(bytes)));
+        const read = await bothRead(image);
+        t.is(read.native, read.wasm);
+      });
+    }
+
+    // tesseract.js straightens a page askew with tesseract's own line angle (rotateAuto), the
+    // native path with ours (deskew.ts): a few words of this low-resolution scan differ. Measured, not hidden.
+    test('ocr-native: scanned/layout-parser-paper-with-table.jpg reads nearly the same through both engines', async (t) => {
+      const image = sizeForOcr(await decodePngOrJpeg(readFileSync(sharedDoc('scanned', 'layout-parser-paper-with-table.jpg'))));
+      const read = await bothRead(image, ['eng']);
+      const agreement = wordAccuracy(read.wasm, read.native);
+      t.log(`word agreement native vs tesseract.js: ${(agreement * 100).toFixed(1)}%`);
+      t.true(agreement >= 0.97);
+    });
+  });
+}
