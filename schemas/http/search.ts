@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { PageBox } from '../events/document.ts';
 import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.ts';
 
+/** What a search result may carry beyond its ids, source, page and score (the body's include). */
+export const SEARCH_INCLUDE = ['paragraph', 'heading_path', 'boxes', 'scores', 'coverage_terms'] as const;
+export type SearchInclude = (typeof SEARCH_INCLUDE)[number];
+
 export const SearchBody = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(8000),
   top_k: z.int().min(1).max(100).optional(),
@@ -10,6 +14,13 @@ export const SearchBody = z.strictObject({
   rerank: z.boolean().optional(),
   filter: SearchFilter.optional(),
   explain: z.boolean().optional(),
+  include: z
+    .array(z.enum(SEARCH_INCLUDE))
+    .max(SEARCH_INCLUDE.length)
+    .optional()
+    .describe(
+      'The optional parts of the answer to send: the passage (paragraph), heading_path, boxes, and the explain data (scores, coverage_terms). Without it: paragraph, heading_path and boxes, plus scores and coverage_terms when explain is true. [] sends only ids, source, page and score: a top 100 of about 2 KB instead of 65, for clients that fetch passages later or only rank',
+    ),
 });
 export type SearchBody = z.infer<typeof SearchBody>;
 
@@ -33,16 +44,19 @@ export const SearchResult = z.object({
   knowledge_base_id: z.string(),
   source: z.string(),
   page: z.int(),
-  paragraph: z.string(),
-  heading_path: z.array(z.string()),
+  paragraph: z.string().optional().describe('The passage; left out when include does not name it'),
+  heading_path: z.array(z.string()).optional().describe('The headings the passage sits under; left out when include does not name it'),
   boxes: z
     .array(PageBox)
-    .describe('The chunk’s lines on `page`, as fractions of the page width and height from its top left (`start`: the line’s offset in `paragraph`); empty for formats without page layout'),
+    .optional()
+    .describe(
+      'The chunk’s lines on `page`, as fractions of the page width and height from its top left (`start`: the line’s offset in `paragraph`); empty for formats without page layout; left out when include does not name it',
+    ),
   score: z.number(),
   scores: z
     .object({ vector: stageScore, keyword: stageScore, graph: stageScore, fused: stageScore, rerank: stageScore })
     .optional()
-    .describe('Each stage’s 0..1 score, when explain is true'),
+    .describe('Each stage’s 0..1 score, when explain is true (or include names scores)'),
 });
 
 export const SearchResponse = z.object({
@@ -56,7 +70,7 @@ export const SearchResponse = z.object({
   coverage_terms: z
     .array(z.object({ term: z.string(), document_frequency: z.int(), held: z.boolean() }))
     .optional()
-    .describe('With explain: each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does'),
+    .describe('With explain (or include naming coverage_terms): each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does'),
   answerable: z.boolean().describe('Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered"'),
 });
 

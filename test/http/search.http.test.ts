@@ -96,6 +96,30 @@ test('a deleted document disappears from results', async (t) => {
   t.false((await search({ query: 'quokka marsupials' })).body.data.some((h: { document_id: string }) => h.document_id === id));
 });
 
+test('include sends only the parts asked for: no passage, boxes or headings with [], explain data on its own', async (t) => {
+  const query = 'How long is a Zephyr-9 blade?';
+  const full = await search({ query, explain: true });
+  const bare = await search({ query, include: [] });
+  t.is(bare.status, 200);
+  t.deepEqual(bare.body.data.map((h: { chunk_id: string }) => h.chunk_id), full.body.data.map((h: { chunk_id: string }) => h.chunk_id));
+  for (const hit of bare.body.data) t.deepEqual(Object.keys(hit).sort(), ['chunk_id', 'document_id', 'knowledge_base_id', 'object', 'page', 'score', 'source']);
+  t.is(bare.body.coverage_terms, undefined);
+  t.is(bare.body.coverage, full.body.coverage);
+  // The explain data without the passage, though explain is not set; the passage alone, though it is.
+  const scoresOnly = await search({ query, include: ['scores', 'coverage_terms'] });
+  t.deepEqual(scoresOnly.body.data[0].scores, full.body.data[0].scores);
+  t.deepEqual(scoresOnly.body.coverage_terms, full.body.coverage_terms);
+  t.is(scoresOnly.body.data[0].paragraph, undefined);
+  const text = await search({ query, explain: true, include: ['paragraph'] });
+  t.is(text.body.data[0].paragraph, full.body.data[0].paragraph);
+  t.is(text.body.data[0].scores, undefined);
+  t.is(text.body.data[0].boxes, undefined);
+  t.true(JSON.stringify(bare.body).length < JSON.stringify(full.body).length / 2);
+  const across = await server.call('POST', '/v1/search', { json: { query, knowledge_base_ids: [kb.kbId], include: ['heading_path'] } });
+  t.deepEqual(across.body.data[0].heading_path, full.body.data[0].heading_path);
+  t.is(across.body.data[0].paragraph, undefined);
+});
+
 test('bad requests name the field; other workspaces’ knowledge bases are not found', async (t) => {
   const cases: [Record<string, unknown>, string][] = [
     [{}, 'query'],
@@ -106,6 +130,7 @@ test('bad requests name the field; other workspaces’ knowledge bases are not f
     [{ query: 'x', mode: 'psychic' }, 'mode'],
     [{ query: 'x', filter: { document_ids: 'doc_1' } }, 'filter.document_ids'],
     [{ query: 'x', colour: 'red' }, 'colour'],
+    [{ query: 'x', include: ['text'] }, 'include.0'],
   ];
   for (const [body, param] of cases) {
     const res = await search(body);

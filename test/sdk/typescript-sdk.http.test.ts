@@ -117,6 +117,10 @@ test.serial('search: passages with source, page and scores', async (t) => {
   t.like(result.data[0], { source: 'zephyr-9.pdf', page: 2, document_id: state.docs.zephyr!.id });
   t.true(result.data.every((r) => r.document_id !== state.docs.erebus!.id), 'the metadata filter leaves out erebus.md');
   t.is(typeof result.data[0]!.scores!.keyword, 'number');
+  const bare = await kbqa.search(state.kbId, 'How long is a Zephyr-9 blade?', { topK: 3, include: ['scores'], filter: { metadata: { lang: 'en' } } });
+  t.deepEqual(bare.data.map((r) => r.chunk_id), result.data.map((r) => r.chunk_id));
+  t.is(bare.data[0]!.paragraph, undefined);
+  t.is(typeof bare.data[0]!.scores!.keyword, 'number');
 });
 
 test.serial('query: the answer with citations {source, page, text}', async (t) => {

@@ -100,12 +100,16 @@ class Kbqa:
         rerank: Optional[bool] = None,
         filter: Optional[Dict[str, Any]] = None,
         explain: Optional[bool] = None,
+        include: Optional[List[str]] = None,
     ) -> SearchResponse:
         """Retrieval only: the knowledge base's best passages for a query, with scores. A list of ids
         searches them all (``POST /v1/search``), each result naming its ``knowledge_base_id``.
         ``filter``: OpenAI's grammar, ``{"type": "and", "filters": [{"type": "gt", "key": "year", "value": 2020}, ...]}``
-        (eq, ne, gt, gte, lt, lte, in, nin, and, or), or ``{"document_ids": [...], "metadata": {key: value or [values]}}``."""
-        options = {"top_k": top_k, "score_threshold": score_threshold, "mode": mode, "rerank": rerank, "filter": filter, "explain": explain}
+        (eq, ne, gt, gte, lt, lte, in, nin, and, or), or ``{"document_ids": [...], "metadata": {key: value or [values]}}``.
+        ``include``: the optional parts to send (``"paragraph"``, ``"heading_path"``, ``"boxes"``, ``"scores"``,
+        ``"coverage_terms"``); ``[]`` for ids, source, page and score only. Left out: the passage parts, and the
+        explain data with ``explain``."""
+        options = {"top_k": top_k, "score_threshold": score_threshold, "mode": mode, "rerank": rerank, "filter": filter, "explain": explain, "include": include}
         body: Dict[str, Any] = {"query": query, **{k: v for k, v in options.items() if v is not None}}
         if isinstance(knowledge_base_id, list):
             body["knowledge_base_ids"] = knowledge_base_id

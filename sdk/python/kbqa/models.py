@@ -117,9 +117,10 @@ class SearchResult(_Result):
     document_id: str
     source: str
     page: int
-    paragraph: str
-    heading_path: List[str]
-    boxes: List[Dict[str, float]]
+    paragraph: Optional[str]
+    """The passage; None when the search's ``include`` leaves it out (likewise heading_path and boxes)."""
+    heading_path: Optional[List[str]]
+    boxes: Optional[List[Dict[str, float]]]
     """The chunk's lines on ``page`` (see ``Chunk.boxes``)."""
     score: float
     scores: Optional[Dict[str, Optional[float]]]

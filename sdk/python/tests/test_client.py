@@ -142,6 +142,9 @@ class ClientTest(unittest.TestCase):
         self.assertEqual((top.source, top.page, top.document_id), ("zephyr-9.pdf", 2, self.zephyr.id))
         self.assertNotIn(self.erebus.id, [r.document_id for r in result.data])
         self.assertIsInstance(top.scores["keyword"], float)
+        bare = self.client.search(self.kb.id, BLADE, top_k=3, include=[], filter={"metadata": {"lang": "en"}})
+        self.assertEqual([r.chunk_id for r in bare.data], [r.chunk_id for r in result.data])
+        self.assertEqual((bare.data[0].paragraph, bare.data[0].boxes, bare.data[0].scores), (None, None, None))
 
     def test_several_knowledge_bases_with_a_filter_in_the_grammar(self) -> None:
         polar = self.client.knowledge_bases.create("Polar")

@@ -99,6 +99,9 @@ export type MetadataFilter =
 /** A search or chat filter: the grammar, or the older document ids and metadata equalities. */
 export type SearchFilter = MetadataFilter | { documentIds?: string[]; metadata?: Record<string, MetadataValue | MetadataValue[]> };
 
+/** What a search result may carry beyond its ids, source, page and score (SearchOptions.include). */
+export type SearchInclude = 'paragraph' | 'heading_path' | 'boxes' | 'scores' | 'coverage_terms';
+
 export type SearchResult = {
   object: 'search_result';
   chunk_id: string;
@@ -107,10 +110,11 @@ export type SearchResult = {
   knowledge_base_id?: string;
   source: string;
   page: number;
-  paragraph: string;
-  heading_path: string[];
+  /** The passage, unless the search's `include` leaves it out (likewise heading_path and boxes). */
+  paragraph?: string;
+  heading_path?: string[];
   /** The chunk's lines on `page`; empty for formats without page layout. */
-  boxes: PageBox[];
+  boxes?: PageBox[];
   score: number;
   scores?: { vector: number | null; keyword: number | null; graph: number | null; fused: number | null; rerank: number | null };
 };

@@ -4,7 +4,7 @@ import { requireScope } from '../../app/services/principal.ts';
 import { presentRun } from '../../app/services/workflows.ts';
 import { recallsFor } from '../../app/retrieval/options.ts';
 import { SearchBody } from '../../../schemas/http/search.ts';
-import { presentHit } from '../routes/search.ts';
+import { includedParts, presentHit } from '../routes/search.ts';
 import { waitForRun } from '../routes/workflows.ts';
 import type { McpCall, McpDeps } from './deps.ts';
 import { asTool, toolResult, untilAborted, withSlot } from './results.ts';
@@ -59,7 +59,7 @@ export function registerTools(server: McpServer, deps: McpDeps, call: McpCall) {
           filter: retrievalFilter(args.filter as SearchFilter | undefined),
         };
         const found = await withSlot(deps, 'query', extra.signal, () => deps.search.search(principal, args.knowledge_base_id, request, extra.signal));
-        const hits = found.hits.map((h) => presentHit(h, false));
+        const hits = found.hits.map((h) => presentHit(h, includedParts({})));
         const recalls = recallsFor(args.mode, found.kb.settings);
         const text = hits.length
           ? hits.map((h, i) => `[${i + 1}] ${h.source}, page ${h.page} (document ${h.document_id}, score ${h.score.toFixed(3)})\n${h.paragraph}`).join('\n\n')

@@ -2,12 +2,19 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { SearchHit } from '../../app/retrieval/hits.ts';
 import { type RetrievalRequest, recallsFor } from '../../app/retrieval/options.ts';
 import type { SearchService } from '../../app/services/search.ts';
-import { SearchAcrossBody, SearchAcrossResponse, SearchBody, SearchResponse } from '../../../schemas/http/search.ts';
+import { SEARCH_INCLUDE, SearchAcrossBody, SearchAcrossResponse, SearchBody, SearchResponse, type SearchInclude } from '../../../schemas/http/search.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
 import { retrievalFilter } from '../retrieval-filter.ts';
 import { route } from '../route.ts';
 
-export function presentHit(hit: SearchHit, explain: boolean) {
+const PASSAGE_PARTS: readonly SearchInclude[] = ['paragraph', 'heading_path', 'boxes'];
+
+/** The parts a body asks for: its include, else the passage, and the explain data with explain. */
+export function includedParts(body: Pick<SearchBody, 'include' | 'explain'>): ReadonlySet<SearchInclude> {
+  return new Set(body.include ?? (body.explain ? SEARCH_INCLUDE : PASSAGE_PARTS));
+}
+
+export function presentHit(hit: SearchHit, parts: ReadonlySet<SearchInclude>) {
   return {
     object: 'search_result' as const,
     chunk_id: hit.chunkId,
@@ -15,11 +22,11 @@ export function presentHit(hit: SearchHit, explain: boolean) {
     knowledge_base_id: hit.knowledgeBaseId,
     source: hit.source,
     page: hit.page,
-    paragraph: hit.paragraph,
-    heading_path: hit.headingPath,
-    boxes: hit.boxes,
+    ...(parts.has('paragraph') && { paragraph: hit.paragraph }),
+    ...(parts.has('heading_path') && { heading_path: hit.headingPath }),
+    ...(parts.has('boxes') && { boxes: hit.boxes }),
     score: hit.score,
-    ...(explain && { scores: hit.scores }),
+    ...(parts.has('scores') && { scores: hit.scores }),
   };
 }
 
@@ -48,17 +55,18 @@ export function searchRoutes(search: SearchService) {
         // The request's own 'close' has already fired once its body was read: the response's tells a client that left.
         const aborted = abortOnDisconnect(ctx);
         const { kb, hits, coverage, answerable, terms } = await search.search(principal, params.kb_id!, retrievalRequest(body), aborted.signal);
+        const parts = includedParts(body);
         return {
           body: {
             object: 'list',
-            data: hits.map((h) => presentHit(h, body.explain ?? false)),
+            data: hits.map((h) => presentHit(h, parts)),
             has_more: false,
             knowledge_base_id: kb.id,
             mode: modeOf(body, [kb]),
             rerank: body.rerank ?? kb.settings.rerank.enabled,
             coverage,
             answerable,
-            ...(body.explain && { coverage_terms: terms ?? [] }),
+            ...(parts.has('coverage_terms') && { coverage_terms: terms ?? [] }),
           },
         };
       },
@@ -76,17 +84,18 @@ export function searchRoutes(search: SearchService) {
         const aborted = abortOnDisconnect(ctx);
         const ids = body.knowledge_base_ids ?? [body.knowledge_base_id!];
         const { kbs, hits, coverage, answerable, terms } = await search.searchAcross(principal, ids, retrievalRequest(body), aborted.signal);
+        const parts = includedParts(body);
         return {
           body: {
             object: 'list',
-            data: hits.map((h) => presentHit(h, body.explain ?? false)),
+            data: hits.map((h) => presentHit(h, parts)),
             has_more: false,
             knowledge_base_ids: ids,
             mode: modeOf(body, kbs),
             rerank: body.rerank ?? kbs.some((kb) => kb.settings.rerank.enabled),
             coverage,
             answerable,
-            ...(body.explain && { coverage_terms: terms ?? [] }),
+            ...(parts.has('coverage_terms') && { coverage_terms: terms ?? [] }),
           },
         };
       },
