@@ -19,7 +19,7 @@ export const SearchBody = z.strictObject({
     .max(SEARCH_INCLUDE.length)
     .optional()
     .describe(
-      'The optional parts of the answer to send: the passage (paragraph), heading_path, boxes, and the explain data (scores, coverage_terms). Without it: paragraph, heading_path and boxes, plus scores and coverage_terms when explain is true. [] sends only ids, source, page and score: a top 100 of about 2 KB instead of 65, for clients that fetch passages later or only rank',
+      'The optional parts of the answer to send: the passage (paragraph), heading_path, boxes, and the explain data (scores, coverage_terms). Without it: paragraph, heading_path and boxes, plus scores and coverage_terms when explain is true. [] sends only ids, source, page and score (about 220 bytes a result, against 2.3 KB with a 512-token passage), for clients that fetch passages later or only rank',
     ),
 });
 export type SearchBody = z.infer<typeof SearchBody>;
