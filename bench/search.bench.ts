@@ -1,5 +1,7 @@
 import { type Api, json, settleAll, uploadTexts, withKbqa } from './kbqa-api.ts';
 import { hasSciFact, loadSciFact } from './scifact.ts';
+import { groupCpuSeconds } from './server-process.ts';
+import { hasWrk, wrkThroughput } from './wrk-load.ts';
 import { latencySummary, log, round } from './util.ts';
 
 /** 100k chunks by default; SEARCH_BENCH_CHUNKS shrinks it for a quick look. */
@@ -9,6 +11,7 @@ export const CHUNK_TOKENS = 128;
 const SAMPLES = 400;
 const CONCURRENT_CLIENTS = 32;
 const THROUGHPUT_S = 10;
+const WARM_UP_S = 4;
 const TARGETS = { search_p50_ms: 10, search_p99_ms: 30, chat_p50_ms: 25, first_byte_p50_ms: 15 };
 
 /** mulberry32: the same corpus on every run. */
@@ -131,8 +134,26 @@ export async function searchChatBench() {
     const chatLatency = latencySummary(chatMs);
     const firstByteLatency = latencySummary(firstByteMs);
     log(`search: one client: search ${JSON.stringify(searchLatency)} chat ${JSON.stringify(chatLatency)} first byte ${JSON.stringify(firstByteLatency)}`);
-    const searchLoad = await throughput(CONCURRENT_CLIENTS, THROUGHPUT_S, search);
-    const chatLoad = await throughput(CONCURRENT_CLIENTS, THROUGHPUT_S, chat);
+    // A few seconds at full load first: query processes start on the first busy moment (about 2 s).
+    // Server CPU (query processes included) per request tells scaling apart from the client's share
+    // of the cores; wrk, when installed, leaves nearly both to the server (KBQA_BENCH_LOAD=fetch: Node's fetch).
+    const useWrk = process.env.KBQA_BENCH_LOAD !== 'fetch' && hasWrk();
+    const measured = async (path: string, body: (i: number) => unknown) => {
+      const request = (i: number) => post(api, path, body(i));
+      const load = async (seconds: number) =>
+        useWrk
+          ? wrkThroughput({ url: api.base + path, headers: api.headers, bodies: Array.from({ length: 400 }, (_, i) => JSON.stringify(body(i))), clients: CONCURRENT_CLIENTS, seconds })
+          : throughput(CONCURRENT_CLIENTS, seconds, request);
+      await load(WARM_UP_S);
+      const cpu0 = groupCpuSeconds(pid);
+      const result = await load(THROUGHPUT_S);
+      const cpu = groupCpuSeconds(pid) - cpu0;
+      return { ...result, server_cores_busy: round(cpu / THROUGHPUT_S, 2), server_cpu_ms_per_request: round((cpu * 1000) / (result.requests_per_s * THROUGHPUT_S), 2) };
+    };
+    const searchLoad = await measured(`/v1/knowledge-bases/${kb}/search`, (i) => ({ query: query(i), rerank: false }));
+    const chatLoad = await measured('/v1/chat/completions', (i) => chatBody(i));
+    const metrics = await (await fetch(`${api.base}/metrics`)).text();
+    const retrievals = Object.fromEntries([...metrics.matchAll(/^kbqa_retrievals_total\{where="(\w+)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
     log(`search: ${CONCURRENT_CLIENTS} clients: search ${searchLoad.requests_per_s}/s, chat ${chatLoad.requests_per_s}/s`);
     return {
       chunks,
@@ -145,6 +166,9 @@ export async function searchChatBench() {
       chat_stream_first_byte: firstByteLatency,
       [`search_at_${CONCURRENT_CLIENTS}_clients`]: searchLoad,
       [`chat_at_${CONCURRENT_CLIENTS}_clients`]: chatLoad,
+      retrievals_answered: retrievals,
+      server_cpus: process.env.KBQA_BENCH_SERVER_CPUS ?? 'all',
+      load_generator: useWrk ? 'wrk -t1' : 'fetch',
       targets: TARGETS,
       pass:
         chunks >= 0.95 * TARGET_CHUNKS &&

@@ -10,7 +10,10 @@ export type Child = { name: string; proc: ChildProcess };
 
 /** A server in its own process; its stdout and stderr go to our stderr, never our stdout. */
 export function startChild(name: string, args: string[], env: Record<string, string>, cwd = ROOT): Child {
-  const proc = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // KBQA_BENCH_SERVER_CPUS=0 pins the server (and its children) to core 0, to compare one core with all.
+  const cpus = process.env.KBQA_BENCH_SERVER_CPUS;
+  const [command, argv] = cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  const proc = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const forward = (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`);
   proc.stdout!.on('data', forward);
   proc.stderr!.on('data', forward);
@@ -112,27 +115,40 @@ export async function startKbqa(dataDir: string, port: number, env: Record<strin
   return { ...child, base: `http://127.0.0.1:${port}`, headers: { authorization: `Bearer ${adminKey}` } };
 }
 
-/** Resident memory of a process and all its descendants (child processes such as tsx's esbuild), in MB. */
-export function groupRssMb(pid: number): number {
+/** A process and all its descendants (child processes such as parser and query processes). */
+export function descendantsAndSelf(pid: number): number[] {
   const children = new Map<number, number[]>();
-  const rssKb = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
-      rssKb.set(Number(entry), Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
+      const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, 'utf8'))?.[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // the process ended while we looked
     }
   }
-  let total = 0;
+  const all: number[] = [];
   const queue = [pid];
   while (queue.length > 0) {
     const next = queue.pop()!;
-    total += rssKb.get(next) ?? 0;
+    all.push(next);
     queue.push(...(children.get(next) ?? []));
   }
-  return Math.round(total / 1024);
+  return all;
+}
+
+/** CPU seconds a process and its descendants have used so far (Linux; 0 elsewhere). */
+export const groupCpuSeconds = (pid: number) => descendantsAndSelf(pid).reduce((sum, p) => sum + (cpuSeconds(p) ?? 0), 0);
+
+/** Resident memory of a process and all its descendants (child processes such as tsx's esbuild), in MB. */
+export function groupRssMb(pid: number): number {
+  let kb = 0;
+  for (const p of descendantsAndSelf(pid)) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return Math.round(kb / 1024);
 }

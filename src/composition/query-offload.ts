@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createProcessPool } from '../adapters/local/process-pool.ts';
 import type { createRetrieval } from '../app/retrieval/retrieval.ts';
@@ -13,6 +14,11 @@ const SCRIPT = fileURLToPath(new URL('./query-process.mjs', import.meta.url));
 const IDLE_MS = 120_000;
 /** Past this, a retrieval sent to a query process is answered here instead. */
 const REMOTE_TIMEOUT_MS = 30_000;
+/** Retrievals each query process may have waiting, so it never idles between two under load. */
+const DEPTH = 2;
+/** This process counts as busy when its event loop ran this share of the last moment. */
+const BUSY_UTILIZATION = 0.9;
+const MOMENT_MS = 50;
 
 /**
  * Query processes open the data directory's database, so they serve only where both indexes are
@@ -34,10 +40,12 @@ export function spreadRetrieval(local: Retrieval, config: Config, adapters: Reco
 /**
  * Retrieval on every core. Node runs JavaScript on one core per process, and retrieval (scoring,
  * rerank, the answerability gate) is most of what a search or a chat costs; so when this process
- * is already busy with one, the next goes to a query process (query-process.ts), a child that
- * opens the same database and answers the same way. Whichever side has fewer retrievals in
- * flight takes the next one, so a slow or starting query process gets fewer. Processes start on
- * the first retrieval that finds this one busy and end once idle, giving their memory back.
+ * is busy (its event loop ran 90 % of the last 50 ms or more), retrievals go to query processes
+ * (query-process.ts), children that open the same database and answer the same way, as long as
+ * each has fewer than DEPTH waiting; the rest are answered here. A query process then works
+ * without pause and this one, which also parses and answers every HTTP request, takes what is
+ * left. A process that is not busy answers here: a lone client pays no hop. Processes start on the
+ * first busy moment and end once idle, giving their memory back.
  *
  * A retrieval the query process fails (an invalid filter, a process that died or timed out) is
  * run again here, which answers it or throws the error the client should see.
@@ -45,18 +53,13 @@ export function spreadRetrieval(local: Retrieval, config: Config, adapters: Reco
 function offloadRetrieval(local: Retrieval, config: Config): SpreadRetrieval {
   const processes = config.queryProcesses;
   const pool = createProcessPool({ script: SCRIPT, processes, idleMs: IDLE_MS, env: { KBQA_QUERY_PROCESS_CONFIG: JSON.stringify(config) } });
-  let here = 0;
   let away = 0;
   const answered: RetrievalCounts = { main: 0, query_process: 0, main_after_query_process: 0 };
+  const busy = busyMeter();
   const balanced = async <T>(method: keyof Retrieval, args: unknown[], runHere: () => Promise<T>): Promise<T> => {
-    if (here <= away / processes) {
-      here++;
+    if (!busy() || away >= DEPTH * processes) {
       answered.main++;
-      try {
-        return await runHere();
-      } finally {
-        here--;
-      }
+      return runHere();
     }
     away++;
     try {
@@ -78,5 +81,21 @@ function offloadRetrieval(local: Retrieval, config: Config): SpreadRetrieval {
       balanced('retrieveContextAcross', [kbs, request, { maxContextTokens: options.maxContextTokens }], () => local.retrieveContextAcross(kbs, request, options)),
     counts: () => ({ ...answered }),
     close: () => pool.close(),
+  };
+}
+
+/** Whether this process's event loop was busy over the last moment, measured at most once a moment. */
+function busyMeter(): () => boolean {
+  let last = performance.eventLoopUtilization();
+  let lastAt = performance.now();
+  let busy = false;
+  return () => {
+    const now = performance.now();
+    if (now - lastAt >= MOMENT_MS) {
+      const current = performance.eventLoopUtilization();
+      busy = performance.eventLoopUtilization(current, last).utilization >= BUSY_UTILIZATION;
+      [last, lastAt] = [current, now];
+    }
+    return busy;
   };
 }

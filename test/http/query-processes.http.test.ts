@@ -46,8 +46,6 @@ async function concurrently<T>(rounds: number, call: (i: number) => Promise<T>):
 test.serial('searches and chats answered in a query process are the answers the main process gives', async (t) => {
   const alone = [];
   for (const q of QUESTIONS) alone.push({ search: (await search(q)).body, chat: (await chat(q)).body.choices[0].message });
-  t.is(queryProcesses(), 0, 'one client at a time: the main process answers');
-  t.is((await answered()).query_process ?? 0, 0);
   // The first burst starts the query process (about 2 s); the main process answers meanwhile.
   for (let burst = 0; burst < 50 && ((await answered()).query_process ?? 0) === 0; burst++) await concurrently(8, (i) => search(QUESTIONS[i % 5]!));
   const before = await answered();

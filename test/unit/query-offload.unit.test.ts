@@ -7,9 +7,13 @@ import { loadConfig } from '../../src/config.ts';
 const EMBEDDED = { vector_index: 'embedded', keyword_index: 'embedded' };
 const context = (query: string): RetrievedContext => ({ hits: [], passages: [], citations: [], coverage: query.length, answerable: false, terms: [] }) as unknown as RetrievedContext;
 
-/** A retrieval that takes a while here, so that the next one finds this process busy. */
+/** A retrieval that keeps this process's event loop busy a while, as scoring does, between two waits. */
 const slowLocal = {
-  retrieveContext: async (_kb: KnowledgeBaseDoc, request: { query: string }) => (await new Promise((r) => setTimeout(r, 20)), context(request.query)),
+  retrieveContext: async (_kb: KnowledgeBaseDoc, request: { query: string }) => {
+    await new Promise((r) => setTimeout(r, 5));
+    for (const end = performance.now() + 30; performance.now() < end; );
+    return context(request.query);
+  },
   retrieveContextAcross: async (_kbs: readonly KnowledgeBaseDoc[], request: { query: string }) => context(request.query),
 };
 
@@ -25,12 +29,18 @@ test('with query processes off, or indexes not embedded, everything is answered 
 test('a query process that cannot answer (here: no database to open) costs nothing but time: its retrievals are answered here', async (t) => {
   const spread = spreadRetrieval(slowLocal, loadConfig({ KBQA_DATA_DIR: '/nonexistent/kbqa', KBQA_QUERY_PROCESSES: '1' }), EMBEDDED);
   try {
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => spread.retrieveContext({} as KnowledgeBaseDoc, { query: 'x'.repeat(i) })));
-    t.deepEqual(answers.map((a) => a.coverage), [0, 1, 2, 3, 4, 5], 'every answer, in order');
+    // One every 10 ms, each keeping the event loop busy for 30: soon this process is busy.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, 10 * i));
+        return spread.retrieveContext({} as KnowledgeBaseDoc, { query: 'x'.repeat(i) });
+      }),
+    );
+    t.deepEqual(answers.map((a) => a.coverage), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 'every answer, in order');
     const counts = spread.counts();
     t.true(counts.main_after_query_process > 0, JSON.stringify(counts));
     t.is(counts.query_process, 0);
-    t.is(counts.main + counts.main_after_query_process, 6);
+    t.is(counts.main + counts.main_after_query_process, 12);
   } finally {
     await spread.close();
   }
