@@ -14,8 +14,8 @@ const SCRIPT = fileURLToPath(new URL('./query-process.mjs', import.meta.url));
 const IDLE_MS = 120_000;
 /** Past this, a retrieval sent to a query process is answered here instead. */
 const REMOTE_TIMEOUT_MS = 30_000;
-/** Retrievals each query process may have waiting, so it never idles between two under load. */
-const DEPTH = 2;
+/** Retrievals each query process may have waiting: its next task must not wait for a busy main process to hand it over (6 against 2: chat 288 against 266/s at 32 clients). */
+const DEPTH = 6;
 /** This process counts as busy when its event loop ran this share of the last moment. */
 const BUSY_UTILIZATION = 0.9;
 const MOMENT_MS = 50;
