@@ -53,8 +53,8 @@ export async function settleAll(api: Api, kb: string, expected: number, pid: num
   }
 }
 
-/** The real service in its own process over a temp data dir, ready (parser threads warm) before `fn` runs. */
-export async function withKbqa<T>(label: string, fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}, root?: string): Promise<T> {
+/** The real service in its own process over a temp data dir, ready before `fn` runs; `KBQA_BENCH_ROOT` serves another checkout (an older commit, to compare). */
+export async function withKbqa<T>(label: string, fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}, root = process.env.KBQA_BENCH_ROOT): Promise<T> {
   return withTempDir(label, async (dataDir) => {
     const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', ...env }, root);
     try {
