@@ -130,6 +130,18 @@ export async function searchChatBench() {
     for (let i = 0; i < SAMPLES; i++) chatMs.push(await timed(() => chat(i)));
     const firstByteMs: number[] = [];
     for (let i = 0; i < SAMPLES; i++) firstByteMs.push(await firstByte(api, chatBody(i, true)));
+    // A top-100 keyword answer over HTTP, whole and with only ids, source, page and score (`include: []`).
+    const top100 = async (include?: string[]) => {
+      const ms: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < SAMPLES / 2; i++) {
+        const body = { query: query(i), mode: 'keyword', top_k: 100, rerank: false, ...(include && { include }) };
+        ms.push(await timed(async () => (bytes = (await post(api, `/v1/knowledge-bases/${kb}/search`, body)).length)));
+      }
+      return { ...latencySummary(ms), bytes_last: bytes };
+    };
+    const top100Full = await top100();
+    const top100Bare = await top100([]);
     const searchLatency = latencySummary(searchMs);
     const chatLatency = latencySummary(chatMs);
     const firstByteLatency = latencySummary(firstByteMs);
@@ -164,6 +176,8 @@ export async function searchChatBench() {
       search_hybrid_no_rerank: searchLatency,
       chat_offline: chatLatency,
       chat_stream_first_byte: firstByteLatency,
+      keyword_top_100: top100Full,
+      keyword_top_100_include_none: top100Bare,
       [`search_at_${CONCURRENT_CLIENTS}_clients`]: searchLoad,
       [`chat_at_${CONCURRENT_CLIENTS}_clients`]: chatLoad,
       retrievals_answered: retrievals,
