@@ -5,15 +5,10 @@ import { createFsBlobStore } from '../adapters/fs/blob-store.ts';
 import { createInProcessBus } from '../adapters/local/in-process-bus.ts';
 import { createSqliteCheckpointStore } from '../adapters/sqlite/checkpoint-store.ts';
 import { openSqlite, type SqliteDatabase } from '../adapters/sqlite/database.ts';
-import { createSqliteEntityGraph } from '../adapters/sqlite/entity-graph.ts';
 import { createSqliteEventStore } from '../adapters/sqlite/event-store.ts';
-import { createSqliteKeywordIndex } from '../adapters/sqlite/keyword-index.ts';
 import { loadTextAnalyzer } from '../adapters/text/analyzer.ts';
-import { createSqlitePassageStore } from '../adapters/sqlite/passage-store.ts';
+import { embeddedIndexes } from './embedded-indexes.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
-import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
-import { budgetedKeywordIndex, budgetedVectorIndex } from '../adapters/sqlite/budgeted-indexes.ts';
-import { createIndexMemory } from '../adapters/sqlite/index-memory.ts';
 import type { Analyzer } from '../ports/analyzer.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { EntityGraph } from '../ports/entity-graph.ts';
@@ -92,15 +87,12 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     const checkpoints = conn ? dist!.createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
     const blobs = conn ? dist!.createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
     const analyzer = await loadTextAnalyzer();
-    // One budget for both embedded indexes, so a knowledge base is unloaded (or kept) as a whole.
-    const indexMemory = createIndexMemory(config.indexMemoryBytes);
+    const embedded = embeddedIndexes(sqlite, analyzer, config.indexMemoryBytes);
     const indexes: SearchIndexes = {
-      vectors: pinecone
-        ? dist!.createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host })
-        : budgetedVectorIndex(createSqliteVectorIndex(sqlite()), indexMemory),
-      keywords: conn ? dist!.createMongoKeywordIndex(conn.db, { analyzer }) : budgetedKeywordIndex(createSqliteKeywordIndex(sqlite(), { analyzer }), indexMemory),
-      graph: conn ? dist!.createMongoEntityGraph(conn.db) : createSqliteEntityGraph(sqlite()),
-      passages: conn ? dist!.createMongoPassageStore(conn.db) : createSqlitePassageStore(sqlite()),
+      vectors: pinecone ? dist!.createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : embedded.vectors(),
+      keywords: conn ? dist!.createMongoKeywordIndex(conn.db, { analyzer }) : embedded.keywords(),
+      graph: conn ? dist!.createMongoEntityGraph(conn.db) : embedded.graph(),
+      passages: conn ? dist!.createMongoPassageStore(conn.db) : embedded.passages(),
     };
     Object.assign(adapters, {
       read_models: conn ? 'mongodb' : 'sqlite',

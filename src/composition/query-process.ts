@@ -1,16 +1,11 @@
 import { join } from 'node:path';
 import { createRetrieval } from '../app/retrieval/retrieval.ts';
 import { createMetadataFilter } from '../app/retrieval/metadata-filter.ts';
-import { budgetedKeywordIndex, budgetedVectorIndex } from '../adapters/sqlite/budgeted-indexes.ts';
 import { openSqlite } from '../adapters/sqlite/database.ts';
-import { createSqliteEntityGraph } from '../adapters/sqlite/entity-graph.ts';
-import { createIndexMemory } from '../adapters/sqlite/index-memory.ts';
-import { createSqliteKeywordIndex } from '../adapters/sqlite/keyword-index.ts';
-import { createSqlitePassageStore } from '../adapters/sqlite/passage-store.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
-import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
 import { loadTextAnalyzer } from '../adapters/text/analyzer.ts';
 import type { Config } from '../config.ts';
+import { embeddedIndexes } from './embedded-indexes.ts';
 import { createModels } from './models.ts';
 
 /**
@@ -22,17 +17,12 @@ import { createModels } from './models.ts';
 export async function openQueryRetrieval(config: Config) {
   const db = openSqlite(join(config.dataDir, 'kbqa.db'));
   const analyzer = await loadTextAnalyzer();
-  const memory = createIndexMemory(config.indexMemoryBytes);
   const readModels = createSqliteReadModelStore(db);
   const { embedders, rerankers, defaultReranker } = await createModels(config, analyzer);
+  const indexes = embeddedIndexes(() => db, analyzer, config.indexMemoryBytes);
   return createRetrieval({
     readModels,
-    indexes: {
-      vectors: budgetedVectorIndex(createSqliteVectorIndex(db), memory),
-      keywords: budgetedKeywordIndex(createSqliteKeywordIndex(db, { analyzer }), memory),
-      graph: createSqliteEntityGraph(db),
-      passages: createSqlitePassageStore(db),
-    },
+    indexes: { vectors: indexes.vectors(), keywords: indexes.keywords(), graph: indexes.graph(), passages: indexes.passages() },
     analyzer,
     embedders,
     rerankers,
