@@ -1,8 +1,9 @@
 import test from 'ava';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorkerParser } from '../../src/adapters/local/worker-parser.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
+import { childrenRunning } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 // Alone in its file: it counts this process's parser children, which no other test may start meanwhile.
@@ -11,20 +12,7 @@ test.after.always(() => dir.remove());
 
 const task = (path: string, fileName: string) => ({ documentId: 'doc_test', path, fileName, chunking: { max_tokens: 128, overlap_tokens: 16 }, limits: DEFAULT_LIMITS });
 
-/** Our child processes running the parser entry. */
-function parserProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker-process.mjs');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const parserProcesses = () => childrenRunning('worker-process.mjs');
 
 test('parser processes start with the first document and end once idle, giving their memory back', async (t) => {
   if (process.platform !== 'linux') return t.pass('reads /proc');

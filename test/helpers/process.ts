@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -39,4 +40,19 @@ export async function waitForOutput(started: Started, pattern: RegExp, timeoutMs
 
 export function killGroup(started: Started, signal: NodeJS.Signals) {
   process.kill(-started.child.pid!, signal);
+}
+
+/** This process's children whose command line names `script` (Linux: read from /proc). */
+export function childrenRunning(script: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(script);
+      } catch {
+        return false; // it ended while we looked
+      }
+    })
+    .map(Number);
 }

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { readdirSync, readFileSync } from 'node:fs';
 import { FACTS, sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
+import { childrenRunning } from '../helpers/process.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // Query processes answer retrievals when the main process is busy: every answer must be the one
@@ -20,17 +20,7 @@ const search = (query: string, extra: Record<string, unknown> = {}) =>
 const chat = (content: string) =>
   server.call('POST', '/v1/chat/completions', { json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content }] } });
 
-/** This process's children running the query entry. */
-function queryProcesses(): number {
-  return readdirSync('/proc').filter((pid) => {
-    try {
-      const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('query-process.mjs');
-    } catch {
-      return false;
-    }
-  }).length;
-}
+const queryProcesses = () => childrenRunning('query-process.mjs').length;
 
 /** Retrievals answered so far, by where, from /metrics. */
 async function answered(): Promise<Record<string, number>> {
