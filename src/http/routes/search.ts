@@ -1,4 +1,5 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
+import type { Answerability } from '../../app/retrieval/answerability.ts';
 import type { SearchHit } from '../../app/retrieval/hits.ts';
 import { type RetrievalRequest, recallsFor } from '../../app/retrieval/options.ts';
 import type { SearchService } from '../../app/services/search.ts';
@@ -30,6 +31,21 @@ export function presentHit(hit: SearchHit, parts: ReadonlySet<SearchInclude>) {
   };
 }
 
+/** What both search routes answer around the hits: the list, the mode, rerank and the gate, as `include` asks. */
+function hitList(body: SearchBody, kbs: readonly KnowledgeBaseDoc[], found: { hits: SearchHit[]; terms?: unknown[] } & Answerability) {
+  const parts = includedParts(body);
+  return {
+    object: 'list' as const,
+    data: found.hits.map((h) => presentHit(h, parts)),
+    has_more: false,
+    mode: modeOf(body, kbs),
+    rerank: body.rerank ?? kbs.some((kb) => kb.settings.rerank.enabled),
+    coverage: found.coverage,
+    answerable: found.answerable,
+    ...(parts.has('coverage_terms') && { coverage_terms: found.terms ?? [] }),
+  };
+}
+
 function retrievalRequest(body: SearchBody): RetrievalRequest {
   return { query: body.query, topK: body.top_k, scoreThreshold: body.score_threshold, mode: body.mode, rerank: body.rerank, filter: retrievalFilter(body.filter) };
 }
@@ -54,21 +70,8 @@ export function searchRoutes(search: SearchService) {
       handle: async ({ principal, params, body, ctx }) => {
         // The request's own 'close' has already fired once its body was read: the response's tells a client that left.
         const aborted = abortOnDisconnect(ctx);
-        const { kb, hits, coverage, answerable, terms } = await search.search(principal, params.kb_id!, retrievalRequest(body), aborted.signal);
-        const parts = includedParts(body);
-        return {
-          body: {
-            object: 'list',
-            data: hits.map((h) => presentHit(h, parts)),
-            has_more: false,
-            knowledge_base_id: kb.id,
-            mode: modeOf(body, [kb]),
-            rerank: body.rerank ?? kb.settings.rerank.enabled,
-            coverage,
-            answerable,
-            ...(parts.has('coverage_terms') && { coverage_terms: terms ?? [] }),
-          },
-        };
+        const found = await search.search(principal, params.kb_id!, retrievalRequest(body), aborted.signal);
+        return { body: { ...hitList(body, [found.kb], found), knowledge_base_id: found.kb.id } };
       },
     }),
     route({
@@ -83,21 +86,8 @@ export function searchRoutes(search: SearchService) {
       handle: async ({ principal, body, ctx }) => {
         const aborted = abortOnDisconnect(ctx);
         const ids = body.knowledge_base_ids ?? [body.knowledge_base_id!];
-        const { kbs, hits, coverage, answerable, terms } = await search.searchAcross(principal, ids, retrievalRequest(body), aborted.signal);
-        const parts = includedParts(body);
-        return {
-          body: {
-            object: 'list',
-            data: hits.map((h) => presentHit(h, parts)),
-            has_more: false,
-            knowledge_base_ids: ids,
-            mode: modeOf(body, kbs),
-            rerank: body.rerank ?? kbs.some((kb) => kb.settings.rerank.enabled),
-            coverage,
-            answerable,
-            ...(parts.has('coverage_terms') && { coverage_terms: terms ?? [] }),
-          },
-        };
+        const found = await search.searchAcross(principal, ids, retrievalRequest(body), aborted.signal);
+        return { body: { ...hitList(body, found.kbs, found), knowledge_base_ids: ids } };
       },
     }),
   ];
