@@ -15,7 +15,7 @@ export type AutoDeps = {
   read(languages: OcrLanguage[]): Promise<OcrPage>;
   /** The page's script as tesseract's OSD names it ('Latin', 'Cyrillic', 'Han' …), null when unsure. */
   detectScript(): Promise<string | null>;
-  /** ISO 639-1 code of a text's language ('und' when unknown). */
+  /** ISO 639-1 code of a text's language ('und' when unknown or a guess the detector does not trust). */
   detectLanguage(text: string): Promise<string>;
   /** Two readings can run at once (two cores, each reading a few tens of MB): see readAuto. */
   concurrent?: boolean;
@@ -79,6 +79,8 @@ export async function readAuto(deps: AutoDeps, previous?: readonly OcrLanguage[]
 
 /** A language whose lines hold this share of a page's letters is read with its own model. */
 const MIN_SHARE = 0.1;
+/** The share of a page's letters in sentences of a language the detector is sure of. */
+const MIN_KNOWN = 0.5;
 /** tesseract reads every page with every model of its set: a few at most (as many as a client may pin). */
 const MAX_LANGUAGES = 5;
 
@@ -90,13 +92,20 @@ const MAX_LANGUAGES = 5;
 async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<OcrLanguage[]> {
   const letters = new Map<OcrLanguage, number>();
   let total = 0;
+  let known = 0;
   for (const sentence of page.paragraphs.flatMap((p) => sentencesOf(p.lines.map((l) => l.text).join(' ')))) {
     const count = letterCount(sentence);
     if (count < MIN_LETTERS) continue;
     total += count;
-    const language = toOcrLanguage(await deps.detectLanguage(sentence));
+    const detected = await deps.detectLanguage(sentence);
+    if (detected !== 'und') known += count;
+    const language = toOcrLanguage(detected);
     if (language && LATIN_LANGUAGES.includes(language)) letters.set(language, (letters.get(language) ?? 0) + count);
   }
+  // A page whose sentences the detector cannot place, most of them, is in a language it does not
+  // know (Latin, a code listing …): the few it does place are chance resemblances, and a second
+  // reading with their models costs a reading's time for nothing.
+  if (known < MIN_KNOWN * total) return [];
   if (total === 0) {
     // Only short paragraphs (a form, a slide): the page's words together are worth a guess.
     const text = pageText(page);

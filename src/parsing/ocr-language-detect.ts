@@ -1,6 +1,6 @@
 import { loadEldDetector, type LanguageDetector } from './eld-database.ts';
 
-/** ISO 639-1 code of a text's language ('und' when unknown). */
+/** ISO 639-1 code of a text's language ('und' when unknown, or when the guess is not reliable). */
 export type TextLanguageDetector = (text: string) => Promise<string>;
 
 /**
@@ -9,5 +9,5 @@ export type TextLanguageDetector = (text: string) => Promise<string>;
  */
 export function eldTextDetector(): TextLanguageDetector {
   let loaded: Promise<LanguageDetector> | undefined;
-  return async (text) => (await (loaded ??= loadEldDetector()))(text).language;
+  return async (text) => { const g = (await (loaded ??= loadEldDetector()))(text); return g.reliable ? g.language : "und"; };
 }
