@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createProcessPool } from '../adapters/local/process-pool.ts';
+import { createRpcProcesses } from '../adapters/local/rpc-processes.ts';
 import type { createRetrieval } from '../app/retrieval/retrieval.ts';
 import type { Config } from '../config.ts';
 
@@ -52,24 +52,17 @@ export function spreadRetrieval(local: Retrieval, config: Config, adapters: Reco
  */
 function offloadRetrieval(local: Retrieval, config: Config): SpreadRetrieval {
   const processes = config.queryProcesses;
-  const pool = createProcessPool({ script: SCRIPT, processes, idleMs: IDLE_MS, env: { KBQA_QUERY_PROCESS_CONFIG: JSON.stringify(config) } });
-  let away = 0;
+  const pool = createRpcProcesses({ script: SCRIPT, processes, idleMs: IDLE_MS, env: { KBQA_QUERY_PROCESS_CONFIG: JSON.stringify(config) } });
   const answered: RetrievalCounts = { main: 0, query_process: 0, main_after_query_process: 0 };
   const busy = busyMeter();
   const balanced = async <T>(method: keyof Retrieval, args: unknown[], runHere: () => Promise<T>): Promise<T> => {
-    if (!busy() || away >= DEPTH * processes) {
+    if (!busy() || pool.inFlight() >= DEPTH * processes) {
       answered.main++;
       return runHere();
     }
-    away++;
-    try {
-      const result = await pool.run<T>(method, args, { timeoutMs: REMOTE_TIMEOUT_MS });
-      if (result.ok) return (answered.query_process++, result.value);
-    } catch {
-      // answered here below, with the error the client should see if there is one
-    } finally {
-      away--;
-    }
+    const result = await pool.run<T>(method, args, { timeoutMs: REMOTE_TIMEOUT_MS });
+    if (result.ok) return (answered.query_process++, result.value);
+    // answered here below, with the error the client should see if there is one
     answered.main_after_query_process++;
     return runHere();
   };
