@@ -1,10 +1,10 @@
 import type { GrayImage } from './gray-image.ts';
 
 /**
- * A page photographed or scanned askew, straightened before the system's tesseract reads it.
- * tesseract.js does this itself (`rotateAuto`: it measures the text lines' angle and turns the
- * image); the command-line tesseract has no such step, and a 3-column page turned 2.5° lost a
- * third of its 5-gram recall without it. The angle is the one at which the rows of ink line up
+ * A page photographed or scanned askew, straightened before tesseract reads it: the command-line
+ * tesseract has no such step (a 3-column page turned 2.5° lost a third of its 5-gram recall
+ * without it), and tesseract.js's own (`rotateAuto`) gives words placed on its turned copy, not
+ * on the image, where a region read again (ocr-region.ts) must find them. The angle is the one at which the rows of ink line up
  * best (projection profile: the sum of squared row counts of dark pixels peaks when text lines
  * are horizontal), measured on a sample of the page's dark pixels.
  */

@@ -1,4 +1,6 @@
 import { CYRILLIC_LANGUAGES, LATIN_LANGUAGES, scriptLanguages, toOcrLanguage, type OcrLanguage } from './ocr-languages.ts';
+import { regionAround, type Region } from './ocr-region.ts';
+import { pageSentences, withSentencesFrom, type PageSentence } from './ocr-sentences.ts';
 import type { OcrPage } from './ocr-tsv.ts';
 
 /**
@@ -12,7 +14,8 @@ import type { OcrPage } from './ocr-tsv.ts';
 
 export type AutoReading = { page: OcrPage; languages: OcrLanguage[] };
 export type AutoDeps = {
-  read(languages: OcrLanguage[]): Promise<OcrPage>;
+  /** A region: only that part of the page need be read (words placed on the whole page still). */
+  read(languages: OcrLanguage[], region?: Region): Promise<OcrPage>;
   /** The page's script as tesseract's OSD names it ('Latin', 'Cyrillic', 'Han' …), null when unsure. */
   detectScript(): Promise<string | null>;
   /** ISO 639-1 code of a text's language ('und' when unknown or a guess the detector does not trust). */
@@ -70,8 +73,10 @@ export async function readAuto(deps: AutoDeps, previous?: readonly OcrLanguage[]
     const languages = scriptLanguages(await deps.detectScript());
     if (languages) return cyrillicByWords(deps, better(first, { page: await deps.read(languages), languages }));
   }
-  const languages = await latinLanguages(deps, first.page);
+  const { languages, placed } = await latinLanguages(deps, first.page);
   if (!languages.length || (languages.length === 1 && languages[0] === 'eng')) return first;
+  const others = languages.filter((language) => language !== 'eng');
+  if (others.length > 1 && first.page.boxes) return bySentence(deps, first, others, placed);
   // English stays in: names, figures and quotations in English are common in any page.
   const set = languages.includes('eng') ? languages : [...languages, 'eng' as const];
   return better(first, { page: await deps.read(set), languages: set });
@@ -84,44 +89,68 @@ const MIN_KNOWN = 0.5;
 /** tesseract reads every page with every model of its set: a few at most (as many as a client may pin). */
 const MAX_LANGUAGES = 5;
 
+type Placed = { sentence: PageSentence; language: OcrLanguage };
+
 /**
  * The Latin languages of a page, most letters first, each sentence told apart on its own: a page
  * may mix them (a multilingual notice, a bilingual form) even within a line, and reading it with
- * one model garbles the others' accents.
+ * one model garbles the others' accents. `placed`: the sentences in a Latin language.
  */
-async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<OcrLanguage[]> {
+async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<{ languages: OcrLanguage[]; placed: Placed[] }> {
   const letters = new Map<OcrLanguage, number>();
+  const placed: Placed[] = [];
   let total = 0;
   let known = 0;
-  for (const sentence of page.paragraphs.flatMap((p) => sentencesOf(p.lines.map((l) => l.text).join(' ')))) {
-    const count = letterCount(sentence);
+  for (const sentence of pageSentences(page)) {
+    const count = letterCount(sentence.text);
     if (count < MIN_LETTERS) continue;
     total += count;
-    const detected = await deps.detectLanguage(sentence);
+    const detected = await deps.detectLanguage(sentence.text);
     if (detected !== 'und') known += count;
     const language = toOcrLanguage(detected);
-    if (language && LATIN_LANGUAGES.includes(language)) letters.set(language, (letters.get(language) ?? 0) + count);
+    if (!language || !LATIN_LANGUAGES.includes(language)) continue;
+    letters.set(language, (letters.get(language) ?? 0) + count);
+    placed.push({ sentence, language });
   }
   // A page whose sentences the detector cannot place, most of them, is in a language it does not
   // know (Latin, a code listing …): the few it does place are chance resemblances, and a second
   // reading with their models costs a reading's time for nothing.
-  if (known < MIN_KNOWN * total) return [];
+  if (known < MIN_KNOWN * total) return { languages: [], placed: [] };
   if (total === 0) {
     // Only short paragraphs (a form, a slide): the page's words together are worth a guess.
     const text = pageText(page);
-    if (letterCount(text) < MIN_LETTERS) return [];
+    if (letterCount(text) < MIN_LETTERS) return { languages: [], placed: [] };
     const language = toOcrLanguage(await deps.detectLanguage(text));
-    return language && LATIN_LANGUAGES.includes(language) ? [language] : [];
+    return { languages: language && LATIN_LANGUAGES.includes(language) ? [language] : [], placed: [] };
   }
-  return [...letters]
+  const languages = [...letters]
     .filter(([, n]) => n >= MIN_SHARE * total)
     .sort((a, b) => b[1] - a[1])
     .slice(0, MAX_LANGUAGES)
     .map(([language]) => language);
+  return { languages, placed };
 }
 
-/** A paragraph's sentences: a line may end one sentence and start the next, in another language. */
-const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/u);
+/**
+ * A page in several languages besides English, read once per language (that language's model
+ * first, English second) and taken sentence by sentence from its own language's reading
+ * (ocr-sentences.ts says why); English and unplaced sentences keep the English reading. Each
+ * language needs only the part of the page its sentences are in. Native readings run two at a
+ * time; tesseract.js holds one worker at a time.
+ */
+async function bySentence(deps: AutoDeps, first: AutoReading, languages: OcrLanguage[], placed: Placed[]): Promise<AutoReading> {
+  const readings = new Map<OcrLanguage, OcrPage>();
+  const boxes = first.page.boxes!;
+  const regionOf = (language: OcrLanguage) =>
+    regionAround(placed.filter((p) => p.language === language).flatMap((p) => p.sentence.words), boxes.width, boxes.height);
+  const read = async (language: OcrLanguage) => void readings.set(language, await deps.read([language, 'eng'], regionOf(language)));
+  const atOnce = deps.concurrent ? 2 : 1;
+  for (let i = 0; i < languages.length; i += atOnce) await Promise.all(languages.slice(i, i + atOnce).map(read));
+  const replaced = placed.flatMap(({ sentence, language }) => (readings.has(language) ? [{ sentence, from: readings.get(language)! }] : []));
+  // The next page starts from English again: were it read with all these models at once first,
+  // that reading would be thrown away whenever it too is in several languages.
+  return { page: withSentencesFrom(first.page, replaced), languages: ['eng'] };
+}
 
 async function stillTheSame(deps: AutoDeps, languages: OcrLanguage[]): Promise<AutoReading | undefined> {
   const page = await deps.read(languages);

@@ -30,7 +30,6 @@ type Rect = { x0: number; y0: number; x1: number; y1: number };
 const union = (a: Rect | undefined, b: Rect): Rect => (a ? { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) } : b);
 
 export function readTsv(tsv: string): OcrPage {
-  const paragraphs = new Map<string, Map<string, { words: string[]; confidence: number[]; rect?: Rect }>>();
   const boxes: OcrBoxes = { words: [], lines: new Map(), width: 0, height: 0 };
   for (const row of tsv.split('\n')) {
     const cols = row.split('\t');
@@ -42,16 +41,26 @@ export function readTsv(tsv: string): OcrPage {
     if (cols[0] !== WORD_LEVEL) continue;
     const text = cols.slice(11).join('\t').trim();
     if (!text) continue;
-    const confidence = Number(cols[10]) || 0;
-    boxes.words.push({ text, left, top, width, height, confidence, line: lineKey });
-    const paragraphKey = `${cols[1]}.${cols[2]}.${cols[3]}`;
+    boxes.words.push({ text, left, top, width, height, confidence: Number(cols[10]) || 0, line: lineKey });
+  }
+  return pageOfWords(boxes);
+}
+
+/**
+ * Paragraphs of lines from placed words, in their order: a word's line key is tesseract's
+ * `block.paragraph.line`, so the words of one paragraph share its first two parts.
+ */
+export function pageOfWords(boxes: OcrBoxes): OcrPage {
+  const paragraphs = new Map<string, Map<string, { words: string[]; confidence: number[]; rect?: Rect }>>();
+  for (const word of boxes.words) {
+    const paragraphKey = word.line.slice(0, word.line.lastIndexOf('.'));
     const lines = paragraphs.get(paragraphKey) ?? new Map();
     paragraphs.set(paragraphKey, lines);
-    const line = lines.get(cols[4]!) ?? { words: [], confidence: [] };
-    lines.set(cols[4]!, line);
-    line.words.push(text);
-    line.confidence.push(confidence);
-    if (width > 0 && height > 0) line.rect = union(line.rect, { x0: left, y0: top, x1: left + width, y1: top + height });
+    const line = lines.get(word.line) ?? { words: [], confidence: [] };
+    lines.set(word.line, line);
+    line.words.push(word.text);
+    line.confidence.push(word.confidence);
+    if (word.width > 0 && word.height > 0) line.rect = union(line.rect, { x0: word.left, y0: word.top, x1: word.left + word.width, y1: word.top + word.height });
   }
   return {
     paragraphs: [...paragraphs.values()].map((lines) => ({

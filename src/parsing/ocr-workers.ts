@@ -108,7 +108,7 @@ export function createWasmBackend({ maxWorkers = 1 } = {}): OcrBackend {
     }
   };
   return {
-    readTsv: (languages, pgm) => held(languages, async (w) => (await w.recognize(pgm, { rotateAuto: true }, { text: false, tsv: true })).data.tsv ?? ''),
+    readTsv: (languages, pgm) => held(languages, async (w) => (await w.recognize(pgm, {}, { text: false, tsv: true })).data.tsv ?? ''),
     detectScript: (pgm) => held('osd', async (w) => (await w.detect(pgm)).data.script),
     drop: (key) => pool.drop(key),
     close: () => pool.close(),

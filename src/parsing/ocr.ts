@@ -3,6 +3,7 @@ import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
 import { readAuto } from './ocr-auto.ts';
 import { eldTextDetector, type TextLanguageDetector } from './ocr-language-detect.ts';
 import { languageSet, type OcrLanguage } from './ocr-languages.ts';
+import { cropGray, placeOnPage, type Region } from './ocr-region.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
 import type { OcrBackend, OcrEngineChoice } from './ocr-backend.ts';
 import { createNativeBackend, findNativeTesseract } from './ocr-native.ts';
@@ -60,15 +61,17 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
   };
 
   const read = async (image: GrayImage, options: OcrOptions): Promise<OcrPage> => {
-    // tesseract.js straightens a page askew itself (rotateAuto); the command does not (deskew.ts).
-    const page = darkOnLight(image);
-    const pgm = toPgm(kind === 'native' ? straightened(page) : page);
+    // Straightened here (deskew.ts) for both engines, so the words' places are the image's and a
+    // region of it can be read on its own.
+    const fed = straightened(darkOnLight(image));
+    const pgm = toPgm(fed);
     const readings = new Map<string, AbortController>();
-    const recognize = async (languages: OcrLanguage[]) => {
+    const recognize = async (languages: OcrLanguage[], region?: Region) => {
       const key = languageSet(languages).join('+');
       const abort = new AbortController();
       readings.set(key, abort);
-      return readTsv(await run(key, (signal) => backend.readTsv(key, pgm, signal), abort));
+      const tsv = await run(key, (signal) => backend.readTsv(key, region ? toPgm(cropGray(fed, region)) : pgm, signal), abort);
+      return region ? placeOnPage(readTsv(tsv), region, fed.width, fed.height) : readTsv(tsv);
     };
     if (options.languages?.length) return recognize([...options.languages]);
     // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
