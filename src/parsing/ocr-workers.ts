@@ -18,6 +18,21 @@ export const threadOf = (worker: Worker) => (worker as unknown as { worker?: Thr
  */
 const QUIET_INIT = { debug_file: '/dev/null' } as unknown as Partial<InitOptions>;
 
+const setReadingParameters = (worker: Worker, osd: boolean) =>
+  worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0', ...(osd ? {} : { tessedit_pageseg_mode: PSM.AUTO }) });
+
+/**
+ * A worker given other LSTM models: 0.12 s against 0.28 s for a new worker (wasm compiled,
+ * thread started), which a page read once per language (ocr-auto.ts) pays per language. The
+ * parameters are set again, as initialisation resets them.
+ */
+async function switchWorker(started: Promise<Worker>, key: string): Promise<Worker> {
+  const worker = await started;
+  await worker.reinitialize(key, OEM.LSTM_ONLY, QUIET_INIT);
+  await setReadingParameters(worker, false);
+  return worker;
+}
+
 /** `osd` is the orientation-and-script model, which only the legacy engine runs. */
 async function startWorker(key: string, onError: () => void): Promise<Worker> {
   const osd = key === 'osd';
@@ -36,7 +51,7 @@ async function startWorker(key: string, onError: () => void): Promise<Worker> {
   // text is handled once per image (darkOnLight), not by a second pass over every line.
   // The library's default page segmentation is one block of text, which reads columns line by
   // line across the page; automatic segmentation finds the columns (and is what the CLI uses).
-  await worker.setParameters({ debug_file: '/dev/null', tessedit_do_invert: '0', ...(osd ? {} : { tessedit_pageseg_mode: PSM.AUTO }) });
+  await setReadingParameters(worker, osd);
   const thread = threadOf(worker);
   thread?.on?.('error', onError);
   // An idle worker must not keep the process alive; it is held only while a page is read.
@@ -74,9 +89,16 @@ export function createWorkerPool({ maxWorkers = 1 } = {}): WorkerPool {
     // a page. The least recently used are stopped before the new one starts, or both heaps would
     // be alive at once, which is the peak the memory budget is about.
     const surplus = [...workers.keys()].slice(0, Math.max(0, workers.size + 1 - maxWorkers));
-    await Promise.all(surplus.map(drop));
-    const started = startWorker(key, () => void drop(key)).catch((error: unknown) => {
+    // One reading LSTM models takes others; OSD runs on another engine and is never switched.
+    const reused = key === 'osd' ? undefined : surplus.find((k) => k !== 'osd');
+    await Promise.all(surplus.filter((k) => k !== reused).map(drop));
+    const previous = reused === undefined ? undefined : workers.get(reused);
+    if (reused !== undefined) workers.delete(reused);
+    // A worker's thread failing drops whichever language set it holds by then.
+    const onError = () => void drop([...workers].find(([, w]) => w === started)?.[0] ?? key);
+    const started: Promise<Worker> = (previous ? switchWorker(previous, key) : startWorker(key, onError)).catch((error: unknown) => {
       workers.delete(key);
+      void stop(previous);
       throw error;
     });
     workers.set(key, started);

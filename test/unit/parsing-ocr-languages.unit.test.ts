@@ -12,6 +12,7 @@ import { openPdf } from '../../src/parsing/pdf-open.ts';
 import { renderPage } from '../../src/parsing/pdf-render.ts';
 import { MEDIA_TYPES } from '../../src/parsing/types.ts';
 import { OCR_SAMPLES, samplePage, type SampleLanguage } from '../helpers/ocr-pages.ts';
+import { toPgm } from '../../src/parsing/gray-image.ts';
 import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { parseInput, pdf, wordAccuracy, writeFixture } from './parsing-pdf-fixtures.ts';
@@ -209,13 +210,17 @@ test('every model is installed and loads, OSD included, and a page with next to 
   t.true(pageText(await engine.recognize(tiny)).length <= 4);
 });
 
-test('workers: the least recently used language set is stopped past the limit', async (t) => {
+test('workers: past the limit the least recently used takes the new models; OSD has a worker of its own', async (t) => {
   const pool = createWorkerPool({ maxWorkers: 1 });
   try {
     const first = await pool.get('eng');
     t.is(await pool.get('eng'), first);
-    await pool.get('deu');
-    t.not(await pool.get('eng'), first);
+    const german = await pool.get('deu');
+    t.is(german, first, 'the same worker, given the German model');
+    const { data } = await german.recognize(toPgm(samplePage(OCR_SAMPLES.deu).image));
+    t.regex(data.text, /[äöüß]/u, 'and it reads with it');
+    t.not(await pool.get('osd'), first);
+    t.not(await pool.get('eng'), first, 'the LSTM worker was stopped for OSD, within the limit');
   } finally {
     await pool.close();
   }
