@@ -1,5 +1,6 @@
 import type { Analyzer, Token } from '../../ports/analyzer.ts';
-import { languageOfScript, loadEldDetector, type LanguageDetector } from './detect.ts';
+import { boundedMemo } from '../../domain/shared/bounded-memo.ts';
+import { languageOfScript, loadEldDetector, SAMPLE_CHARS, type LanguageDetector } from './detect.ts';
 import { SUPPORTED_LANGUAGES } from './languages.ts';
 import { scanRuns, WORD } from './scan.ts';
 import { segmentRun, type CjkMode } from './segment.ts';
@@ -24,17 +25,24 @@ export type TextAnalyzerOptions = { detector?: LanguageDetector; cjk?: CjkMode }
  * detector's guess when it is reliable, else the one the script suggests (Latin: English, so an
  * unsure short query is still stemmed like the English chunks most knowledge bases hold).
  */
+/** Texts whose language is remembered: a few requests' queries and passages at a time. */
+const RECENT_TEXTS = 256;
+
 export function createTextAnalyzer(options: TextAnalyzerOptions = {}): Analyzer {
   const { detector, cjk = 'bigrams' } = options;
   const supported = new Set(SUPPORTED_LANGUAGES);
   const analysisOf = createWordAnalysis();
 
-  const detectLanguage = (text: string): string => {
-    const guess = detector?.(text);
+  // One request asks the language of its query five or six times (embedding, keyword terms,
+  // the gate, rerank, the answer): the last texts' languages are remembered. The detector reads
+  // only a text's first SAMPLE_CHARS, so that part is the key.
+  const detectSample = boundedMemo((sample: string): string => {
+    const guess = detector?.(sample);
     if (guess?.reliable && supported.has(guess.language)) return guess.language;
-    const byScript = languageOfScript(text);
+    const byScript = languageOfScript(sample);
     return supported.has(byScript) ? byScript : 'und';
-  };
+  }, RECENT_TEXTS);
+  const detectLanguage = (text: string): string => detectSample(text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text);
   const resolve = (text: string, language?: string) =>
     language === undefined || language === 'auto' ? detectLanguage(text) : supported.has(language) ? language : 'und';
 
