@@ -1,7 +1,11 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { parserBundleEnv } from '../../src/adapters/local/parser-bundle.ts';
 import { createWorkerParser } from '../../src/adapters/local/worker-parser.ts';
+import { findNativeTesseract } from '../../src/parsing/ocr-native.ts';
+import { textImage, writeFixture } from '../unit/parsing-pdf-fixtures.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
 import { childrenRunning } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -14,7 +18,7 @@ const task = (path: string, fileName: string) => ({ documentId: 'doc_test', path
 
 const parserProcesses = () => childrenRunning('worker-process.mjs');
 
-test('parser processes start with the first document and end once idle, giving their memory back', async (t) => {
+test.serial('parser processes start with the first document and end once idle, giving their memory back', async (t) => {
   if (process.platform !== 'linux') return t.pass('reads /proc');
   const parser = createWorkerParser({ threads: 1, maxMemoryMb: 512, idleMs: 300 });
   try {
@@ -29,4 +33,24 @@ test('parser processes start with the first document and end once idle, giving t
   } finally {
     await parser.close();
   }
+});
+
+test.serial('parser processes load our parsing code compiled once, and the settings handed to them reach their OCR', async (t) => {
+  const { KBQA_PARSER_BUNDLE: bundle } = await parserBundleEnv();
+  t.truthy(bundle, 'the bundle was built');
+  t.true(existsSync(join(bundle!, 'worker-task.js')) && existsSync(join(bundle!, 'parser-settings.js')));
+  // The settings module is one instance shared by both entries: an engine asked for is the one
+  // used. Without tesseract installed, asking for it fails the scan the default engine reads.
+  const scan = writeFixture(dir.path, 'scan.png', textImage(['Settings reach the reader.']).png);
+  const parse = async (settings: { ocrEngine?: 'native' }) => {
+    const parser = createWorkerParser({ threads: 1, maxMemoryMb: 512, idleMs: 300, settings });
+    try {
+      return await parser.parse(task(scan, 'scan.png'), { timeoutMs: 60_000 });
+    } finally {
+      await parser.close();
+    }
+  };
+  t.like(await parse({}), { ok: true });
+  if (findNativeTesseract()) t.like(await parse({ ocrEngine: 'native' }), { ok: true });
+  else await t.throwsAsync(parse({ ocrEngine: 'native' }));
 });

@@ -8,8 +8,8 @@ export type ProcessPoolOptions = {
   /** Each process's heap limit; unset, Node's default. */
   maxMemoryMb?: number;
   idleMs: number;
-  /** Variables the processes get beside this one's. */
-  env?: Record<string, string>;
+  /** Variables the processes get beside this one's; a function is asked once, before the first process starts. */
+  env?: Record<string, string> | (() => Promise<Record<string, string>>);
   /** The processes' command-line arguments (parser settings, see parsing/parser-settings.ts). */
   args?: string[];
 };
@@ -33,15 +33,18 @@ export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env,
   let pool: workerpool.Pool | null = null;
   let running = 0;
   let idleTimer: NodeJS.Timeout | null = null;
-  const open = () =>
-    (pool ??= workerpool.pool(script, {
+  let variables: Promise<Record<string, string> | undefined> | undefined;
+  const open = async () => {
+    const extra = await (variables ??= typeof env === 'function' ? env() : Promise.resolve(env));
+    return (pool ??= workerpool.pool(script, {
       workerType: 'process',
       maxWorkers: processes,
       forkArgs: args,
-      forkOpts: { env: env ? { ...process.env, ...env } : undefined, execArgv: maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      forkOpts: { env: extra ? { ...process.env, ...extra } : undefined, execArgv: maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       emitStdStreams: false,
       workerTerminateTimeout: 2_000,
     }));
+  };
   const stopWhenIdle = () => {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = setTimeout(() => {
@@ -56,7 +59,7 @@ export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env,
     async run<T>(method: string, params: unknown[], { timeoutMs, onEvent }: { timeoutMs: number; onEvent?: (payload: unknown) => void }): Promise<TaskResult<T>> {
       running++;
       try {
-        const value = (await open().exec(method, params, { on: onEvent }).timeout(timeoutMs)) as T;
+        const value = (await (await open()).exec(method, params, { on: onEvent }).timeout(timeoutMs)) as T;
         return { ok: true, value };
       } catch (error) {
         return { ok: false, ...failureOf(error) };

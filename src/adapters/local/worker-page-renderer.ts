@@ -1,4 +1,5 @@
 import type { PageImageOutcome, PageRenderer } from '../../ports/page-renderer.ts';
+import { parserBundleEnv } from './parser-bundle.ts';
 import { createProcessPool, PARSER_SCRIPT } from './process-pool.ts';
 
 export type WorkerPageRendererOptions = { threads: number; maxMemoryMb: number };
@@ -9,7 +10,7 @@ export type WorkerPageRendererOptions = { threads: number; maxMemoryMb: number }
  * deadline has its process killed, as a parse does.
  */
 export function createWorkerPageRenderer({ threads, maxMemoryMb }: WorkerPageRendererOptions): PageRenderer {
-  const pool = createProcessPool({ script: PARSER_SCRIPT, processes: threads, maxMemoryMb, idleMs: 30_000 });
+  const pool = createProcessPool({ script: PARSER_SCRIPT, env: parserBundleEnv, processes: threads, maxMemoryMb, idleMs: 30_000 });
   return {
     async render(request, { timeoutMs }) {
       const result = await pool.run<PageImageOutcome>('render', [request], { timeoutMs });

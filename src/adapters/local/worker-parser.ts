@@ -1,5 +1,6 @@
 import type { DocumentParser, ParseOutcome } from '../../ports/document-parser.ts';
 import { type ParserProcessSettings, settingsArgs } from '../../parsing/parser-settings.ts';
+import { parserBundleEnv } from './parser-bundle.ts';
 import { createProcessPool, PARSER_SCRIPT } from './process-pool.ts';
 
 export type WorkerParserOptions = {
@@ -21,7 +22,7 @@ export type WorkerParserOptions = {
  * `resource_limit`.
  */
 export function createWorkerParser({ threads, maxMemoryMb, warmUp = false, idleMs = 60_000, onWorkerError = () => {}, settings = {} }: WorkerParserOptions): DocumentParser {
-  const pool = createProcessPool({ script: PARSER_SCRIPT, processes: threads, maxMemoryMb, idleMs: warmUp ? Number.MAX_SAFE_INTEGER : idleMs, args: settingsArgs(settings) });
+  const pool = createProcessPool({ script: PARSER_SCRIPT, env: parserBundleEnv, processes: threads, maxMemoryMb, idleMs: warmUp ? Number.MAX_SAFE_INTEGER : idleMs, args: settingsArgs(settings) });
   let warm = !warmUp;
   if (warmUp) {
     // It may float: nothing waits for it (ping says when it is done), and allSettled never rejects.
