@@ -1,7 +1,8 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { parserBundleEnv } from '../../src/adapters/local/parser-bundle.ts';
 import { createWorkerParser } from '../../src/adapters/local/worker-parser.ts';
 import { findNativeTesseract } from '../../src/parsing/ocr-native.ts';
@@ -36,8 +37,13 @@ test.serial('parser processes start with the first document and end once idle, g
 });
 
 test.serial('parser processes load our parsing code compiled once, and the settings handed to them reach their OCR', async (t) => {
+  // A bundle left by a server that was killed (its process gone) is removed when the next is built.
+  const cache = join(process.cwd(), 'node_modules', '.cache', 'kbqa');
+  const orphan = join(cache, `parser-${spawnSync(process.execPath, ['-e', '0']).pid}-test`);
+  mkdirSync(orphan, { recursive: true });
   const { KBQA_PARSER_BUNDLE: bundle } = await parserBundleEnv();
   t.truthy(bundle, 'the bundle was built');
+  t.false(existsSync(orphan));
   t.true(existsSync(join(bundle!, 'worker-task.js')) && existsSync(join(bundle!, 'parser-settings.js')));
   // The settings module is one instance shared by both entries: an engine asked for is the one
   // used. Without tesseract installed, asking for it fails the scan the default engine reads.

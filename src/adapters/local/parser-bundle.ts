@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +27,7 @@ export function parserBundleEnv(): Promise<Record<string, string>> {
 async function bundle(): Promise<string> {
   const cache = join(ROOT, 'node_modules', '.cache', 'kbqa');
   mkdirSync(cache, { recursive: true });
+  removeOrphans(cache);
   const dir = mkdtempSync(join(cache, `parser-${process.pid}-`));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   await build({
@@ -42,4 +43,22 @@ async function bundle(): Promise<string> {
     logLevel: 'silent',
   });
   return dir;
+}
+
+/** Bundles of servers that ended without their exit handler (killed): their process is gone. */
+function removeOrphans(cache: string) {
+  for (const name of readdirSync(cache)) {
+    const pid = Number(/^parser-(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(cache, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
