@@ -19,6 +19,11 @@ const task = (path: string, fileName: string) => ({ documentId: 'doc_test', path
 
 const parserProcesses = () => childrenRunning('worker-process.mjs');
 
+// A bundle left by a server that was killed (its process gone), to be removed when this file's
+// first parse builds the next.
+const orphan = join(process.cwd(), 'node_modules', '.cache', 'kbqa', `parser-${spawnSync(process.execPath, ['-e', '0']).pid}-test`);
+test.before(() => mkdirSync(orphan, { recursive: true }));
+
 test.serial('parser processes start with the first document and end once idle, giving their memory back', async (t) => {
   if (process.platform !== 'linux') return t.pass('reads /proc');
   const parser = createWorkerParser({ threads: 1, maxMemoryMb: 512, idleMs: 300 });
@@ -37,10 +42,6 @@ test.serial('parser processes start with the first document and end once idle, g
 });
 
 test.serial('parser processes load our parsing code compiled once, and the settings handed to them reach their OCR', async (t) => {
-  // A bundle left by a server that was killed (its process gone) is removed when the next is built.
-  const cache = join(process.cwd(), 'node_modules', '.cache', 'kbqa');
-  const orphan = join(cache, `parser-${spawnSync(process.execPath, ['-e', '0']).pid}-test`);
-  mkdirSync(orphan, { recursive: true });
   const { KBQA_PARSER_BUNDLE: bundle } = await parserBundleEnv();
   t.truthy(bundle, 'the bundle was built');
   t.false(existsSync(orphan));
