@@ -12,7 +12,7 @@ import type { GrayImage } from './gray-image.ts';
 const MAX_DEGREES = 6;
 const COARSE_STEP = 0.25;
 const FINE_STEP = 0.05;
-/** tesseract.js turns a page from 0.005 rad (0.29°) on; under that, lines read as straight. */
+/** Under 0.29° (tesseract.js's own threshold for turning, 0.005 rad), lines read as straight. */
 const MIN_DEGREES = 0.29;
 /** Dark pixels sampled on a grid about this wide: enough for an angle to a tenth of a degree. */
 const SAMPLE_WIDTH = 800;

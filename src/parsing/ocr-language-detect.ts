@@ -9,5 +9,8 @@ export type TextLanguageDetector = (text: string) => Promise<string>;
  */
 export function eldTextDetector(): TextLanguageDetector {
   let loaded: Promise<LanguageDetector> | undefined;
-  return async (text) => { const g = (await (loaded ??= loadEldDetector()))(text); return g.reliable ? g.language : "und"; };
+  return async (text) => {
+    const guess = (await (loaded ??= loadEldDetector()))(text);
+    return guess.reliable ? guess.language : 'und';
+  };
 }

@@ -1,4 +1,4 @@
-import { pageOfWords, type OcrPage, type OcrWord } from './ocr-tsv.ts';
+import { pageOfWords, paragraphOf, type OcrPage, type OcrWord } from './ocr-tsv.ts';
 
 /**
  * A page read in several languages, sentence by sentence. tesseract, given a set of models,
@@ -26,9 +26,8 @@ export function pageSentences(page: OcrPage): PageSentence[] {
     current = [];
   };
   for (const word of page.boxes.words) {
-    const inParagraph = word.line.slice(0, word.line.lastIndexOf('.'));
-    if (inParagraph !== paragraph) close();
-    paragraph = inParagraph;
+    if (paragraphOf(word) !== paragraph) close();
+    paragraph = paragraphOf(word);
     current.push(word);
     if (ENDS_SENTENCE.test(word.text)) close();
   }

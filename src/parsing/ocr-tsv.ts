@@ -46,6 +46,9 @@ export function readTsv(tsv: string): OcrPage {
   return pageOfWords(boxes);
 }
 
+/** The paragraph a word was read in: its line key (`block.paragraph.line`) without the line. */
+export const paragraphOf = (word: OcrWord) => word.line.slice(0, word.line.lastIndexOf('.'));
+
 /**
  * Paragraphs of lines from placed words, in their order: a word's line key is tesseract's
  * `block.paragraph.line`, so the words of one paragraph share its first two parts.
@@ -53,9 +56,9 @@ export function readTsv(tsv: string): OcrPage {
 export function pageOfWords(boxes: OcrBoxes): OcrPage {
   const paragraphs = new Map<string, Map<string, { words: string[]; confidence: number[]; rect?: Rect }>>();
   for (const word of boxes.words) {
-    const paragraphKey = word.line.slice(0, word.line.lastIndexOf('.'));
-    const lines = paragraphs.get(paragraphKey) ?? new Map();
-    paragraphs.set(paragraphKey, lines);
+    const paragraph = paragraphOf(word);
+    const lines = paragraphs.get(paragraph) ?? new Map();
+    paragraphs.set(paragraph, lines);
     const line = lines.get(word.line) ?? { words: [], confidence: [] };
     lines.set(word.line, line);
     line.words.push(word.text);

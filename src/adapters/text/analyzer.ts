@@ -14,6 +14,9 @@ const MAX_WORD_LENGTH = 64;
 
 export type TextAnalyzerOptions = { detector?: LanguageDetector; cjk?: CjkMode };
 
+/** Texts whose language is remembered: a few requests' queries and passages at a time. */
+const RECENT_TEXTS = 256;
+
 /**
  * The analyzer of every text in the service. Words are found by a fast scan over the original
  * text; only runs of scripts written without spaces go through ICU's segmenter (Intl.Segmenter
@@ -25,9 +28,6 @@ export type TextAnalyzerOptions = { detector?: LanguageDetector; cjk?: CjkMode }
  * detector's guess when it is reliable, else the one the script suggests (Latin: English, so an
  * unsure short query is still stemmed like the English chunks most knowledge bases hold).
  */
-/** Texts whose language is remembered: a few requests' queries and passages at a time. */
-const RECENT_TEXTS = 256;
-
 export function createTextAnalyzer(options: TextAnalyzerOptions = {}): Analyzer {
   const { detector, cjk = 'bigrams' } = options;
   const supported = new Set(SUPPORTED_LANGUAGES);
