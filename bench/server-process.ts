@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { YOUNG_GENERATION_FLAG } from '../src/adapters/local/young-generation.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -103,7 +104,7 @@ export type KbqaServer = Child & { base: string; headers: { authorization: strin
  */
 export async function startKbqa(dataDir: string, port: number, env: Record<string, string>, root = ROOT): Promise<KbqaServer> {
   const adminKey = `kbqa-bench-${randomBytes(24).toString('base64url')}`;
-  const child = startChild('kbqa', ['bin/kbqa.js', 'serve'], {
+  const child = startChild('kbqa', [YOUNG_GENERATION_FLAG, 'bin/kbqa.js', 'serve'], {
     KBQA_DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // The package ships TypeScript sources; tsx compiles them on load, so there is no build step to forget.
 import { register } from 'tsx/esm/api';
 

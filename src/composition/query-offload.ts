@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createRpcProcesses } from '../adapters/local/rpc-processes.ts';
+import { withYoungGeneration } from '../adapters/local/young-generation.ts';
 import type { createRetrieval } from '../app/retrieval/retrieval.ts';
 import type { Config } from '../config.ts';
 
@@ -52,7 +53,13 @@ export function spreadRetrieval(local: Retrieval, config: Config, adapters: Reco
  */
 function offloadRetrieval(local: Retrieval, config: Config): SpreadRetrieval {
   const processes = config.queryProcesses;
-  const pool = createRpcProcesses({ script: SCRIPT, processes, idleMs: IDLE_MS, env: { KBQA_QUERY_PROCESS_CONFIG: JSON.stringify(config) } });
+  const pool = createRpcProcesses({
+    script: SCRIPT,
+    processes,
+    idleMs: IDLE_MS,
+    env: { KBQA_QUERY_PROCESS_CONFIG: JSON.stringify(config) },
+    execArgv: withYoungGeneration(process.execArgv),
+  });
   const answered: RetrievalCounts = { main: 0, query_process: 0, main_after_query_process: 0 };
   const busy = busyMeter();
   const balanced = async <T>(method: keyof Retrieval, args: unknown[], runHere: () => Promise<T>): Promise<T> => {

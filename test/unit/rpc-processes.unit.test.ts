@@ -9,13 +9,14 @@ test.after.always(() => dir.remove());
 
 // A child that answers as query-process.mjs does: `wait` answers after its delay, so calls in
 // flight together finish in their own order; `pid` says which process answered; `hang` never
-// answers; `exit` ends the process; `fail` throws.
+// answers; `flags` gives its Node flags; `exit` ends the process; `fail` throws.
 const SCRIPT = join(dir.path, 'child.mjs');
 writeFileSync(
   SCRIPT,
   `const methods = {
     wait: (ms, value) => new Promise((r) => setTimeout(() => r(value), ms)),
     pid: () => process.pid,
+    flags: () => process.execArgv,
     hang: () => new Promise(() => {}),
     exit: () => process.exit(3),
     fail: () => { throw new Error('no such knowledge base'); },
@@ -87,6 +88,16 @@ test('a process without calls for the idle time ends, and the next call starts a
     const second = await pool.run<number>('pid', [], { timeoutMs: 5_000 });
     t.true(first.ok && second.ok);
     t.not(first.ok && first.value, second.ok && second.value);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('each process starts with the Node flags it is given', async (t) => {
+  const pool = createRpcProcesses({ script: SCRIPT, processes: 1, idleMs: 5_000, execArgv: ['--max-semi-space-size=48'] });
+  try {
+    const flags = await pool.run<string[]>('flags', [], { timeoutMs: 5_000 });
+    t.deepEqual(flags.ok && flags.value, ['--max-semi-space-size=48']);
   } finally {
     await pool.close();
   }

@@ -8,6 +8,8 @@ export type RpcProcessesOptions = {
   /** A process ends after this long without a call in flight. */
   idleMs: number;
   env?: Record<string, string>;
+  /** Node flags of each process; the parent's when absent. */
+  execArgv?: string[];
 };
 
 type Pending = { resolve: (result: TaskResult<unknown>) => void; timer: NodeJS.Timeout };
@@ -25,7 +27,7 @@ type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false;
  * when its process dies, fails with the pool's failures (process-pool.ts); the process is then
  * killed, and a new one starts on the next call. Messages use the structured clone (`advanced`).
  */
-export function createRpcProcesses({ script, processes, idleMs, env }: RpcProcessesOptions) {
+export function createRpcProcesses({ script, processes, idleMs, env, execArgv }: RpcProcessesOptions) {
   const members: Member[] = [];
   let nextId = 1;
 
@@ -47,7 +49,7 @@ export function createRpcProcesses({ script, processes, idleMs, env }: RpcProces
   };
 
   const start = (): Member => {
-    const child = fork(script, [], { env: { ...process.env, ...env }, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const member: Member = { child, pending: new Map(), idle: null };
     child.on('message', (reply: Reply) => settle(member, reply.id, reply.ok ? { ok: true, value: reply.value } : { ok: false, failure: 'crashed', message: reply.message }));
     child.on('exit', (code, signal) => stop(member, { ok: false, failure: signal === 'SIGABRT' ? 'out_of_memory' : 'crashed', message: `The query process exited (${signal ?? code}).` }));
