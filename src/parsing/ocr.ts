@@ -3,6 +3,7 @@ import { darkOnLight, toPgm, type GrayImage } from './gray-image.ts';
 import { readAuto } from './ocr-auto.ts';
 import { eldTextDetector, type TextLanguageDetector } from './ocr-language-detect.ts';
 import { languageSet, type OcrLanguage } from './ocr-languages.ts';
+import { cutRow, halves, joinHalves } from './ocr-halves.ts';
 import { cropGray, placeOnPage, type Region } from './ocr-region.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
 import type { OcrBackend, OcrEngineChoice } from './ocr-backend.ts';
@@ -65,13 +66,22 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
     // region of it can be read on its own.
     const fed = straightened(darkOnLight(image));
     const pgm = toPgm(fed);
+    // Native readings are processes, two at a time on two cores: a large page is read in halves.
+    const cut = kind === 'native' ? cutRow(fed) : undefined;
+    const halfPgms = cut === undefined ? undefined : halves(fed, cut).map(toPgm);
+    const readPage = async (key: string, signal: AbortSignal): Promise<OcrPage> => {
+      if (!halfPgms) return readTsv(await backend.readTsv(key, pgm, signal));
+      const [top, bottom] = await Promise.all(halfPgms.map(async (half) => readTsv(await backend.readTsv(key, half, signal))));
+      return joinHalves(top!, bottom!, cut!, fed.width, fed.height);
+    };
     const readings = new Map<string, AbortController>();
     const recognize = async (languages: OcrLanguage[], region?: Region) => {
       const key = languageSet(languages).join('+');
       const abort = new AbortController();
       readings.set(key, abort);
-      const tsv = await run(key, (signal) => backend.readTsv(key, region ? toPgm(cropGray(fed, region)) : pgm, signal), abort);
-      return region ? placeOnPage(readTsv(tsv), region, fed.width, fed.height) : readTsv(tsv);
+      if (!region) return run(key, (signal) => readPage(key, signal), abort);
+      const tsv = await run(key, (signal) => backend.readTsv(key, toPgm(cropGray(fed, region)), signal), abort);
+      return placeOnPage(readTsv(tsv), region, fed.width, fed.height);
     };
     if (options.languages?.length) return recognize([...options.languages]);
     // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
