@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createOfflineReranker, OFFLINE_RERANKER_ID } from '../../src/adapters/local/offline-reranker.ts';
-import { rerankFeatures } from '../../src/adapters/local/rerank-features.ts';
+import { leadingText, rerankFeatures } from '../../src/adapters/local/rerank-features.ts';
 import { queryTerms, scanPassage } from '../../src/adapters/local/rerank-text.ts';
 import { analyzer } from '../helpers/analyzer.ts';
 
@@ -97,4 +97,9 @@ test('an aborted request is refused', async (t) => {
   const controller = new AbortController();
   controller.abort(new Error('client went away'));
   await t.throwsAsync(reranker.rerank('query', ['text'], 1, controller.signal), { message: 'client went away' });
+});
+
+test('the language sample is the start of the passages joined by line breaks', (t) => {
+  const cases: string[][] = [[], [''], ['', 'abc'], ['abc', 'de'], ['x'.repeat(600), 'y'], ['ab', 'c'.repeat(510), 'z']];
+  for (const passages of cases) t.is(leadingText(passages, 512), passages.join('\n').slice(0, 512), JSON.stringify(passages).slice(0, 40));
 });
