@@ -56,13 +56,15 @@ const CLK_TCK = (() => {
 
 /**
  * CPU seconds (user + system) a process has used so far, from /proc (Linux), or null elsewhere.
- * CPU per request is steadier than requests/s when other work shares the machine.
+ * CPU per request is steadier than requests/s when other work shares the machine. With `reaped`,
+ * the children it has waited for (ended) are counted in.
  */
-export function cpuSeconds(pid: number): number | null {
+export function cpuSeconds(pid: number, { reaped = false } = {}): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / CLK_TCK;
   } catch {
     return null;
   }
@@ -138,8 +140,13 @@ export function descendantsAndSelf(pid: number): number[] {
   return all;
 }
 
-/** CPU seconds a process and its descendants have used so far (Linux; 0 elsewhere). */
-export const groupCpuSeconds = (pid: number) => descendantsAndSelf(pid).reduce((sum, p) => sum + (cpuSeconds(p) ?? 0), 0);
+/**
+ * CPU seconds a process and its descendants have used so far (Linux; 0 elsewhere). A child that
+ * ended (a query or parser process stopping when idle) leaves the live processes, but its time
+ * moves to its parent's reaped-children count, which is summed too: so the figure never goes
+ * back when a child ends between two readings.
+ */
+export const groupCpuSeconds = (pid: number) => descendantsAndSelf(pid).reduce((sum, p) => sum + (cpuSeconds(p, { reaped: true }) ?? 0), 0);
 
 /** Resident memory of a process and all its descendants (child processes such as tsx's esbuild), in MB. */
 export function groupRssMb(pid: number): number {
