@@ -23,6 +23,7 @@ import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';
 import { workflowBench } from './workflow.bench.ts';
 import { vectorIndexBench } from './vector-index.bench.ts';
+import { vectorPrefilterBench } from './vector-prefilter.bench.ts';
 import { xquadRetrievalBench } from './xquad-retrieval.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
@@ -40,6 +41,7 @@ const BENCHES = {
   peers: peersBench,
   keyword_index: keywordIndexBench,
   vector_index: vectorIndexBench,
+  vector_prefilter: vectorPrefilterBench,
   reranker: rerankerBench,
   search_chat: searchChatBench,
   metadata_filter: metadataFilterBench,

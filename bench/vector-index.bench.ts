@@ -99,7 +99,7 @@ async function buildAndQuery(path: string, vectors: readonly Float32Array[], que
 }
 
 /** Windows of 2–4 consecutive sentences (60–250 words), repeated with 10% of words dropped until there are enough. */
-function workload(): { windows: string[]; claims: string[]; source: string } {
+export function workload(): { windows: string[]; claims: string[]; source: string } {
   const random = seededRandom(42);
   const sf = hasSciFact() ? loadSciFact() : undefined;
   const abstracts = sf ? sf.corpus.map((d) => splitSentences(d.text)) : generatedAbstracts(random);
@@ -142,7 +142,7 @@ function generatedAbstracts(random: () => number): string[][] {
 }
 
 /** Exact cosine top-k over unit vectors (the hashing embedder's are). */
-function exactTop(vectors: readonly Float32Array[], q: Float32Array, k: number): number[] {
+export function exactTop(vectors: readonly Float32Array[], q: Float32Array, k: number): number[] {
   const top = createTopK(k);
   top.reset(k);
   for (let i = 0; i < vectors.length; i++) {
