@@ -74,7 +74,10 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const role = options.role ?? 'all';
   checkRole(role, config.distributed);
   const parts = partsOf(role);
-  const infra = await openInfrastructure(config, logger);
+  // Made here, not with the HTTP app, so that retrieval can tell a lone request from a queue of them.
+  const loadShedder = createLoadShedder(config.load);
+  const alone = () => loadShedder.demand('query') <= 1;
+  const infra = await openInfrastructure(config, logger, { alone });
   const { store, readModels, blobs, indexes, bus } = infra;
   const authenticator = createAuthenticator({ readModels, now: clock });
   const feed = createLiveFeed();
@@ -113,7 +116,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     );
     const { analyzer } = infra;
     const retrievalDeps = { readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens };
-    retrieval = spreadRetrieval(createRetrieval(retrievalDeps), config, infra.adapters);
+    retrieval = spreadRetrieval(createRetrieval(retrievalDeps), config, infra.adapters, alone);
     const search = createSearchService(retrievalDeps, retrieval);
     const { chat, conversations, feedback } = createChatServices({ ctx, analyzer, search, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
@@ -166,6 +169,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       groups,
       readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
       retrievals: () => retrieval!.counts(),
+      loadShedder,
       consumers: () => ({ ...Object.fromEntries([...groups].map(([name, g]) => [name, g.position()])), ...(relay && { relay: relay.position() }) }),
       async close() {
         for (const step of shutdownSteps) await step();
@@ -183,7 +187,7 @@ export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
 /** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
 export function createHttpApp(runtime: Runtime, config: Config) {
-  const loadShedder = createLoadShedder(config.load);
+  const { loadShedder } = runtime;
   const metrics = createMetrics({
     consumers: runtime.consumers,
     logHead: () => runtime.store.headPosition(),

@@ -61,7 +61,8 @@ async function distributedAdapters({ eventStore, kafka, mongo, pinecone }: Confi
  * PINECONE_API_KEY) or, without one, its embedded adapter in the data directory. Any mix works
  * in one process; roles that run apart need them all (composition/roles.ts).
  */
-export async function openInfrastructure(config: Config, logger: Logger): Promise<Infrastructure> {
+/** `alone`, in a server: whether the request being served is the only one (its vector scans may then take a second core). */
+export async function openInfrastructure(config: Config, logger: Logger, serving: { alone?: () => boolean }): Promise<Infrastructure> {
   const { eventStore, kafka, mongo, pinecone } = config.distributed;
   const closers: (() => Promise<void> | void)[] = [];
   let db: SqliteDatabase | null = null;
@@ -87,7 +88,8 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     const checkpoints = conn ? dist!.createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
     const blobs = conn ? dist!.createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
     const analyzer = await loadTextAnalyzer();
-    const embedded = embeddedIndexes(sqlite, analyzer, config.indexMemoryBytes);
+    const embedded = embeddedIndexes(sqlite, analyzer, config.indexMemoryBytes, serving.alone);
+    closers.unshift(() => embedded.close());
     const indexes: SearchIndexes = {
       vectors: pinecone ? dist!.createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : embedded.vectors(),
       keywords: conn ? dist!.createMongoKeywordIndex(conn.db, { analyzer }) : embedded.keywords(),

@@ -110,7 +110,7 @@ export function createLoadShedder(limits: LoadLimits) {
       });
     }
 
-    return { acquire, ensureRoom, stats: () => ({ inFlight, queued, shed: { ...shed } }) };
+    return { acquire, ensureRoom, demand: () => inFlight + queued, stats: () => ({ inFlight, queued, shed: { ...shed } }) };
   }
 
   return {
@@ -118,6 +118,8 @@ export function createLoadShedder(limits: LoadLimits) {
     ensureRoom: (load: LoadClass) => lanes[load].ensureRoom(),
     /** A slot of `load`'s class, held until the returned release is called; rejects with 503 (or 499 when the client left). */
     acquire: (load: LoadClass, signal: AbortSignal) => lanes[load].acquire(signal),
+    /** Requests of `load`'s class running or waiting for a slot: 1 while a lone client's request runs. */
+    demand: (load: LoadClass) => lanes[load].demand(),
     stats: (): LoadStats => Object.fromEntries(LOAD_CLASSES.map((c) => [c, lanes[c].stats()])) as LoadStats,
   };
 }

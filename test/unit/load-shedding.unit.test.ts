@@ -35,6 +35,8 @@ test('in flight and queued up to the limits, then 503 server_overloaded with ret
   t.like(refused, { status: 503, type: 'server_error', code: 'server_overloaded', headers: { 'retry-after': '2' } });
   t.throws(() => shedder.ensureRoom('query'), { message: /at capacity/ });
   t.like(shedder.stats().query, { inFlight: 1, queued: 1, shed: { queue_full: 2, queue_timeout: 0, client_gone: 0 } });
+  t.is(shedder.demand('query'), 2, 'demand: running and waiting');
+  t.is(shedder.demand('run'), 0);
   first();
   first(); // twice does nothing
   (await second)();

@@ -45,3 +45,24 @@ test('a query process that cannot answer (here: no database to open) costs nothi
     await spread.close();
   }
 });
+
+test('a lone request is answered here even when this process is busy: a lone client pays no hop', async (t) => {
+  let alone = true;
+  const spread = spreadRetrieval(slowLocal, loadConfig({ KBQA_DATA_DIR: '/nonexistent/kbqa', KBQA_QUERY_PROCESSES: '1' }), EMBEDDED, () => alone);
+  try {
+    const burst = () =>
+      Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          await new Promise((r) => setTimeout(r, 10 * i));
+          return spread.retrieveContext({} as KnowledgeBaseDoc, { query: 'x' });
+        }),
+      );
+    await burst();
+    t.deepEqual(spread.counts(), { main: 8, query_process: 0, main_after_query_process: 0 });
+    alone = false;
+    await burst();
+    t.true(spread.counts().main_after_query_process > 0, 'with others waiting, a busy process sends retrievals on');
+  } finally {
+    await spread.close();
+  }
+});
