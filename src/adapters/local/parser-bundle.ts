@@ -1,4 +1,4 @@
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,11 @@ async function bundle(): Promise<string> {
     packages: 'external',
     outdir: dir,
     logLevel: 'silent',
+  }).finally(() => {
+    // esbuild's service process would otherwise stay for the server's life: 25 MB resident, on top of
+    // the parser's peak while a first large PDF is read (measured). It is built once, so the
+    // service is not needed again.
+    void stop();
   });
   return dir;
 }
