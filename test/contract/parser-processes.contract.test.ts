@@ -1,10 +1,10 @@
 import test from 'ava';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { parserBundleEnv } from '../../src/adapters/local/parser-bundle.ts';
-import { createWorkerParser } from '../../src/adapters/local/worker-parser.ts';
+import { createWorkerParser, PARSER_NODE_FLAGS } from '../../src/adapters/local/worker-parser.ts';
 import { findNativeTesseract } from '../../src/parsing/ocr-native.ts';
 import { textImage, writeFixture } from '../unit/parsing-pdf-fixtures.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
@@ -33,6 +33,8 @@ test.serial('parser processes start with the first document and end once idle, g
     writeFileSync(text, 'A document that starts a parser process.');
     t.like(await parser.parse(task(text, 'idle.txt'), { timeoutMs: 60_000 }), { ok: true });
     t.is(parserProcesses().length, 1);
+    const flags = readFileSync(`/proc/${parserProcesses()[0]}/cmdline`, 'utf8').split('\0');
+    t.true(PARSER_NODE_FLAGS.every((flag) => flags.includes(flag)), 'the process runs with the parser flags');
     for (let waited = 0; parserProcesses().length > 0 && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     t.deepEqual(parserProcesses(), []);
     t.like(await parser.parse(task(text, 'idle.txt'), { timeoutMs: 60_000 }), { ok: true }, 'a new process starts for the next document');

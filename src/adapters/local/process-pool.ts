@@ -7,6 +7,8 @@ export type ProcessPoolOptions = {
   processes: number;
   /** Each process's heap limit; unset, Node's default. */
   maxMemoryMb?: number;
+  /** Node flags for the processes beside the heap limit. */
+  nodeFlags?: string[];
   idleMs: number;
   /** Variables the processes get beside this one's; a function is asked once, before the first process starts. */
   env?: Record<string, string> | (() => Promise<Record<string, string>>);
@@ -29,7 +31,7 @@ export const PARSER_SCRIPT = fileURLToPath(new URL('../../parsing/worker-process
  * A task past its deadline has its process killed (a stuck pdf.js or zip loop cannot be
  * interrupted any other way), and a process that dies takes only its task with it.
  */
-export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env, args = [] }: ProcessPoolOptions) {
+export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = [], idleMs, env, args = [] }: ProcessPoolOptions) {
   let pool: workerpool.Pool | null = null;
   let running = 0;
   let idleTimer: NodeJS.Timeout | null = null;
@@ -40,7 +42,7 @@ export function createProcessPool({ script, processes, maxMemoryMb, idleMs, env,
       workerType: 'process',
       maxWorkers: processes,
       forkArgs: args,
-      forkOpts: { env: extra ? { ...process.env, ...extra } : undefined, execArgv: maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      forkOpts: { env: extra ? { ...process.env, ...extra } : undefined, execArgv: [...(maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : []), ...nodeFlags], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
       emitStdStreams: false,
       workerTerminateTimeout: 2_000,
     }));
