@@ -125,3 +125,5 @@ export const threadOcr: OcrEngine = {
   close: async () => processEngine?.close(),
 };
 export const closeOcr = (): Promise<void> => threadOcr.close();
+/** Whether this process has started its OCR engine (tesseract.js's workers or the system's). */
+export const ocrStarted = (): boolean => processEngine !== undefined;

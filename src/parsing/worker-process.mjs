@@ -19,10 +19,15 @@ const load = (name) => import(bundle ? pathToFileURL(join(bundle, `${name}.js`))
 // The settings the server handed this process (adapters/local/worker-parser.ts), given before any parser loads.
 const { applySettingsArgs } = await load('parser-settings');
 applySettingsArgs(process.argv.slice(2));
-const { runParseTask } = await load('worker-task');
+const { runParseTask, withRetireCheck } = await load('worker-task');
+
+// A parse that left its process big asks, before its result, for the process to end
+// (withRetireCheck): adapters/local/process-pool.ts ends it once no task runs on RETIRE_EVENT.
+const RETIRE_EVENT = 'kbqa:retire';
+const retire = () => workerpool.workerEmit(RETIRE_EVENT);
 
 workerpool.worker({
-  parse: (task) => runParseTask({ task }, (done, total) => workerpool.workerEmit({ done, total })),
+  parse: (task) => withRetireCheck(() => runParseTask({ task }, (done, total) => workerpool.workerEmit({ done, total })), retire),
   render: (request) => runParseTask({ render: request }),
   warm: () => runParseTask({ warm: true }),
 });

@@ -2,6 +2,7 @@ import type { ParseTask } from '../ports/document-parser.ts';
 import type { PageImageOutcome, PageImageRequest } from '../ports/page-renderer.ts';
 import { renderPageImage } from './page-image.ts';
 import { parserFor } from './dispatch.ts';
+import { ocrStarted } from './ocr.ts';
 import { parseFile } from './parse-file.ts';
 import { MEDIA_TYPES } from './types.ts';
 
@@ -26,5 +27,31 @@ async function renderTask(request: PageImageRequest): Promise<PageImageOutcome> 
     return await renderPageImage(request);
   } catch (error) {
     return { ok: false, code: 'render_failed', message: `The page could not be drawn: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * How much a parse may grow its process before the process had better end than idle for a
+ * minute: the 400-page manual adds 40-55 MB (100-130 MB before, 140-160 after), which would stay
+ * resident beside the server while it indexes the chunks; a small document adds 0-16 MB.
+ */
+export const RETIRE_GROWTH_MB = 32;
+/** A process this big ends after its task whatever the task added (a run of large documents). */
+export const RETIRE_ABOVE_MB = 192;
+
+const residentMb = () => process.memoryUsage.rss() / 2 ** 20;
+
+/**
+ * Runs a task, then says whether this process should end now rather than idle. One whose OCR
+ * engine has started stays: starting tesseract.js again costs about a second a thread, and
+ * the engine keeps that memory busy anyway.
+ */
+export async function withRetireCheck<T>(task: () => Promise<T>, retire: () => void, sizeMb = residentMb, ocr = ocrStarted): Promise<T> {
+  const before = sizeMb();
+  try {
+    return await task();
+  } finally {
+    const after = sizeMb();
+    if ((after - before > RETIRE_GROWTH_MB || after > RETIRE_ABOVE_MB) && !ocr()) retire();
   }
 }

@@ -1,10 +1,13 @@
 import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { parserBundleEnv } from '../../src/adapters/local/parser-bundle.ts';
 import { createWorkerParser, PARSER_NODE_FLAGS } from '../../src/adapters/local/worker-parser.ts';
+import { createProcessPool, RETIRE_EVENT } from '../../src/adapters/local/process-pool.ts';
 import { findNativeTesseract } from '../../src/parsing/ocr-native.ts';
 import { textImage, writeFixture } from '../unit/parsing-pdf-fixtures.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
@@ -62,4 +65,23 @@ test.serial('parser processes load our parsing code compiled once, and the setti
   t.like(await parse({}), { ok: true });
   if (findNativeTesseract()) t.like(await parse({ ocrEngine: 'native' }), { ok: true });
   else await t.throwsAsync(parse({ ocrEngine: 'native' }));
+});
+
+test.serial('a process that asks to go ends as soon as its task is done, not once idle', async (t) => {
+  if (process.platform !== 'linux') return t.pass('reads /proc');
+  const script = join(dir.path, 'retiring-worker.mjs');
+  const workerpool = pathToFileURL(createRequire(import.meta.url).resolve('workerpool')).href;
+  writeFileSync(script, `import workerpool from '${workerpool}';\nworkerpool.worker({ small: () => 1, large: () => { workerpool.workerEmit('${RETIRE_EVENT}'); return 2; } });\n`);
+  const pool = createProcessPool({ script, processes: 1, idleMs: 60_000 });
+  const running = () => childrenRunning('retiring-worker.mjs');
+  try {
+    t.like(await pool.run('small', [], { timeoutMs: 30_000 }), { ok: true, value: 1 });
+    t.is(running().length, 1, 'an idle process stays');
+    t.like(await pool.run('large', [], { timeoutMs: 30_000 }), { ok: true, value: 2 }, 'the result still arrives');
+    for (let waited = 0; running().length > 0 && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    t.deepEqual(running(), []);
+    t.like(await pool.run('small', [], { timeoutMs: 30_000 }), { ok: true, value: 1 }, 'a new process takes the next task');
+  } finally {
+    await pool.close();
+  }
 });

@@ -15,6 +15,10 @@ export type ProcessPoolOptions = {
   /** The processes' command-line arguments (parser settings, see parsing/parser-settings.ts). */
   args?: string[];
 };
+
+/** The event a process sends during a task to be ended as soon as no task runs, not after idleMs. */
+export const RETIRE_EVENT = 'kbqa:retire';
+
 export type TaskFailure = 'timeout' | 'out_of_memory' | 'crashed';
 
 /** What a task in a child process came to: its result, or why the process could not give one. */
@@ -27,7 +31,8 @@ export const PARSER_SCRIPT = fileURLToPath(new URL('../../parsing/worker-process
  * Parsing, drawing and query processes run in child processes, not threads: a thread's memory stays with the
  * process after it stops (glibc keeps each thread's malloc arena: 260 MB of 530 MB stayed after
  * an OCR thread ended, measured), while a process that exits gives all of it back. The pool
- * (workerpool) starts processes on the first task and ends them all once idle for `idleMs`.
+ * (workerpool) starts processes on the first task and ends them all once idle for `idleMs`, or
+ * as soon as none has a task when one asked to go (RETIRE_EVENT).
  * A task past its deadline has its process killed (a stuck pdf.js or zip loop cannot be
  * interrupted any other way), and a process that dies takes only its task with it.
  */
@@ -35,10 +40,13 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
   let pool: workerpool.Pool | null = null;
   let running = 0;
   let idleTimer: NodeJS.Timeout | null = null;
+  let retiring = false;
   let variables: Promise<Record<string, string> | undefined> | undefined;
   const open = async () => {
     const extra = await (variables ??= typeof env === 'function' ? env() : Promise.resolve(env));
-    return (pool ??= workerpool.pool(script, {
+    if (pool) return pool;
+    retiring = false;
+    return (pool = workerpool.pool(script, {
       workerType: 'process',
       maxWorkers: processes,
       forkArgs: args,
@@ -47,21 +55,30 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
       workerTerminateTimeout: 2_000,
     }));
   };
+  const stop = () => {
+    if (running > 0 || !pool) return;
+    const stopping = pool;
+    pool = null;
+    retiring = false;
+    void stopping.terminate(true).catch(() => {});
+  };
   const stopWhenIdle = () => {
     if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      if (running > 0 || !pool) return;
-      const stopping = pool;
-      pool = null;
-      void stopping.terminate(true).catch(() => {});
-    }, idleMs);
+    // What a process asking to go holds (a large document's memory) would otherwise stay while
+    // the caller works on the result: the main process indexing a 400-page PDF's chunks.
+    if (retiring) return stop();
+    idleTimer = setTimeout(stop, idleMs);
     idleTimer.unref();
+  };
+  const retireWatch = (onEvent?: (payload: unknown) => void) => (payload: unknown) => {
+    if (payload === RETIRE_EVENT) retiring = true;
+    else onEvent?.(payload);
   };
   return {
     async run<T>(method: string, params: unknown[], { timeoutMs, onEvent }: { timeoutMs: number; onEvent?: (payload: unknown) => void }): Promise<TaskResult<T>> {
       running++;
       try {
-        const value = (await (await open()).exec(method, params, { on: onEvent }).timeout(timeoutMs)) as T;
+        const value = (await (await open()).exec(method, params, { on: retireWatch(onEvent) }).timeout(timeoutMs)) as T;
         return { ok: true, value };
       } catch (error) {
         return { ok: false, ...failureOf(error) };
