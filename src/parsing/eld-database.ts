@@ -17,10 +17,17 @@ export const SAMPLE_CHARS = 512;
  * about 85 µs a question; on their first three words still 90–99 %. tinyld managed 97–99 %
  * at twice the time, franc-min 78–98 % (and 55–68 % on three words). Its data is loaded on
  * demand, once, the lean way (loadEldInstance below). The analyzer and OCR both detect through it.
+ *
+ * The database's JSON is parsed at the first detection (about 0.1 s), not when the detector is
+ * loaded: its 40 MB of small objects pass through the young generation, and at start-up they
+ * grew the server's to its 64 MB semi-spaces three starts in four, so a fresh server sat at
+ * 190–235 MB before any work (163–166 now), beside a parser process reading a 400-page PDF.
  */
 export async function loadEldDetector(): Promise<LanguageDetector> {
-  const eld = await loadEldInstance();
+  const build = await loadEldInstance();
+  let eld: EldInstance | undefined;
   return (text) => {
+    eld ??= build();
     const result = eld.detect(text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text);
     return { language: result.language || 'und', reliable: result.language !== '' && result.isReliable() };
   };
@@ -40,16 +47,19 @@ const DATABASE = 'medium';
  * the detector itself is eld's own, built as eld's entry files build it.
  * It lives with the parsers because OCR detects languages too, and parsing may not import adapters.
  */
-async function loadEldInstance(): Promise<EldInstance> {
+/** eld's detector, built when called (see loadEldDetector for why not before). */
+async function loadEldInstance(): Promise<() => EldInstance> {
   const entry = fileURLToPath(import.meta.resolve('eld'));
   const eldSrc = join(dirname(entry), '..');
-  const data = JSON.parse(await databaseJson(eldSrc));
+  const json = await databaseJson(eldSrc);
   // eld's exports map does not name languageDetector.js; a file URL is not held to it. The
   // version is pinned in package.json, and the analyzer's contract suite checks detection.
   const { createEld } = (await import(new URL('languageDetector.js', `file://${eldSrc}/`).href)) as { createEld: CreateEld };
-  const { instance, loadData } = createEld();
-  loadData(data);
-  return instance;
+  return () => {
+    const { instance, loadData } = createEld();
+    loadData(JSON.parse(json));
+    return instance;
+  };
 }
 
 async function databaseJson(eldSrc: string): Promise<string> {
