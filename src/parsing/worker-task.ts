@@ -32,8 +32,8 @@ async function renderTask(request: PageImageRequest): Promise<PageImageOutcome> 
 
 /**
  * How much a parse may grow its process before the process had better end than idle for a
- * minute: the 400-page manual adds 40-55 MB (100-130 MB before, 140-160 after), which would stay
- * resident beside the server while it indexes the chunks; a small document adds 0-16 MB.
+ * minute: the 400-page manual adds 40-55 MB (about 100 MB before, 136-157 after), which would
+ * stay resident beside the server while it indexes the chunks; a small document adds 0-16 MB.
  */
 export const RETIRE_GROWTH_MB = 32;
 /** A process this big ends after its task whatever the task added (a run of large documents). */
