@@ -46,19 +46,25 @@ const DATABASE = 'medium';
  * short-lived child process that prints JSON, which is kept beside node_modules' other caches;
  * the detector itself is eld's own, built as eld's entry files build it.
  * It lives with the parsers because OCR detects languages too, and parsing may not import adapters.
+ * What it returns builds the detector when called (see loadEldDetector for why not before).
  */
-/** eld's detector, built when called (see loadEldDetector for why not before). */
 async function loadEldInstance(): Promise<() => EldInstance> {
   const entry = fileURLToPath(import.meta.resolve('eld'));
   const eldSrc = join(dirname(entry), '..');
-  const json = await databaseJson(eldSrc);
+  let json: string | undefined = await databaseJson(eldSrc);
   // eld's exports map does not name languageDetector.js; a file URL is not held to it. The
   // version is pinned in package.json, and the analyzer's contract suite checks detection.
   const { createEld } = (await import(new URL('languageDetector.js', `file://${eldSrc}/`).href)) as { createEld: CreateEld };
+  let built: EldInstance | undefined;
   return () => {
-    const { instance, loadData } = createEld();
-    loadData(JSON.parse(json));
-    return instance;
+    if (!built) {
+      const { instance, loadData } = createEld();
+      loadData(JSON.parse(json!));
+      // The 2.4 MB of text is not needed once parsed.
+      json = undefined;
+      built = instance;
+    }
+    return built;
   };
 }
 
