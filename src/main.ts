@@ -77,7 +77,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   // Made here, not with the HTTP app, so that retrieval can tell a lone request from a queue of them.
   const loadShedder = createLoadShedder(config.load);
   const alone = () => loadShedder.demand('query') <= 1;
-  const infra = await openInfrastructure(config, logger, { alone });
+  const infra = await openInfrastructure(config, logger);
   const { store, readModels, blobs, indexes, bus } = infra;
   const authenticator = createAuthenticator({ readModels, now: clock });
   const feed = createLiveFeed();

@@ -92,7 +92,7 @@ export async function createWorkspace(config: Config, workspaceId: string) {
 /** Opens the stores without starting any consumer: replay and reindex run beside nothing that writes. */
 async function withInfrastructure<T>(config: Config, purpose: string, body: (infra: Infrastructure) => Promise<T>): Promise<T> {
   const release = usesDataDir(config.distributed) ? lockDataDir(config.dataDir, purpose) : () => {};
-  const infra = await openInfrastructure(config, createLogger({ logLevel: 'warn' }), {});
+  const infra = await openInfrastructure(config, createLogger({ logLevel: 'warn' }));
   try {
     return await body(infra);
   } finally {

@@ -5,23 +5,18 @@ import { createIndexMemory } from '../adapters/sqlite/index-memory.ts';
 import { createSqliteKeywordIndex } from '../adapters/sqlite/keyword-index.ts';
 import { createSqlitePassageStore } from '../adapters/sqlite/passage-store.ts';
 import { createSqliteVectorIndex } from '../adapters/sqlite/vector-index.ts';
-import { createScanSplitter } from '../adapters/sqlite/vector-scan-split.ts';
 import type { Analyzer } from '../ports/analyzer.ts';
 
 /**
  * The embedded search indexes over the data directory's database, each made on demand (a port
  * bound to a distributed engine never opens its embedded twin). Vectors and keywords share one
  * memory budget, so a knowledge base is unloaded, or kept, as a whole. The server and its query
- * processes build them here alike. Given `alone` (the server's: is this the only request?), a
- * lone request's vector scan takes a second core (vector-scan-split.ts); query processes run
- * when the server is busy, so theirs never do.
+ * processes build them here alike.
  */
-export function embeddedIndexes(db: () => SqliteDatabase, analyzer: Analyzer, indexMemoryBytes: number, alone?: () => boolean) {
+export function embeddedIndexes(db: () => SqliteDatabase, analyzer: Analyzer, indexMemoryBytes: number) {
   const memory = createIndexMemory(indexMemoryBytes);
-  const splitter = alone && createScanSplitter({ available: alone });
   return {
-    close: async () => splitter && (await splitter.close()),
-    vectors: () => budgetedVectorIndex(createSqliteVectorIndex(db(), { splitter }), memory),
+    vectors: () => budgetedVectorIndex(createSqliteVectorIndex(db()), memory),
     keywords: () => budgetedKeywordIndex(createSqliteKeywordIndex(db(), { analyzer }), memory),
     graph: () => createSqliteEntityGraph(db()),
     passages: () => createSqlitePassageStore(db()),

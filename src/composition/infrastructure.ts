@@ -61,8 +61,7 @@ async function distributedAdapters({ eventStore, kafka, mongo, pinecone }: Confi
  * PINECONE_API_KEY) or, without one, its embedded adapter in the data directory. Any mix works
  * in one process; roles that run apart need them all (composition/roles.ts).
  */
-/** `alone`, in a server: whether the request being served is the only one (its vector scans may then take a second core). */
-export async function openInfrastructure(config: Config, logger: Logger, serving: { alone?: () => boolean }): Promise<Infrastructure> {
+export async function openInfrastructure(config: Config, logger: Logger): Promise<Infrastructure> {
   const { eventStore, kafka, mongo, pinecone } = config.distributed;
   const closers: (() => Promise<void> | void)[] = [];
   let db: SqliteDatabase | null = null;
@@ -88,8 +87,7 @@ export async function openInfrastructure(config: Config, logger: Logger, serving
     const checkpoints = conn ? dist!.createMongoCheckpointStore(conn) : createSqliteCheckpointStore(sqlite());
     const blobs = conn ? dist!.createGridFsBlobStore(conn) : createFsBlobStore(join(config.dataDir, 'blobs'));
     const analyzer = await loadTextAnalyzer();
-    const embedded = embeddedIndexes(sqlite, analyzer, config.indexMemoryBytes, serving.alone);
-    closers.unshift(() => embedded.close());
+    const embedded = embeddedIndexes(sqlite, analyzer, config.indexMemoryBytes);
     const indexes: SearchIndexes = {
       vectors: pinecone ? dist!.createPineconeVectorIndex({ apiKey: pinecone.apiKey, indexName: pinecone.index, indexHost: pinecone.host }) : embedded.vectors(),
       keywords: conn ? dist!.createMongoKeywordIndex(conn.db, { analyzer }) : embedded.keywords(),

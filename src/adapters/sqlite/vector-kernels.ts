@@ -28,17 +28,11 @@ export type KernelShape = {
 
 const modules = new Map<string, WebAssembly.Module>();
 
-/** The kernels' module for one code shape, over a plain or a shared memory; compiled once per process. */
-export function kernelModule(shape: KernelShape, shared: boolean): WebAssembly.Module {
-  const key = `${shape.bitBytes}/${shape.codeBytes}/${shared}`;
-  let module = modules.get(key);
-  if (!module) modules.set(key, (module = new WebAssembly.Module(encodeModule([scanFunction(shape.bitBytes), collectFunction(), rescoreFunction(shape.codeBytes)], { shared }))));
-  return module;
-}
-
-/** Kernels unrolled for one code shape, over `memory` (shared between threads or not). */
+/** Kernels unrolled for one code shape, over `memory`; compiled once per shape per process. */
 export function instantiateKernels(shape: KernelShape, memory: WebAssembly.Memory): Kernels {
-  const module = kernelModule(shape, memory.buffer instanceof SharedArrayBuffer);
+  const key = `${shape.bitBytes}/${shape.codeBytes}`;
+  let module = modules.get(key);
+  if (!module) modules.set(key, (module = new WebAssembly.Module(encodeModule([scanFunction(shape.bitBytes), collectFunction(), rescoreFunction(shape.codeBytes)]))));
   return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernels;
 }
 

@@ -1,7 +1,5 @@
 import { encoderFor, recordFields } from './vector-codes.ts';
-import { MAX_SHARED_PAGES } from './vector-wasm.ts';
-import { instantiateKernels, kernelModule } from './vector-kernels.ts';
-import type { ScanSplitter } from './vector-scan-split.ts';
+import { instantiateKernels } from './vector-kernels.ts';
 import { collectListed, createTopK, keepBest, sampleCut } from './vector-select.ts';
 
 export type MirrorHit = { id: string; documentId: string; score: number };
@@ -21,8 +19,6 @@ export type MirrorOptions = {
    * with 2,000 and no margin, 0.975 with 1,000 then 1.5 (5,500 rescored).
    */
   errorMargin?: number;
-  /** Scans on two cores when it can (vector-scan-split.ts); the memory is then shared between threads. */
-  splitter?: ScanSplitter;
 };
 
 const defaultShortlist = (topK: number) => Math.max(1000, 10 * topK);
@@ -48,10 +44,8 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
   const encoder = encoderFor(dims);
   const { shape } = encoder;
   const { codeBytes, bitBytes } = shape;
-  const { splitter } = options;
-  const memory = splitter ? new WebAssembly.Memory({ initial: 1, maximum: MAX_SHARED_PAGES, shared: true }) : new WebAssembly.Memory({ initial: 1 });
+  const memory = new WebAssembly.Memory({ initial: 1 });
   const kernels = instantiateKernels(shape, memory);
-  const splitTarget = splitter && { memory, module: kernelModule(shape, true), kernels, strides: { blocks: bitBytes * 16, meta: 128, out: 64 } };
   const top = createTopK(16);
   const ids: string[] = [];
   const documentIds: string[] = [];
@@ -202,9 +196,7 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
         return hits(query.queryScale);
       }
       u8.set(query.tables, at.tables);
-      const area = { blocks: at.blocks, tables: at.tables, meta: at.meta, out: at.scores, k1: query.k1, k2: query.k2, k3: query.k3 };
-      const blockCount = Math.ceil(ids.length / 16);
-      if (!splitTarget || !splitter!.scan(splitTarget, area, blockCount)) kernels.scan(area.blocks, blockCount, area.tables, area.meta, area.out, area.k1, area.k2, area.k3);
+      kernels.scan(at.blocks, Math.ceil(ids.length / 16), at.tables, at.meta, at.scores, query.k1, query.k2, query.k3);
       const estimates = at.scores >> 2;
       // A quarter more than the shortlist on average; fewer than it only by bad luck, then retried.
       let kept = 0;

@@ -92,17 +92,10 @@ const vec = (items: Code[]): Code => [...uleb(items.length), ...items.flat()];
 const section = (id: number, payload: Code): Code => [id, ...uleb(payload.length), ...payload];
 const name = (text: string): Code => vec([...Buffer.from(text, 'utf8')].map((b) => [b]));
 
-/** The most 64 KiB pages a memory shared between threads may grow to (4 GiB, wasm32's limit): a shared memory must declare one. */
-export const MAX_SHARED_PAGES = 65536;
-
-/**
- * A module that imports its memory as env.memory and exports each function under its name;
- * `shared`, a memory shared between threads (threads proposal: limits flag 3, minimum and maximum).
- */
-export function encodeModule(functions: FunctionDef[], { shared = false } = {}): Uint8Array<ArrayBuffer> {
+/** A module that imports its memory as env.memory and exports each function under its name. */
+export function encodeModule(functions: FunctionDef[]): Uint8Array<ArrayBuffer> {
   const types = functions.map((f) => [0x60, ...vec(f.params.map((t) => [t])), ...vec((f.results ?? []).map((t) => [t]))]);
-  const limits = shared ? [0x03, ...uleb(1), ...uleb(MAX_SHARED_PAGES)] : [0x00, 0x01];
-  const memoryImport = [...name('env'), ...name('memory'), 0x02, ...limits];
+  const memoryImport = [...name('env'), ...name('memory'), 0x02, 0x00, 0x01];
   const bodies = functions.map((f) => {
     const locals = vec(f.locals.map((t) => [1, t]));
     const code = [...locals, ...f.body, ...op.end];
