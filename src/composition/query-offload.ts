@@ -46,8 +46,10 @@ export function spreadRetrieval(local: Retrieval, config: Config, adapters: Reco
  * each has fewer than DEPTH waiting; the rest are answered here. A query process then works
  * without pause and this one, which also parses and answers every HTTP request, takes what is
  * left. A process that is not busy answers here, and so does a lone request (`alone`: no other
- * search or chat running or waiting): a lone client pays no hop, even one whose requests keep this
- * process 90 % busy (at 300k chunks a third of its retrievals went to a query process). Processes
+ * search or chat running or waiting here, none in a query process): a lone client pays no hop,
+ * even one whose requests keep this process 90 % busy (at 300k chunks a third of its retrievals
+ * went to a query process). `alone` alone was not enough: at 32 clients most requests still sit
+ * unread in their sockets while one runs, and the query process went short of work. Processes
  * start on the first busy moment and end once idle, giving their memory back.
  *
  * A retrieval the query process fails (an invalid filter, a process that died or timed out) is
@@ -65,7 +67,9 @@ function offloadRetrieval(local: Retrieval, config: Config, alone: () => boolean
   const answered: RetrievalCounts = { main: 0, query_process: 0, main_after_query_process: 0 };
   const busy = busyMeter();
   const balanced = async <T>(method: keyof Retrieval, args: unknown[], runHere: () => Promise<T>): Promise<T> => {
-    if (!busy() || alone() || pool.inFlight() >= DEPTH * processes) {
+    // A request that finds no other queued here and none in a query process is a lone client's.
+    const lone = alone() && pool.inFlight() === 0;
+    if (!busy() || lone || pool.inFlight() >= DEPTH * processes) {
       answered.main++;
       return runHere();
     }
