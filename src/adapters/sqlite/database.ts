@@ -7,6 +7,16 @@ export type SqliteDatabase = Database.Database;
 export type Statement = Database.Statement<any[], unknown>;
 
 /**
+ * Pages the WAL may hold before a commit copies them into the database file (SQLite's default:
+ * 1,000, about 4 MB). That copy, with its fsyncs, runs inside whichever commit crosses the mark:
+ * ingesting SciFact's 5,183 abstracts, commits took a fifth of the server's CPU profile. Fewer,
+ * larger copies write each hot page (index roots, the log's tail) once instead of many times:
+ * all ready in 25.9–29.5 s against 28.2–30.9 s, alternated (40,000 pages: 28.1 s). The WAL file
+ * then grows to about 40 MB.
+ */
+const WAL_CHECKPOINT_PAGES = 10_000;
+
+/**
  * One file holds the log, the read models and the checkpoints, so a projection's writes and
  * its checkpoint commit in one transaction. WAL with synchronous=NORMAL survives a killed
  * process (the OS still has the pages); only a power cut may lose the last transactions.
@@ -18,6 +28,7 @@ export function openSqlite(path: string): SqliteDatabase {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   return db;
 }
 
