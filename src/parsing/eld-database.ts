@@ -24,11 +24,9 @@ export const SAMPLE_CHARS = 512;
  * 190–235 MB before any work (163–166 now), beside a parser process reading a 400-page PDF.
  */
 export async function loadEldDetector(): Promise<LanguageDetector> {
-  const build = await loadEldInstance();
-  let eld: EldInstance | undefined;
+  const eld = await loadEldInstance();
   return (text) => {
-    eld ??= build();
-    const result = eld.detect(text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text);
+    const result = eld().detect(text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text);
     return { language: result.language || 'und', reliable: result.language !== '' && result.isReliable() };
   };
 }
@@ -46,7 +44,7 @@ const DATABASE = 'medium';
  * short-lived child process that prints JSON, which is kept beside node_modules' other caches;
  * the detector itself is eld's own, built as eld's entry files build it.
  * It lives with the parsers because OCR detects languages too, and parsing may not import adapters.
- * What it returns builds the detector when called (see loadEldDetector for why not before).
+ * What it returns gives the detector, built at its first call (see loadEldDetector for why not before).
  */
 async function loadEldInstance(): Promise<() => EldInstance> {
   const entry = fileURLToPath(import.meta.resolve('eld'));

@@ -14,6 +14,12 @@ let current: ParserProcessSettings = DEFAULTS;
 
 export const parserProcessSettings = (): ParserProcessSettings => current;
 
+/**
+ * The event a parser process sends during a task to be ended as soon as no task runs, rather
+ * than idle (worker-task.ts withRetireCheck; adapters/local/process-pool.ts acts on it).
+ */
+export const RETIRE_EVENT = 'kbqa:retire';
+
 /** `--ocr-engine=<auto|native|wasm>`: as many as were set; anything else is refused, not ignored. */
 export function settingsArgs(settings: Partial<ParserProcessSettings>): string[] {
   return settings.ocrEngine ? [`--ocr-engine=${settings.ocrEngine}`] : [];

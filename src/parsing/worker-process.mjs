@@ -17,13 +17,12 @@ if (!bundle) {
 }
 const load = (name) => import(bundle ? pathToFileURL(join(bundle, `${name}.js`)).href : `./${name}.ts`);
 // The settings the server handed this process (adapters/local/worker-parser.ts), given before any parser loads.
-const { applySettingsArgs } = await load('parser-settings');
+const { applySettingsArgs, RETIRE_EVENT } = await load('parser-settings');
 applySettingsArgs(process.argv.slice(2));
 const { runParseTask, withRetireCheck } = await load('worker-task');
 
 // A parse that left its process big asks, before its result, for the process to end
 // (withRetireCheck): adapters/local/process-pool.ts ends it once no task runs on RETIRE_EVENT.
-const RETIRE_EVENT = 'kbqa:retire';
 const retire = () => workerpool.workerEmit(RETIRE_EVENT);
 
 workerpool.worker({

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import workerpool from 'workerpool';
+import { RETIRE_EVENT } from '../../parsing/parser-settings.ts';
 
 export type ProcessPoolOptions = {
   /** The entry each process runs: a module that registers its methods with workerpool.worker(). */
@@ -15,9 +16,6 @@ export type ProcessPoolOptions = {
   /** The processes' command-line arguments (parser settings, see parsing/parser-settings.ts). */
   args?: string[];
 };
-
-/** The event a process sends during a task to be ended as soon as no task runs, not after idleMs. */
-export const RETIRE_EVENT = 'kbqa:retire';
 
 export type TaskFailure = 'timeout' | 'out_of_memory' | 'crashed';
 
@@ -44,9 +42,7 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
   let variables: Promise<Record<string, string> | undefined> | undefined;
   const open = async () => {
     const extra = await (variables ??= typeof env === 'function' ? env() : Promise.resolve(env));
-    if (pool) return pool;
-    retiring = false;
-    return (pool = workerpool.pool(script, {
+    return (pool ??= workerpool.pool(script, {
       workerType: 'process',
       maxWorkers: processes,
       forkArgs: args,
@@ -55,12 +51,16 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
       workerTerminateTimeout: 2_000,
     }));
   };
-  const stop = () => {
-    if (running > 0 || !pool) return;
+  /** The pool, now let go: the next task opens a new one, which no earlier request to retire concerns. */
+  const detach = () => {
     const stopping = pool;
     pool = null;
     retiring = false;
-    void stopping.terminate(true).catch(() => {});
+    return stopping;
+  };
+  const stop = () => {
+    if (running > 0 || !pool) return;
+    void detach()!.terminate(true).catch(() => {});
   };
   const stopWhenIdle = () => {
     if (idleTimer) clearTimeout(idleTimer);
@@ -89,9 +89,7 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
     },
     async close() {
       if (idleTimer) clearTimeout(idleTimer);
-      const stopping = pool;
-      pool = null;
-      await stopping?.terminate(true);
+      await detach()?.terminate(true);
     },
   };
 }
