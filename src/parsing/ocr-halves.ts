@@ -10,7 +10,7 @@ import { pageOfWords, type OcrPage } from './ocr-tsv.ts';
  * would a reading of the whole page, so a paragraph cut in two is joined again there.
  */
 
-/** Smaller pages are read whole: a second process's start costs more than half their reading saves. */
+/** Smaller pages are read whole: a second reading's own costs eat what half the page saves. */
 const MIN_PIXELS = 1_000_000;
 /** The cut is looked for in this middle part of the page's height. */
 const SEARCH_FROM = 0.3;
@@ -23,26 +23,29 @@ const MIN_GAP_ROWS = 6;
 /** White rows put on each half's cut edge: tesseract reads a line touching the image's edge poorly. */
 const PAD_ROWS = 16;
 
-/** The row to cut at: the middle of the widest blank band in the page's middle; none when there is no such band. */
+/**
+ * The row to cut at: the middle of the blank band nearest the page's middle, so that the two
+ * halves take about as long (the page is read when the longer is); none when no band is there.
+ */
 export function cutRow(image: GrayImage): number | undefined {
   const { width, height, data } = image;
   if (width * height < MIN_PIXELS) return undefined;
   const specks = Math.max(1, Math.floor(width / SPECK_SHARE));
   const from = Math.floor(height * SEARCH_FROM);
   const to = Math.floor(height * SEARCH_TO);
-  let best: { start: number; length: number } | undefined;
+  const offCentre = (row: number) => Math.abs(row - height / 2);
+  let best: number | undefined;
   let start = -1;
   for (let y = from; y <= to; y++) {
     const blank = y < to && darkPixels(data, y * width, width, specks) <= specks;
     if (blank && start < 0) start = y;
     if (!blank && start >= 0) {
-      const length = y - start;
-      const nearer = best && length === best.length && Math.abs(start + length / 2 - height / 2) < Math.abs(best.start + best.length / 2 - height / 2);
-      if (!best || length > best.length || nearer) best = { start, length };
+      const middle = start + Math.floor((y - start) / 2);
+      if (y - start >= MIN_GAP_ROWS && (best === undefined || offCentre(middle) < offCentre(best))) best = middle;
       start = -1;
     }
   }
-  return best && best.length >= MIN_GAP_ROWS ? best.start + Math.floor(best.length / 2) : undefined;
+  return best;
 }
 
 /** Dark pixels of one row, counted only until there are more than `limit`. */

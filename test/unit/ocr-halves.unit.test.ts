@@ -10,23 +10,32 @@ function page(width: number, height: number, ink: [number, number][]): GrayImage
   return { width, height, data };
 }
 
-/** Text lines 30 rows high every 42 rows (12-row gaps), but for a paragraph gap at `gapAt`. */
-function textPage(width: number, height: number, gapAt: number, gapRows: number): GrayImage {
+/** Text lines 30 rows high every `pitch` rows, but for a paragraph gap at `gapAt`. */
+function textPage(width: number, height: number, gapAt: number, gapRows: number, pitch = 42): GrayImage {
   const ink: [number, number][] = [];
-  for (let y = 40; y + 30 < height - 40; y += 42) {
+  for (let y = 40; y + 30 < height - 40; y += pitch) {
     if (y + 30 > gapAt && y < gapAt + gapRows) continue;
     ink.push([y, y + 30]);
   }
   return page(width, height, ink);
 }
 
-test('the cut runs through the middle of the widest blank band in the middle of the page', (t) => {
-  const image = textPage(1400, 2000, 1100, 80);
+const blankRow = (image: GrayImage, y: number) => image.data.subarray(y * image.width, (y + 1) * image.width).every((v) => v === 255);
+
+test('the cut runs through the blank band nearest the middle of the page, so the halves take as long', (t) => {
+  const image = textPage(1400, 2000, 1300, 80);
   const cut = cutRow(image)!;
   t.truthy(cut);
-  // The paragraph gap: no ink on the cut row or near it.
-  for (const y of [cut - 5, cut, cut + 5]) t.true(image.data.subarray(y * 1400, (y + 1) * 1400).every((v) => v === 255), `row ${y} is blank`);
-  t.true(cut > 1050 && cut < 1200, `cut at ${cut}`);
+  // A gap between two lines: no ink on the cut row or near it.
+  for (const y of [cut - 5, cut, cut + 5]) t.true(blankRow(image, y), `row ${y} is blank`);
+  t.true(Math.abs(cut - 1000) <= 21, `cut at ${cut}, within half a line of the middle`);
+});
+
+test('lines set closer than a cut needs are cut at the paragraph gap, off the middle as it may be', (t) => {
+  const image = textPage(1400, 2000, 1300, 80, 34);
+  const cut = cutRow(image)!;
+  t.true(cut > 1300 && cut < 1380, `cut at ${cut}`);
+  t.true(blankRow(image, cut));
 });
 
 test('no cut on a small page, nor where no band of blank rows crosses the whole width', (t) => {
