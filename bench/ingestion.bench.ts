@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
 import { hasSciFact, loadSciFact, sciFactUpload } from './scifact.ts';
 import { type Api, json, settleAll, uploadFile, uploadTexts, withKbqa } from './kbqa-api.ts';
 import { groupRssMb, peakRssMb, ROOT } from './server-process.ts';
@@ -109,6 +110,7 @@ export async function ocrBench() {
       target_seconds_per_page: 1.5,
       target_peak_rss_mb: 1024,
       parser_threads: 1,
+      ocr_readers: loadConfig(process.env).ingestion.ocrReaders,
       pass: worst <= 1.5 && Math.max(peakRssMb(pid) ?? 0, groupPeakMb) <= 1024,
     };
     // One parser thread (the default, set here all the same), so the warm-ups warm the engine every later page uses.

@@ -51,6 +51,7 @@ const Env = z.object({
   KBQA_MAX_PAGES: int(5000, 1),
   KBQA_OCR: z.enum(['on', 'off']).default('on'),
   KBQA_OCR_ENGINE: z.enum(['auto', 'native', 'wasm']).default('auto'),
+  KBQA_OCR_READERS: z.coerce.number().int().min(1).max(2).optional(),
   KBQA_PARSER_WARMUP: z.enum(['on', 'off']).default('off'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -147,6 +148,8 @@ export type Config = {
     ocr: boolean;
     /** 'auto': the system's tesseract when one is installed, else tesseract.js (src/parsing/ocr.ts). */
     ocrEngine: 'auto' | 'native' | 'wasm';
+    /** Page readings a parser process may run at once: halves of a large page, or two languages, on two cores. */
+    ocrReaders: number;
     warmUp: boolean;
   };
 };
@@ -230,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPages: e.KBQA_MAX_PAGES,
       ocr: e.KBQA_OCR === 'on',
       ocrEngine: e.KBQA_OCR_ENGINE,
+      ocrReaders: e.KBQA_OCR_READERS ?? Math.min(2, availableParallelism()),
       warmUp: e.KBQA_PARSER_WARMUP === 'on',
     },
   };

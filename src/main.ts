@@ -128,7 +128,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const workerParser = createWorkerParser({
         threads: ingestion.parserThreads,
         maxMemoryMb: ingestion.parseMemoryMb,
-        warmUp: ingestion.warmUp, settings: { ocrEngine: ingestion.ocrEngine },
+        warmUp: ingestion.warmUp, settings: { ocrEngine: ingestion.ocrEngine, ocrReaders: ingestion.ocrReaders },
         onWorkerError: (error) => logger.warn({ err: error }, 'a parser worker died; its document failed and a new worker replaces it'),
       });
       parser = workerParser;

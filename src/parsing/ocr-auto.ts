@@ -20,7 +20,7 @@ export type AutoDeps = {
   detectScript(): Promise<string | null>;
   /** ISO 639-1 code of a text's language ('und' when unknown or a guess the detector does not trust). */
   detectLanguage(text: string): Promise<string>;
-  /** Two readings can run at once (two cores, each reading a few tens of MB): see readAuto. */
+  /** Two readings can run at once (two readers on two cores, ocr.ts): see readAuto. */
   concurrent?: boolean;
   /** Stops a reading started at once with another and found not needed. */
   abandon?(languages: OcrLanguage[]): void;
@@ -135,8 +135,8 @@ async function latinLanguages(deps: AutoDeps, page: OcrPage): Promise<{ language
  * A page in several languages besides English, read once per language (that language's model
  * first, English second) and taken sentence by sentence from its own language's reading
  * (ocr-sentences.ts says why); English and unplaced sentences keep the English reading. Each
- * language needs only the part of the page its sentences are in. Native readings run two at a
- * time; tesseract.js holds one worker at a time.
+ * language needs only the part of the page its sentences are in. With two readers, two
+ * languages are read at a time.
  */
 async function bySentence(deps: AutoDeps, first: AutoReading, languages: OcrLanguage[], placed: Placed[]): Promise<AutoReading> {
   const readings = new Map<OcrLanguage, OcrPage>();

@@ -30,22 +30,26 @@ export class OcrTimeout extends Error {
   override readonly name = 'OcrTimeout';
 }
 
-export type OcrEngineOptions = { timeoutMs?: number; maxWorkers?: number; detectLanguage?: TextLanguageDetector; engine?: OcrEngineChoice };
+/** `readers`: page readings that may run at once (KBQA_OCR_READERS, one a core by default in parser processes). */
+export type OcrEngineOptions = { timeoutMs?: number; readers?: number; detectLanguage?: TextLanguageDetector; engine?: OcrEngineChoice };
 
-function chooseBackend(engine: OcrEngineChoice, maxWorkers: number): { kind: 'native' | 'wasm'; backend: OcrBackend } {
+function chooseBackend(engine: OcrEngineChoice, readers: number): { kind: 'native' | 'wasm'; backend: OcrBackend } {
   const command = engine === 'wasm' ? null : findNativeTesseract();
   if (engine === 'native' && !command) throw new Error('OCR engine "native" was asked for, but no tesseract 4 or later runs as `tesseract`.');
-  return command ? { kind: 'native', backend: createNativeBackend(command) } : { kind: 'wasm', backend: createWasmBackend({ maxWorkers }) };
+  return command ? { kind: 'native', backend: createNativeBackend(command) } : { kind: 'wasm', backend: createWasmBackend({ lanes: readers }) };
 }
 
 /**
- * One tesseract.js worker at a time by default: a worker's heap is about 300 MB once it has read a
- * page, and two (English and OSD, or two language sets) took the OCR benchmark's process group
- * from 712 MB to 1.17 GB, past the 1 GB budget. The languages that read the last page are tried
- * first, so a document in one language does not start its workers afresh on every page.
+ * With two readers or more, a large page is read in halves at once (ocr-halves.ts) and a page's
+ * languages two at a time (ocr-auto.ts): tesseract reads a page on one core. A native reading is
+ * a process of tens of MB; a tesseract.js worker holds a heap of up to 300 MB, but one that reads
+ * halves grows less: two workers took the OCR benchmark's process group from 580 to 609 MB.
+ * The languages that read the last page are tried first, so a document in one language does not
+ * switch its workers' models on every page.
  */
-export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLanguage = eldTextDetector(), engine = 'auto' }: OcrEngineOptions = {}): OcrEngine & { kind: 'native' | 'wasm' } {
-  const { kind, backend } = chooseBackend(engine, maxWorkers);
+export function createOcrEngine({ timeoutMs = 60_000, readers = 1, detectLanguage = eldTextDetector(), engine = 'auto' }: OcrEngineOptions = {}): OcrEngine & { kind: 'native' | 'wasm' } {
+  const { kind, backend } = chooseBackend(engine, readers);
+  const parallel = readers > 1;
   let lastLanguages: OcrLanguage[] | undefined;
 
   // A reader that timed out or failed may be stuck mid-page, so it is stopped and the next page
@@ -66,8 +70,7 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
     // region of it can be read on its own.
     const fed = straightened(darkOnLight(image));
     const pgm = toPgm(fed);
-    // Native readings are processes, two at a time on two cores: a large page is read in halves.
-    const cut = kind === 'native' ? cutRow(fed) : undefined;
+    const cut = parallel ? cutRow(fed) : undefined;
     const halfPgms = cut === undefined ? undefined : halves(fed, cut).map(toPgm);
     const readPage = async (key: string, signal: AbortSignal): Promise<OcrPage> => {
       if (!halfPgms) return readTsv(await backend.readTsv(key, pgm, signal));
@@ -90,10 +93,8 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
         if (error instanceof OcrTimeout) throw error;
         return null;
       });
-    // Native readings are separate processes of tens of MB, so two may run at once; two
-    // tesseract.js workers would hold 300 MB each.
     const abandon = (languages: OcrLanguage[]) => readings.get(languageSet(languages).join('+'))?.abort();
-    const reading = await readAuto({ read: recognize, detectScript, detectLanguage, concurrent: kind === 'native', abandon }, lastLanguages);
+    const reading = await readAuto({ read: recognize, detectScript, detectLanguage, concurrent: parallel, abandon }, lastLanguages);
     lastLanguages = reading.languages;
     return reading.page;
   };
@@ -121,7 +122,10 @@ export function createOcrEngine({ timeoutMs = 60_000, maxWorkers = 1, detectLang
  */
 let processEngine: OcrEngine | undefined;
 export const threadOcr: OcrEngine = {
-  recognize: (image, options) => (processEngine ??= createOcrEngine({ engine: parserProcessSettings().ocrEngine })).recognize(image, options),
+  recognize: (image, options) => {
+    const { ocrEngine, ocrReaders } = parserProcessSettings();
+    return (processEngine ??= createOcrEngine({ engine: ocrEngine, readers: ocrReaders })).recognize(image, options);
+  },
   close: async () => processEngine?.close(),
 };
 export const closeOcr = (): Promise<void> => threadOcr.close();

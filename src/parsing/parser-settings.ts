@@ -6,9 +6,14 @@ import type { OcrEngineChoice } from './ocr-backend.ts';
  * entry (worker-process.mjs) gives them here before any parser runs. Elsewhere (tests,
  * benchmarks, a parse in the server's own process) the defaults hold.
  */
-export type ParserProcessSettings = { ocrEngine: OcrEngineChoice };
+export type ParserProcessSettings = {
+  ocrEngine: OcrEngineChoice;
+  /** Page readings that may run at once (ocr.ts): two read a large page's halves, or two languages, on two cores. */
+  ocrReaders: number;
+};
 
-const DEFAULTS: ParserProcessSettings = { ocrEngine: 'auto' };
+const DEFAULTS: ParserProcessSettings = { ocrEngine: 'auto', ocrReaders: 1 };
+const MAX_OCR_READERS = 2;
 const OCR_ENGINES: readonly OcrEngineChoice[] = ['auto', 'native', 'wasm'];
 let current: ParserProcessSettings = DEFAULTS;
 
@@ -20,17 +25,19 @@ export const parserProcessSettings = (): ParserProcessSettings => current;
  */
 export const RETIRE_EVENT = 'kbqa:retire';
 
-/** `--ocr-engine=<auto|native|wasm>`: as many as were set; anything else is refused, not ignored. */
+/** `--ocr-engine=<auto|native|wasm>`, `--ocr-readers=<n>`: as many as were set; anything else is refused, not ignored. */
 export function settingsArgs(settings: Partial<ParserProcessSettings>): string[] {
-  return settings.ocrEngine ? [`--ocr-engine=${settings.ocrEngine}`] : [];
+  return [...(settings.ocrEngine ? [`--ocr-engine=${settings.ocrEngine}`] : []), ...(settings.ocrReaders ? [`--ocr-readers=${settings.ocrReaders}`] : [])];
 }
 
 export function applySettingsArgs(argv: readonly string[]): void {
   const next = { ...DEFAULTS };
   for (const arg of argv) {
-    const engine = /^--ocr-engine=(.*)$/.exec(arg)?.[1];
-    if (engine === undefined || !OCR_ENGINES.includes(engine as OcrEngineChoice)) throw new Error(`unknown parser process argument: ${arg}`);
-    next.ocrEngine = engine as OcrEngineChoice;
+    const [, name, value = ''] = /^--([a-z-]+)=(.*)$/.exec(arg) ?? [];
+    const readers = Number(value);
+    if (name === 'ocr-engine' && OCR_ENGINES.includes(value as OcrEngineChoice)) next.ocrEngine = value as OcrEngineChoice;
+    else if (name === 'ocr-readers' && Number.isInteger(readers) && readers >= 1 && readers <= MAX_OCR_READERS) next.ocrReaders = readers;
+    else throw new Error(`unknown parser process argument: ${arg}`);
   }
   current = next;
 }

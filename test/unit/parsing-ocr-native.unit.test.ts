@@ -31,7 +31,8 @@ if (!native) {
 } else {
   // One after another: each engine remembers the languages of the page it read last, so both must
   // see the same pages in the same order to be compared.
-  const engines = { native: createOcrEngine({ engine: 'native' }), wasm: createOcrEngine({ engine: 'wasm' }) };
+  // The native engine with two readers, as parser processes run it on two cores (large pages in halves).
+  const engines = { native: createOcrEngine({ engine: 'native', readers: 2 }), wasm: createOcrEngine({ engine: 'wasm' }) };
   test.after.always(() => Promise.all([engines.native.close(), engines.wasm.close()]));
 
   const bothRead = async (image: GrayImage, languages?: OcrLanguage[]) => ({
