@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
 import type { GrayImage } from '../src/parsing/gray-image.ts';
 import { sizeForOcr } from '../src/parsing/gray-image.ts';
 import { decodePngOrJpeg } from '../src/parsing/image-decode.ts';
@@ -58,7 +59,8 @@ async function measure(engine: OcrEngine, page: Page, languages: OcrLanguage[] |
 }
 
 export async function ocrLanguagesBench() {
-  const engine = createOcrEngine();
+  // As parser processes run it: KBQA_OCR_READERS, one reading a core by default.
+  const engine = createOcrEngine({ readers: loadConfig(process.env).ingestion.ocrReaders });
   try {
     const results: Record<string, Record<string, { word_accuracy: number; ms: number }>> = {};
     for (const page of await pages()) {

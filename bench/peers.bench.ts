@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
 import { sizeForOcr, toPgm, type GrayImage } from '../src/parsing/gray-image.ts';
 import { decodePngOrJpeg } from '../src/parsing/image-decode.ts';
 import { createOcrEngine, type OcrEngine } from '../src/parsing/ocr.ts';
@@ -74,8 +75,10 @@ const figure = (r: Reading | undefined, truth: string | undefined) =>
 async function ocrPeers(dir: string) {
   if (!SCANS.every((f) => existsSync(join(DOCS, 'scanned', f)))) return { skipped: `needs ${join(DOCS, 'scanned')}` };
   const native = await toolVersion('tesseract', ['--version']);
-  const wasm = createOcrEngine({ engine: 'wasm' });
-  const ours = 'version' in native ? createOcrEngine({ engine: 'native' }) : undefined;
+  // As parser processes run them: KBQA_OCR_READERS, one reading a core by default.
+  const readers = loadConfig(process.env).ingestion.ocrReaders;
+  const wasm = createOcrEngine({ engine: 'wasm', readers });
+  const ours = 'version' in native ? createOcrEngine({ engine: 'native', readers }) : undefined;
   const pages: Record<string, object> = {};
   try {
     for (const file of SCANS) {
@@ -106,7 +109,7 @@ async function ocrPeers(dir: string) {
   } finally {
     await Promise.all([wasm.close(), ours?.close()]);
   }
-  return { tesseract: native, languages: 'eng', pages };
+  return { tesseract: native, languages: 'eng', readers, pages };
 }
 
 export async function peersBench() {
