@@ -30,7 +30,7 @@ export class OcrTimeout extends Error {
   override readonly name = 'OcrTimeout';
 }
 
-/** `readers`: page readings that may run at once (KBQA_OCR_READERS, one a core by default in parser processes). */
+/** `readers`: page readings that may run at once, 1 or 2 (parser processes pass KBQA_OCR_READERS, one a core by default). */
 export type OcrEngineOptions = { timeoutMs?: number; readers?: number; detectLanguage?: TextLanguageDetector; engine?: OcrEngineChoice };
 
 function chooseBackend(engine: OcrEngineChoice, readers: number): { kind: 'native' | 'wasm'; backend: OcrBackend } {
@@ -40,10 +40,10 @@ function chooseBackend(engine: OcrEngineChoice, readers: number): { kind: 'nativ
 }
 
 /**
- * With two readers or more, a large page is read in halves at once (ocr-halves.ts) and a page's
- * languages two at a time (ocr-auto.ts): tesseract reads a page on one core. A native reading is
- * a process of tens of MB; a tesseract.js worker holds a heap of up to 300 MB, but one that reads
- * halves grows less: two workers took the OCR benchmark's process group from 580 to 609 MB.
+ * With two readers, a large page is read in halves at once (ocr-halves.ts) and a page's languages
+ * two at a time (ocr-auto.ts): tesseract reads a page on one core. A native reading is a process
+ * of tens of MB; a tesseract.js worker holds a heap of up to 300 MB, but one that reads halves
+ * grows less: two workers took the OCR benchmark's process group from 572-579 to 624-635 MB.
  * The languages that read the last page are tried first, so a document in one language does not
  * switch its workers' models on every page.
  */
