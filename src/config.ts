@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
 import type { LoadLimits } from './http/load-shedding.ts';
+import { MAX_OCR_READERS } from './parsing/parser-settings.ts';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
@@ -51,7 +52,7 @@ const Env = z.object({
   KBQA_MAX_PAGES: int(5000, 1),
   KBQA_OCR: z.enum(['on', 'off']).default('on'),
   KBQA_OCR_ENGINE: z.enum(['auto', 'native', 'wasm']).default('auto'),
-  KBQA_OCR_READERS: z.coerce.number().int().min(1).max(2).optional(),
+  KBQA_OCR_READERS: z.coerce.number().int().min(1).max(MAX_OCR_READERS).optional(),
   KBQA_PARSER_WARMUP: z.enum(['on', 'off']).default('off'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -233,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPages: e.KBQA_MAX_PAGES,
       ocr: e.KBQA_OCR === 'on',
       ocrEngine: e.KBQA_OCR_ENGINE,
-      ocrReaders: e.KBQA_OCR_READERS ?? Math.min(2, availableParallelism()),
+      ocrReaders: e.KBQA_OCR_READERS ?? Math.min(MAX_OCR_READERS, availableParallelism()),
       warmUp: e.KBQA_PARSER_WARMUP === 'on',
     },
   };

@@ -13,7 +13,8 @@ export type ParserProcessSettings = {
 };
 
 const DEFAULTS: ParserProcessSettings = { ocrEngine: 'auto', ocrReaders: 1 };
-const MAX_OCR_READERS = 2;
+/** Halves of a page, or two languages: a page never has more to read at once. */
+export const MAX_OCR_READERS = 2;
 const OCR_ENGINES: readonly OcrEngineChoice[] = ['auto', 'native', 'wasm'];
 let current: ParserProcessSettings = DEFAULTS;
 
