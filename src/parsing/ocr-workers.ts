@@ -120,7 +120,7 @@ export function createWorkerPool({ maxWorkers = 1 } = {}): WorkerPool {
 }
 
 /** A reader of the wasm backend: its own pool of one worker, and how many readings it has. */
-export type Lane = { holds(key: string): boolean; busy: number };
+export type Lane = { pool: Pick<WorkerPool, 'holds'>; busy: number };
 
 /**
  * Where a reading goes: a free lane that already holds its models (no switch, 0.12 s), else any
@@ -130,7 +130,7 @@ export type Lane = { holds(key: string): boolean; busy: number };
 export function pickLane<L extends Lane>(lanes: readonly L[], key: string): L {
   if (key === 'osd') return lanes[0]!;
   const free = lanes.filter((lane) => lane.busy === 0);
-  return free.find((lane) => lane.holds(key)) ?? free[0] ?? lanes.reduce((a, b) => (b.busy < a.busy ? b : a));
+  return free.find((lane) => lane.pool.holds(key)) ?? free[0] ?? lanes.reduce((a, b) => (b.busy < a.busy ? b : a));
 }
 
 /**
@@ -141,10 +141,7 @@ export function pickLane<L extends Lane>(lanes: readonly L[], key: string): L {
  * idle one never keeps the process alive.
  */
 export function createWasmBackend({ lanes = 1 } = {}): OcrBackend {
-  const all = Array.from({ length: Math.max(1, lanes) }, () => {
-    const pool = createWorkerPool({ maxWorkers: 1 });
-    return { pool, holds: pool.holds, busy: 0 };
-  });
+  const all = Array.from({ length: Math.max(1, lanes) }, () => ({ pool: createWorkerPool({ maxWorkers: 1 }), busy: 0 }));
   const held = async <T>(key: string, job: (worker: Worker) => Promise<T>): Promise<T> => {
     const lane = pickLane(all, key);
     lane.busy++;

@@ -18,7 +18,7 @@ import { wordAccuracy } from './parsing-pdf-fixtures.ts';
  * halves at once, and a page's languages two at a time, must read as the page read whole.
  */
 
-const lane = (busy: number, ...keys: string[]) => ({ busy, holds: (key: string) => keys.includes(key) });
+const lane = (busy: number, ...keys: string[]) => ({ busy, pool: { holds: (key: string) => keys.includes(key) } });
 
 test('a reading goes to a free lane holding its models, else to any free lane, else to the least busy', (t) => {
   const [english, german] = [lane(0, 'eng'), lane(0, 'deu+eng')];
