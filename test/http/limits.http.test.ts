@@ -253,6 +253,9 @@ test('a request that waits in the queue longer than KBQA_QUEUE_WAIT_MS gets 503 
     t.like(await waited.json(), { error: { code: 'server_overloaded' } });
     await untilMetric(s.server, /kbqa_load_shed_total\{class="query",reason="queue_timeout"\} 1/);
     holder.abort();
+    // The aborted stream gives its slot back once the server sees the client go; a search sent
+    // before that would queue behind it, and past 200 ms be turned away (seen under a full run).
+    await untilMetric(s.server, /kbqa_load_in_flight\{class="query"\} 0/);
     t.is((await s.search()).status, 200);
   } finally {
     await s.close();
