@@ -17,11 +17,12 @@ export const CHUNK_IDS_BYTES = 2 * (ID_STRING_BYTES + REFERENCE_BYTES) + MAP_ENT
 
 /**
  * One vector in a mirror (vector-mirror.ts): its sign code, popcount and norm (8), int8 code
- * and scale (4), and the candidate, score and dot slots each query uses (4 each), plus its ids.
+ * and scale (4), its nibble columns and their scale (4), and the candidate, score and dot slots
+ * each query uses (4 each), plus its ids.
  */
 export function vectorBytes(dims: number): number {
-  const { codeBytes, bitBytes } = encoderFor(dims).shape;
-  return bitBytes + 8 + codeBytes + 4 + 12 + CHUNK_IDS_BYTES;
+  const { codeBytes, bitBytes, nibbleBytes } = encoderFor(dims).shape;
+  return bitBytes + 8 + codeBytes + 4 + (nibbleBytes ? nibbleBytes + 4 : 0) + 12 + CHUNK_IDS_BYTES;
 }
 
 /** A term string (most are under 8 characters) and its Map entry to the term's id. */

@@ -7,10 +7,14 @@
  * - one sign bit per rotated dimension. The query is not binarised: its rotated values,
  *   quantised to 4 bits, are summed per group of 4 sign bits from 16-entry tables, which
  *   estimates the cosine well enough to pick a shortlist (the scan).
+ * - from 64 dimensions up, the unrotated values at 4 bits, for queries over few dimensions
+ *   (vector-columns.ts).
  * The codes are stored beside the float vectors so that loading a namespace needs no encoding;
  * CODE_FORMAT names this encoding, and stored codes of another format are rebuilt from the floats.
  */
-export const CODE_FORMAT = 'hadamard2-sign-int8-v1';
+import { type ColumnQuery, createColumnQuery, encodeNibbles, nibbleBytes } from './vector-columns.ts';
+
+export const CODE_FORMAT = 'hadamard2-sign-int8-nibble-v2';
 
 export type CodeShape = {
   dims: number;
@@ -20,7 +24,9 @@ export type CodeShape = {
   codeBytes: number;
   /** rotatedDims / 8 */
   bitBytes: number;
-  /** Bytes of a stored record: int8 code, sign bits, then scale, popcount and 1/L1 as float32. */
+  /** Bytes of unrotated 4-bit values (see vector-columns.ts), 0 when there is no sign code. */
+  nibbleBytes: number;
+  /** Bytes of a stored record: int8 code, sign bits, scale, popcount, 1/L1 and nibble scale as float32, nibbles. */
   recordBytes: number;
 };
 
@@ -37,14 +43,20 @@ export function codeShape(dims: number): CodeShape {
   const rotatedDims = dims < MIN_SIGN_DIMS || dims > MAX_SIGN_DIMS ? 0 : Math.max(128, 2 ** Math.ceil(Math.log2(dims)));
   const codeBytes = rotatedDims || Math.ceil(dims / 16) * 16;
   const bitBytes = rotatedDims / 8;
-  return { dims, rotatedDims, codeBytes, bitBytes, recordBytes: codeBytes + bitBytes + 12 };
+  const nibbles = rotatedDims ? nibbleBytes(dims) : 0;
+  return { dims, rotatedDims, codeBytes, bitBytes, nibbleBytes: nibbles, recordBytes: codeBytes + bitBytes + FIELD_BYTES + nibbles };
 }
 
-/** The three numbers at the end of a record. */
+const FIELD_BYTES = 16;
+
+/** The four numbers after the codes in a record. */
 export function recordFields(record: Uint8Array, shape: CodeShape) {
-  const view = new DataView(record.buffer, record.byteOffset + shape.codeBytes + shape.bitBytes, 12);
-  return { scale: view.getFloat32(0, true), popcount: view.getFloat32(4, true), inverseL1: view.getFloat32(8, true) };
+  const view = new DataView(record.buffer, record.byteOffset + shape.codeBytes + shape.bitBytes, FIELD_BYTES);
+  return { scale: view.getFloat32(0, true), popcount: view.getFloat32(4, true), inverseL1: view.getFloat32(8, true), nibbleScale: view.getFloat32(12, true) };
 }
+
+/** Where a record's nibbles start. */
+export const nibbleOffset = (shape: CodeShape) => shape.codeBytes + shape.bitBytes + FIELD_BYTES;
 
 export type QueryCode = {
   /** int16 query for rescoring: cosine ≈ dot(code, query) · scale / queryScale. */
@@ -56,6 +68,8 @@ export type QueryCode = {
   k1: number;
   k2: number;
   k3: number;
+  /** The query's non-zero dimensions for the column scan (count 0 without a sign code). */
+  columns: ColumnQuery;
 };
 
 export function createEncoder(shape: CodeShape) {
@@ -63,7 +77,8 @@ export function createEncoder(shape: CodeShape) {
   // The working vector, padded with zeros to the rotated width (or to whole SIMD registers).
   const space = new Float64Array(codeBytes);
   const signs = randomSigns(rotatedDims * ROTATION_ROUNDS);
-  const query: QueryCode = { query: new Int16Array(codeBytes), queryScale: 1, tables: new Uint8Array(rotatedDims * 4), k1: 0, k2: 0, k3: 0 };
+  const columnQuery = createColumnQuery(dims);
+  const query: QueryCode = { query: new Int16Array(codeBytes), queryScale: 1, tables: new Uint8Array(rotatedDims * 4), k1: 0, k2: 0, k3: 0, columns: columnQuery.query };
   const levels = new Uint8Array(rotatedDims);
 
   /** Sign flips then a fast Walsh–Hadamard transform, per round, in place on `space`. */
@@ -96,6 +111,12 @@ export function createEncoder(shape: CodeShape) {
     for (let i = 0; i < rotatedDims; i++) space[i]! *= orthonormal;
   };
 
+  const inverseNorm = (values: Float32Array) => {
+    let norm = 0;
+    for (let i = 0; i < dims; i++) norm += values[i]! * values[i]!;
+    return norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  };
+
   /** `values` normalised, then rotated when there is a sign code; zero stays zero (and scores 0). */
   const prepare = (values: Float32Array): Float64Array => {
     if (values.length !== dims) throw new Error(`expected ${dims} dimensions, got ${values.length}`);
@@ -113,8 +134,9 @@ export function createEncoder(shape: CodeShape) {
     shape,
     /** A new record (see CodeShape.recordBytes) for one vector. */
     encode(values: Float32Array): Uint8Array {
-      const v = prepare(values);
       const record = new Uint8Array(recordBytes);
+      const nibbleScale = rotatedDims ? encodeNibbles(values, inverseNorm(values), record.subarray(nibbleOffset(shape))) : 0;
+      const v = prepare(values);
       const code = new Int8Array(record.buffer, 0, codeBytes);
       let max = 0;
       for (let i = 0; i < codeBytes; i++) max = Math.max(max, Math.abs(v[i]!));
@@ -129,14 +151,16 @@ export function createEncoder(shape: CodeShape) {
           popcount++;
         }
       }
-      const fields = new DataView(record.buffer, codeBytes + bitBytes, 12);
+      const fields = new DataView(record.buffer, codeBytes + bitBytes, FIELD_BYTES);
       fields.setFloat32(0, max / 127, true);
       fields.setFloat32(4, popcount, true);
       fields.setFloat32(8, l1 > 0 ? 1 / l1 : 0, true);
+      fields.setFloat32(12, nibbleScale, true);
       return record;
     },
     /** The query's codes, in buffers that the next call reuses. */
     encodeQuery(values: Float32Array): QueryCode {
+      if (rotatedDims) columnQuery.encode(values, inverseNorm(values));
       const v = prepare(values);
       let l1 = 0;
       let max = 0;

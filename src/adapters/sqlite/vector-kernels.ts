@@ -1,3 +1,4 @@
+import { columnScanFunction } from './vector-column-kernel.ts';
 import { encodeModule, op, type Code, type FunctionDef, type as t } from './vector-wasm.ts';
 
 /**
@@ -17,6 +18,11 @@ export type Kernels = {
   collect(scores: number, count: number, cut: number, into: number): number;
   /** For each of `count` int32 slots listed at `slots`: dot(int8 code, int16 query) · scale, as float32. */
   rescore(codes: number, scales: number, query: number, slots: number, count: number, out: number): void;
+  /**
+   * The query's listed dimensions summed over nibble columns, superblock by superblock (see
+   * vector-column-kernel.ts), times each slot's scale and `unit`; writes a float32 per slot.
+   */
+  columnScan(columns: number, superblocks: number, superBytes: number, groupBytes: number, list: number, count: number, tables: number, scales: number, out: number, unit: number, acc: number): void;
 };
 
 export type KernelShape = {
@@ -32,7 +38,7 @@ const modules = new Map<string, WebAssembly.Module>();
 export function instantiateKernels(shape: KernelShape, memory: WebAssembly.Memory): Kernels {
   const key = `${shape.bitBytes}/${shape.codeBytes}`;
   let module = modules.get(key);
-  if (!module) modules.set(key, (module = new WebAssembly.Module(encodeModule([scanFunction(shape.bitBytes), collectFunction(), rescoreFunction(shape.codeBytes)]))));
+  if (!module) modules.set(key, (module = new WebAssembly.Module(encodeModule([scanFunction(shape.bitBytes), collectFunction(), rescoreFunction(shape.codeBytes), columnScanFunction()]))));
   return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as Kernels;
 }
 

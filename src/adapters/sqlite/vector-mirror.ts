@@ -1,4 +1,5 @@
-import { encoderFor, recordFields } from './vector-codes.ts';
+import { encoderFor, nibbleOffset, recordFields } from './vector-codes.ts';
+import { columnRegion, superSlotsFor, usesColumns } from './vector-columns.ts';
 import { instantiateKernels } from './vector-kernels.ts';
 import { collectListed, createTopK, keepBest, sampleCut } from './vector-select.ts';
 
@@ -19,9 +20,12 @@ export type MirrorOptions = {
    * with 2,000 and no margin, 0.975 with 1,000 then 1.5 (5,500 rescored).
    */
   errorMargin?: number;
+  /** The shortlist after a column scan (vector-columns.ts), whose estimates err far less. */
+  columnShortlist?: (topK: number) => number;
 };
 
 const defaultShortlist = (topK: number) => Math.max(1000, 10 * topK);
+const defaultColumnShortlist = (topK: number) => Math.max(300, 3 * topK);
 
 /**
  * One namespace's vectors of one width, in memory, compressed (see vector-codes.ts), searched
@@ -39,11 +43,16 @@ const defaultShortlist = (topK: number) => Math.max(1000, 10 * topK);
  */
 export function createMirror(dims: number, options: MirrorOptions = {}) {
   const shortlistFor = options.shortlist ?? defaultShortlist;
+  const columnShortlistFor = options.columnShortlist ?? defaultColumnShortlist;
+  const marginFactor = options.errorMargin ?? 1.5;
   // The scan's estimate of a cosine errs by about 0.76/√(rotated dims): RaBitQ's bound for 1-bit codes.
-  const errorMargin = ((options.errorMargin ?? 1.5) * 0.76) / Math.sqrt(Math.max(1, encoderFor(dims).shape.rotatedDims));
+  const errorMargin = (marginFactor * 0.76) / Math.sqrt(Math.max(1, encoderFor(dims).shape.rotatedDims));
   const encoder = encoderFor(dims);
   const { shape } = encoder;
-  const { codeBytes, bitBytes } = shape;
+  const { codeBytes, bitBytes, nibbleBytes } = shape;
+  const nibbles = nibbleOffset(shape);
+  const packed = new Uint8Array(nibbleBytes);
+  let largestNibbleScale = 0;
   const memory = new WebAssembly.Memory({ initial: 1 });
   const kernels = instantiateKernels(shape, memory);
   const top = createTopK(16);
@@ -65,18 +74,31 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
       offset += Math.ceil(bytes / 16) * 16;
       return start;
     };
-    return {
+    const superSlots = superSlotsFor(slots);
+    // The column scan writes whole superblocks, so its outputs and scales are sized in them.
+    const columnSlots = nibbleBytes ? Math.ceil(slots / superSlots) * superSlots : 0;
+    const superBytes = dims * (superSlots / 2);
+    const at = {
+      superSlots,
+      superBytes,
       tables: take(bitBytes * 32),
       query: take(codeBytes * 2),
+      list: take(nibbleBytes ? (dims + 1) * 4 : 0),
+      columnTables: take(nibbleBytes ? (dims + 1) * 16 : 0),
+      sums: take(nibbleBytes ? superSlots * 2 : 0),
       blocks: take(slots * bitBytes),
       meta: take(slots * 8),
       codes: take(slots * codeBytes),
       scales: take(slots * 4),
+      nibbleScales: take(columnSlots * 4),
       candidates: take(slots * 4),
-      scores: take(slots * 4),
+      scores: take(Math.max(slots, columnSlots) * 4),
       dots: take(slots * 4),
+      // Last, so that growing moves it first (see reserve).
+      columns: take((columnSlots / superSlots) * superBytes),
       end: offset,
     };
+    return { ...at, region: columnRegion(dims, superSlots, at.columns) };
   }
 
   const reserve = (wanted: number) => {
@@ -86,9 +108,20 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
     const pages = Math.ceil(next.end / 65536) - memory.buffer.byteLength / 65536;
     if (pages > 0) memory.grow(pages);
     u8 = new Uint8Array(memory.buffer);
+    // A superblock of another size is laid out again; the old columns are read from a copy.
+    const relaid = next.superSlots === at.superSlots ? undefined : u8.slice(at.columns, at.end);
+    if (!relaid) u8.copyWithin(next.columns, at.columns, at.end);
     // Every region only moves up, so moving the last first never overwrites one not yet moved.
-    const kept: [keyof typeof at, number][] = [['scales', 4], ['codes', codeBytes], ['meta', 8], ['blocks', bitBytes]];
+    const kept: ['nibbleScales' | 'scales' | 'codes' | 'meta' | 'blocks', number][] = [['nibbleScales', 4], ['scales', 4], ['codes', codeBytes], ['meta', 8], ['blocks', bitBytes]];
     for (const [region, bytesPerSlot] of kept) u8.copyWithin(next[region], at[region], at[region] + capacity * bytesPerSlot);
+    if (relaid) {
+      u8.fill(0, next.columns, next.end);
+      const old = columnRegion(dims, at.superSlots, 0);
+      for (let slot = 0; slot < ids.length; slot++) {
+        old.read(relaid, slot, packed);
+        next.region.write(u8, slot, packed, 0);
+      }
+    }
     i16 = new Int16Array(memory.buffer);
     i32 = new Int32Array(memory.buffer);
     f32 = new Float32Array(memory.buffer);
@@ -97,10 +130,13 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
   };
 
   const write = (slot: number, record: Uint8Array) => {
-    const { scale, popcount, inverseL1 } = recordFields(record, shape);
+    const { scale, popcount, inverseL1, nibbleScale } = recordFields(record, shape);
     u8.set(record.subarray(0, codeBytes), at.codes + slot * codeBytes);
     f32[(at.scales >> 2) + slot] = scale;
     if (bitBytes === 0) return;
+    f32[(at.nibbleScales >> 2) + slot] = nibbleScale;
+    largestNibbleScale = Math.max(largestNibbleScale, nibbleScale);
+    at.region.write(u8, slot, record, nibbles);
     const lane = at.blocks + (slot >> 4) * bitBytes * 16 + (slot & 15);
     for (let j = 0; j < bitBytes; j++) u8[lane + j * 16] = record[codeBytes + j]!;
     const meta = (at.meta >> 2) + (slot >> 4) * 32 + (slot & 15);
@@ -112,6 +148,9 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
     u8.copyWithin(at.codes + to * codeBytes, at.codes + from * codeBytes, at.codes + (from + 1) * codeBytes);
     f32[(at.scales >> 2) + to] = f32[(at.scales >> 2) + from]!;
     if (bitBytes === 0) return;
+    f32[(at.nibbleScales >> 2) + to] = f32[(at.nibbleScales >> 2) + from]!;
+    at.region.read(u8, from, packed);
+    at.region.write(u8, to, packed, 0);
     const source = at.blocks + (from >> 4) * bitBytes * 16 + (from & 15);
     const target = at.blocks + (to >> 4) * bitBytes * 16 + (to & 15);
     for (let j = 0; j < bitBytes; j++) u8[target + j * 16] = u8[source + j * 16]!;
@@ -135,6 +174,15 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
       documentId: documentIds[slot]!,
       score: Math.max(-1, Math.min(1, score / queryScale)),
     }));
+
+  /** Estimates from the query's own dimensions' nibble columns, into the scores. */
+  const scanColumns = (columns: ReturnType<typeof encoder.encodeQuery>['columns']) => {
+    const half = at.superSlots / 2;
+    for (let i = 0; i < columns.count; i++) i32[(at.list >> 2) + i] = columns.dimensions[i]! * half;
+    u8.set(new Uint8Array(columns.tables.buffer, 0, columns.count * 16), at.columnTables);
+    const superblocks = Math.ceil(ids.length / at.superSlots);
+    kernels.columnScan(at.columns, superblocks, at.superBytes, half, at.list, columns.count, at.columnTables, at.nibbleScales, at.scores, columns.unit, at.sums);
+  };
 
   /** Slots (all, or those listed) whose scan estimate reaches `cut`, into the candidate list. */
   const collect = (cut: number, pool: number, within: readonly number[] | undefined) =>
@@ -187,7 +235,7 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
       const query = encoder.encodeQuery(vector);
       i16.set(query.query, at.query >> 1);
       const candidates = at.candidates >> 2;
-      const shortlist = Math.max(topK, shortlistFor(topK));
+      let shortlist = Math.max(topK, shortlistFor(topK));
       top.reset(topK);
       if (bitBytes === 0 || pool <= shortlist) {
         if (within) i32.set(within, candidates);
@@ -195,8 +243,17 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
         rescore(pool);
         return hits(query.queryScale);
       }
-      u8.set(query.tables, at.tables);
-      kernels.scan(at.blocks, Math.ceil(ids.length / 16), at.tables, at.meta, at.scores, query.k1, query.k2, query.k3);
+      const { columns } = query;
+      let margin = errorMargin;
+      if (usesColumns(columns.count, bitBytes) && pool > columnShortlistFor(topK)) {
+        shortlist = Math.max(topK, columnShortlistFor(topK));
+        scanColumns(columns);
+        // Both sides' rounding, ±half a step per dimension: a spread of step/√12 each (unit vectors).
+        margin = (marginFactor * Math.hypot(largestNibbleScale, columns.unit)) / Math.sqrt(12);
+      } else {
+        u8.set(query.tables, at.tables);
+        kernels.scan(at.blocks, Math.ceil(ids.length / 16), at.tables, at.meta, at.scores, query.k1, query.k2, query.k3);
+      }
       const estimates = at.scores >> 2;
       // A quarter more than the shortlist on average; fewer than it only by bad luck, then retried.
       let kept = 0;
@@ -208,7 +265,7 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
       // A vector better than the k-th best so far has an estimate within the scan's error of it:
       // where that reaches below the shortlist, those are rescored too. Crowded neighbourhoods
       // (flat score distributions) take this second pass; most queries do not.
-      const floor = top.floor() / query.queryScale - errorMargin;
+      const floor = top.floor() / query.queryScale - margin;
       if (floor < lowest) {
         let more = 0;
         const found = collect(floor, pool, within);

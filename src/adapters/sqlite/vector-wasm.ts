@@ -77,6 +77,8 @@ export const op = {
   i16x8FromHighU8: simd(0x8a),
   i16x8ShrU: simd(0x8d),
   i16x8Add: simd(0x8e),
+  i32x4FromLowI16: simd(0xa7),
+  i32x4FromHighI16: simd(0xa8),
   i32x4FromLowU16: simd(0xa9),
   i32x4FromHighU16: simd(0xaa),
   i32x4Add: simd(0xae),
