@@ -168,3 +168,29 @@ test('top-k keeps the best, ties to the lower ordinal', (t) => {
     .slice(0, 10);
   t.deepEqual(top.drain(), expected);
 });
+
+test('the shared score scratch: a sampled cut-off gives the same top k as offering every chunk, across namespaces of other sizes', (t) => {
+  const small = new Harness();
+  const large = new Harness();
+  corpus(3, 40).forEach((c) => small.add(c));
+  const chunks = corpus(4, 20_000);
+  chunks.forEach((c) => large.add(c));
+  for (let i = 0; i < 40; i += 3) large.remove(`c${i}`);
+  const rnd = random(11);
+  for (let n = 0; n < 12; n++) {
+    const q = [...new Set(Array.from({ length: 1 + (n % 4) }, () => `w${Math.floor(Math.exp(rnd() * Math.log(300)))}`))];
+    // Alternating, so each search starts from what the other namespace's search left.
+    same(t, large.postings.search(q, 100), reference(large.live.values(), q, 100), `large ${q.join(' ')}`);
+    same(t, small.postings.search(q, 5), reference(small.live.values(), q, 5), `small ${q.join(' ')}`);
+    same(t, large.postings.search(q, 20, ['d5', 'd6000']), reference(large.live.values(), q, 20, ['d5', 'd6000']), `filtered ${q.join(' ')}`);
+  }
+});
+
+test('top-k can be emptied and refilled', (t) => {
+  const top = new TopK(2);
+  [3, 9, 4].forEach((s, o) => top.offer(s, o));
+  top.clear();
+  t.is(top.threshold, -Infinity);
+  [1, 2].forEach((s, o) => top.offer(s, o));
+  t.deepEqual(top.drain(), [{ ordinal: 1, score: 2 }, { ordinal: 0, score: 1 }]);
+});

@@ -3,6 +3,7 @@ import type { KeywordMatch } from '../../ports/keyword-index.ts';
 import { grown } from './keyword-arrays.ts';
 import { decodeInto, maxTerms } from './keyword-codec.ts';
 import { type Accumulation, DeltaPostings } from './keyword-delta.ts';
+import { sharedScores } from './keyword-scores.ts';
 import { TopK } from './keyword-top-k.ts';
 
 
@@ -43,7 +44,6 @@ export class NamespacePostings {
   #delta = new DeltaPostings();
   #deadPostings = 0;
 
-  #accumulator = new Float32Array(0);
 
   constructor(readonly params: Bm25Parameters) {}
 
@@ -55,7 +55,7 @@ export class NamespacePostings {
   documentFrequency = (term: string): number => Math.max(this.#df[this.#termIds.get(term) ?? -1] ?? 0, 0);
 
   /** What holds memory: the arrays as allocated, how many terms and how many chunk and document ids (see index-footprint.ts). */
-  holdings = () => ({ arrays: [this.#df, this.#documentOf, this.#lengths, this.#alive, this.#baseStart, this.#baseOrdinals, this.#baseTfs, this.#accumulator, ...this.#delta.arrays()], terms: this.#termCount, ids: this.#chunkIds.length + this.#documents.length });
+  holdings = () => ({ arrays: [this.#df, this.#documentOf, this.#lengths, this.#alive, this.#baseStart, this.#baseOrdinals, this.#baseTfs, ...this.#delta.arrays()], terms: this.#termCount, ids: this.#chunkIds.length + this.#documents.length });
 
   has(chunkId: string): boolean {
     return this.#ordinalOf.has(chunkId);
@@ -198,8 +198,7 @@ export class NamespacePostings {
     const best = bestReachable(weights, this.params);
     const c0 = k1 * (1 - b);
     const c1 = (k1 * b) / Math.max(this.#totalLength / n, 1);
-    this.#accumulator = grown(this.#accumulator, this.#ordinals);
-    const acc = this.#accumulator;
+    const acc = sharedScores.scores(this.#ordinals);
     const lengths = this.#lengths;
     const pass: Accumulation = { c0, c1, lengths, acc };
     let matched = false;
@@ -223,16 +222,7 @@ export class NamespacePostings {
     const top = new TopK(k);
     const alive = this.#alive;
     const documentOf = this.#documentOf;
-    // Most slots are zero or below the k-th best so far: one comparison each, then one memset to clear them.
-    let threshold = 0;
-    for (let o = 0; o < this.#ordinals; o++) {
-      const s = acc[o]!;
-      if (s > threshold && alive[o] && (!allowed || allowed[documentOf[o]!])) {
-        top.offer(s, o);
-        threshold = Math.max(0, top.threshold);
-      }
-    }
-    acc.fill(0, 0, this.#ordinals);
+    sharedScores.offerBest(this.#ordinals, top, (o) => alive[o] === 1 && (!allowed || allowed[documentOf[o]!] === 1));
     return top.drain().map(({ ordinal, score }) => ({
       id: this.#chunkIds[ordinal]!,
       documentId: this.#documents[documentOf[ordinal]!]!,

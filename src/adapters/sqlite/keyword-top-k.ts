@@ -26,6 +26,11 @@ export class TopK {
     }
   }
 
+  /** Empties the heap for another stream. */
+  clear(): void {
+    this.#size = 0;
+  }
+
   /** Best first. */
   drain(): { ordinal: number; score: number }[] {
     const out = Array.from({ length: this.#size }, (_, i) => ({ ordinal: this.#ordinals[i]!, score: this.#scores[i]! }));
