@@ -27,8 +27,12 @@ const MAX_LISTED = 584;
  */
 export const usesColumns = (listed: number, signBytes: number) => listed > 0 && listed <= MAX_LISTED && listed / 2 <= (2 / 3) * (signBytes + 8);
 
-/** Superblock size for a capacity: small indexes get one small superblock, not 4 MB of columns. */
-export const superSlotsFor = (capacity: number) => Math.min(SUPER_SLOTS, Math.max(64, 2 ** Math.ceil(Math.log2(Math.max(1, capacity)))));
+/**
+ * Superblock size for a capacity: at most an eighth of it, so that the last superblock's unused
+ * part stays under an eighth of the columns (20k vectors in superblocks of 16,384 would take
+ * 64 % more memory than they fill; a small index's scan is short whatever its superblocks).
+ */
+export const superSlotsFor = (capacity: number) => Math.min(SUPER_SLOTS, Math.max(64, 2 ** Math.floor(Math.log2(Math.max(1, capacity / 8)))));
 
 /** Bytes of nibbles in a record: one per dimension, two a byte (dimension 2i low, 2i + 1 high). */
 export const nibbleBytes = (dims: number) => Math.ceil(dims / 2);
