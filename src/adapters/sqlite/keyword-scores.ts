@@ -67,7 +67,5 @@ export function createScoreScratch() {
   };
 }
 
-export type ScoreScratch = ReturnType<typeof createScoreScratch>;
-
 /** The process's scratch (see createScoreScratch). */
 export const sharedScores = createScoreScratch();

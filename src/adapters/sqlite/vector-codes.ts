@@ -111,19 +111,17 @@ export function createEncoder(shape: CodeShape) {
     for (let i = 0; i < rotatedDims; i++) space[i]! *= orthonormal;
   };
 
-  const inverseNorm = (values: Float32Array) => {
-    let norm = 0;
-    for (let i = 0; i < dims; i++) norm += values[i]! * values[i]!;
-    return norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  };
-
-  /** `values` normalised, then rotated when there is a sign code; zero stays zero (and scores 0). */
-  const prepare = (values: Float32Array): Float64Array => {
+  /** 1 / ‖values‖ (0 for a zero vector), once the width and every component are checked. */
+  const inverseNorm = (values: Float32Array): number => {
     if (values.length !== dims) throw new Error(`expected ${dims} dimensions, got ${values.length}`);
     let norm = 0;
     for (let i = 0; i < dims; i++) norm += values[i]! * values[i]!;
     if (!Number.isFinite(norm)) throw new Error('vector has a non-finite component');
-    const inverse = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    return norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  };
+
+  /** `values` times `inverse` (see inverseNorm), then rotated when there is a sign code; zero stays zero (and scores 0). */
+  const prepare = (values: Float32Array, inverse: number): Float64Array => {
     for (let i = 0; i < dims; i++) space[i] = values[i]! * inverse;
     space.fill(0, dims);
     if (rotatedDims > 0) rotate();
@@ -134,9 +132,10 @@ export function createEncoder(shape: CodeShape) {
     shape,
     /** A new record (see CodeShape.recordBytes) for one vector. */
     encode(values: Float32Array): Uint8Array {
+      const inverse = inverseNorm(values);
       const record = new Uint8Array(recordBytes);
-      const nibbleScale = rotatedDims ? encodeNibbles(values, inverseNorm(values), record.subarray(nibbleOffset(shape))) : 0;
-      const v = prepare(values);
+      const nibbleScale = rotatedDims ? encodeNibbles(values, inverse, record.subarray(nibbleOffset(shape))) : 0;
+      const v = prepare(values, inverse);
       const code = new Int8Array(record.buffer, 0, codeBytes);
       let max = 0;
       for (let i = 0; i < codeBytes; i++) max = Math.max(max, Math.abs(v[i]!));
@@ -160,8 +159,9 @@ export function createEncoder(shape: CodeShape) {
     },
     /** The query's codes, in buffers that the next call reuses. */
     encodeQuery(values: Float32Array): QueryCode {
-      if (rotatedDims) columnQuery.encode(values, inverseNorm(values));
-      const v = prepare(values);
+      const inverse = inverseNorm(values);
+      if (rotatedDims) columnQuery.encode(values, inverse);
+      const v = prepare(values, inverse);
       let l1 = 0;
       let max = 0;
       for (let i = 0; i < codeBytes; i++) {

@@ -1,4 +1,4 @@
-import { op, type Code, type FunctionDef, type as t } from './vector-wasm.ts';
+import { loopUntil, op, type Code, type FunctionDef, type as t } from './vector-wasm.ts';
 
 /**
  * The column scan (see vector-columns.ts): for every slot, Σ over the query's listed dimensions
@@ -14,14 +14,6 @@ import { op, type Code, type FunctionDef, type as t } from './vector-wasm.ts';
 export function columnScanFunction(): FunctionDef {
   const [columns, superblocks, superBytes, groupBytes, list, count, tables, scales, out, unit, acc] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
   const [end, listEnd, g, c1, c2, p, tp, sums, b1, b2, t1, t2, lo, hi, mask, units] = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26] as const;
-  const loopUntil = (cursor: number, limit: Code, body: Code, advances: [local: number, step: number][]): Code => [
-    ...op.block, ...op.loop,
-    ...op.get(cursor), ...limit, ...op.i32GeU, ...op.brIf(1),
-    ...body,
-    ...advances.flatMap(([local, step]) => [...op.get(local), ...op.i32(step), ...op.i32Add, ...op.set(local)]),
-    ...op.br(0),
-    ...op.end, ...op.end,
-  ];
   const fromZero = (cursor: number, limit: Code, body: Code, step: number): Code => [...op.i32(0), ...op.set(cursor), ...loopUntil(cursor, limit, body, [[cursor, step]])];
   const nibbles = (bytes: number, high: boolean): Code => [...op.get(bytes), ...(high ? [...op.i32(4), ...op.i16x8ShrU] : []), ...op.get(mask), ...op.v128And];
   const lookups = (high: boolean): Code => [

@@ -61,14 +61,12 @@ export type ColumnQuery = {
   dimensions: Int32Array;
   /** 16 int8 entries per listed dimension: its level times each nibble's value (nibble − 8). */
   tables: Int8Array;
-  /** estimate = Σ · vector scale · unit */
+  /** estimate = Σ · vector scale · unit; also the query's rounding step. */
   unit: number;
-  /** The quantisation's error in the estimate, as a spread: the query's part and, per unit of a vector's scale, the vector's part. */
-  queryError: number;
 };
 
 export function createColumnQuery(dims: number): { query: ColumnQuery; encode(values: Float32Array, inverseNorm: number): ColumnQuery } {
-  const query: ColumnQuery = { count: 0, dimensions: new Int32Array(dims + 1), tables: new Int8Array((dims + 1) * 16), unit: 0, queryError: 0 };
+  const query: ColumnQuery = { count: 0, dimensions: new Int32Array(dims + 1), tables: new Int8Array((dims + 1) * 16), unit: 0 };
   return {
     query,
     encode(values, inverseNorm) {
@@ -76,8 +74,6 @@ export function createColumnQuery(dims: number): { query: ColumnQuery; encode(va
       for (let i = 0; i < dims; i++) max = Math.max(max, Math.abs(values[i]! * inverseNorm));
       const step = max / LEVELS;
       query.unit = step;
-      // A uniform rounding error of ±step/2 has a spread of step/√12 per dimension.
-      query.queryError = step / Math.sqrt(12);
       let count = 0;
       for (let i = 0; i < dims && step > 0; i++) {
         const level = Math.round((values[i]! * inverseNorm) / step);

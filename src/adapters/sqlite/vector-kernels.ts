@@ -1,5 +1,5 @@
 import { columnScanFunction } from './vector-column-kernel.ts';
-import { encodeModule, op, type Code, type FunctionDef, type as t } from './vector-wasm.ts';
+import { encodeModule, loopUntil, op, type Code, type FunctionDef, type as t } from './vector-wasm.ts';
 
 /**
  * The loops a query spends its time in, as WebAssembly SIMD (V8 does not vectorise JavaScript;
@@ -51,16 +51,6 @@ const horizontalSum = (local: number): Code => [
   ...op.get(local), ...op.i32x4Lane(3), ...op.i32Add,
 ];
 
-/** `while (cursor < end) { body; cursor += step; …other advances }` */
-const loopUntil = (cursor: number, end: number, body: Code, advances: [local: number, step: number][]): Code => [
-  ...op.block, ...op.loop,
-  ...op.get(cursor), ...op.get(end), ...op.i32GeU, ...op.brIf(1),
-  ...body,
-  ...advances.flatMap(([local, step]) => [...op.get(local), ...op.i32(step), ...op.i32Add, ...op.set(local)]),
-  ...op.br(0),
-  ...op.end, ...op.end,
-];
-
 function scanFunction(bitBytes: number): FunctionDef {
   const [blocks, count, tables, meta, out, k1, k2, k3, end, lo, hi, bytes, sums, mask, m1, m2, m3] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] as const;
   const blockBytes = bitBytes * 16;
@@ -104,7 +94,7 @@ function scanFunction(bitBytes: number): FunctionDef {
       ...op.get(k1), ...op.f32x4Splat, ...op.set(m1),
       ...op.get(k2), ...op.f32x4Splat, ...op.set(m2),
       ...op.get(k3), ...op.f32x4Splat, ...op.set(m3),
-      ...loopUntil(blocks, end, body, [[blocks, blockBytes], [meta, 128], [out, 64]]),
+      ...loopUntil(blocks, op.get(end), body, [[blocks, blockBytes], [meta, 128], [out, 64]]),
     ],
   };
 }
@@ -133,7 +123,7 @@ function collectFunction(): FunctionDef {
       ...op.get(scores), ...op.get(count), ...op.i32(4), ...op.i32Mul, ...op.i32Add, ...op.set(end),
       ...op.get(cut), ...op.f32x4Splat, ...op.set(cuts),
       ...op.get(into), ...op.set(out),
-      ...loopUntil(scores, end, body, [[scores, 16], [slot, 4]]),
+      ...loopUntil(scores, op.get(end), body, [[scores, 16], [slot, 4]]),
       ...op.get(out), ...op.get(into), ...op.i32Sub, ...op.i32(2), ...op.i32ShrU,
     ],
   };
@@ -171,10 +161,10 @@ function rescoreFunction(codeBytes: number): FunctionDef {
     body: [
       ...op.get(slots), ...op.get(count), ...op.i32(4), ...op.i32Mul, ...op.i32Add, ...op.set(end),
       ...op.get(slots), ...op.set(slot),
-      ...loopUntil(slot, end, touch, [[slot, 4]]),
+      ...loopUntil(slot, op.get(end), touch, [[slot, 4]]),
       // Stored so that the touching loads are not dead code; the first score overwrites it.
       ...op.get(out), ...op.get(touched), ...op.i32Store(),
-      ...loopUntil(slots, end, score, [[slots, 4], [out, 4]]),
+      ...loopUntil(slots, op.get(end), score, [[slots, 4], [out, 4]]),
     ],
   };
 }

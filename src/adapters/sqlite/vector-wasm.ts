@@ -88,6 +88,16 @@ export const op = {
   f32x4FromI32: simd(0xfa),
 };
 
+/** `while (cursor < limit) { body; cursor += step; …other advances }`, `limit` any i32 expression. */
+export const loopUntil = (cursor: number, limit: Code, body: Code, advances: [local: number, step: number][]): Code => [
+  ...op.block, ...op.loop,
+  ...op.get(cursor), ...limit, ...op.i32GeU, ...op.brIf(1),
+  ...body,
+  ...advances.flatMap(([local, step]) => [...op.get(local), ...op.i32(step), ...op.i32Add, ...op.set(local)]),
+  ...op.br(0),
+  ...op.end, ...op.end,
+];
+
 export type FunctionDef = { name: string; params: ValueType[]; results?: ValueType[]; locals: ValueType[]; body: Code };
 
 const vec = (items: Code[]): Code => [...uleb(items.length), ...items.flat()];
