@@ -27,15 +27,14 @@ export async function serve(config: Config, role: Role = 'all') {
   }
   const http = await listen(runtime, config);
   const where = local ? ` (data in ${config.dataDir})` : '';
-  process.stdout.write(
-    runtime.parts.api
-      ? `KBQA listening on http://localhost:${http.port}/v1${where}\n`
-      : `KBQA ${role} running; health on http://localhost:${http.port}/readyz${where}\n`,
-  );
   // The first key is printed on the very first start only: a restart says how to get another.
-  if (runtime.parts.api && !printed && !config.adminKey) {
-    process.stdout.write(`No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n`);
-  }
+  // One write, so that whoever waits for the listening line has the hint with it.
+  const hint = runtime.parts.api && !printed && !config.adminKey ? `No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n` : '';
+  process.stdout.write(
+    (runtime.parts.api
+      ? `KBQA listening on http://localhost:${http.port}/v1${where}\n`
+      : `KBQA ${role} running; health on http://localhost:${http.port}/readyz${where}\n`) + hint,
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
