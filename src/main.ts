@@ -17,6 +17,7 @@ import { parserConsumer } from '../consumers/parser/index.ts';
 import { runnerConsumer } from '../consumers/runner/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createSearchService } from './app/services/search.ts';
+import { createChatGrounding } from './app/services/chat-grounding.ts';
 import { createRetrieval } from './app/retrieval/retrieval.ts';
 import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
 import { createWorkflowService } from './app/services/workflows.ts';
@@ -116,9 +117,11 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     );
     const { analyzer } = infra;
     const retrievalDeps = { readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens };
-    retrieval = spreadRetrieval(createRetrieval(retrievalDeps), config, infra.adapters, alone);
+    const localRetrieval = createRetrieval(retrievalDeps);
+    const groundChat = createChatGrounding({ analyzer, retrieval: localRetrieval, chatModels });
+    retrieval = spreadRetrieval({ ...localRetrieval, groundChat }, config, infra.adapters, alone);
     const search = createSearchService(retrievalDeps, retrieval);
-    const { chat, conversations, feedback } = createChatServices({ ctx, analyzer, search, chatModels, storeContent: config.chat.storeContent });
+    const { chat, conversations, feedback } = createChatServices({ ctx, search, groundChat: retrieval.groundChat, chatModels, storeContent: config.chat.storeContent });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
     }

@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { createRpcProcesses } from '../adapters/local/rpc-processes.ts';
 import { withYoungGeneration } from '../adapters/local/young-generation.ts';
 import type { createRetrieval } from '../app/retrieval/retrieval.ts';
+import type { GroundChat } from '../app/services/chat-grounding.ts';
 import type { Config } from '../config.ts';
 
-export type Retrieval = Pick<ReturnType<typeof createRetrieval>, 'retrieveContext' | 'retrieveContextAcross'>;
+export type Retrieval = Pick<ReturnType<typeof createRetrieval>, 'retrieveContext' | 'retrieveContextAcross'> & { groundChat: GroundChat };
 /** Retrievals answered so far, by where: here, in a query process, or here again after a query process failed one. */
 export type RetrievalCounts = { main: number; query_process: number; main_after_query_process: number };
 export type SpreadRetrieval = Retrieval & { counts(): RetrievalCounts; close(): Promise<void> };
@@ -33,6 +34,7 @@ export function spreadRetrieval(local: Retrieval, config: Config, adapters: Reco
   return {
     retrieveContext: (...args) => (answered.main++, local.retrieveContext(...args)),
     retrieveContextAcross: (...args) => (answered.main++, local.retrieveContextAcross(...args)),
+    groundChat: (...args) => (answered.main++, local.groundChat(...args)),
     counts: () => ({ ...answered }),
     close: async () => {},
   };
@@ -85,6 +87,7 @@ function offloadRetrieval(local: Retrieval, config: Config, alone: () => boolean
       balanced('retrieveContext', [kb, request, { maxContextTokens: options.maxContextTokens }], () => local.retrieveContext(kb, request, options)),
     retrieveContextAcross: (kbs, request, options = {}) =>
       balanced('retrieveContextAcross', [kbs, request, { maxContextTokens: options.maxContextTokens }], () => local.retrieveContextAcross(kbs, request, options)),
+    groundChat: (kbs, input, options = {}) => balanced('groundChat', [kbs, input], () => local.groundChat(kbs, input, options)),
     counts: () => ({ ...answered }),
     close: () => pool.close(),
   };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createRetrieval } from '../app/retrieval/retrieval.ts';
+import { createChatGrounding } from '../app/services/chat-grounding.ts';
 import { createMetadataFilter } from '../app/retrieval/metadata-filter.ts';
 import { openSqlite } from '../adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
@@ -10,7 +11,8 @@ import { createModels } from './models.ts';
 
 /**
  * What a query process (query-offload.ts) runs: retrieval over the data directory's database,
- * as the main process runs it, on a connection of its own. It never writes; the indexes compare
+ * and a chat's grounding with it (chat-grounding.ts), as the main process runs them, on a
+ * connection of its own. It never writes; the indexes compare
  * each namespace's version with the one they loaded and read again what the main process
  * changed. Metadata filters read the documents each time (no projected events reach it).
  */
@@ -18,9 +20,9 @@ export async function openQueryRetrieval(config: Config) {
   const db = openSqlite(join(config.dataDir, 'kbqa.db'));
   const analyzer = await loadTextAnalyzer();
   const readModels = createSqliteReadModelStore(db);
-  const { embedders, rerankers, defaultReranker } = await createModels(config, analyzer);
+  const { embedders, chatModels, rerankers, defaultReranker } = await createModels(config, analyzer);
   const indexes = embeddedIndexes(() => db, analyzer, config.indexMemoryBytes);
-  return createRetrieval({
+  const retrieval = createRetrieval({
     readModels,
     indexes: { vectors: indexes.vectors(), keywords: indexes.keywords(), graph: indexes.graph(), passages: indexes.passages() },
     analyzer,
@@ -30,4 +32,5 @@ export async function openQueryRetrieval(config: Config) {
     metadataFilter: createMetadataFilter(readModels, { live: false }),
     maxContextTokens: config.chat.maxContextTokens,
   });
+  return { ...retrieval, groundChat: createChatGrounding({ analyzer, retrieval, chatModels }) };
 }

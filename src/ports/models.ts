@@ -61,6 +61,12 @@ export interface ChatModel {
   readonly passesOptions: boolean;
   complete(request: ChatRequest): Promise<ChatAnswer>;
   stream(request: ChatRequest): AsyncIterable<ChatDelta>;
+  /**
+   * A model that answers by computation, without a provider: its answer at once, so that it can be
+   * worked out where the retrieval ran (a query process), and the deltas that stream an answer
+   * worked out before. Absent for a provider's model, whose answer is network time, not CPU.
+   */
+  readonly local?: { answer(request: ChatRequest): ChatAnswer; replay(answer: ChatAnswer, signal?: AbortSignal): AsyncIterable<ChatDelta> };
 }
 
 export type RerankResult = { index: number; score: number };

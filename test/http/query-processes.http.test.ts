@@ -1,7 +1,7 @@
 import test from 'ava';
 import { FACTS, sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
 import { childrenRunning } from '../helpers/process.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // Query processes answer retrievals when the main process is busy: every answer must be the one
 // the main process gives, whichever process gave it, and follow what was written since.
@@ -20,6 +20,18 @@ const search = (query: string, extra: Record<string, unknown> = {}) =>
 const chat = (content: string) =>
   server.call('POST', '/v1/chat/completions', { json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content }] } });
 
+/** A streamed chat's answer: its deltas joined, and the citations sent with the finish reason. */
+async function streamedChat(content: string) {
+  const res = await fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'kbqa-extractive', knowledge_base_id: kb.kbId, stream: true, messages: [{ role: 'user', content }] }),
+  });
+  const chunks = (await res.text()).split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice('data: '.length)));
+  const finishing = chunks.find((c) => c.choices[0]?.finish_reason);
+  return { content: chunks.map((c) => c.choices[0]?.delta.content ?? '').join(''), citations: finishing?.citations };
+}
+
 const queryProcesses = () => childrenRunning('query-process.mjs').length;
 
 /** Retrievals answered so far, by where, from /metrics. */
@@ -35,22 +47,33 @@ async function concurrently<T>(rounds: number, call: (i: number) => Promise<T>):
 
 test.serial('searches and chats answered in a query process are the answers the main process gives', async (t) => {
   const alone = [];
-  for (const q of QUESTIONS) alone.push({ search: (await search(q)).body, chat: (await chat(q)).body.choices[0].message });
+  for (const q of QUESTIONS) {
+    const { body } = await chat(q);
+    alone.push({ search: (await search(q)).body, chat: body.choices[0].message, citations: body.citations });
+  }
   // The first burst starts the query process (about 2 s); the main process answers meanwhile.
   for (let burst = 0; burst < 50 && ((await answered()).query_process ?? 0) === 0; burst++) await concurrently(8, (i) => search(QUESTIONS[i % 5]!));
   const before = await answered();
   const together = await concurrently(QUESTIONS.length * 8, async (i) => {
     const q = QUESTIONS[i % QUESTIONS.length]!;
-    return { i, search: (await search(q)).body, chat: (await chat(q)).body.choices[0].message };
+    const { body } = await chat(q);
+    return { i, search: (await search(q)).body, chat: body.choices[0].message, citations: body.citations, streamed: await streamedChat(q) };
   });
   if (process.platform === 'linux') t.is(queryProcesses(), 1, 'a query process started');
   const after = await answered();
   t.true(after.query_process! - before.query_process! >= 10, JSON.stringify({ before, after }));
   t.is(after.main_after_query_process, 0, 'none failed in the query process');
-  for (const { i, search: s, chat: c } of together) {
+  const beforeChats = await answered();
+  const chats = await concurrently(QUESTIONS.length * 8, (i) => chat(QUESTIONS[i % QUESTIONS.length]!));
+  t.true((await answered()).query_process! > beforeChats.query_process!, 'chats too are grounded in the query process');
+  chats.forEach(({ body }, i) => t.deepEqual(body.choices[0].message, alone[i % QUESTIONS.length]!.chat));
+  // A chat's answer is worked out where its retrieval ran; quotes and streamed deltas are the same.
+  for (const { i, search: s, chat: c, citations, streamed } of together) {
     const expected = alone[i % QUESTIONS.length]!;
     t.deepEqual(s, expected.search);
     t.deepEqual(c, expected.chat);
+    t.deepEqual(citations, expected.citations);
+    t.deepEqual(streamed, { content: expected.chat.content, citations: expected.citations });
   }
 });
 

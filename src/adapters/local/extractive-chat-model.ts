@@ -7,7 +7,7 @@ import type { SelectionOptions } from '../../domain/answer/selection.ts';
 import { termReader } from '../../domain/answer/words.ts';
 import { lastUserMessage } from '../../domain/chat/messages.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
-import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatUsage, ContextPassage, ModelInfo } from '../../ports/models.ts';
+import type { ChatAnswer, ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatUsage, ContextPassage, ModelInfo } from '../../ports/models.ts';
 import { loadWordRanks } from './hashing-embedder.ts';
 
 export const EXTRACTIVE_CHAT_MODEL_ID = 'kbqa-extractive';
@@ -32,7 +32,7 @@ export function createExtractiveChatModel(options: ExtractiveChatModelOptions): 
   const rarity = rarityFromRanks(wordRanks);
   const model: ModelInfo = { id: EXTRACTIVE_CHAT_MODEL_ID, kind: 'chat', ownedBy: 'kbqa', created };
 
-  const answer = (request: ChatRequest) => {
+  const answer = (request: ChatRequest): ChatAnswer => {
     request.signal?.throwIfAborted();
     const language = analyzer.detectLanguage(languageSample(request));
     const read = termReader((text) => analyzer.tokens(text, language));
@@ -41,6 +41,18 @@ export function createExtractiveChatModel(options: ExtractiveChatModelOptions): 
     return { content, finishReason: truncated ? ('length' as const) : ('stop' as const), usage };
   };
 
+  async function* replay({ content, finishReason, usage }: ChatAnswer, signal?: AbortSignal): AsyncGenerator<ChatDelta> {
+    for (const delta of splitIntoDeltas(content, wordsPerDelta)) {
+      // A turn of the event loop between deltas lets a client's disconnect abort the signal
+      // mid-answer, as it would with a provider streaming over the network.
+      await nextTurn();
+      signal?.throwIfAborted();
+      yield { content: delta };
+    }
+    signal?.throwIfAborted();
+    yield { finishReason, usage };
+  }
+
   return {
     model,
     // Tools and structured output would change what the answer is; the chat service refuses them for this model.
@@ -48,18 +60,10 @@ export function createExtractiveChatModel(options: ExtractiveChatModelOptions): 
     async complete(request) {
       return answer(request);
     },
-    async *stream(request): AsyncGenerator<ChatDelta> {
-      const { content, finishReason, usage } = answer(request);
-      for (const delta of splitIntoDeltas(content, wordsPerDelta)) {
-        // A turn of the event loop between deltas lets a client's disconnect abort the signal
-        // mid-answer, as it would with a provider streaming over the network.
-        await nextTurn();
-        request.signal?.throwIfAborted();
-        yield { content: delta };
-      }
-      request.signal?.throwIfAborted();
-      yield { finishReason, usage };
+    async *stream(request) {
+      yield* replay(answer(request), request.signal);
     },
+    local: { answer, replay },
   };
 }
 

@@ -1,10 +1,5 @@
-import { questionFromConversation } from '../../domain/answer/question.ts';
 import { quotesOf } from '../../domain/answer/quotes.ts';
-import { termReader } from '../../domain/answer/words.ts';
-import type { Analyzer } from '../../ports/analyzer.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
-import { pinnedLanguage } from '../../../schemas/knowledge-base-settings.ts';
-import { lastUserMessage } from '../../domain/chat/messages.ts';
 import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
 import { contractChangingOption } from '../../domain/chat/options.ts';
@@ -15,6 +10,7 @@ import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { ApiError } from '../errors.ts';
 import { pointAt, type Citation } from '../retrieval/context.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
+import type { ChatGrounding, GroundChat } from './chat-grounding.ts';
 import type { Principal } from './principal.ts';
 import type { SearchService } from './search.ts';
 
@@ -57,14 +53,15 @@ export type PreparedChat = {
 
 export type ChatDeps = {
   ctx: AppContext;
-  /** Reads the conversation's words as the keyword index does, to carry a follow-up's context into its query. */
-  analyzer: Analyzer;
+  /** Whose knowledge bases a key may read. */
   search: SearchService;
+  /** The question, retrieval and (for a model without a provider) answer of a chat over knowledge bases: see chat-grounding.ts. */
+  groundChat: GroundChat;
   chatModels: ReadonlyMap<string, ChatModel>;
   storeContent: boolean;
 };
 
-export function createChatService({ ctx, analyzer, search, chatModels, storeContent }: ChatDeps) {
+export function createChatService({ ctx, search, groundChat, chatModels, storeContent }: ChatDeps) {
   return {
     /**
      * Checks the model, retrieves with the question the conversation asks (not just its last
@@ -87,21 +84,22 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
       let messages = input.messages;
       let notCovered = false;
       let grounding: PreparedChat['grounding'] = null;
-      let query: string | null = null;
+      let grounded: ChatGrounding | null = null;
       const kbIds = input.knowledgeBaseIds ?? [];
       if (kbIds.length > 0) {
         const kbs = await search.knowledgeBases(principal, kbIds);
-        const language = pinnedLanguage(kbs[0]!.settings) ?? analyzer.detectLanguage(lastUserMessage(input.messages));
-        const read = termReader((text) => analyzer.tokens(text, language));
-        query = questionFromConversation(input.messages, read);
-        const retrieved = await search.retrieveContextAcross(kbs, { query, filter: input.filter }, { signal });
-        ({ citations, passages } = retrieved);
-        grounding = { answerable: retrieved.answerable && passages.length > 0, coverage: retrieved.coverage };
+        const { messages: conversation, filter, temperature, maxTokens } = input;
+        grounded = await groundChat(kbs, { messages: conversation, filter, model: model.model.id, temperature, maxTokens }, { signal });
+        ({ citations, passages } = grounded);
+        grounding = { answerable: grounded.answerable && passages.length > 0, coverage: grounded.coverage };
         messages = groundedMessages(input.messages, passages);
         // A model with tools may still find the answer with them: it gets the question, not our fixed reply.
         notCovered = passages.length === 0 && !hasTools(input.options);
       }
-      const retrievalMs = performance.now() - started;
+      // An answer worked out with the retrieval (see chat-grounding.ts) is the model's time, not the retrieval's.
+      const answered = grounded?.answer ?? null;
+      const answerMs = grounded?.answerMs ?? 0;
+      const retrievalMs = performance.now() - started - answerMs;
       const id = `chatcmpl-${ctx.newId('chat').slice('chat_'.length)}`;
       const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: kbIds.length > 0 ? passages : undefined, options: input.options };
       const promptTokens = () => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
@@ -111,12 +109,13 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
         created: Math.floor(ctx.now().getTime() / 1000),
         model: model.model.id,
         knowledgeBaseIds: kbIds,
-        query,
+        query: grounded?.query ?? null,
         citations,
         grounding,
         quotedCitations: (answer) => withQuotes(citations, answer),
         generate(abort) {
           if (notCovered) return fixedAnswer(NOT_COVERED_ANSWER, promptTokens());
+          if (answered && model.local) return model.local.replay(answered, abort);
           return model.stream({ ...request, signal: abort });
         },
         async complete(abort) {
@@ -124,6 +123,7 @@ export function createChatService({ ctx, analyzer, search, chatModels, storeCont
           if (notCovered) {
             return { content: NOT_COVERED_ANSWER, finishReason: 'stop', usage: { promptTokens: promptTokens(), completionTokens: countTokens(NOT_COVERED_ANSWER) }, firstTokenMs: null };
           }
+          if (answered) return (abort.throwIfAborted(), { ...answered, firstTokenMs: answerMs });
           const result = await model.complete({ ...request, signal: abort });
           return { ...result, firstTokenMs: performance.now() - t0 };
         },
