@@ -46,7 +46,7 @@ async function concurrently<T>(rounds: number, call: (i: number) => Promise<T>):
 }
 
 test.serial('searches and chats answered in a query process are the answers the main process gives', async (t) => {
-  const alone = [];
+  const alone: { search: unknown; chat: { content: string }; citations: unknown }[] = [];
   for (const q of QUESTIONS) {
     const { body } = await chat(q);
     alone.push({ search: (await search(q)).body, chat: body.choices[0].message, citations: body.citations });
