@@ -173,6 +173,7 @@ test('each answered chat is recorded as ChatCompleted, content included when con
   );
   t.is(data.usage.total_tokens, completion.usage!.total_tokens);
   t.true(data.latency_ms.total >= data.latency_ms.retrieval);
+  t.true(data.latency_ms.first_token >= data.latency_ms.retrieval && data.latency_ms.first_token <= data.latency_ms.total, JSON.stringify(data.latency_ms));
   t.is(data.answer, completion.choices[0]!.message.content);
   t.is(data.messages[0].content, 'What makes sourdough bread rise?');
 });

@@ -123,7 +123,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, storeCo
           if (notCovered) {
             return { content: NOT_COVERED_ANSWER, finishReason: 'stop', usage: { promptTokens: promptTokens(), completionTokens: countTokens(NOT_COVERED_ANSWER) }, firstTokenMs: null };
           }
-          if (answered) return (abort.throwIfAborted(), { ...answered, firstTokenMs: answerMs });
+          if (answered) return (abort.throwIfAborted(), { ...answered, firstTokenMs: 0 });
           const result = await model.complete({ ...request, signal: abort });
           return { ...result, firstTokenMs: performance.now() - t0 };
         },
@@ -144,7 +144,8 @@ export function createChatService({ ctx, search, groundChat, chatModels, storeCo
               usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
               latency_ms: {
                 retrieval: round(retrievalMs),
-                first_token: outcome.firstTokenMs === null ? null : round(retrievalMs + outcome.firstTokenMs),
+                // An answer worked out with the retrieval took answerMs before any of it could be sent.
+                first_token: outcome.firstTokenMs === null ? null : round(retrievalMs + answerMs + outcome.firstTokenMs),
                 total: round(performance.now() - started),
               },
               ...(storeContent && { messages: input.messages.map(({ role, content }) => ({ role, content })), answer: outcome.content }),
