@@ -39,6 +39,9 @@ export function superSlotsFor(capacity: number): number {
   return slots;
 }
 
+/** Room for every dimension listed, padded to the kernel's four columns at a time. */
+export const paddedCount = (dims: number) => Math.ceil(dims / 4) * 4 + 4;
+
 /** Bytes of nibbles in a record: one per dimension, two a byte (dimension 2i low, 2i + 1 high). */
 export const nibbleBytes = (dims: number) => Math.ceil(dims / 2);
 
@@ -56,7 +59,7 @@ export function encodeNibbles(values: Float32Array, inverseNorm: number, into: U
 }
 
 export type ColumnQuery = {
-  /** How many dimensions are listed (even: a zero table pads an odd count). */
+  /** How many dimensions are listed (a multiple of four: zero tables pad the rest; see vector-column-kernel.ts). */
   count: number;
   dimensions: Int32Array;
   /** 16 int8 entries per listed dimension: its level times each nibble's value (nibble − 8). */
@@ -66,7 +69,7 @@ export type ColumnQuery = {
 };
 
 export function createColumnQuery(dims: number): { query: ColumnQuery; encode(values: Float32Array, inverseNorm: number): ColumnQuery } {
-  const query: ColumnQuery = { count: 0, dimensions: new Int32Array(dims + 1), tables: new Int8Array((dims + 1) * 16), unit: 0 };
+  const query: ColumnQuery = { count: 0, dimensions: new Int32Array(paddedCount(dims)), tables: new Int8Array(paddedCount(dims) * 16), unit: 0 };
   return {
     query,
     encode(values, inverseNorm) {
@@ -82,10 +85,10 @@ export function createColumnQuery(dims: number): { query: ColumnQuery; encode(va
         for (let nibble = 0; nibble < 16; nibble++) query.tables[count * 16 + nibble] = level * (nibble - 8);
         count++;
       }
-      if (count % 2 === 1) {
+      // Padding reads a listed column again, with a table of zeros.
+      for (; count % 4 !== 0; count++) {
         query.dimensions[count] = query.dimensions[0]!;
         query.tables.fill(0, count * 16, count * 16 + 16);
-        count++;
       }
       query.count = count;
       return query;

@@ -1,5 +1,5 @@
 import { encoderFor, nibbleOffset, recordFields } from './vector-codes.ts';
-import { columnRegion, superSlotsFor, usesColumns } from './vector-columns.ts';
+import { columnRegion, paddedCount, superSlotsFor, usesColumns } from './vector-columns.ts';
 import { instantiateKernels } from './vector-kernels.ts';
 import { collectListed, createTopK, keepBest, sampleCut } from './vector-select.ts';
 
@@ -83,8 +83,8 @@ export function createMirror(dims: number, options: MirrorOptions = {}) {
       superBytes,
       tables: take(bitBytes * 32),
       query: take(codeBytes * 2),
-      list: take(nibbleBytes ? (dims + 1) * 4 : 0),
-      columnTables: take(nibbleBytes ? (dims + 1) * 16 : 0),
+      list: take(nibbleBytes ? paddedCount(dims) * 4 : 0),
+      columnTables: take(nibbleBytes ? paddedCount(dims) * 16 : 0),
       sums: take(nibbleBytes ? superSlots * 2 : 0),
       blocks: take(slots * bitBytes),
       meta: take(slots * 8),

@@ -30,7 +30,7 @@ const sleb = (value: number): Code => {
 };
 
 export const type = { i32: 0x7f, f32: 0x7d, v128: 0x7b } as const;
-type ValueType = (typeof type)[keyof typeof type];
+export type ValueType = (typeof type)[keyof typeof type];
 
 const simd = (opcode: number, ...immediates: number[]): Code => [0xfd, ...uleb(opcode), ...immediates];
 /** Loads and stores: alignment as a power of two, then a constant byte offset. */
