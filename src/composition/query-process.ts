@@ -12,9 +12,9 @@ import { createModels } from './models.ts';
 /**
  * What a query process (query-offload.ts) runs: retrieval over the data directory's database,
  * and a chat's grounding with it (chat-grounding.ts), as the main process runs them, on a
- * connection of its own. It never writes; the indexes compare
- * each namespace's version with the one they loaded and read again what the main process
- * changed. Metadata filters read the documents each time (no projected events reach it).
+ * connection of its own. It never writes; the indexes compare each namespace's version with the
+ * one they loaded and read again what the main process changed. Metadata filters read the
+ * documents each time (no projected events reach it).
  */
 export async function openQueryRetrieval(config: Config) {
   const db = openSqlite(join(config.dataDir, 'kbqa.db'));
