@@ -44,7 +44,6 @@ export class NamespacePostings {
   #delta = new DeltaPostings();
   #deadPostings = 0;
 
-
   constructor(readonly params: Bm25Parameters) {}
 
   get size(): number {

@@ -40,7 +40,7 @@ export function superSlotsFor(capacity: number): number {
 }
 
 /** Room for every dimension listed, padded to the kernel's four columns at a time. */
-export const paddedCount = (dims: number) => Math.ceil(dims / 4) * 4 + 4;
+export const paddedCount = (dims: number) => Math.ceil(dims / 4) * 4;
 
 /** Bytes of nibbles in a record: one per dimension, two a byte (dimension 2i low, 2i + 1 high). */
 export const nibbleBytes = (dims: number) => Math.ceil(dims / 2);
