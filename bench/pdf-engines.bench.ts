@@ -20,7 +20,8 @@ const LICENCES = { pdfjs: 'Apache-2.0', embedpdf: 'MIT (PDFium: BSD-3-Clause/Apa
 type FileRun = { pages: number; seconds: number; boxes?: number; stages?: Record<string, number>; text: string };
 type Run = { files: FileRun[]; max_rss_mb: number };
 
-function run(mode: string, paths: string[]): Run {
+/** One engine (or our pipeline) over the files, in a process of its own: pdf.js loaded as parser processes load it. */
+export function runEngineChild(mode: string, paths: string[]): Run {
   const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'pdf-engine-child.mjs'), mode, ...paths], { cwd: ROOT, maxBuffer: 1 << 28, encoding: 'utf8' });
   return JSON.parse(out) as Run;
 }
@@ -55,7 +56,7 @@ const LIGATURES = /[\ufb00-\ufb06]/g;
 function speed(repeats: number) {
   const result: Record<string, unknown> = {};
   for (const mode of MODES) {
-    const runs = Array.from({ length: repeats }, () => run(mode, [BIG]));
+    const runs = Array.from({ length: repeats }, () => runEngineChild(mode, [BIG]));
     const best = runs.reduce((a, b) => (b.files[0]!.seconds < a.files[0]!.seconds ? b : a));
     const file = best.files[0]!;
     const stages = file.stages ? Object.fromEntries(Object.entries(file.stages).map(([k, v]) => [k, round(v)])) : undefined;
@@ -69,7 +70,7 @@ function fidelity(files: string[]) {
   const reference = Object.fromEntries(files.map((f) => [f, execFileSync('pdftotext', ['-enc', 'UTF-8', join(DOCS, f), '-'], { encoding: 'utf8', maxBuffer: 1 << 26 })]));
   const result: Record<string, Record<string, { recall_5gram: number; ligatures: number }>> = {};
   for (const mode of MODES) {
-    const read = run(mode, files.map((f) => join(DOCS, f)));
+    const read = runEngineChild(mode, files.map((f) => join(DOCS, f)));
     result[mode] = Object.fromEntries(
       files.map((f, i) => {
         const text = read.files[i]!.text;

@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { openPdf } from '../src/parsing/pdf-open.ts';
 
 /**
- * The anchors the peers benchmark sets our figures beside: pdf.js alone, and the command-line
- * tools when they are installed (poppler's pdftotext, the system's tesseract). Each is timed as a
- * user would run it, from the file to its text.
+ * The command-line anchors the peers benchmark sets our figures beside, when they are installed
+ * (poppler's pdftotext, the system's tesseract). Each is timed as a user would run it, from the
+ * file to its text.
  */
 
 const run = promisify(execFile);
@@ -26,23 +24,6 @@ export async function timedMs<T>(fn: () => Promise<T>): Promise<{ value: T; ms: 
   const t0 = performance.now();
   const value = await fn();
   return { value, ms: performance.now() - t0 };
-}
-
-/** pdf.js alone, one thread: open, then the text content of every page in turn. */
-export async function pdfjsText(path: string): Promise<{ pages: number; chars: number }> {
-  const doc = await openPdf(new Uint8Array(await readFile(path)), 60_000);
-  try {
-    let chars = 0;
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      for (const item of content.items) if ('str' in item) chars += item.str.length;
-      page.cleanup();
-    }
-    return { pages: doc.numPages, chars };
-  } finally {
-    await doc.destroy();
-  }
 }
 
 export async function pdftotext(path: string): Promise<{ chars: number }> {
