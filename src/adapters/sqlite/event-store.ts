@@ -10,18 +10,16 @@ import {
   type RecordedEvent,
   type SubscribeOptions,
 } from '../../ports/event-store.ts';
+import { type EventRow, RecentRows } from './recent-rows.ts';
 import { type LogPage, tailLog } from './tail-log.ts';
 
-type Row = {
-  position: number;
-  id: string;
-  stream_id: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-};
+type Row = EventRow;
+
+/**
+ * What this process keeps of its own latest appends for its subscribers (see recent-rows.ts):
+ * ingesting SciFact, their queries were a sixth of the server's time.
+ */
+const RECENT_ROWS = { maxRows: 4096, maxChars: 8 << 20 };
 
 export type SqliteEventStoreOptions = {
   db: SqliteDatabase;
@@ -53,7 +51,9 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
   const head = db.prepare<[], { p: number | null }>('SELECT max(position) AS p FROM events');
   const appended = new EventEmitter().setMaxListeners(0);
 
-  const appendTx = (streamId: string, events: NewEvent[], expected: ExpectedRevision) =>
+  const recent = new RecentRows(RECENT_ROWS);
+
+  const appendTx = (streamId: string, events: NewEvent[], expected: ExpectedRevision, rows: Row[]) =>
     immediate(db, () => {
       const current = lastRevision.get(streamId)?.r ?? null;
       checkExpected(streamId, expected, current);
@@ -62,8 +62,11 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
       let position = 0;
       for (const event of events) {
         revision += 1;
-        const info = insert.run(event.id, streamId, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata), recordedAt);
+        const data = JSON.stringify(event.data);
+        const metadata = JSON.stringify(event.metadata);
+        const info = insert.run(event.id, streamId, revision, event.type, data, metadata, recordedAt);
         position = Number(info.lastInsertRowid);
+        rows.push({ position, id: event.id, stream_id: streamId, revision, type: event.type, data, metadata, recorded_at: recordedAt });
       }
       return { nextRevision: revision, lastPosition: BigInt(position) };
     });
@@ -75,6 +78,11 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
   const readPage = (from: bigint, limit: number, types?: ReadonlySet<string>): LogPage => {
     // Bounded by the head read first, so `upTo` never skips an event appended meanwhile.
     const headNow = BigInt(head.get()?.p ?? 0);
+    const held = recent.page(Number(from), Number(headNow), limit, types);
+    if (held) {
+      const events = held.map(toRecorded);
+      return { events, upTo: events.length === limit ? events[events.length - 1]!.position : headNow };
+    }
     if (!types) {
       const events = between.all(Number(from), Number(headNow), limit).map(toRecorded);
       return { events, upTo: events.length === limit ? events[events.length - 1]!.position : headNow };
@@ -96,7 +104,11 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
   return {
     async append(streamId, events, expected) {
       if (events.length === 0) throw new Error('append needs at least one event');
-      const result = appendTx(streamId, events, expected);
+      const rows: Row[] = [];
+      const result = appendTx(streamId, events, expected, rows);
+      // Inside a caller's transaction the rows are not committed yet, and may never be.
+      if (db.inTransaction) recent.clear();
+      else recent.push(rows);
       appended.emit('append');
       return result;
     },
