@@ -162,13 +162,14 @@ export async function searchChatBench() {
       const cpu = groupCpuSeconds(pid) - cpu0;
       return { ...result, server_cores_busy: round(cpu / THROUGHPUT_S, 2), server_cpu_ms_per_request: round((cpu * 1000) / (result.requests_per_s * THROUGHPUT_S), 2) };
     };
-    const searchBody = (i: number) => ({ query: query(i), rerank: false });
-    const searchLoad = await measured(`/v1/knowledge-bases/${kb}/search`, searchBody);
-    const chatLoad = await measured('/v1/chat/completions', (i) => chatBody(i));
+    const searchAndChat = async () => ({
+      search: await measured(`/v1/knowledge-bases/${kb}/search`, (i) => ({ query: query(i), rerank: false })),
+      chat: await measured('/v1/chat/completions', (i) => chatBody(i)),
+    });
+    const { search: searchLoad, chat: chatLoad } = await searchAndChat();
     // The same again, the query process now started, loaded and warm for the whole window: the
     // first pair's tail can still hold its start (its copy of the indexes, its first collections).
-    const sustainedSearch = await measured(`/v1/knowledge-bases/${kb}/search`, searchBody);
-    const sustainedChat = await measured('/v1/chat/completions', (i) => chatBody(i));
+    const { search: sustainedSearch, chat: sustainedChat } = await searchAndChat();
     const metrics = await (await fetch(`${api.base}/metrics`)).text();
     const retrievals = Object.fromEntries([...metrics.matchAll(/^kbqa_retrievals_total\{where="(\w+)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
     log(`search: ${CONCURRENT_CLIENTS} clients: search ${searchLoad.requests_per_s}/s, chat ${chatLoad.requests_per_s}/s; sustained ${sustainedSearch.requests_per_s}/s, ${sustainedChat.requests_per_s}/s`);
