@@ -23,6 +23,12 @@ export const ChatCompleted = z.strictObject({
   /** The knowledge base searched; with several, the first (knowledge_base_ids names them all). */
   knowledge_base_id: z.string().nullable(),
   knowledge_base_ids: z.array(z.string()).optional(),
+  /**
+   * Knowledge bases it did not search whose text reached it through its input (a stored
+   * conversation, earlier responses): with those searched, its provenance, which a key must be
+   * allowed whole to rate it. Absent when none (and in chats recorded before it was kept).
+   */
+  derived_from: z.array(z.string()).optional(),
   model: z.string(),
   stream: z.boolean(),
   finish_reason: z.enum(['stop', 'length', 'tool_calls']),

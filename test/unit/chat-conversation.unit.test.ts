@@ -15,11 +15,12 @@ function world(history: ChatMessage[]) {
   const chat = {
     async prepare(_p: Principal, input: ChatInput) {
       asked.push(input);
-      return { id: 'chatcmpl-1', knowledgeBaseIds: ['kb_1'], citations: [citation, { ...citation, index: 2 }], record: async () => {} } as unknown as PreparedChat;
+      // As chat.ts does: its provenance is what it searched and what its input was built from.
+      return { id: 'chatcmpl-1', knowledgeBaseIds: ['kb_1'], provenance: ['kb_1', ...(input.derivedFrom ?? [])], citations: [citation, { ...citation, index: 2 }], record: async () => {} } as unknown as PreparedChat;
     },
   } as ChatService;
   const conversations = {
-    history: async () => history,
+    history: async () => ({ messages: history, knowledgeBaseIds: ['kb_0'] }),
     append: async (_p: Principal, _id: string, items: NewItem[], source?: ItemSource) => void appended.push({ items, source }),
   } as unknown as ConversationService;
   return { service: chatWithConversations(chat, conversations), asked, appended };
@@ -31,6 +32,7 @@ test('the history goes first; the turn and the citations the answer names are ap
   const { service, asked, appended } = world([{ role: 'user', content: 'Tell me about the Zephyr-9.' }, { role: 'assistant', content: 'A turbine.' }]);
   const prepared = await service.prepare(principal, input('How long are its blades?'), new AbortController().signal);
   t.deepEqual(asked[0]!.messages.map((m) => m.content), ['Tell me about the Zephyr-9.', 'A turbine.', 'How long are its blades?']);
+  t.deepEqual(asked[0]!.derivedFrom, ['kb_0'], "the history's knowledge bases are the chat's provenance");
   t.deepEqual(appended, []);
   await prepared.record({ content: '78 metres [1].', finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, firstTokenMs: null });
   t.deepEqual(appended, [
@@ -39,7 +41,8 @@ test('the history goes first; the turn and the citations the answer names are ap
         { role: 'user', content: 'How long are its blades?' },
         { role: 'assistant', content: '78 metres [1].', annotations: [{ type: 'file_citation', file_id: 'doc_1', filename: 'zephyr.md', index: 1, knowledge_base_id: 'kb_1', chunk_id: 'ch_1', page: 2 }] },
       ],
-      source: { chatId: 'chatcmpl-1', knowledgeBaseIds: ['kb_1'] },
+      // What the chat searched and what the conversation already held: the new items are built from both.
+      source: { chatId: 'chatcmpl-1', knowledgeBaseIds: ['kb_1', 'kb_0'] },
     },
   ]);
 });

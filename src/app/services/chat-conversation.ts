@@ -4,6 +4,7 @@ import type { Citation } from '../retrieval/context.ts';
 import type { ChatInput, ChatService, PreparedChat } from './chat.ts';
 import type { ConversationService, NewItem } from './conversations.ts';
 import type { Principal } from './principal.ts';
+import { provenanceOf } from './provenance.ts';
 
 /**
  * Chat over a server-side conversation: its items go before the request's messages (the client
@@ -17,15 +18,17 @@ export function chatWithConversations(chat: ChatService, conversations: Conversa
       if (conversationId === undefined) return chat.prepare(principal, input, signal);
       const history = await conversations.history(principal, conversationId);
       // As many messages as a request may carry: a long conversation keeps its latest turns.
-      const kept = history.slice(Math.max(0, history.length - (MAX_CHAT_MESSAGES - input.messages.length)));
-      const prepared = await chat.prepare(principal, { ...input, messages: [...kept, ...input.messages] }, signal);
+      const kept = history.messages.slice(Math.max(0, history.messages.length - (MAX_CHAT_MESSAGES - input.messages.length)));
+      // The history's text is the conversation's: the chat, and so this conversation's new items, are built from all of it.
+      const derivedFrom = provenanceOf(input.derivedFrom, history.knowledgeBaseIds);
+      const prepared = await chat.prepare(principal, { ...input, messages: [...kept, ...input.messages], derivedFrom }, signal);
       return {
         ...prepared,
         async record(outcome) {
           await prepared.record(outcome);
           const answer: NewItem = { role: 'assistant', content: outcome.content, annotations: annotationsOf(prepared.citations, outcome.content) };
           const items = [...input.messages.flatMap(itemOf), answer];
-          await conversations.append(principal, conversationId, items, { chatId: prepared.id, knowledgeBaseIds: prepared.knowledgeBaseIds });
+          await conversations.append(principal, conversationId, items, { chatId: prepared.id, knowledgeBaseIds: prepared.provenance });
         },
       };
     },

@@ -12,6 +12,7 @@ import { pointAt, type Citation } from '../retrieval/context.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { ChatGrounding, GroundChat } from './chat-grounding.ts';
 import type { Principal } from './principal.ts';
+import { provenanceOf } from './provenance.ts';
 import type { SearchService } from './search.ts';
 
 export type ChatInput = {
@@ -27,6 +28,8 @@ export type ChatInput = {
   options?: ProviderOptions;
   /** A server-side conversation the chat continues (see chat-conversation.ts, which reads it). */
   conversationId?: string;
+  /** The knowledge bases whose text the messages carry (a stored conversation, earlier responses): the chat's provenance beside what it searches. */
+  derivedFrom?: readonly string[];
 };
 
 export type ChatOutcome = ChatAnswer & { firstTokenMs: number | null };
@@ -36,7 +39,10 @@ export type PreparedChat = {
   id: string;
   created: number;
   model: string;
+  /** The knowledge bases searched. */
   knowledgeBaseIds: string[];
+  /** Those searched and those the input was built from: what anything made of this chat's answer is readable by (provenance.ts). */
+  provenance: string[];
   /** What retrieval searched for (the conversation's question); null without a knowledge base. */
   query: string | null;
   citations: Citation[];
@@ -102,6 +108,8 @@ export function createChatService({ ctx, search, groundChat, chatModels, storeCo
       const retrievalMs = performance.now() - started - answerMs;
       const id = `chatcmpl-${ctx.newId('chat').slice('chat_'.length)}`;
       const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: kbIds.length > 0 ? passages : undefined, options: input.options };
+      const provenance = provenanceOf(kbIds, input.derivedFrom);
+      const derivedOnly = provenance.filter((kb) => !kbIds.includes(kb));
       const promptTokens = () => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
 
       return {
@@ -109,6 +117,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, storeCo
         created: Math.floor(ctx.now().getTime() / 1000),
         model: model.model.id,
         knowledgeBaseIds: kbIds,
+        provenance,
         query: grounded?.query ?? null,
         citations,
         grounding,
@@ -137,6 +146,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, storeCo
               api_key_id: principal.keyId,
               knowledge_base_id: kbIds[0] ?? null,
               ...(kbIds.length > 1 && { knowledge_base_ids: kbIds }),
+              ...(derivedOnly.length > 0 && { derived_from: derivedOnly }),
               model: model.model.id,
               stream: input.stream,
               finish_reason: outcome.finishReason,

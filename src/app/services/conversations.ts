@@ -8,13 +8,14 @@ import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { notFoundError, resourceNotFound } from '../errors.ts';
 import type { Page, PageRequest } from './paging.ts';
-import { type Principal, requireKnowledgeBasesAccess } from './principal.ts';
+import type { Principal } from './principal.ts';
+import { requireProvenanceAccess } from './provenance.ts';
 
 export type Item = z.infer<typeof ConversationItem>;
 type Role = Item['role'];
 /** An item as a client or a chat hands it in: the service gives it its id and content types. */
 export type NewItem = { role: Role; content: string | { text: string }[]; annotations?: z.infer<typeof ConversationAnnotation>[] };
-/** Where appended items came from: a chat, and the knowledge bases it searched. */
+/** Where appended items came from: a chat, and its provenance (the knowledge bases it searched or was built from, provenance.ts). */
 export type ItemSource = { chatId: string; knowledgeBaseIds: string[] };
 
 /** OpenAI's Conversation object. */
@@ -30,14 +31,15 @@ const itemNotFound = (conversationId: string, id: string) =>
 
 /**
  * Server-side conversations, OpenAI's Conversations API: they belong to the workspace; a key reads
- * or extends one when it may use every knowledge base a chat of it searched (its answers quote them).
+ * or extends one when it may use every knowledge base of its provenance: all that its chats searched
+ * or were built from (their answers quote them; provenance.ts).
  * Chat (and any other answerer) uses `history` and `append`.
  */
 export function createConversationService(ctx: AppContext) {
   async function conversation(principal: Principal, id: string): Promise<ConversationDoc> {
     const doc = await ctx.readModels.get<ConversationDoc>('conversations', id);
     if (!doc || doc.workspace_id !== principal.workspaceId) throw resourceNotFound('conversation', id);
-    requireKnowledgeBasesAccess(principal, doc.knowledge_base_ids);
+    requireProvenanceAccess(principal, doc.knowledge_base_ids);
     return doc;
   }
 
@@ -138,10 +140,11 @@ export function createConversationService(ctx: AppContext) {
       return presentConversation(await conversation(principal, id));
     },
 
-    /** The conversation so far as chat messages, oldest first: what a client would otherwise send again. */
-    async history(principal: Principal, id: string): Promise<ChatMessage[]> {
-      const { item_ids } = await conversation(principal, id);
-      return (await itemsOf(item_ids)).map((it) => ({ role: it.role === 'developer' ? 'system' : it.role, content: it.content.map((c) => c.text).join('\n') }));
+    /** The conversation so far as chat messages, oldest first (what a client would otherwise send again), and its provenance. */
+    async history(principal: Principal, id: string): Promise<{ messages: ChatMessage[]; knowledgeBaseIds: string[] }> {
+      const { item_ids, knowledge_base_ids } = await conversation(principal, id);
+      const messages = (await itemsOf(item_ids)).map((it): ChatMessage => ({ role: it.role === 'developer' ? 'system' : it.role, content: it.content.map((c) => c.text).join('\n') }));
+      return { messages, knowledgeBaseIds: knowledge_base_ids };
     },
   };
 }

@@ -3,13 +3,14 @@ import { handleCommand, foldStream } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
 import { badRequest, resourceNotFound } from '../errors.ts';
 import type { ConversationService } from './conversations.ts';
-import { type Principal, requireKnowledgeBasesAccess } from './principal.ts';
+import type { Principal } from './principal.ts';
+import { requireProvenanceAccess } from './provenance.ts';
 
 export type FeedbackInput = { rating: 'up' | 'down'; comment?: string | null };
 
 /**
  * Feedback on answers, recorded as ChatFeedbackGiven on the chat's own stream: a chat is found by
- * its id there (chats have no read model), and the key must be allowed every knowledge base it searched.
+ * its id there (chats have no read model), and the key must be allowed every knowledge base of its provenance (provenance.ts).
  */
 export function createFeedbackService(ctx: AppContext, conversations: ConversationService) {
   async function onChat(principal: Principal, chatId: string, input: FeedbackInput, onItem?: { conversationId: string; itemId: string }) {
@@ -17,7 +18,7 @@ export function createFeedbackService(ctx: AppContext, conversations: Conversati
     const recorded = await ctx.store.readStream(streamId);
     const state: ChatState = foldStream(chatDecider, streamId, recorded);
     if (!state.recorded || state.workspaceId !== principal.workspaceId) throw resourceNotFound('chat_completion', chatId);
-    requireKnowledgeBasesAccess(principal, state.knowledgeBaseIds);
+    requireProvenanceAccess(principal, state.knowledgeBaseIds);
     const feedbackId = ctx.newId('fb');
     const metadata = commandMetadata(ctx, principal.keyId);
     const data = {

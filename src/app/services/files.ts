@@ -7,7 +7,7 @@ import { deleteAttachments, deleteDocument } from '../document-removal.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { resourceNotFound } from '../errors.ts';
 import { findPage, type PageRequest } from './paging.ts';
-import type { Principal } from './principal.ts';
+import { type Principal, visibleTo } from './principal.ts';
 
 /** Bytes already in the blob store, with the type they revealed (octet-stream when none we parse). */
 export type FileBytes = { filename: string; sha256: string; bytes: number; mediaType: string };
@@ -66,7 +66,9 @@ export function createFileService(ctx: AppContext, blobs: BlobStore) {
     /**
      * Deletes the file and the documents it became in vector stores, unless another file of the
      * workspace holds the same bytes (their documents are shared: the same bytes are one document
-     * per knowledge base). The bytes stay in the blob store, which documents may still read.
+     * per knowledge base). Only documents of knowledge bases the key may write go: the same bytes
+     * elsewhere are somebody else's document, not this file's effect. The bytes stay in the blob
+     * store, which documents may still read.
      */
     async remove(principal: Principal, fileId: string, requestId?: string) {
       const doc = await get(principal, fileId);
@@ -76,7 +78,8 @@ export function createFileService(ctx: AppContext, blobs: BlobStore) {
       const twins = await ctx.readModels.find<FileDoc>('files', { where: { workspace_id: principal.workspaceId, sha256: doc.sha256 }, limit: 1 });
       if (twins.length === 0) {
         const copies = await ctx.readModels.find<DocumentDoc>('documents', { where: { workspace_id: principal.workspaceId, sha256: doc.sha256 }, limit: MAX_COPIES });
-        for (const copy of copies.filter((c) => c.parent_document_id === undefined)) {
+        const writable = visibleTo(principal, (copy: DocumentDoc) => [copy.knowledge_base_id]) ?? (() => true);
+        for (const copy of copies.filter((c) => c.parent_document_id === undefined && writable(c))) {
           const ref = { documentId: copy.id, knowledgeBaseId: copy.knowledge_base_id, workspaceId: principal.workspaceId, sha256: copy.sha256 };
           await settled(ctx, ...(await deleteDocument(ctx, ref, meta)));
           await deleteAttachments(ctx, copy.id, meta);

@@ -8,6 +8,7 @@ import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import type { Principal } from './principal.ts';
+import { requireProvenanceAccess } from './provenance.ts';
 import type { SearchService } from './search.ts';
 import { fileIdsOf } from './file-links.ts';
 
@@ -19,7 +20,7 @@ export type ResponsesDeps = { ctx: AppContext; search: SearchService };
 /**
  * Stored Responses API answers, one stream each (`response-{id}`), read from the `responses` read
  * model; storing or deleting one answers once the read model shows it. A key reads one back when it is
- * of the response's workspace and may read every knowledge base the response searched; otherwise,
+ * of the response's workspace and may read every knowledge base of its provenance (provenance.ts); otherwise,
  * as for a deleted or unknown id, the response is not found.
  */
 export function createResponsesService({ ctx, search }: ResponsesDeps) {
@@ -28,6 +29,8 @@ export function createResponsesService({ ctx, search }: ResponsesDeps) {
     const doc = await ctx.readModels.get<ResponseDoc>('responses', id);
     if (!doc || doc.workspace_id !== principal.workspaceId) throw notFound;
     try {
+      requireProvenanceAccess(principal, doc.knowledge_base_ids);
+      // And each still exists: a response built from a deleted knowledge base goes with it.
       await search.knowledgeBases(principal, doc.knowledge_base_ids);
     } catch (error) {
       if (error instanceof ApiError && error.status < 500) throw notFound;

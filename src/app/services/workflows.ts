@@ -16,6 +16,7 @@ import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
 import type { ModelCatalog } from './models.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess, requireKnowledgeBasesAccess, visibleTo } from './principal.ts';
+import { provenanceOf, requireProvenanceAccess } from './provenance.ts';
 
 export type WorkflowInput = {
   name: string;
@@ -149,7 +150,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
           workspace_id: principal.workspaceId,
           inputs: checked.values,
           response_mode: input.mode,
-          knowledge_base_ids: knowledgeBasesOf(wf.graph),
+          // Its outputs are built from what its nodes retrieve: the run's provenance (provenance.ts).
+          knowledge_base_ids: provenanceOf(knowledgeBasesOf(wf.graph)),
         },
         metadata: commandMetadata(ctx, principal.keyId),
       });
@@ -161,7 +163,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
     async run(principal: Principal, runId: string): Promise<WorkflowRunDoc> {
       const doc = await ctx.readModels.get<WorkflowRunDoc>('workflow_runs', runId);
       if (!doc || doc.workspace_id !== principal.workspaceId) throw resourceNotFound('workflow_run', runId);
-      requireKnowledgeBasesAccess(principal, await knowledgeBasesOfRun(doc));
+      requireProvenanceAccess(principal, await knowledgeBasesOfRun(doc));
       return doc;
     },
   };

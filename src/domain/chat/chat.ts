@@ -43,8 +43,10 @@ export const chatDecider: Decider<ChatState, ChatCommand, ChatEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'ChatCompleted': {
-        const { workspace_id, knowledge_base_id, knowledge_base_ids } = event.data;
-        return { recorded: true, workspaceId: workspace_id, knowledgeBaseIds: knowledge_base_ids ?? (knowledge_base_id === null ? [] : [knowledge_base_id]) };
+        const { workspace_id, knowledge_base_id, knowledge_base_ids, derived_from = [] } = event.data;
+        const searched = knowledge_base_ids ?? (knowledge_base_id === null ? [] : [knowledge_base_id]);
+        // Its provenance: what it searched and what its input was built from.
+        return { recorded: true, workspaceId: workspace_id, knowledgeBaseIds: [...new Set([...searched, ...derived_from])] };
       }
       case 'ChatFeedbackGiven':
         return state;

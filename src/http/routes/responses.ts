@@ -31,22 +31,22 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
     const onError = (error: unknown) => onServerError(error, requestId);
     const abort = abortOnDisconnect(ctx);
     const notFound = (id: string) => new ApiError(404, 'not_found_error', 'item_not_found', `input: no stored item ${id}.`, { param: 'input' });
-    // What earlier responses bring into this one carries their knowledge bases: a key that may not read those may not read this.
-    const inherited = new Set<string>();
+    // What earlier responses bring into this one is part of its provenance (provenance.ts): a key that may not read those may not read this.
+    const derivedFrom = new Set<string>();
     const find = async (itemId: string) => {
       const responseId = responseIdOfItem(itemId);
       if (!responseId) throw notFound(itemId);
       const { item, knowledgeBaseIds } = await responses.outputItem(principal, responseId, itemId);
-      knowledgeBaseIds.forEach((kb) => inherited.add(kb));
+      knowledgeBaseIds.forEach((kb) => derivedFrom.add(kb));
       return item;
     };
     const request = toResponseRequest({ ...body, input: await resolveReferences(body.input, find) });
     const previous = request.previousResponseId ? await responses.conversation(principal, request.previousResponseId) : null;
-    previous?.knowledgeBaseIds.forEach((kb) => inherited.add(kb));
+    previous?.knowledgeBaseIds.forEach((kb) => derivedFrom.add(kb));
     const earlier = previous?.messages ?? [];
     const instructions: ChatMessage[] = request.instructions ? [{ role: 'system', content: request.instructions }] : [];
     const conversation = [...earlier, ...request.input];
-    const prepared = await chat.prepare(principal, { ...request.chat, messages: [...instructions, ...conversation] }, abort.signal).catch((error: unknown) => {
+    const prepared = await chat.prepare(principal, { ...request.chat, messages: [...instructions, ...conversation], derivedFrom: [...derivedFrom] }, abort.signal).catch((error: unknown) => {
       throw inResponsesTerms(error);
     });
     const id = `resp_${prepared.id.slice('chatcmpl-'.length)}`;
@@ -59,7 +59,7 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
       const inputItems: ResponseInputItem[] = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : body.input;
       await responses.store(principal, {
         response_id: id,
-        knowledge_base_ids: [...new Set([...prepared.knowledgeBaseIds, ...inherited])],
+        knowledge_base_ids: prepared.provenance,
         conversation: [...conversation, answer],
         input_items: inputItems.map((item, i) => listedItem(item, `in_${id.slice('resp_'.length)}_${i}`)),
         response: response as Record<string, unknown>,
