@@ -37,7 +37,17 @@ export const OPENAI_RETRIEVAL_RECIPES: Record<string, Recipe[]> = {
   'GET /v1/files/{file_id}/content': [
     { via: 'global', ok: 200, globalStatus: adminsFile, request: async (_t, w) => ({ method: 'GET', path: `/v1/files/${await freshFile(w)}/content` }) },
   ],
-  'DELETE /v1/files/{file_id}': [{ via: 'global', ok: 200, globalStatus: adminsFile, request: async (_t, w) => ({ method: 'DELETE', path: `/v1/files/${await freshFile(w)}` }) }],
+  'DELETE /v1/files/{file_id}': [
+    { via: 'global', ok: 200, globalStatus: adminsFile, request: async (_t, w) => ({ method: 'DELETE', path: `/v1/files/${await freshFile(w)}` }) },
+    {
+      // The probe's hole (issue 30): the caller's own file, with the bytes of a document of a knowledge base it may not write.
+      via: 'kb',
+      ok: 200,
+      label: "the caller's own file with the bytes of the target's document",
+      statusFor: () => 200,
+      request: async (t, w, caller) => ({ method: 'DELETE', path: `/v1/files/${await w.freshTwinFile(t, caller)}` }),
+    },
+  ],
   'POST /v1/vector_stores': [
     { via: 'global', ok: 200, globalStatus: (c) => (c.limitedTo !== null ? 403 : 200), request: () => ({ method: 'POST', path: '/v1/vector_stores', json: { name: 'made in the matrix' } }) },
   ],

@@ -35,6 +35,8 @@ export type Kb = {
   runId: string;
   /** A conversation whose chat searched the base (so it carries the base's marker), that chat's id, and the answer's item. */
   conversation: Owned;
+  /** A file its workspace's admin uploaded (not the document's bytes): no limited key may delete it. */
+  fileId: string;
 };
 /** A conversation whose only chat searched one knowledge base: the chat and its answer's item. */
 export type Owned = { conversationId: string; chatId: string; answerItemId: string };
@@ -52,7 +54,7 @@ export type Recipe = {
   via: 'kb' | 'owned' | 'global' | 'public';
   ok: number;
   label?: string;
-  request(target: Target, world: World): Promise<Request> | Request;
+  request(target: Target, world: World, caller: Caller): Promise<Request> | Request;
   /** The body names the target's marker when the key may read it (the content really is there). */
   reveals?: boolean;
   /** A list: it shows the marker of every knowledge base the key may read, and no other. */
@@ -68,6 +70,8 @@ export type Recipe = {
   hidesOutsideLimit?: boolean;
   /** The status for a global route when it depends on more than the scope. */
   globalStatus?(caller: Caller): number;
+  /** The status once the key is valid and has the scope, for a route that reaches the target only through its effects. */
+  statusFor?(caller: Caller, target: Target): number;
 };
 
 export type World = {
@@ -80,6 +84,8 @@ export type World = {
   freshWorkflow(target: Target): Promise<string>;
   freshKey(target: Target): Promise<string>;
   freshConversation(target: Target): Promise<Owned>;
+  /** A new document of the target's knowledge base, and a file with its very bytes uploaded by the caller (by its workspace's admin when the caller may not upload). */
+  freshTwinFile(target: Target, caller: Caller): Promise<string>;
 };
 
 export const QUESTION = 'What is the vault code of the archive?';
@@ -264,6 +270,7 @@ export function expectedStatus(recipe: Recipe, caller: Caller, target: Target | 
   if (recipe.via === 'public') return recipe.ok;
   if (caller.invalid) return 401;
   if (scope && RANK[caller.scope] < RANK[scope]) return 403;
+  if (target && recipe.statusFor) return recipe.statusFor(caller, target);
   if (recipe.via === 'global' || !target) return recipe.globalStatus?.(caller) ?? recipe.ok;
   const outsideLimit = caller.limitedTo !== null && caller.limitedTo !== target.kb.id;
   const foreign = caller.workspace !== target.workspace;

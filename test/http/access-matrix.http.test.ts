@@ -21,6 +21,7 @@ import {
   type World,
 } from './access-matrix-recipes.ts';
 import { OPENAI_RETRIEVAL_RECIPES } from './access-matrix-openai-retrieval.ts';
+import { DERIVATIONS, ITEM_FIELD, ITEM_FIELDS, snapshot, watchesEffects } from './access-matrix-effects.ts';
 
 const ALL_RECIPES = { ...RECIPES, ...OPENAI_RETRIEVAL_RECIPES };
 
@@ -34,6 +35,8 @@ const ALL_RECIPES = { ...RECIPES, ...OPENAI_RETRIEVAL_RECIPES };
 
 let world: World;
 let routes: { key: string; scope: Scope | null }[];
+/** Each route's request body as the OpenAPI document describes it. */
+let requestBodies: Map<string, unknown>;
 
 test.before(async () => {
   const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0' });
@@ -50,6 +53,15 @@ test.before(async () => {
     const chat = await ok('POST', '/v1/chat/completions', admin, { model: 'kbqa-extractive', knowledge_base_id: kbId, conversation: conv.id, messages: [{ role: 'user', content: QUESTION }] });
     const items = await ok('GET', `/v1/conversations/${conv.id}/items?order=asc`, admin);
     return { conversationId: conv.id, chatId: chat.id, answerItemId: items.data[1].id };
+  };
+  const uploadFile = async (key: string, name: string, text: string): Promise<string> => {
+    const form = new FormData();
+    form.append('purpose', 'assistants');
+    form.append('file', new Blob([text], { type: 'text/markdown' }), name);
+    const res = await fetch(`${server.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const body = (await res.json()) as { id: string };
+    if (res.status !== 200) throw new Error(`POST /v1/files: ${res.status} ${JSON.stringify(body)}`);
+    return body.id;
   };
   const plant = async (workspace: Workspace, label: string): Promise<Kb> => {
     const admin = admins[workspace];
@@ -69,7 +81,8 @@ test.before(async () => {
     const run = await ok('POST', `/v1/workflows/${wf.id}/run`, admin, { inputs: { question: QUESTION } });
     await ok('POST', '/v1/api-keys', admin, { name: `key ${marker}`, scopes: ['read'], knowledge_base_ids: [kb.id] });
     const conversation = await converse(admin, kb.id, { topic: marker });
-    return { id: kb.id, workspace, marker, documentId: doc.id, workflowId: wf.id, runId: run.id, conversation };
+    const fileId = await uploadFile(admin, 'planted.md', `A planted file, ${Math.random()}.`);
+    return { id: kb.id, workspace, marker, documentId: doc.id, workflowId: wf.id, runId: run.id, conversation, fileId };
   };
   const kbs = { own_kb: await plant('main', 'one'), other_kb: await plant('main', 'two'), other_workspace: await plant('other', 'three') };
 
@@ -100,7 +113,7 @@ test.before(async () => {
     caller,
     async freshKb(workspace) {
       const kb = await ok('POST', '/v1/knowledge-bases', admins[workspace], { name: 'to be deleted' });
-      return { id: kb.id, workspace, marker: `unmarked-${kb.id}`, documentId: '', workflowId: '', runId: '', conversation: { conversationId: '', chatId: '', answerItemId: '' } };
+      return { id: kb.id, workspace, marker: `unmarked-${kb.id}`, documentId: '', workflowId: '', runId: '', conversation: { conversationId: '', chatId: '', answerItemId: '' }, fileId: '' };
     },
     async freshDocument(t) {
       const text = `A document to delete, ${Math.random()}.`;
@@ -110,11 +123,22 @@ test.before(async () => {
       return (await ok('POST', '/v1/workflows', t.admin, { name: 'to be deleted', template: 'knowledge-qa', knowledge_base_id: t.kb.id })).id;
     },
     freshConversation: (t) => converse(t.admin, t.kb.id),
+    async freshTwinFile(t, caller) {
+      const text = `Bytes shared by a document and a file, ${Math.random()}.`;
+      await ok('POST', `/v1/knowledge-bases/${t.kb.id}/documents`, t.admin, { name: 'twin.md', text });
+      const uploader = !caller.invalid && caller.scope !== 'read' ? caller.secret : admins[caller.workspace];
+      return uploadFile(uploader, 'twin.md', text);
+    },
     async freshKey(t) {
       return (await ok('POST', '/v1/api-keys', t.admin, { name: 'to be revoked', scopes: ['read'], knowledge_base_ids: [t.kb.id] })).id;
     },
   };
   const openApi = (await server.call('GET', '/v1/openapi.json', { key: null })).body;
+  requestBodies = new Map(
+    Object.entries(openApi.paths as Record<string, Record<string, { requestBody?: unknown }>>).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.requestBody] as const),
+    ),
+  );
   routes = Object.entries(openApi.paths as Record<string, Record<string, { 'x-required-scope'?: Scope }>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, scope: op['x-required-scope'] ?? null })),
   );
@@ -151,6 +175,14 @@ function expectation(recipe: Recipe, rule: number): { expected: number; refusal:
 /** One cell of the matrix: a recipe of a route, asked by one kind of key about one kind of resource. */
 type Case = { routeKey: string; scope: Scope | null; recipe: Recipe; kind: KeyKind; resource: ResourceKind | null };
 
+/** Sends the request; for a write by a limited or foreign key, with what it may not change read before and after (empty otherwise). */
+async function sendWatchingEffects(caller: Caller, request: Request) {
+  if (!watchesEffects(caller, request)) return { ...(await send(caller, request)), before: '', after: '' };
+  const before = await snapshot(world, caller);
+  const answer = await send(caller, request);
+  return { ...answer, before, after: await snapshot(world, caller) };
+}
+
 async function runCase(t: ExecutionContext, { routeKey, scope, recipe, kind, resource }: Case) {
   let target: Target | null = null;
   let limitTo = world.kbs.own_kb.id;
@@ -161,8 +193,8 @@ async function runCase(t: ExecutionContext, { routeKey, scope, recipe, kind, res
     target = { kb, workspace: kb.workspace, admin: world.admins[kb.workspace] };
   }
   const caller = await world.caller(kind, limitTo);
-  const request = await recipe.request(target ?? { kb: world.kbs.own_kb, workspace: 'main', admin: ADMIN_KEY }, world);
-  const { status, text } = await send(caller, request);
+  const request = await recipe.request(target ?? { kb: world.kbs.own_kb, workspace: 'main', admin: ADMIN_KEY }, world, caller);
+  const { status, text, before, after } = await sendWatchingEffects(caller, request);
   const { expected, refusal } = expectation(recipe, expectedStatus(recipe, caller, target, scope));
   const what = `${routeKey}${recipe.label ? ` (${recipe.label})` : ''} as ${kind} on ${resource ?? 'no resource'}`;
   t.is(status, expected, `${what}: ${text.slice(0, 300)}`);
@@ -170,6 +202,7 @@ async function runCase(t: ExecutionContext, { routeKey, scope, recipe, kind, res
   for (const kb of Object.values(world.kbs)) {
     if (!mayRead(caller, kb)) t.false(text.includes(kb.marker), `${what}: leaks ${kb.marker}`);
   }
+  t.is(after, before, `${what}: changed what the key may not change`);
   const success = status < 300 && !refusal;
   if (success && recipe.reveals && target) t.true(text.includes(target.kb.marker), `${what}: the content is missing`);
   if (success && recipe.lists) {
@@ -199,3 +232,26 @@ test.serial('a document asked for under another knowledge base than its own is n
   t.is(chunks.status, 404);
   t.false(JSON.stringify(chunks.body).includes(other.marker));
 });
+
+test.serial('every request field that names a stored item to build from is a derivation of the matrix, or says why not', (t) => {
+  const found = routes.flatMap(({ key }) => [...new Set([...JSON.stringify(requestBodies.get(key) ?? {}).matchAll(ITEM_FIELD)].map((m) => m[1]!))].map((field) => `${key} ${field}`));
+  t.deepEqual(found.filter((f) => !ITEM_FIELDS[f]).sort(), [], 'list each in ITEM_FIELDS (access-matrix-effects.ts): a derivation with its recipe in DERIVATIONS, or why it is none');
+  for (const [field, kind] of Object.entries(ITEM_FIELDS)) {
+    if (kind === 'derivation') t.true(Object.keys(DERIVATIONS).some((d) => d.startsWith(`${field}:`)), `${field}: no recipe in DERIVATIONS`);
+  }
+});
+
+for (const [name, derive] of Object.entries(DERIVATIONS)) {
+  test.serial(`provenance: ${name}, built from another knowledge base, is not for keys limited to the one searched`, async (t) => {
+    const { own_kb: searched, other_kb: source } = world.kbs;
+    const request = await derive(world, source, searched);
+    for (const kind of ['read_kb', 'write_kb', 'admin_kb'] as const) {
+      const caller = await world.caller(kind);
+      const { status, text } = await send(caller, request);
+      t.true(status === 403 || status === 404, `${name} as ${kind}: ${status} ${text.slice(0, 300)}`);
+      t.false(text.includes(source.marker), `${name} as ${kind}: leaks ${source.marker}`);
+    }
+    const { status, text } = await send(await world.caller('admin'), request);
+    t.true(status < 300, `${name} as admin: ${status} ${text.slice(0, 300)}`);
+  });
+}
