@@ -1,6 +1,6 @@
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { allProjections } from '../projections/index.ts';
+import { allProjections } from '../src/capabilities/index.ts';
 import { createSqliteCheckpointStore } from '../src/adapters/sqlite/checkpoint-store.ts';
 import { openSqlite, type SqliteDatabase } from '../src/adapters/sqlite/database.ts';
 import { createSqliteEventStore } from '../src/adapters/sqlite/event-store.ts';

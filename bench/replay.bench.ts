@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { allProjections } from '../projections/index.ts';
+import { allProjections } from '../src/capabilities/index.ts';
 import type { KnowledgeBaseDoc } from '../projections/knowledge-bases/index.ts';
 import { type EventType, parseEventData } from '../schemas/events/index.ts';
 import { createSqliteCheckpointStore } from '../src/adapters/sqlite/checkpoint-store.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeApi } from '../src/http/app.ts';
+import { describeApi } from '../src/capabilities/describe-api.ts';
 import { VERSION } from '../src/main.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

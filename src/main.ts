@@ -1,31 +1,23 @@
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
-import { allProjections } from '../projections/index.ts';
 import type { AppContext } from './app/context.ts';
 import { createIdGenerator } from './app/ids.ts';
 import { PROJECTOR_GROUP, projectorGroup } from './app/projector.ts';
 import { createAuthenticator } from './app/services/api-keys.ts';
-import { createDocumentService } from './app/services/documents.ts';
-import { createKnowledgeBaseService } from './app/services/knowledge-bases.ts';
 import { createLiveFeed } from './app/live-feed.ts';
 import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
 import { reanalyseKeywords } from './app/keyword-reanalysis.ts';
 import { createWorkerParser } from './adapters/local/worker-parser.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
-import { indexerConsumer } from '../consumers/indexer/index.ts';
-import { parserConsumer } from '../consumers/parser/index.ts';
-import { runnerConsumer } from '../consumers/runner/index.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createSearchService } from './app/services/search.ts';
 import { createChatGrounding } from './app/services/chat-grounding.ts';
 import { createRetrieval } from './app/retrieval/retrieval.ts';
 import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
-import { createWorkflowService } from './app/services/workflows.ts';
 import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
 import { createModels } from './composition/models.ts';
-import { createChatServices } from './composition/conversations.ts';
 import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offload.ts';
@@ -34,11 +26,13 @@ import { readinessChecks } from './composition/readiness.ts';
 import type { GroupHandle } from './ports/event-bus.ts';
 import type { RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
-import { createApp, createOperationsApp } from './http/app.ts';
 import { createLoadShedder } from './http/load-shedding.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createHttpServer } from './http/server.ts';
+import { createApp, createOperationsApp } from './http/app.ts';
+import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
+import { createServices } from './composition/services.ts';
 
 export { createModels };
 
@@ -121,7 +115,18 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     const groundChat = createChatGrounding({ analyzer, retrieval: localRetrieval, chatModels });
     retrieval = spreadRetrieval({ ...localRetrieval, groundChat }, config, infra.adapters, alone);
     const search = createSearchService(retrievalDeps, retrieval);
-    const { chat, conversations, feedback } = createChatServices({ ctx, search, groundChat: retrieval.groundChat, chatModels, storeContent: config.chat.storeContent });
+    const services = createServices({
+      ctx,
+      models,
+      search,
+      groundChat: retrieval.groundChat,
+      chatModels,
+      embedders,
+      passages: indexes.passages,
+      blobs,
+      renderer: infra.renderer,
+      storeContent: config.chat.storeContent,
+    });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
     }
@@ -139,15 +144,22 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const concurrency = ingestion.parserThreads;
       await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
       await reanalyseKeywordIndex({ keywords: indexes.keywords, passages: indexes.passages, readModels }, logger);
-      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, maxUploadBytes: ingestion.maxUploadBytes, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
-      groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed, logger })));
-      groups.set('runner', await bus.subscribe(runnerConsumer({
-            ctx,
-            search,
-            chatModels,
-            maxContextTokens: config.chat.maxContextTokens,
-            onInternalError: (error, runId) => logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
-          })));
+      const consumers = workerConsumers({
+        services,
+        blobs,
+        feed,
+        parser: workerParser,
+        limits,
+        maxUploadBytes: ingestion.maxUploadBytes,
+        parseTimeoutMs: ingestion.parseTimeoutMs,
+        parseConcurrency: concurrency,
+        embedders,
+        chatModels,
+        indexes,
+        maxContextTokens: config.chat.maxContextTokens,
+        logger,
+      });
+      for (const [name, group] of consumers) groups.set(name, await bus.subscribe(group));
     }
     logger.info({ role, adapters: infra.adapters }, 'runtime started');
     return {
@@ -162,11 +174,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       embedders,
       logger,
       authenticator,
-      knowledgeBases: createKnowledgeBaseService(ctx, models),
-      documents: createDocumentService(ctx, indexes.passages, { blobs, renderer: infra.renderer }),
+      services,
       search,
-      chat, conversations, feedback,
-      workflows: createWorkflowService(ctx, models),
       feed,
       indexes,
       groups,
@@ -199,23 +208,20 @@ export function createHttpApp(runtime: Runtime, config: Config) {
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
   const logger = runtime.logger;
   if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
+  const settings = {
+    blobs: runtime.blobs,
+    feed: runtime.feed,
+    maxUploadBytes: config.ingestion.maxUploadBytes,
+    maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
+    bodyPace: config.server.body,
+    workflowBlockingWaitMs: config.workflowBlockingWaitMs,
+    loadShedder,
+    version: VERSION,
+    onServerError,
+  };
   return createApp({
-    ctx: runtime.ctx,
+    routes: apiRoutes({ services: runtime.services, settings }),
     authenticator: runtime.authenticator,
-    models: runtime.models,
-    knowledgeBases: runtime.knowledgeBases,
-    search: runtime.search,
-    chat: runtime.chat, conversations: runtime.conversations, feedback: runtime.feedback,
-    embedders: runtime.embedders,
-    workflows: { workflows: runtime.workflows, feed: runtime.feed, blockingWaitMs: config.workflowBlockingWaitMs, onError: (error, requestId) => runtime.logger.error({ err: error, requestId }, 'a workflow stream failed') },
-    documents: {
-      documents: runtime.documents,
-      blobs: runtime.blobs,
-      maxUploadBytes: config.ingestion.maxUploadBytes,
-      maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
-      events: { readModels: runtime.readModels, feed: runtime.feed },
-      bodyPace: config.server.body,
-    },
     metrics,
     rateLimiter: createRateLimiter(config.rateLimitPerMinute),
     maxJsonBytes: config.maxJsonBytes,

@@ -1,8 +1,14 @@
-/** API keys: who may call, with which scope and knowledge bases (see documents.ts for why an index). */
-export { apiKeyEvents } from '../../schemas/events/api-key.ts';
-export { CreateApiKeyBody, ApiKey } from '../../schemas/http/api-keys.ts';
-export { apiKeyDecider, grants, mayUseKnowledgeBases } from '../domain/api-key/api-key.ts';
-export { apiKeysProjection, apiKeyHashesProjection } from '../../projections/api-keys/index.ts';
-export { createApiKeyFor, createAuthenticator } from '../app/services/api-keys.ts';
-export { requireKnowledgeBasesAccess, requireScope } from '../app/services/principal.ts';
-export { apiKeyRoutes } from '../http/routes/api-keys.ts';
+import { apiKeyEvents } from '../../schemas/events/api-key.ts';
+import { apiKeyHashesProjection, apiKeysProjection } from '../../projections/api-keys/index.ts';
+import { apiKeyDecider } from '../domain/api-key/api-key.ts';
+import { apiKeyRoutes } from '../http/routes/api-keys.ts';
+import { defineCapability } from './capability.ts';
+
+export const apiKeys = defineCapability({
+  name: 'api-keys',
+  summary: 'Who may call, with which scope and knowledge bases.',
+  events: apiKeyEvents,
+  deciders: [apiKeyDecider],
+  projections: [apiKeysProjection, apiKeyHashesProjection],
+  routes: ({ services }) => apiKeyRoutes(services.ctx),
+});

@@ -1,7 +1,12 @@
-/** Chat: /v1/chat/completions and /v1/chat, grounded in retrieved passages (see documents.ts for why an index). */
-export { chatEvents } from '../../schemas/events/chat.ts';
-export { ChatCompletionBody, ChatCompletion, QuickChatResponse } from '../../schemas/http/chat.ts';
-export { chatDecider } from '../domain/chat/chat.ts';
-export { contextOf } from '../app/retrieval/context.ts';
-export { createChatService } from '../app/services/chat.ts';
-export { chatRoutes } from '../http/routes/chat.ts';
+import { chatEvents } from '../../schemas/events/chat.ts';
+import { chatDecider } from '../domain/chat/chat.ts';
+import { chatRoutes } from '../http/routes/chat.ts';
+import { defineCapability } from './capability.ts';
+
+export const chat = defineCapability({
+  name: 'chat',
+  summary: '/v1/chat/completions and /v1/chat, grounded in retrieved passages, with citations.',
+  events: chatEvents,
+  deciders: [chatDecider],
+  routes: ({ services, settings }) => chatRoutes(services.chat, settings.onServerError),
+});

@@ -1,16 +1,44 @@
-/**
- * Documents: upload, parse, slice, index, list, delete. A capability's parts live in the layer
- * each belongs to (DESIGN.md); this index names them, so a newcomer finds them by the capability.
- */
-export { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from '../../schemas/events/document.ts';
-export { TextUploadBody, Document, Chunk } from '../../schemas/http/documents.ts';
-export { documentDecider } from '../domain/document/document.ts';
-export { chunkStreamDecider } from '../domain/document/chunk-stream.ts';
-export { contentClaimDecider } from '../domain/document/content-claim.ts';
-export { idempotencyDecider } from '../domain/document/idempotency.ts';
-export { chunkBlocks } from '../domain/document/chunker.ts';
-export { documentsProjection } from '../../projections/documents/index.ts';
-export { createDocumentService } from '../app/services/documents.ts';
-export { documentRoutes } from '../http/routes/documents.ts';
-export { parserConsumer } from '../../consumers/parser/index.ts';
-export { indexerConsumer } from '../../consumers/indexer/index.ts';
+import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from '../../schemas/events/document.ts';
+import { documentsProjection } from '../../projections/documents/index.ts';
+import { indexerConsumer } from '../../consumers/indexer/index.ts';
+import { parserConsumer } from '../../consumers/parser/index.ts';
+import { chunkStreamDecider } from '../domain/document/chunk-stream.ts';
+import { contentClaimDecider } from '../domain/document/content-claim.ts';
+import { documentDecider } from '../domain/document/document.ts';
+import { idempotencyDecider } from '../domain/document/idempotency.ts';
+import { documentRoutes } from '../http/routes/documents.ts';
+import { defineCapability } from './capability.ts';
+
+export const documents = defineCapability({
+  name: 'documents',
+  summary: 'Upload, parse, slice, index, list and delete the documents of a knowledge base.',
+  events: { ...documentEvents, ...documentChunkEvents, ...contentClaimEvents, ...idempotencyEvents },
+  deciders: [documentDecider, chunkStreamDecider, contentClaimDecider, idempotencyDecider],
+  projections: [documentsProjection],
+  consumers: (deps) => ({
+    parser: parserConsumer({
+      ctx: deps.services.ctx,
+      blobs: deps.blobs,
+      parser: deps.parser,
+      feed: deps.feed,
+      limits: deps.limits,
+      maxUploadBytes: deps.maxUploadBytes,
+      timeoutMs: deps.parseTimeoutMs,
+      concurrency: deps.parseConcurrency,
+      logger: deps.logger,
+    }),
+    indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
+  }),
+  routes: ({ services, settings }) =>
+    documentRoutes(
+      {
+        documents: services.documents,
+        blobs: settings.blobs,
+        maxUploadBytes: settings.maxUploadBytes,
+        maxFilesPerUpload: settings.maxFilesPerUpload,
+        events: { readModels: services.ctx.readModels, feed: settings.feed },
+        bodyPace: settings.bodyPace,
+      },
+      settings.onServerError,
+    ),
+});

@@ -1,6 +1,14 @@
-/** OpenAI's Responses API: /v1/responses, chat under its names, stored to read back and continue. */
-export { responseEvents } from '../../schemas/events/response.ts';
-export { ResponseCreateBody, ResponseObject } from '../../schemas/http/responses.ts';
-export { responseDecider } from '../domain/response/response.ts';
-export { createResponsesService } from '../app/services/responses.ts';
-export { responseRoutes } from '../http/routes/responses.ts';
+import { responseEvents } from '../../schemas/events/response.ts';
+import { responsesProjection } from '../../projections/responses/index.ts';
+import { responseDecider } from '../domain/response/response.ts';
+import { responseRoutes } from '../http/routes/responses.ts';
+import { defineCapability } from './capability.ts';
+
+export const responses = defineCapability({
+  name: 'responses',
+  summary: "OpenAI's Responses API: chat under its names, stored to read back and continue.",
+  events: responseEvents,
+  deciders: [responseDecider],
+  projections: [responsesProjection],
+  routes: ({ services, settings }) => responseRoutes({ chat: services.chat, responses: services.responses }, settings.onServerError),
+});

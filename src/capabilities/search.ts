@@ -1,6 +1,9 @@
-/** Search: a knowledge base's retrieval, from the recalls to the results (see documents.ts for why an index). */
-export { SearchBody, SearchResponse } from '../../schemas/http/search.ts';
-export { fuseByReciprocalRank } from '../domain/retrieval/fusion.ts';
-export { createRetrieval } from '../app/retrieval/retrieval.ts';
-export { createSearchService } from '../app/services/search.ts';
-export { searchRoutes } from '../http/routes/search.ts';
+import { searchRoutes } from '../http/routes/search.ts';
+import { defineCapability } from './capability.ts';
+
+/** Retrieval itself (recalls, fusion, rerank, threshold, answerability) is src/app/retrieval/, built once by the composition root. */
+export const search = defineCapability({
+  name: 'search',
+  summary: "A knowledge base's retrieval, from the recalls to the results.",
+  routes: ({ services }) => searchRoutes(services.search),
+});

@@ -1,12 +1,33 @@
-/** Workflows: node graphs, saved and versioned, run by the runner consumer (see documents.ts for why an index). */
-export { workflowEvents } from '../../schemas/events/workflow.ts';
-export { workflowRunEvents } from '../../schemas/events/workflow-run.ts';
-export { CreateWorkflowBody, RunWorkflowBody, Workflow, WorkflowRun } from '../../schemas/http/workflows.ts';
-export { workflowDecider } from '../domain/workflow/workflow.ts';
-export { workflowRunDecider } from '../domain/workflow/run.ts';
-export { validateGraph, knowledgeBasesOf } from '../domain/workflow/graph.ts';
-export { workflowsProjection } from '../../projections/workflows/index.ts';
-export { workflowRunsProjection } from '../../projections/workflow-runs/index.ts';
-export { createWorkflowService } from '../app/services/workflows.ts';
-export { workflowRoutes } from '../http/routes/workflows.ts';
-export { runnerConsumer } from '../../consumers/runner/index.ts';
+import { workflowEvents } from '../../schemas/events/workflow.ts';
+import { workflowRunEvents } from '../../schemas/events/workflow-run.ts';
+import { workflowRunsProjection } from '../../projections/workflow-runs/index.ts';
+import { workflowsProjection } from '../../projections/workflows/index.ts';
+import { runnerConsumer } from '../../consumers/runner/index.ts';
+import { workflowRunDecider } from '../domain/workflow/run.ts';
+import { workflowDecider } from '../domain/workflow/workflow.ts';
+import { workflowRoutes } from '../http/routes/workflows.ts';
+import { defineCapability } from './capability.ts';
+
+export const workflows = defineCapability({
+  name: 'workflows',
+  summary: 'Node graphs, saved and versioned, and their runs, executed by the runner consumer.',
+  events: { ...workflowEvents, ...workflowRunEvents },
+  deciders: [workflowDecider, workflowRunDecider],
+  projections: [workflowsProjection, workflowRunsProjection],
+  consumers: (deps) => ({
+    runner: runnerConsumer({
+      ctx: deps.services.ctx,
+      search: deps.services.search,
+      chatModels: deps.chatModels,
+      maxContextTokens: deps.maxContextTokens,
+      onInternalError: (error, runId) => deps.logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
+    }),
+  }),
+  routes: ({ services, settings }) =>
+    workflowRoutes({
+      workflows: services.workflows,
+      feed: settings.feed,
+      blockingWaitMs: settings.workflowBlockingWaitMs,
+      onError: settings.onServerError,
+    }),
+});

@@ -1,4 +1,4 @@
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../capabilities/index.ts';
 import { lockDataDir } from '../adapters/sqlite/data-dir-lock.ts';
 import { replayReadModels } from '../app/replay.ts';
 import { createApiKey } from '../app/services/api-keys.ts';

@@ -1,17 +1,8 @@
 import { Stream } from 'node:stream';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { AppContext } from '../app/context.ts';
 import { ApiError } from '../app/errors.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
-import type { ChatService } from '../app/services/chat.ts';
-import type { ConversationService } from '../app/services/conversations.ts';
-import type { FeedbackService } from '../app/services/feedback.ts';
-import { createEmbeddingsService } from '../app/services/embeddings.ts';
-import type { Embedder } from '../ports/models.ts';
-import type { KnowledgeBaseService } from '../app/services/knowledge-bases.ts';
-import type { SearchService } from '../app/services/search.ts';
-import type { ModelCatalog } from '../app/services/models.ts';
 import { requireScope } from '../app/services/principal.ts';
 import { bearerToken } from './auth.ts';
 import { type BodyPace, type JsonReader, jsonReader } from './body.ts';
@@ -24,40 +15,13 @@ import { buildOpenApi } from './openapi.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Reply, RouteSpec } from './route.ts';
 import { createRouteTable } from './route-table.ts';
-import { apiKeyRoutes } from './routes/api-keys.ts';
-import { chatRoutes } from './routes/chat.ts';
-import { responseRoutes } from './routes/responses.ts';
-import { createResponsesService } from '../app/services/responses.ts';
-import { conversationRoutes } from './routes/conversations.ts';
-import { documentRoutes, type DocumentRouteDeps } from './routes/documents.ts';
-import { knowledgeBaseRoutes } from './routes/knowledge-bases.ts';
-import { mcpRoutes } from './routes/mcp.ts';
-import { modelRoutes } from './routes/models.ts';
-import { embeddingsRoutes } from './routes/embeddings.ts';
 import { operationRoutes, type ReadinessCheck } from './routes/operations.ts';
-import { searchRoutes } from './routes/search.ts';
-import { openAiFileRoutes } from './routes/openai-files.ts';
-import { openAiVectorStoreRoutes } from './routes/openai-vector-stores.ts';
-import { createFileService } from '../app/services/files.ts';
-import { createVectorStoreService } from '../app/services/vector-stores.ts';
-import { createVectorStoreBatches } from '../app/services/vector-store-batches.ts';
-import { createVectorStoreSearch } from '../app/services/vector-store-search.ts';
-import { workflowRoutes, type WorkflowRouteDeps } from './routes/workflows.ts';
 import { parseOr400 } from './validate.ts';
 
 export type AppDeps = {
-  ctx: AppContext;
+  /** Every /v1 route and /mcp, as the capabilities build them (src/capabilities/index.ts). */
+  routes: RouteSpec[];
   authenticator: Authenticator;
-  models: ModelCatalog;
-  knowledgeBases: KnowledgeBaseService;
-  documents: DocumentRouteDeps;
-  search: SearchService;
-  chat: ChatService;
-  conversations: ConversationService;
-  feedback: FeedbackService;
-  /** The embedding models /v1/embeddings offers, as search uses them. */
-  embedders: ReadonlyMap<string, Embedder>;
-  workflows: WorkflowRouteDeps;
   metrics: Metrics;
   rateLimiter: RateLimiter;
   maxJsonBytes: number;
@@ -74,59 +38,19 @@ export type AppDeps = {
   corsOrigins?: readonly string[];
 };
 
-type ApiRouteDeps = Pick<AppDeps, 'ctx' | 'models' | 'knowledgeBases' | 'documents' | 'search' | 'chat' | 'conversations' | 'feedback' | 'embedders' | 'workflows' | 'onServerError' | 'loadShedder' | 'version'>;
-
-/** Every /v1 route of the API role, and /mcp: the handlers use `deps`, the descriptions (OpenAPI) do not. */
-function apiRoutes(deps: ApiRouteDeps): RouteSpec[] {
-  return [
-    ...modelRoutes(deps.models),
-    ...embeddingsRoutes(createEmbeddingsService(deps.embedders)),
-    ...apiKeyRoutes(deps.ctx),
-    ...knowledgeBaseRoutes(deps.knowledgeBases),
-    ...documentRoutes(deps.documents, deps.onServerError),
-    ...searchRoutes(deps.search),
-    ...chatRoutes(deps.chat, deps.onServerError),
-    ...responseRoutes({ chat: deps.chat, responses: createResponsesService({ ctx: deps.ctx, search: deps.search }) }, deps.onServerError),
-    ...conversationRoutes(deps.conversations, deps.feedback),
-    ...workflowRoutes(deps.workflows),
-    ...mcpRoutes({ ...deps, documents: deps.documents.documents }),
-    ...openAiRetrievalRoutes(deps),
-  ];
-}
-
-/** OpenAI's Files and Vector Stores APIs, over the services the routes above use. */
-function openAiRetrievalRoutes(deps: ApiRouteDeps): RouteSpec[] {
-  const files = createFileService(deps.ctx, deps.documents.blobs);
-  const stores = createVectorStoreService(deps.ctx, { knowledgeBases: deps.knowledgeBases, documents: deps.documents.documents, files });
-  const search = createVectorStoreSearch({ search: deps.search, stores, readModels: deps.ctx.readModels });
-  return [...openAiFileRoutes(files, deps.documents), ...openAiVectorStoreRoutes({ stores, batches: createVectorStoreBatches(stores, deps.ctx.now), search })];
-}
-
 /**
- * The OpenAPI document `GET /v1/openapi.json` serves, built from the same route table without a
- * runtime (for `npm run lint:openapi`): the handlers are never called, so no dependency is needed.
+ * The OpenAPI document `GET /v1/openapi.json` serves, for the routes given and the operations
+ * routes: built without a runtime for `npm run lint:openapi` (see src/capabilities/describe-api.ts).
  */
-export function describeApi(version: string) {
-  const unused = descriptionOnly();
-  const routes = [...apiRoutes(unused), ...operationRoutes({ metrics: unused, readiness: {}, openApi: unused })];
-  return buildOpenApi(routes, version);
-}
-
-/** Stands in for every dependency of a table built only to be described: reading works, any call throws. */
-function descriptionOnly(): any {
-  const stub: any = new Proxy(() => {}, {
-    get: (_target, key) => (key === 'then' || typeof key === 'symbol' ? undefined : stub),
-    apply: () => {
-      throw new Error('a route of the description-only table was called');
-    },
-  });
-  return stub;
+export function describeRoutes(routes: RouteSpec[], version: string, unused: unknown) {
+  const all = [...routes, ...operationRoutes({ metrics: unused as Metrics, readiness: {}, openApi: unused as () => unknown })];
+  return buildOpenApi(all, version);
 }
 
 export function createApp(deps: AppDeps): Koa {
   let openApi: unknown;
   const routes: RouteSpec[] = [
-    ...apiRoutes(deps),
+    ...deps.routes,
     ...operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: (): unknown => (openApi ??= buildOpenApi(routes, deps.version)) }),
   ];
   const readJson = jsonReader(deps.maxJsonBytes, deps.bodyPace);

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import type { describeApi } from '../../src/http/app.ts';
+import type { describeApi } from '../../src/capabilities/describe-api.ts';
 import { ADMIN_KEY } from './server.ts';
 
 /**

@@ -11,7 +11,6 @@ import {
   mayRead,
   QUESTION,
   type Recipe,
-  RECIPES,
   type Request,
   RESOURCE_KINDS,
   type ResourceKind,
@@ -19,17 +18,25 @@ import {
   type Target,
   type Workspace,
   type World,
-} from './access-matrix-recipes.ts';
-import { OPENAI_RETRIEVAL_RECIPES } from './access-matrix-openai-retrieval.ts';
-import { DERIVATIONS, ITEM_FIELD, ITEM_FIELDS, snapshot, watchesEffects } from './access-matrix-effects.ts';
+} from './access-matrix/recipe.ts';
+import { DERIVATIONS, ITEM_FIELD, ITEM_FIELDS, snapshot, watchesEffects } from './access-matrix/effects.ts';
+import { CAPABILITIES } from '../../src/capabilities/index.ts';
 
-const ALL_RECIPES = { ...RECIPES, ...OPENAI_RETRIEVAL_RECIPES };
+/** Each capability's recipes, from the file named as it is (access-matrix/<name>.ts), and the service's own routes'. */
+const RECIPE_FILES = await Promise.all(
+  [...CAPABILITIES.filter((c) => c.routes).map((c) => c.name), 'operations'].map(async (name) => {
+    const file = new URL(`./access-matrix/${name}.ts`, import.meta.url);
+    const recipes = await import(file.href).then((m: { recipes: Record<string, Recipe[]> }) => m.recipes, () => null);
+    return { name, recipes };
+  }),
+);
+const ALL_RECIPES: Record<string, Recipe[]> = Object.assign({}, ...RECIPE_FILES.map((f) => f.recipes ?? {}));
 
 /**
  * Every route of the route table (read from the OpenAPI document it generates) × every kind of
  * key × every kind of resource: the status is the one the access rule gives, and no byte of a
  * knowledge base the key may not read (its marker, planted in names and text) is in the body or
- * the stream. A route without a recipe in access-matrix-recipes.ts fails the first test: a new
+ * the stream. A route without a recipe in access-matrix/<capability>.ts fails the first tests: a new
  * route must say there how it is reached.
  */
 
@@ -145,12 +152,23 @@ test.before(async () => {
 });
 test.after.always(() => world?.server.close());
 
+test.serial("every capability with routes has its recipe file, access-matrix/<name>.ts, with a recipe for each of its routes and no other's", (t) => {
+  t.deepEqual(RECIPE_FILES.filter((f) => f.recipes === null).map((f) => f.name), [], 'capabilities without test/http/access-matrix/<name>.ts');
+  // Built only to be read: the routes' handlers are never called.
+  const unused: any = new Proxy(() => {}, { get: (_t, key) => (key === 'then' || typeof key === 'symbol' ? undefined : unused) });
+  for (const capability of CAPABILITIES) {
+    const keys = (capability.routes?.({ services: unused, settings: unused }) ?? []).map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([a-z_]+)/g, '{$1}')}`);
+    const recipes = RECIPE_FILES.find((f) => f.name === capability.name)?.recipes ?? {};
+    t.deepEqual(Object.keys(recipes).sort(), keys.sort(), `access-matrix/${capability.name}.ts holds the recipes of ${capability.name}'s routes`);
+  }
+});
+
 test.serial('every route of the route table is in the matrix, and every recipe names a route', (t) => {
   const table = routes.map((r) => r.key).sort();
   t.deepEqual(
     table.filter((key) => !ALL_RECIPES[key]),
     [],
-    'routes without a recipe: say in RECIPES (access-matrix-recipes.ts) how each reaches its knowledge base',
+    'routes without a recipe: say in test/http/access-matrix/<capability>.ts how each reaches its knowledge base',
   );
   t.deepEqual(Object.keys(ALL_RECIPES).filter((key) => !table.includes(key)), [], 'recipes for routes that no longer exist');
 });

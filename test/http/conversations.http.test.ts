@@ -1,6 +1,6 @@
 import test from 'ava';
 import OpenAI from 'openai';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { replayReadModels } from '../../src/app/replay.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 

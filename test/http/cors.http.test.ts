@@ -70,7 +70,7 @@ test.serial('responses expose the headers clients read, on a 200 and on errors (
   t.is(unauthorized.status, 401);
   check(unauthorized.headers, '401');
 
-  const { kbs, list } = { kbs: server.runtime.knowledgeBases, list: server.runtime.knowledgeBases.list };
+  const { kbs, list } = { kbs: server.runtime.services.knowledgeBases, list: server.runtime.services.knowledgeBases.list };
   kbs.list = async () => {
     throw new Error('boom');
   };

@@ -60,7 +60,7 @@ test.serial('no log line carries a bearer secret', async (t) => {
 
 test.serial('a 5xx logs at error with the stack and the request id, besides its access line', async (t) => {
   const { server, logs } = t.context;
-  const kbs = server.runtime.knowledgeBases;
+  const kbs = server.runtime.services.knowledgeBases;
   const list = kbs.list;
   kbs.list = async () => {
     throw new Error('boom from a test');

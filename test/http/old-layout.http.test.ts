@@ -2,7 +2,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { indexedText } from '../../consumers/indexer/index.ts';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { parseEventData } from '../../schemas/events/index.ts';
 import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteCheckpointStore } from '../../src/adapters/sqlite/checkpoint-store.ts';

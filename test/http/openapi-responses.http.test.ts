@@ -1,5 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
-import { describeApi } from '../../src/http/app.ts';
+import { describeApi } from '../../src/capabilities/describe-api.ts';
 import { VERSION } from '../../src/main.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { FACTS } from '../helpers/knowledge-base.ts';

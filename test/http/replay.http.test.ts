@@ -1,5 +1,5 @@
 import test from 'ava';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { replayReadModels } from '../../src/app/replay.ts';
 import { startServer } from '../helpers/server.ts';
 

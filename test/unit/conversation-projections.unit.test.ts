@@ -1,5 +1,5 @@
 import test from 'ava';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { projectionSpec } from '../helpers/projection-spec.ts';
 
 const spec = projectionSpec(allProjections);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { createInProcessBus } from '../../src/adapters/local/in-process-bus.ts';
 import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
 import { streamPositionWatch } from '../../src/app/projection-watch.ts';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { fileDecider, type FileEvent } from '../../src/domain/file/file.ts';
 import { knowledgeBaseDecider, type KnowledgeBaseEvent } from '../../src/domain/knowledge-base/knowledge-base.ts';
 import { rewriteQuery } from '../../src/domain/retrieval/query-rewrite.ts';

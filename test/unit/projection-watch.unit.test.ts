@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { eventCatalog, type EventType } from '../../schemas/events/index.ts';
 import { trustedEvent } from '../../schemas/events/recorded.ts';
 import { topicsForEventTypes } from '../../schemas/topics.ts';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { openSqlite } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
 import { streamPositionWatch } from '../../src/app/projection-watch.ts';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { allProjections } from '../../projections/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { type ResponseCommand, responseDecider, type ResponseEvent } from '../../src/domain/response/response.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 import { projectionSpec } from '../helpers/projection-spec.ts';

@@ -16,22 +16,14 @@ export const conflict = (code: string, message: string) => new DomainError('conf
 export const invalid = (code: string, message: string, param: string | null = null) =>
   new DomainError('invalid', code, message, param);
 
-const NOUNS = {
-  knowledge_base: 'knowledge base',
-  document: 'document',
-  api_key: 'API key',
-  workflow: 'workflow',
-  workflow_run: 'workflow run',
-  model: 'model',
-  file: 'file',
-  conversation: 'conversation',
-  chat_completion: 'chat completion',
-} as const;
+/** The nouns that are not simply the kind with its underscores as spaces: a new kind needs no entry. */
+const NOUNS: Readonly<Record<string, string>> = { api_key: 'API key' };
 
-export type ResourceKind = keyof typeof NOUNS;
+/** What can be not found: a resource's kind in snake_case (`knowledge_base`, `workflow_run`, …). */
+export type ResourceKind = string;
 
 /** One wording for "not here" on every route, in every decider and node: clients may match on it. */
-export const notFoundMessage = (kind: ResourceKind, id: string) => `No ${NOUNS[kind]} found with id '${id}'.`;
+export const notFoundMessage = (kind: ResourceKind, id: string) => `No ${NOUNS[kind] ?? kind.replaceAll('_', ' ')} found with id '${id}'.`;
 
 /** One wording for a model id that names no model of the wanted kind here. */
 export const notAModelMessage = (id: string, kind: 'chat' | 'embedding' | 'rerank') =>

@@ -1,4 +1,4 @@
-import { type Caller, type Kb, mayRead, QUESTION, type Request, type ResourceKind, type World } from './access-matrix-recipes.ts';
+import { type Caller, type Kb, mayRead, QUESTION, type Request, type ResourceKind, type World } from './recipe.ts';
 
 /**
  * The access matrix's checks of what a request causes (issue 30), beside what it answers:

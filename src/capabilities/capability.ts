@@ -1,0 +1,78 @@
+import type { z } from 'zod';
+import type { Projection } from '../../projections/projection.ts';
+import type { EventType } from '../../schemas/events/index.ts';
+import type { LiveFeed } from '../app/live-feed.ts';
+import type { Services } from '../composition/services.ts';
+import type { BodyPace } from '../http/body.ts';
+import type { LoadShedder } from '../http/load-shedding.ts';
+import type { RouteSpec } from '../http/route.ts';
+import type { BlobStore } from '../ports/blob-store.ts';
+import type { Logger } from 'pino';
+import type { ConsumerGroup } from '../ports/event-bus.ts';
+import type { ChatModel, Embedder } from '../ports/models.ts';
+import type { DocumentParser } from '../ports/document-parser.ts';
+import type { ParseLimits } from '../parsing/types.ts';
+import type { SearchIndexes } from '../app/retrieval/retrieval.ts';
+
+/** What routes are built from besides the services: the HTTP settings that config.ts decides. */
+export type RouteSettings = {
+  blobs: BlobStore;
+  feed: LiveFeed;
+  maxUploadBytes: number;
+  maxFilesPerUpload: number;
+  /** How fast a request's body must arrive (body.ts). */
+  bodyPace: BodyPace;
+  /** How long a blocking workflow run is waited for before it answers 202. */
+  workflowBlockingWaitMs: number;
+  loadShedder: LoadShedder;
+  version: string;
+  /** Hears failures past a response's start (mid-stream), with the request's id. */
+  onServerError(error: unknown, requestId: string): void;
+};
+
+export type ApiDeps = { services: Services; settings: RouteSettings };
+
+/** What a worker process's consumers are built from. */
+export type WorkerDeps = {
+  services: Services;
+  blobs: BlobStore;
+  feed: LiveFeed;
+  parser: DocumentParser;
+  limits: ParseLimits;
+  maxUploadBytes: number;
+  parseTimeoutMs: number;
+  parseConcurrency: number;
+  embedders: ReadonlyMap<string, Embedder>;
+  chatModels: ReadonlyMap<string, ChatModel>;
+  indexes: SearchIndexes;
+  maxContextTokens: number;
+  logger: Logger;
+};
+
+/**
+ * A capability, whole: what a newcomer adds to add a resource, and what the composition root
+ * composes (src/capabilities/index.ts holds the one list). Its parts stay in the layer each
+ * belongs to (docs/architecture.md); the descriptor names them, so that a capability is found by
+ * its name in every tier: `src/capabilities/<name>.ts`, `test/http/access-matrix/<name>.ts` (its
+ * access recipes, which the matrix requires), and the console's screens.
+ */
+export type Capability = {
+  name: string;
+  /** One line: what it is for. */
+  summary: string;
+  /** Its event schemas, by type (schemas/events; the catalog there types the log). */
+  events?: Readonly<Record<string, z.ZodType>>;
+  /** Its pure deciders (src/domain), for the reader: the services that use them are built from `services`. */
+  deciders?: readonly { streamId(id: string): string }[];
+  /** The read models it keeps. */
+  projections?: readonly Projection[];
+  /** Its consumer groups, by name, for the processes that run workers. */
+  consumers?(deps: WorkerDeps): Record<string, ConsumerGroup>;
+  /** Its HTTP routes, built from the services and settings given. */
+  routes?(deps: ApiDeps): RouteSpec[];
+};
+
+export const defineCapability = (capability: Capability): Capability => capability;
+
+/** The event types a capability's schemas declare. */
+export const eventTypesOf = (capability: Capability): EventType[] => Object.keys(capability.events ?? {}) as EventType[];

@@ -1,0 +1,68 @@
+import type { AppContext } from '../app/context.ts';
+import type { GroundChat } from '../app/services/chat-grounding.ts';
+import { createChatService } from '../app/services/chat.ts';
+import { chatWithConversations } from '../app/services/chat-conversation.ts';
+import { createConversationService } from '../app/services/conversations.ts';
+import { createDocumentService } from '../app/services/documents.ts';
+import { createEmbeddingsService } from '../app/services/embeddings.ts';
+import { createFeedbackService } from '../app/services/feedback.ts';
+import { createFileService } from '../app/services/files.ts';
+import { createKnowledgeBaseService } from '../app/services/knowledge-bases.ts';
+import type { ModelCatalog } from '../app/services/models.ts';
+import { createResponsesService } from '../app/services/responses.ts';
+import type { SearchService } from '../app/services/search.ts';
+import { createVectorStoreBatches } from '../app/services/vector-store-batches.ts';
+import { createVectorStoreSearch } from '../app/services/vector-store-search.ts';
+import { createVectorStoreService } from '../app/services/vector-stores.ts';
+import { createWorkflowService } from '../app/services/workflows.ts';
+import type { BlobStore } from '../ports/blob-store.ts';
+import type { ChatModel, Embedder } from '../ports/models.ts';
+import type { PageRenderer } from '../ports/page-renderer.ts';
+import type { PassageStore } from '../ports/passage-store.ts';
+
+export type ServiceDeps = {
+  ctx: AppContext;
+  models: ModelCatalog;
+  search: SearchService;
+  groundChat: GroundChat;
+  chatModels: ReadonlyMap<string, ChatModel>;
+  embedders: ReadonlyMap<string, Embedder>;
+  passages: PassageStore;
+  blobs: BlobStore;
+  renderer: PageRenderer;
+  /** Whether a chat's question and answer go into its event (KBQA_STORE_CHAT_CONTENT). */
+  storeContent: boolean;
+};
+
+/**
+ * Every application service, built once for the process: the routes of every capability, the MCP
+ * tools and the workers are handed these, never build their own.
+ */
+export function createServices(deps: ServiceDeps) {
+  const { ctx, models, search, blobs } = deps;
+  const conversations = createConversationService(ctx);
+  const chat = chatWithConversations(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, storeContent: deps.storeContent }), conversations);
+  const knowledgeBases = createKnowledgeBaseService(ctx, models);
+  const documents = createDocumentService(ctx, deps.passages, { blobs, renderer: deps.renderer });
+  const files = createFileService(ctx, blobs);
+  const vectorStores = createVectorStoreService(ctx, { knowledgeBases, documents, files });
+  return {
+    ctx,
+    models,
+    search,
+    chat,
+    conversations,
+    feedback: createFeedbackService(ctx, conversations),
+    knowledgeBases,
+    documents,
+    workflows: createWorkflowService(ctx, models),
+    responses: createResponsesService({ ctx, search }),
+    embeddings: createEmbeddingsService(deps.embedders),
+    files,
+    vectorStores,
+    vectorStoreSearch: createVectorStoreSearch({ search, stores: vectorStores, readModels: ctx.readModels }),
+    vectorStoreBatches: createVectorStoreBatches(vectorStores, ctx.now),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

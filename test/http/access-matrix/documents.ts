@@ -1,0 +1,19 @@
+import { type Recipe, kbPath, docPath } from './recipe.ts';
+
+/** The access matrix's recipes for the documents capability's routes (see recipe.ts for what a recipe says). */
+export const recipes: Record<string, Recipe[]> = {
+  'POST /v1/knowledge-bases/{kb_id}/documents': [
+    { via: 'kb', ok: 202, request: (t) => ({ method: 'POST', path: `${kbPath(t)}/documents`, json: { name: 'upload.md', text: 'An upload made by the access matrix.' } }) },
+  ],
+  'GET /v1/knowledge-bases/{kb_id}/documents': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${kbPath(t)}/documents?limit=100` }) }],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: docPath(t) }) }],
+  'DELETE /v1/knowledge-bases/{kb_id}/documents/{document_id}': [
+    { via: 'kb', ok: 200, request: async (t, w) => ({ method: 'DELETE', path: `${kbPath(t)}/documents/${await w.freshDocument(t)}` }) },
+  ],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/chunks': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/chunks` }) }],
+  // The matrix's document is text: a key that may read it reaches the 415 that says its pages cannot be drawn; others get their 401/403/404 first.
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/pages/{page}/image': [
+    { via: 'kb', ok: 415, label: 'text has no page to draw', request: (t) => ({ method: 'GET', path: `${docPath(t)}/pages/1/image` }) },
+  ],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/events': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/events` }) }],
+};
