@@ -74,8 +74,10 @@ function measureFilter(value: unknown, ctx: z.RefinementCtx) {
 /** A filter schema that first measures what it is given (measureFilter); described as the schema itself. */
 const bounded = <S extends z.ZodType>(schema: S) => z.preprocess(measureFilter, schema);
 
+const FILTER_BOUNDS = `at most ${MAX_FILTER_DEPTH} levels deep and ${MAX_FILTER_NODES} nodes`;
+
 /** FilterGrammar as a request field takes it: measured before it is parsed. */
-export const BoundedFilterGrammar = bounded(FilterGrammar);
+export const BoundedFilterGrammar = bounded(FilterGrammar).describe(`OpenAI’s filter grammar over document metadata, ${FILTER_BOUNDS}`);
 
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -90,7 +92,9 @@ const LegacyFilter = z.strictObject({
 /** Either the grammar (an object with `type`) or the older `{document_ids, metadata}` object. */
 export const SearchFilter = bounded(
   z.discriminatedUnion('type', [LegacyFilter, Equality, Ordering, Membership, Compound as z.ZodType<CompoundBody> & typeof Equality]),
-).describe('OpenAI’s filter grammar over document metadata (see MetadataFilter), or the older `{ document_ids, metadata }` where each metadata key must equal the value or one of a list');
+).describe(
+  `OpenAI’s filter grammar over document metadata (see MetadataFilter; ${FILTER_BOUNDS}), or the older \`{ document_ids, metadata }\` where each metadata key must equal the value or one of a list`,
+);
 export type SearchFilter = z.output<typeof SearchFilter>;
 
 /**

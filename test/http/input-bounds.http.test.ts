@@ -161,8 +161,8 @@ test.serial('POST /v1/files: a purpose OpenAI does not define is 400 naming the 
 });
 
 /** POSTs raw bytes as JSON with the given Content-Type. */
-async function postBytes(server: TestServer, bytes: Uint8Array, contentType: string) {
-  const res = await fetch(`${server.url}/v1/knowledge-bases`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': contentType }, body: bytes });
+async function postBytes(server: TestServer, bytes: Buffer, contentType: string) {
+  const res = await fetch(`${server.url}/v1/knowledge-bases`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': contentType }, body: new Uint8Array(bytes) });
   return { status: res.status, body: (await res.json()) as any };
 }
 
