@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_FILTER_DEPTH, MAX_FILTER_NODES } from '../../schemas/http/filter.ts';
 import { MAX_JSON_DEPTH } from '../../src/http/json-shape.ts';
+import { uploadFiles } from '../helpers/documents.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // Input bounds (issue 18, part 4): recursive structures are measured before validation recurses,
@@ -183,4 +184,20 @@ test.serial('a body declared in a charset other than UTF-8 is 415 naming UTF-8; 
     t.is(ok.status, 201, declared);
     t.is(ok.body.name, 'café');
   }
+});
+
+test.serial('POST …/documents: an empty file refuses the upload at once, 400 naming it; so does empty JSON text', async (t) => {
+  const { server, kbId } = t.context;
+  const before = await server.head();
+  const res = await uploadFiles(server, kbId, [
+    { name: 'empty.txt', bytes: '' },
+    { name: 'fine.txt', bytes: 'A perfectly fine document about otters.' },
+  ]);
+  t.is(res.status, 400);
+  t.like(res.body.error, { code: 'empty_file', param: 'file' });
+  t.true(res.body.error.message.includes('empty.txt'), res.body.error.message);
+  const text = await server.call('POST', `/v1/knowledge-bases/${kbId}/documents`, { json: { name: 'empty.txt', text: '' } });
+  t.is(text.status, 400);
+  t.is(text.body.error.param, 'text');
+  t.is(await server.head(), before, 'nothing queued');
 });
