@@ -40,6 +40,45 @@ export const FilterGrammar: z.ZodType<FilterBody> = z
   // Named, since it nests itself: OpenAPI describes it once, as a component every filter refers to.
   .meta({ id: 'MetadataFilter' });
 
+/** The deepest a filter may nest: a comparison is one level, each `and`/`or` around it one more. */
+export const MAX_FILTER_DEPTH = 8;
+/** The most comparisons and `and`/`or` nodes one filter may hold, all levels together: each is checked against every candidate chunk. */
+export const MAX_FILTER_NODES = 256;
+
+/**
+ * Measures a filter without recursion before its schema recurses into it (zod's recursion
+ * overflowed the stack on a filter nested 1,000 deep): too deep is `filter_too_deep`, too many
+ * nodes `filter_too_large`, each naming its limit. The walk stops at the first limit crossed; what
+ * is not a filter's shape is left to the schema.
+ */
+function measureFilter(value: unknown, ctx: z.RefinementCtx) {
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  let nodes = 0;
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { node, depth } = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_FILTER_DEPTH) {
+      ctx.addIssue({ code: 'custom', message: `nests deeper than ${MAX_FILTER_DEPTH} levels of and/or, the most a filter may`, params: { code: 'filter_too_deep' } });
+      return z.NEVER;
+    }
+    if (++nodes > MAX_FILTER_NODES) {
+      ctx.addIssue({ code: 'custom', message: `holds more than ${MAX_FILTER_NODES} conditions and and/or nodes, the most a filter may`, params: { code: 'filter_too_large' } });
+      return z.NEVER;
+    }
+    const children = (node as { filters?: unknown }).filters;
+    if (Array.isArray(children)) for (const child of children) stack.push({ node: child, depth: depth + 1 });
+  }
+  return value;
+}
+
+/** A filter schema that first measures what it is given (measureFilter); described as the schema itself. */
+const bounded = <S extends z.ZodType>(schema: S) => z.preprocess(measureFilter, schema);
+
+const FILTER_BOUNDS = `at most ${MAX_FILTER_DEPTH} levels deep and ${MAX_FILTER_NODES} nodes`;
+
+/** FilterGrammar as a request field takes it: measured before it is parsed. */
+export const BoundedFilterGrammar = bounded(FilterGrammar).describe(`OpenAI’s filter grammar over document metadata, ${FILTER_BOUNDS}`);
+
 const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
 
 /** The older filter: document ids and metadata equalities (kept working). */
@@ -51,16 +90,18 @@ const LegacyFilter = z.strictObject({
 });
 
 /** Either the grammar (an object with `type`) or the older `{document_ids, metadata}` object. */
-export const SearchFilter = z
-  .discriminatedUnion('type', [LegacyFilter, Equality, Ordering, Membership, Compound as z.ZodType<CompoundBody> & typeof Equality])
-  .describe('OpenAI’s filter grammar over document metadata (see MetadataFilter), or the older `{ document_ids, metadata }` where each metadata key must equal the value or one of a list');
-export type SearchFilter = z.infer<typeof SearchFilter>;
+export const SearchFilter = bounded(
+  z.discriminatedUnion('type', [LegacyFilter, Equality, Ordering, Membership, Compound as z.ZodType<CompoundBody> & typeof Equality]),
+).describe(
+  `OpenAI’s filter grammar over document metadata (see MetadataFilter; ${FILTER_BOUNDS}), or the older \`{ document_ids, metadata }\` where each metadata key must equal the value or one of a list`,
+);
+export type SearchFilter = z.output<typeof SearchFilter>;
 
 /**
  * The same two syntaxes for JSON Schema readers that cannot express "no `type` field" (MCP tool
  * schemas); a plain union, so its errors name the filter rather than the branch at fault.
  */
-export const SearchFilterUnion = z.union([LegacyFilter.omit({ type: true }), FilterGrammar]).describe(SearchFilter.description ?? '');
+export const SearchFilterUnion = bounded(z.union([LegacyFilter.omit({ type: true }), FilterGrammar])).describe(SearchFilter.description ?? '');
 
 /** At most this many knowledge bases in one request: each is searched, so each costs a search. */
 export const MAX_KNOWLEDGE_BASES = 20;

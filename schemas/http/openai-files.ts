@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ListQuery } from './common.ts';
 
-/** OpenAI's purposes, and any other a newer client sends: the purpose is stored and listed by, never acted on. */
-export const FilePurpose = z.string().min(1).max(64).describe('What the file is for (assistants, user_data, batch, fine-tune, vision, evals …): stored as given');
+/** The purposes OpenAI's Files API accepts for an upload: stored and listed by, never acted on here, but a typo is the client's to hear of. */
+export const FILE_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'] as const;
+export const FilePurpose = z.enum(FILE_PURPOSES).describe('What the file is for, one of OpenAI’s upload purposes; stored as given');
 
 export const OpenAiFile = z.object({
   id: z.string(),
@@ -16,8 +17,9 @@ export const OpenAiFile = z.object({
 });
 
 export const FileListQuery = ListQuery.extend({
-  limit: z.coerce.number().int().min(1).max(10000).default(100),
-  purpose: FilePurpose.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+  // Any purpose filters (OpenAI's output purposes, say): one no upload has lists nothing.
+  purpose: z.string().min(1).max(64).optional(),
 });
 
 export const FileDeleted = z.object({ id: z.string(), object: z.literal('file'), deleted: z.literal(true) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ListQuery } from './common.ts';
-import { FilterGrammar } from './filter.ts';
+import { BoundedFilterGrammar } from './filter.ts';
 
 /** OpenAI's attributes: at most 16 keys, each value a string (up to 512 characters), a number or a boolean. */
 export const Attributes = z
@@ -95,9 +95,9 @@ export const FileBatch = z.object({
 
 export const VectorStoreSearchBody = z.object({
   query: z.union([z.string().min(1).max(4000), z.array(z.string().min(1).max(4000)).min(1).max(10)]),
-  filters: FilterGrammar.optional(),
+  filters: BoundedFilterGrammar.optional(),
   max_num_results: z.int().min(1).max(50).default(10),
-  ranking_options: z.object({ ranker: z.enum(['none', 'auto', 'default-2024-11-15']).optional(), score_threshold: z.number().min(0).optional() }).optional(),
+  ranking_options: z.object({ ranker: z.enum(['none', 'auto', 'default-2024-11-15']).optional(), score_threshold: z.number().min(0).max(1).optional() }).optional(),
   rewrite_query: z.boolean().default(false),
 });
 export type VectorStoreSearchBody = z.infer<typeof VectorStoreSearchBody>;

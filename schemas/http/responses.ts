@@ -65,7 +65,8 @@ const FunctionTool = z.strictObject({
   strict: z.boolean().nullable().optional(),
 });
 
-export const ResponseTool = z.union([FileSearchTool, FunctionTool]);
+// By `type`: a bad file_search tool's error names its field (tools.0.filters), not the whole tool.
+export const ResponseTool = z.discriminatedUnion('type', [FileSearchTool, FunctionTool]);
 export type ResponseTool = z.infer<typeof ResponseTool>;
 
 const TextFormat = z.discriminatedUnion('type', [

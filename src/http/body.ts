@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import { ApiError, badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
+import { checkJsonShape } from './json-shape.ts';
 
 /**
  * How fast a request body must arrive: once `baseMs` have passed, at least `minBytesPerSecond`
@@ -13,21 +14,28 @@ export type JsonReader = (ctx: Context) => Promise<unknown>;
 
 const noop = async () => {};
 
+/** The charsets a JSON body may declare (none means UTF-8, as RFC 8259 requires of JSON between systems). */
+export const ACCEPTED_CHARSETS = ['utf-8', 'utf8'];
+
 /**
- * Reads JSON bodies with koa-body (co-body over raw-body): at most `limitBytes`, counted while
- * reading so a chunked body cannot lie its way past it (413, and the connection closes: the rest
- * is never read), JSON only (415), a syntax error is 400 `invalid_json` (so is a `__proto__` key,
- * which co-body's parser refuses). gzip, deflate and br bodies are inflated, the limit counting the
- * inflated bytes. koa-body has no deadline (raw-body waits as long as the client takes), so a pace
- * watchdog races it (408). No body is `{}`.
+ * Reads JSON bodies with koa-body (co-body over raw-body), as bytes: at most `limitBytes`, counted
+ * while reading so a chunked body cannot lie its way past it (413, and the connection closes: the
+ * rest is never read), JSON only (415), UTF-8 only (another declared charset is 415
+ * `unsupported_charset`; bytes that are not UTF-8 are 400 `invalid_encoding`, never replaced by
+ * U+FFFD as a decoding reader would), a syntax error is 400 `invalid_json` (so is a `__proto__`
+ * key), and nesting past MAX_JSON_DEPTH is 400 `nesting_too_deep` (json-shape.ts). gzip, deflate
+ * and br bodies are inflated, the limit counting the inflated bytes. koa-body has no deadline
+ * (raw-body waits as long as the client takes), so a pace watchdog races it (408). No body is `{}`.
  */
 export function jsonReader(limitBytes: number, pace: BodyPace): JsonReader {
-  const parse = koaBody({
-    json: true,
-    jsonLimit: limitBytes,
-    jsonTypes: ['application/json'],
+  const read = koaBody({
+    // As text with no encoding: raw-body then hands over the bytes, which are decoded strictly below.
+    json: false,
+    text: true,
+    textTypes: ['application/json'],
+    textLimit: limitBytes,
+    encoding: '',
     urlencoded: false,
-    text: false,
     multipart: false,
     patchNode: false,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
@@ -37,19 +45,46 @@ export function jsonReader(limitBytes: number, pace: BodyPace): JsonReader {
     if (!ctx.is('application/json')) {
       throw unsupportedMediaType(`Content-Type must be application/json, not '${ctx.get('content-type') || 'none'}'.`);
     }
+    const charset = ctx.request.charset.toLowerCase();
+    if (charset && !ACCEPTED_CHARSETS.includes(charset)) {
+      throw new ApiError(415, 'invalid_request_error', 'unsupported_charset', `The body must be UTF-8 (charset=utf-8, or no charset), not charset=${charset}.`);
+    }
     const deadline = paceDeadline(ctx, pace);
-    const parsed = parse(ctx, noop);
-    // Past the deadline the parse is abandoned; its later failure (the connection closing) is no one's.
-    parsed.catch(() => {});
+    const received = read(ctx, noop);
+    // Past the deadline the read is abandoned; its later failure (the connection closing) is no one's.
+    received.catch(() => {});
     try {
-      await Promise.race([parsed, deadline.expired]);
+      await Promise.race([received, deadline.expired]);
     } catch (error) {
       throw asApiError(ctx, error, limitBytes);
     } finally {
       deadline.stop();
     }
-    return ctx.request.body ?? {};
+    const bytes: unknown = ctx.request.body;
+    return parseJson(Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0));
   };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body's bytes as a JSON object or array (an empty body is `{}`), checked for depth and `__proto__`. */
+function parseJson(bytes: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw badRequest('invalid_encoding', 'The body is not valid UTF-8: send JSON encoded as UTF-8.');
+  }
+  if (text === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw badRequest('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (body === null || typeof body !== 'object') throw badRequest('invalid_json', 'The body is not valid JSON: only an object or an array is accepted.');
+  checkJsonShape(body);
+  return body;
 }
 
 const hasBody = (ctx: Context) => Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
@@ -62,9 +97,8 @@ function asApiError(ctx: Context, error: unknown, limitBytes: number): unknown {
     ctx.set('connection', 'close');
     return tooLarge(`The request body exceeds the limit of ${limitBytes} bytes.`);
   }
-  // An unsupported Content-Encoding or charset.
+  // An unsupported Content-Encoding.
   if (status === 415) return unsupportedMediaType(message);
-  if (error instanceof SyntaxError) return badRequest('invalid_json', `The body is not valid JSON: ${message}`);
   // co-body inflates gzip, deflate and br bodies; zlib's errors carry an errno and no status.
   const encoding = ctx.get('content-encoding');
   if (status === undefined && encoding && 'errno' in (error as object)) {

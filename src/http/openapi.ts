@@ -45,7 +45,7 @@ const ERRORS: Record<string, { name: string; description: string; headers?: Reco
   408: { name: 'RequestTimeout', description: 'The request body arrived too slowly.' },
   409: { name: 'Conflict', description: 'Changed by another request (or `If-Match` is stale); read it again and retry.' },
   413: { name: 'PayloadTooLarge', description: 'The body, or a file in it, exceeds the limit.' },
-  415: { name: 'UnsupportedMediaType', description: 'Wrong `Content-Type`, or a file type no parser reads.' },
+  415: { name: 'UnsupportedMediaType', description: 'Wrong `Content-Type`, a charset other than UTF-8 (`unsupported_charset`), or a file type no parser reads.' },
   429: {
     name: 'TooManyRequests',
     description: 'The key’s rate limit (or a provider’s) is reached; retry after `retry-after` seconds.',

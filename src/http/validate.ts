@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { badRequest } from '../app/errors.ts';
 
-/** Parses with zod; the first problem becomes a 400 whose `param` is the dotted path of the field at fault. */
+/**
+ * Parses with zod; the first problem becomes a 400 whose `param` is the dotted path of the field at
+ * fault, and whose code is `params.code` of a custom issue that gives one.
+ */
 export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root?: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
@@ -14,7 +17,9 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, root?
   const param = path.length > 0 ? path.join('.') : null;
   const message = param ? `${param}: ${issue.message}` : issue.message;
   const missing = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined;
-  throw badRequest(missing ? 'missing_field' : 'invalid_value', message, param);
+  // A custom check may name its own code (a filter's size: filter_too_deep).
+  const code = issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : missing ? 'missing_field' : 'invalid_value';
+  throw badRequest(code, message, param);
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

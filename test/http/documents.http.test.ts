@@ -243,7 +243,7 @@ test.serial('bad uploads: 415 for an unsupported type, 413 over the size limit, 
 
 test.serial('a hostile file fails its own document with a code; the server and other documents carry on', async (t) => {
   const res = await uploadFiles(t.context.server, t.context.kb, [
-    { name: 'empty.txt', bytes: '' },
+    { name: 'blank.txt', bytes: ' \n\n ' },
     { name: 'fine.txt', bytes: 'A perfectly fine document about otters.' },
   ]);
   t.is(res.status, 202);

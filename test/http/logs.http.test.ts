@@ -80,7 +80,7 @@ test.serial('a 5xx logs at error with the stack and the request id, besides its 
 test.serial('a failed document is one warn line with its code, ids and stage, without a stack', async (t) => {
   const { server, logs } = t.context;
   const { body: kb } = await server.call('POST', '/v1/knowledge-bases', { json: { name: 'failing' } });
-  const res = await uploadFiles(server, kb.id, [{ name: 'empty.txt', bytes: '' }]);
+  const res = await uploadFiles(server, kb.id, [{ name: 'blank.txt', bytes: ' \n\n ' }]);
   const id = res.body.data[0].id as string;
   t.like(await settledDocument(server, kb.id, id), { status: 'failed', error: { code: 'empty' } });
   const line = await logs.waitFor((l) => l.msg === 'document failed' && l.documentId === id);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { DocumentService, StoredFile } from '../../app/services/documents.ts';
-import { unsupportedMediaType } from '../../app/errors.ts';
+import { badRequest, unsupportedMediaType } from '../../app/errors.ts';
 import { detectMediaType, textTypeByName } from '../../parsing/detect.ts';
 import { MEDIA_TYPES } from '../../parsing/types.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
@@ -46,8 +46,11 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
   // A JSON text upload may be as large as a file. Made at the first upload: a table built only to be described has no limits.
   let readText: JsonReader | undefined;
 
-  /** Types are decided by the bytes; an unsupported one rejects the whole upload before anything is queued. */
+  /** Types are decided by the bytes; an unsupported one, or none at all, rejects the whole upload before anything is queued. */
   async function typed(files: ReceivedFile[]): Promise<StoredFile[]> {
+    // Nothing to sniff or parse: the client hears it now rather than from a document failed later.
+    const empty = files.filter((f) => f.sizeBytes === 0).map((f) => `'${f.name}'`);
+    if (empty.length > 0) throw badRequest('empty_file', `file: ${empty.join(', ')} ${empty.length === 1 ? 'is' : 'are'} empty (0 bytes); upload files with content`, 'file');
     const out: StoredFile[] = [];
     const refused: string[] = [];
     for (const file of files) {
@@ -55,7 +58,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       const detected = await detectMediaType(local!.path, file.name);
       await local!.release();
       if (!detected.ok && detected.code === 'unsupported_type') refused.push(file.name);
-      // Encrypted or empty files are accepted: they fail as documents, with their reason, for the client to see.
+      // Encrypted files, and files with bytes but no text, are accepted: they fail as documents, with their reason, for the client to see.
       out.push({ ...file, mediaType: detected.ok ? detected.mediaType : guessByName(file.name) });
     }
     if (refused.length > 0) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badRequest } from '../../app/errors.ts';
 import { type FileService, presentFile } from '../../app/services/files.ts';
 import { detectMediaType } from '../../parsing/detect.ts';
-import { FileDeleted, FileListQuery, FilePurpose, OpenAiFile } from '../../../schemas/http/openai-files.ts';
+import { FILE_PURPOSES, FileDeleted, FileListQuery, FilePurpose, OpenAiFile } from '../../../schemas/http/openai-files.ts';
 import { listOf } from '../../../schemas/http/common.ts';
 import { receiveMultipart } from '../multipart.ts';
 import { route } from '../route.ts';
@@ -25,7 +25,11 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
         required: true,
         content: {
           'multipart/form-data': {
-            schema: { type: 'object', required: ['file', 'purpose'], properties: { file: { type: 'string', format: 'binary' }, purpose: { type: 'string' } } },
+            schema: {
+              type: 'object',
+              required: ['file', 'purpose'],
+              properties: { file: { type: 'string', format: 'binary', description: 'Not empty' }, purpose: { type: 'string', enum: [...FILE_PURPOSES] } },
+            },
           },
         },
       },
@@ -36,6 +40,8 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
         const { purpose } = parseOr400(z.object({ purpose: FilePurpose }), fields);
         const file = received[0];
         if (!file) throw badRequest('missing_required_parameter', 'file: a multipart part holding the file is required', 'file');
+        // Refused now rather than stored: an empty file becomes no document once a vector store attaches it.
+        if (file.sizeBytes === 0) throw badRequest('empty_file', `file: '${file.name}' is empty (0 bytes); upload a file with content`, 'file');
         const local = await upload.blobs.localPath(file.sha256);
         const detected = await detectMediaType(local!.path, file.name);
         await local!.release();
