@@ -11,8 +11,6 @@ import { createWorkerParser } from './adapters/local/worker-parser.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createSearchService } from './app/services/search.ts';
-import { createChatGrounding } from './app/services/chat-grounding.ts';
-import { createRetrieval } from './app/retrieval/retrieval.ts';
 import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
 import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
@@ -33,6 +31,7 @@ import { createHttpServer } from './http/server.ts';
 import { createApp, createOperationsApp } from './http/app.ts';
 import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
+import { createQueryServing } from './composition/query-serving.ts';
 
 export { createModels };
 
@@ -103,18 +102,17 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       now: clock,
       consistencyTimeoutMs: config.consistencyTimeoutMs,
     };
-    const { embedders, chatModels, rerankers, defaultReranker } = await createModels(config, infra.analyzer);
+    const modelSet = await createModels(config, infra.analyzer);
+    const { embedders, chatModels, rerankers } = modelSet;
     const offline = [...embedders.values()][0]!;
     const models = createModelCatalog(
       [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
       config.defaultEmbeddingModel ?? offline.model.id,
     );
     const { analyzer } = infra;
-    const retrievalDeps = { readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens };
-    const localRetrieval = createRetrieval(retrievalDeps);
-    const groundChat = createChatGrounding({ analyzer, retrieval: localRetrieval, chatModels });
-    retrieval = spreadRetrieval({ ...localRetrieval, groundChat }, config, infra.adapters, alone);
-    const search = createSearchService(retrievalDeps, retrieval);
+    const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataFilter, maxContextTokens: config.chat.maxContextTokens });
+    retrieval = spreadRetrieval(local, config, infra.adapters, alone);
+    const search = createSearchService({ readModels, analyzer }, retrieval);
     const services = createServices({
       ctx,
       models,

@@ -1,6 +1,4 @@
 import { join } from 'node:path';
-import { createRetrieval } from '../app/retrieval/retrieval.ts';
-import { createChatGrounding } from '../app/services/chat-grounding.ts';
 import { createMetadataFilter } from '../app/retrieval/metadata-filter.ts';
 import { openSqlite } from '../adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
@@ -8,10 +6,11 @@ import { loadTextAnalyzer } from '../adapters/text/analyzer.ts';
 import type { Config } from '../config.ts';
 import { embeddedIndexes } from './embedded-indexes.ts';
 import { createModels } from './models.ts';
+import { createQueryServing } from './query-serving.ts';
 
 /**
  * What a query process (query-offload.ts) runs: retrieval over the data directory's database,
- * and a chat's grounding with it (chat-grounding.ts), as the main process runs them, on a
+ * and a chat's grounding with it, built as the main process builds them (query-serving.ts), on a
  * connection of its own. It never writes; the indexes compare each namespace's version with the
  * one they loaded and read again what the main process changed. Metadata filters read the
  * documents each time (no projected events reach it).
@@ -20,17 +19,13 @@ export async function openQueryRetrieval(config: Config) {
   const db = openSqlite(join(config.dataDir, 'kbqa.db'));
   const analyzer = await loadTextAnalyzer();
   const readModels = createSqliteReadModelStore(db);
-  const { embedders, chatModels, rerankers, defaultReranker } = await createModels(config, analyzer);
   const indexes = embeddedIndexes(() => db, analyzer, config.indexMemoryBytes);
-  const retrieval = createRetrieval({
+  return createQueryServing({
     readModels,
     indexes: { vectors: indexes.vectors(), keywords: indexes.keywords(), graph: indexes.graph(), passages: indexes.passages() },
     analyzer,
-    embedders,
-    rerankers,
-    defaultReranker,
+    models: await createModels(config, analyzer),
     metadataFilter: createMetadataFilter(readModels, { live: false }),
     maxContextTokens: config.chat.maxContextTokens,
   });
-  return { ...retrieval, groundChat: createChatGrounding({ analyzer, retrieval, chatModels }) };
 }

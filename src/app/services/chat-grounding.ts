@@ -25,6 +25,8 @@ export type ChatGrounding = {
   query: string;
   citations: Citation[];
   passages: ContextPassage[];
+  /** The messages a model is given: our instructions and the numbered passages, then the conversation (built here, once). */
+  prompt: ChatMessage[];
   answerable: boolean;
   coverage: number;
   /** The answer of a model that answers in this process, given passages; null for a provider's model, or with no passage. */
@@ -43,20 +45,39 @@ export type ChatGroundingDeps = {
 };
 
 /**
- * A chat's question, its retrieval and, for a model that needs no provider, its answer: one unit,
- * so that all of a chat's scoring can run in a query process (query-offload.ts) while the main
- * process only reads the request and writes the response. The answer is deterministic, so it is
- * the same wherever it was worked out.
+ * A chat's grounding, in three named steps: the question the conversation asks, the retrieval with
+ * it (and the prompt built from what was retrieved), and, for a model that needs no provider, the
+ * answer. One unit, so that all of a chat's scoring can run in a query process (query-offload.ts)
+ * while the main process only reads the request and writes the response. The answer is
+ * deterministic, so it is the same wherever it was worked out.
  */
 export function createChatGrounding({ analyzer, retrieval, chatModels }: ChatGroundingDeps): GroundChat {
   return async (kbs, input, { signal } = {}) => {
-    const language = pinnedLanguage(kbs[0]!.settings) ?? analyzer.detectLanguage(lastUserMessage(input.messages));
-    const query = questionFromConversation(input.messages, termReader((text) => analyzer.tokens(text, language)));
+    const query = questionOf(analyzer, kbs, input.messages);
     const { citations, passages, answerable, coverage } = await retrieval.retrieveContextAcross(kbs, { query, filter: input.filter }, { signal });
-    const local = chatModels.get(input.model)?.local;
-    if (!local || passages.length === 0) return { query, citations, passages, answerable, coverage, answer: null, answerMs: 0 };
-    const started = performance.now();
-    const answer = local.answer({ messages: groundedMessages(input.messages, passages), temperature: input.temperature, maxTokens: input.maxTokens, passages, signal });
-    return { query, citations, passages, answerable, coverage, answer, answerMs: performance.now() - started };
+    const prompt = groundedMessages(input.messages, passages);
+    const { answer, answerMs } = answerHere(chatModels.get(input.model), { prompt, passages, input, signal });
+    return { query, citations, passages, prompt, answerable, coverage, answer, answerMs };
   };
+}
+
+/** Step one: the question the conversation asks (a follow-up carries its context), read in the knowledge base's language. */
+function questionOf(analyzer: Analyzer, kbs: readonly KnowledgeBaseDoc[], messages: readonly ChatMessage[]): string {
+  const language = pinnedLanguage(kbs[0]!.settings) ?? analyzer.detectLanguage(lastUserMessage(messages));
+  return questionFromConversation(messages, termReader((text) => analyzer.tokens(text, language)));
+}
+
+/**
+ * Step three: the answer of a model that answers in this process (ChatModel.local), from the
+ * prompt and the passages; none for a provider's model, which answers as the response streams, nor
+ * without a passage (chat answers "not covered" itself).
+ */
+function answerHere(
+  model: ChatModel | undefined,
+  { prompt, passages, input, signal }: { prompt: ChatMessage[]; passages: ContextPassage[]; input: GroundingInput; signal?: AbortSignal },
+): Pick<ChatGrounding, 'answer' | 'answerMs'> {
+  if (!model?.local || passages.length === 0) return { answer: null, answerMs: 0 };
+  const started = performance.now();
+  const answer = model.local.answer({ messages: prompt, temperature: input.temperature, maxTokens: input.maxTokens, passages, signal });
+  return { answer, answerMs: performance.now() - started };
 }

@@ -1,6 +1,6 @@
 import { quotesOf } from '../../domain/answer/quotes.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
-import { groundedMessages, NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
+import { NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
 import { contractChangingOption } from '../../domain/chat/options.ts';
 import type { ChatAnswer, ChatDelta, ChatMessage, ChatModel, ContextPassage, ProviderOptions } from '../../ports/models.ts';
@@ -98,7 +98,8 @@ export function createChatService({ ctx, search, groundChat, chatModels, storeCo
         grounded = await groundChat(kbs, { messages: conversation, filter, model: model.model.id, temperature, maxTokens }, { signal });
         ({ citations, passages } = grounded);
         grounding = { answerable: grounded.answerable && passages.length > 0, coverage: grounded.coverage };
-        messages = groundedMessages(input.messages, passages);
+        // The prompt the grounding built with the passages: one place builds it.
+        messages = grounded.prompt;
         // A model with tools may still find the answer with them: it gets the question, not our fixed reply.
         notCovered = passages.length === 0 && !hasTools(input.options);
       }

@@ -2,7 +2,7 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { Answerability } from '../retrieval/answerability.ts';
 import type { SearchHit } from '../retrieval/hits.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
-import { createRetrieval, type RetrievalDeps } from '../retrieval/retrieval.ts';
+import type { createRetrieval, RetrievalDeps } from '../retrieval/retrieval.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import type { Principal } from './principal.ts';
 
@@ -12,8 +12,8 @@ import type { Principal } from './principal.ts';
  */
 type Retrieval = Pick<ReturnType<typeof createRetrieval>, 'retrieveContext' | 'retrieveContextAcross'>;
 
-/** `retrieval`: how retrievals run, here by default (the composition may spread them over processes). */
-export function createSearchService(deps: RetrievalDeps, retrieval: Retrieval = createRetrieval(deps)) {
+/** `retrieval`: how retrievals run, as the composition built them once (in this process, or spread over query processes). */
+export function createSearchService(deps: Pick<RetrievalDeps, 'readModels' | 'analyzer'>, retrieval: Retrieval) {
   const { retrieveContext, retrieveContextAcross } = retrieval;
   const knowledgeBase = (principal: Principal, kbId: string) => requireKnowledgeBase(deps.readModels, principal, kbId);
   return {

@@ -1,0 +1,25 @@
+import type { MetadataFilter } from '../app/retrieval/metadata-filter.ts';
+import { createRetrieval, type SearchIndexes } from '../app/retrieval/retrieval.ts';
+import { createChatGrounding } from '../app/services/chat-grounding.ts';
+import type { ReadModelStore } from '../ports/read-models.ts';
+import type { Analyzer } from '../ports/analyzer.ts';
+import type { createModels } from './models.ts';
+
+export type QueryServingDeps = {
+  readModels: ReadModelStore;
+  indexes: SearchIndexes;
+  analyzer: Analyzer;
+  models: Awaited<ReturnType<typeof createModels>>;
+  metadataFilter: MetadataFilter;
+  maxContextTokens: number;
+};
+
+/**
+ * What serves queries, built the same way in every process that serves them (the main process,
+ * and each query process of query-offload.ts): retrieval, and a chat's grounding over it.
+ */
+export function createQueryServing({ readModels, indexes, analyzer, models, metadataFilter, maxContextTokens }: QueryServingDeps) {
+  const { embedders, rerankers, defaultReranker, chatModels } = models;
+  const retrieval = createRetrieval({ readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens });
+  return { ...retrieval, groundChat: createChatGrounding({ analyzer, retrieval, chatModels }) };
+}
