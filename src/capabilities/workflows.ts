@@ -5,6 +5,7 @@ export { CreateWorkflowBody, RunWorkflowBody, Workflow, WorkflowRun } from '../.
 export { workflowDecider } from '../domain/workflow/workflow.ts';
 export { workflowRunDecider } from '../domain/workflow/run.ts';
 export { validateGraph, knowledgeBasesOf } from '../domain/workflow/graph.ts';
+export { NODE_TYPES } from '../domain/workflow/nodes/index.ts';
 export { workflowsProjection } from '../../projections/workflows/index.ts';
 export { workflowRunsProjection } from '../../projections/workflow-runs/index.ts';
 export { createWorkflowService } from '../app/services/workflows.ts';
