@@ -2,6 +2,7 @@ import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
 import { executeNode } from '../../src/app/workflow-engine/execute-node.ts';
 import { type EngineDeps, lookup, type NodeOutputs, type RunScope } from '../../src/app/workflow-engine/types.ts';
 import { templateFields, topologicalOrder } from '../../src/domain/workflow/graph.ts';
+import { nodeType, REPLY_TYPES } from '../../src/domain/workflow/nodes/index.ts';
 import type { WorkflowRunState } from '../../src/domain/workflow/run.ts';
 import { render } from '../../src/domain/workflow/templates.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
@@ -19,7 +20,8 @@ export type RunRecord = { runId: string; run: Run; history: readonly RecordedEve
 /**
  * Walks the graph in topological order. A node already finished in the run's stream is not run
  * again: its outputs come from the stream, which is what makes a redelivered request or a resumed
- * run execute each node once.
+ * run execute each node once. The run's outputs are those its node types declare as runOutputs
+ * (the last node to give one wins); without an answer the run fails.
  */
 export async function executeRun(deps: RunnerDeps, { runId, run, history, write }: RunRecord, graph: WorkflowGraph, progress: Progress) {
   const state = await write({ type: 'StartRun', data: { run_id: runId } });
@@ -43,7 +45,7 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
       result = previous.outputs;
     } else {
       progress.nodeId = id;
-      const inputs = node.type === 'start' ? run.inputs : renderedInputs(node, scope);
+      const inputs = nodeType(node.type).entry ? run.inputs : renderedInputs(node, scope);
       await write({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
       const t0 = performance.now();
       const outcome = await executeNode(node, scope, deps);
@@ -58,12 +60,13 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
       progress.nodeId = null;
     }
     outputs.set(id, result);
-    if (node.type === 'direct_reply') answer = result.answer;
-    if (node.type === 'knowledge_retrieval') citations = result.citations;
+    const gives = nodeType(node.type).runOutputs;
+    if (gives?.answer !== undefined) answer = result[gives.answer];
+    if (gives?.citations !== undefined) citations = result[gives.citations];
   }
 
   if (answer === undefined) {
-    const error = { code: 'no_reply', message: 'no direct_reply node was reached on the branches this run took', node_id: null };
+    const error = { code: 'no_reply', message: `no ${REPLY_TYPES} node was reached on the branches this run took`, node_id: null };
     return write({ type: 'FailRun', data: { run_id: runId, error } });
   }
   return write({
@@ -73,16 +76,18 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
 }
 
 /**
- * A node runs when one of its incoming edges is live: its source ran and, out of a condition, the
- * edge's `when` is the condition's result. The start node has no incoming edges and always runs.
+ * A node runs when one of its incoming edges is live: its source ran and, out of a branch (a
+ * condition), the edge's `when` is the branch's output. The entry (start) node has no incoming edges and always runs.
  */
 function isLive(node: WorkflowNode, graph: WorkflowGraph, ran: ReadonlyMap<string, NodeOutputs>, nodes: ReadonlyMap<string, WorkflowNode>): boolean {
-  if (node.type === 'start') return true;
+  if (nodeType(node.type).entry) return true;
   return graph.edges.some((edge) => {
     if (edge.to !== node.id) return false;
     const source = ran.get(edge.from);
-    if (!source) return false;
-    return nodes.get(edge.from)?.type !== 'condition' || edge.when === source.result;
+    const from = nodes.get(edge.from);
+    if (!source || !from) return false;
+    const branchOn = nodeType(from.type).branchOn;
+    return branchOn === undefined || edge.when === source[branchOn];
   });
 }
 

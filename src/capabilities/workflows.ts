@@ -8,6 +8,7 @@ import { workflowDecider } from '../domain/workflow/workflow.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
 import { defineCapability } from './capability.ts';
 
+/** Its node types are one file each in src/domain/workflow/nodes/, registered in NODE_TYPES there (docs/how-to-add-a-node-type.md). */
 export const workflows = defineCapability({
   name: 'workflows',
   summary: 'Node graphs, saved and versioned, and their runs, executed by the runner consumer.',

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { StartConfig } from '../../schemas/workflow.ts';
+import type { StartConfig } from '../../src/domain/workflow/nodes/start.ts';
 import { validateInputs } from '../../src/domain/workflow/inputs.ts';
 
 const config: StartConfig = {

@@ -5,6 +5,7 @@ import type { WorkflowDoc } from '../../../projections/workflows/index.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
 import { knowledgeBasesOf } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
+import { namedIn } from '../../domain/workflow/nodes/index.ts';
 import { knowledgeQaGraph } from '../../domain/workflow/knowledge-qa.ts';
 import { workflowRunDecider } from '../../domain/workflow/run.ts';
 import { workflowDecider } from '../../domain/workflow/workflow.ts';
@@ -58,22 +59,22 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
   }
 
   /**
-   * What the graph's schema cannot know: the models and knowledge bases its nodes name exist here.
-   * A template's graph was not written by the client: its faults name the request's own fields.
+   * What the graph's schema cannot know: the models and knowledge bases its nodes name (the config
+   * fields each node type declares, src/domain/workflow/nodes/) exist here, and the key may read those
+   * knowledge bases. A template's graph was not written by the client: its faults name the request's own fields.
    */
   async function checkReferences(principal: Principal, graph: WorkflowGraph, fromTemplate = false) {
     for (const node of graph.nodes) {
       const param = fromTemplate ? null : `graph.nodes.${node.id}.config`;
       const field = (name: string) => (param ? `${param}.${name}` : name);
-      if (node.type === 'llm' && models.get(node.config.model)?.kind !== 'chat') {
-        throw badRequest('model_not_found', `${field('model')}: ${notAModelMessage(node.config.model, 'chat')}`, field('model'));
+      for (const { field: name, id } of namedIn(node, 'chatModels')) {
+        if (models.get(id)?.kind !== 'chat') throw badRequest('model_not_found', `${field(name)}: ${notAModelMessage(id, 'chat')}`, field(name));
       }
-      if (node.type === 'knowledge_retrieval') {
-        const kbId = node.config.knowledge_base_id;
+      for (const { field: name, id: kbId } of namedIn(node, 'knowledgeBases')) {
         requireKnowledgeBaseAccess(principal, kbId);
         const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
         if (!kb || kb.workspace_id !== principal.workspaceId) {
-          throw resourceNotFound('knowledge_base', kbId, field('knowledge_base_id'));
+          throw resourceNotFound('knowledge_base', kbId, field(name));
         }
       }
     }

@@ -1,13 +1,14 @@
+import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { WorkflowNode } from '../../../schemas/workflow.ts';
+import { NodeFailure, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
+import { nodeType } from '../../domain/workflow/nodes/index.ts';
 import { ApiError } from '../errors.ts';
-import { runCondition, runDirectReply, runStart, runTemplate } from './basic-nodes.ts';
-import { runKnowledgeRetrieval } from './knowledge-retrieval.ts';
-import { runLlm } from './llm.ts';
-import { NodeFailure, type EngineDeps, type NodeOutputs, type NodeResult, type RunScope } from './types.ts';
+import type { EngineDeps, NodeResult } from './types.ts';
 
 /**
- * Runs one node within its timeout_ms. The race matters as much as the signal: not every call a
- * node makes listens to an abort, and a run must not wait past its node's limit for it.
+ * Runs one node within its timeout_ms, by its type's executor (src/domain/workflow/nodes/). The
+ * race matters as much as the signal: not every call a node makes listens to an abort, and a run
+ * must not wait past its node's limit for it.
  */
 export async function executeNode(node: WorkflowNode, scope: RunScope, deps: EngineDeps, signal?: AbortSignal): Promise<NodeResult> {
   const timeout = AbortSignal.timeout(node.timeout_ms);
@@ -18,7 +19,8 @@ export async function executeNode(node: WorkflowNode, scope: RunScope, deps: Eng
     combined.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const outputs = await Promise.race([dispatch(node, scope, deps, combined), aborted]);
+    const run = async () => nodeType(node.type).run({ config: node.config, scope, services: nodeServices(deps), signal: combined });
+    const outputs = await Promise.race([run(), aborted]);
     return { ok: true, outputs };
   } catch (error) {
     if (timeout.aborted) return { ok: false, code: 'timeout', message: `node '${node.id}' did not finish within ${node.timeout_ms} ms` };
@@ -30,19 +32,14 @@ export async function executeNode(node: WorkflowNode, scope: RunScope, deps: Eng
   }
 }
 
-async function dispatch(node: WorkflowNode, scope: RunScope, deps: EngineDeps, signal: AbortSignal): Promise<NodeOutputs> {
-  switch (node.type) {
-    case 'start':
-      return runStart(node, scope);
-    case 'knowledge_retrieval':
-      return runKnowledgeRetrieval(node, scope, deps, signal);
-    case 'llm':
-      return runLlm(node, scope, deps, signal);
-    case 'template':
-      return runTemplate(node, scope);
-    case 'condition':
-      return runCondition(node, scope);
-    case 'direct_reply':
-      return runDirectReply(node, scope);
-  }
+/** The executors' port over the services the HTTP API uses. */
+export function nodeServices(deps: EngineDeps): NodeServices {
+  return {
+    async retrieve({ workspaceId, knowledgeBaseId, ...request }, signal) {
+      const kb = await deps.ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', knowledgeBaseId);
+      if (!kb || kb.workspace_id !== workspaceId) return undefined;
+      return deps.search.retrieveContext(kb, request, { signal, maxContextTokens: deps.maxContextTokens });
+    },
+    chatModel: (id) => deps.chatModels.get(id),
+  };
 }

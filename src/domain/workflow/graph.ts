@@ -1,5 +1,8 @@
-import { outputFields, type WorkflowGraph, type WorkflowNode } from '../../../schemas/workflow.ts';
+import type { WorkflowGraph, WorkflowNode } from '../../../schemas/workflow.ts';
+import { BRANCH_TYPES, describeOutputs, ENTRY_TYPES, namedIn, nodeType, outputFields, REPLY_TYPES, templateFields } from './nodes/index.ts';
 import { referencesIn } from './templates.ts';
+
+export { templateFields } from './nodes/index.ts';
 
 export type GraphFaultCode =
   | 'start_count'
@@ -16,27 +19,9 @@ export type GraphFaultCode =
 /** `node` is the node the client has to change, or null when the fault is the graph as a whole. */
 export type GraphFault = { node: string | null; code: GraphFaultCode; message: string };
 
-/** Every template a node renders, named by its config field so a fault can point at it. */
-export function templateFields(node: WorkflowNode): { field: string; template: string }[] {
-  const fields = (entries: Record<string, string | undefined>) =>
-    Object.entries(entries).flatMap(([field, template]) => (template === undefined ? [] : [{ field, template }]));
-  switch (node.type) {
-    case 'start':
-      return [];
-    case 'knowledge_retrieval':
-      return fields({ query: node.config.query });
-    case 'llm':
-      return fields({ system: node.config.system, prompt: node.config.prompt });
-    case 'template':
-    case 'direct_reply':
-      return fields({ template: node.config.template });
-    case 'condition':
-      return fields({ left: node.config.left, right: node.config.right });
-  }
-}
-
 /**
- * All faults at once, so a client can fix a graph in one round trip. Checks that depend on a
+ * All faults at once, so a client can fix a graph in one round trip. What each node type allows
+ * (entry, branch, reply, outputs, templates) comes from its descriptor (./nodes/). Checks that depend on a
  * single start (reachability, a reply) are skipped while the start count is wrong, since every
  * node would otherwise be reported as well.
  */
@@ -44,7 +29,7 @@ export function validateGraph(graph: WorkflowGraph): GraphFault[] {
   const index = indexNodes(graph.nodes);
   const faults: GraphFault[] = [...index.duplicates];
   const edges = graph.edges.filter((edge) => index.byId.has(edge.from) && index.byId.has(edge.to));
-  const starts = graph.nodes.filter((node) => node.type === 'start');
+  const starts = graph.nodes.filter((node) => nodeType(node.type).entry === true);
 
   faults.push(...startCountFaults(starts));
   faults.push(...unknownNodeFaults(graph, index.byId));
@@ -52,7 +37,7 @@ export function validateGraph(graph: WorkflowGraph): GraphFault[] {
   faults.push(...conditionEdgeFaults(graph.nodes, edges));
   faults.push(...cycleFaults(index.order, edges));
   const start = starts.length === 1 ? starts[0] : undefined;
-  if (start) faults.push(...reachabilityFaults(start.id, index, edges));
+  if (start) faults.push(...reachabilityFaults(start, index, edges));
   faults.push(...referenceFaults(index, edges));
   return faults;
 }
@@ -94,11 +79,11 @@ function indexNodes(nodes: readonly WorkflowNode[]): NodeIndex {
 }
 
 function startCountFaults(starts: readonly WorkflowNode[]): GraphFault[] {
-  if (starts.length === 0) return [{ node: null, code: 'start_count', message: 'the graph needs exactly one start node, and has none' }];
+  if (starts.length === 0) return [{ node: null, code: 'start_count', message: `the graph needs exactly one ${ENTRY_TYPES} node, and has none` }];
   return starts.slice(1).map((node) => ({
     node: node.id,
     code: 'start_count',
-    message: `the graph needs exactly one start node, but '${node.id}' is another one besides '${starts[0]?.id}'`,
+    message: `the graph needs exactly one ${ENTRY_TYPES} node, but '${node.id}' is another one besides '${starts[0]?.id}'`,
   }));
 }
 
@@ -114,7 +99,7 @@ function startIncomingFaults(starts: readonly WorkflowNode[], edges: WorkflowGra
   return starts.flatMap((start) =>
     edges
       .filter((edge) => edge.to === start.id)
-      .map((edge) => ({ node: start.id, code: 'start_has_incoming' as const, message: `start node '${start.id}' must not have incoming edges, but '${edge.from}' → '${start.id}' is one` })),
+      .map((edge) => ({ node: start.id, code: 'start_has_incoming' as const, message: `${start.type} node '${start.id}' must not have incoming edges, but '${edge.from}' → '${start.id}' is one` })),
   );
 }
 
@@ -122,16 +107,16 @@ function conditionEdgeFaults(nodes: readonly WorkflowNode[], edges: WorkflowGrap
   const faults: GraphFault[] = [];
   for (const node of nodes) {
     const outgoing = edges.filter((edge) => edge.from === node.id);
-    if (node.type === 'condition') {
+    if (nodeType(node.type).branchOn !== undefined) {
       if (outgoing.length === 0) {
-        faults.push({ node: node.id, code: 'condition_edges', message: `condition '${node.id}' has no outgoing edges; add at least one with when: true or when: false` });
+        faults.push({ node: node.id, code: 'condition_edges', message: `${node.type} '${node.id}' has no outgoing edges; add at least one with when: true or when: false` });
       }
       for (const edge of outgoing.filter((e) => e.when === undefined)) {
-        faults.push({ node: node.id, code: 'condition_edges', message: `edge '${node.id}' → '${edge.to}' leaves a condition, so it must carry when: true or when: false` });
+        faults.push({ node: node.id, code: 'condition_edges', message: `edge '${node.id}' → '${edge.to}' leaves a ${node.type}, so it must carry when: true or when: false` });
       }
     } else {
       for (const edge of outgoing.filter((e) => e.when !== undefined)) {
-        faults.push({ node: node.id, code: 'condition_edges', message: `edge '${node.id}' → '${edge.to}' carries when, but only edges out of a condition node may; '${node.id}' is ${node.type}` });
+        faults.push({ node: node.id, code: 'condition_edges', message: `edge '${node.id}' → '${edge.to}' carries when, but only edges out of a ${BRANCH_TYPES} node may; '${node.id}' is ${node.type}` });
       }
     }
   }
@@ -165,14 +150,16 @@ function cycleFaults(order: readonly string[], edges: WorkflowGraph['edges']): G
   }));
 }
 
-function reachabilityFaults(startId: string, index: NodeIndex, edges: WorkflowGraph['edges']): GraphFault[] {
-  const reached = reachableFrom(startId, adjacency(index.order, edges, 'forward')).add(startId);
+function reachabilityFaults(start: WorkflowNode, index: NodeIndex, edges: WorkflowGraph['edges']): GraphFault[] {
+  const reached = reachableFrom(start.id, adjacency(index.order, edges, 'forward')).add(start.id);
+  const from = `${start.type} node '${start.id}'`;
   const faults: GraphFault[] = index.order
     .filter((id) => !reached.has(id))
-    .map((id) => ({ node: id, code: 'unreachable', message: `node '${id}' cannot be reached from start node '${startId}'; connect it or remove it` }));
-  const replies = index.order.filter((id) => reached.has(id) && index.byId.get(id)?.type === 'direct_reply');
+    .map((id) => ({ node: id, code: 'unreachable', message: `node '${id}' cannot be reached from ${from}; connect it or remove it` }));
+  const isReply = (node: WorkflowNode | undefined) => node !== undefined && nodeType(node.type).runOutputs?.answer !== undefined;
+  const replies = index.order.filter((id) => reached.has(id) && isReply(index.byId.get(id)));
   if (replies.length === 0) {
-    faults.push({ node: null, code: 'no_reply', message: `no direct_reply node can be reached from start node '${startId}', so a run would produce no answer` });
+    faults.push({ node: null, code: 'no_reply', message: `no ${REPLY_TYPES} node can be reached from ${from}, so a run would produce no answer` });
   }
   return faults;
 }
@@ -206,12 +193,6 @@ function referenceFaults(index: NodeIndex, edges: WorkflowGraph['edges']): Graph
   return faults;
 }
 
-function describeOutputs(node: WorkflowNode): string {
-  const fields = outputFields(node);
-  if (node.type === 'start') return fields.length === 0 ? `start declares no inputs` : `start declares inputs ${fields.join(', ')}`;
-  return `${node.type} outputs ${fields.join(', ')}`;
-}
-
 function adjacency(order: readonly string[], edges: WorkflowGraph['edges'], direction: 'forward' | 'backward'): Map<string, string[]> {
   const map = new Map(order.map((id) => [id, [] as string[]]));
   for (const edge of edges) {
@@ -233,7 +214,10 @@ function reachableFrom(id: string, neighbours: ReadonlyMap<string, readonly stri
   return seen;
 }
 
-/** The knowledge bases a graph reads, each once: what a workflow and its runs belong to for access. */
+/**
+ * The knowledge bases a graph reads, each once: what a workflow and its runs belong to for access.
+ * A node names one in a config field its type declares (`names.knowledgeBases`).
+ */
 export function knowledgeBasesOf(graph: WorkflowGraph): string[] {
-  return [...new Set(graph.nodes.flatMap((node) => (node.type === 'knowledge_retrieval' ? [node.config.knowledge_base_id] : [])))];
+  return [...new Set(graph.nodes.flatMap((node) => namedIn(node, 'knowledgeBases').map(({ id }) => id)))];
 }

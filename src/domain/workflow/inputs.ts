@@ -1,4 +1,16 @@
-import type { StartConfig, WorkflowInput } from '../../../schemas/workflow.ts';
+import { z } from 'zod';
+
+/** Input names become template fields, so they must be writable inside `{{start.name}}`. */
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier: letters, digits and _, not starting with a digit (at most 64 characters)');
+
+/** One input a start node declares (nodes/start.ts). */
+export const WorkflowInput = z.strictObject({
+  name: identifier,
+  type: z.enum(['string', 'number', 'boolean', 'object']),
+  required: z.boolean().default(true),
+  description: z.string().max(1000).optional(),
+});
+export type WorkflowInput = z.infer<typeof WorkflowInput>;
 
 export type InputsResult = { ok: true; values: Record<string, unknown> } | { ok: false; param: string; message: string };
 
@@ -7,7 +19,7 @@ export type InputsResult = { ok: true; values: Record<string, unknown> } | { ok:
  * `param` the way other 400s name a body field. An optional input sent as null counts as absent,
  * since JSON clients often send null for "no value"; it is then left out of `values`.
  */
-export function validateInputs(startConfig: StartConfig, inputs: unknown): InputsResult {
+export function validateInputs(startConfig: { inputs: readonly WorkflowInput[] }, inputs: unknown): InputsResult {
   const given = inputs === undefined ? {} : inputs;
   if (!isPlainObject(given)) return { ok: false, param: 'inputs', message: 'must be an object mapping input names to values' };
 

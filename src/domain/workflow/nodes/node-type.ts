@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { ContextPassage } from '../../chat/messages.ts';
+
+/**
+ * What a workflow node type is: everything the service knows about one `type`, in one descriptor
+ * (see index.ts for the map and docs/how-to-add-a-node-type.md). The config schema joins the graph
+ * schema (schemas/workflow.ts) and with it the OpenAPI document and schemas/json; the outputs and
+ * rules drive the graph checker (graph.ts); `run` is what the runner calls.
+ */
+export type NodeType<T extends string = string, C extends z.ZodType<object> = z.ZodType<object>> = {
+  readonly type: T;
+  /** The node's `config`, as clients send it. */
+  readonly config: C;
+  /** The fields the node produces, i.e. what `{{node_id.field}}` may name. */
+  outputs(config: z.output<C>): readonly string[];
+  /** How a fault about a bad reference lists the outputs; by default "<type> outputs a, b". */
+  describeOutputs?(fields: readonly string[]): string;
+  /** Config fields holding `{{node_id.field}}` templates, in the order they are rendered and checked. */
+  readonly templates: readonly ConfigField<C>[];
+  /** Config fields naming stored things: checked to exist and, for knowledge bases, that the key may read them. */
+  readonly names?: { readonly knowledgeBases?: readonly ConfigField<C>[]; readonly chatModels?: readonly ConfigField<C>[] };
+  /** The node a run begins with: exactly one per graph, no incoming edges; its inputs are the run's inputs. */
+  readonly entry?: true;
+  /** The output whose boolean value picks the outgoing edges to take: each must carry a matching `when`. */
+  readonly branchOn?: string;
+  /** Outputs that become the run's outputs; a node giving `answer` is a reply, which every graph must reach. */
+  readonly runOutputs?: { readonly answer?: string; readonly citations?: string };
+  /** Produces the outputs; a failure to report as is throws NodeFailure. */
+  run(node: NodeRun<z.output<C>>): NodeOutputs | Promise<NodeOutputs>;
+};
+
+type ConfigField<C extends z.ZodType<object>> = keyof z.output<C> & string;
+
+/** Keeps a descriptor's config type while checking it against NodeType. */
+export const defineNodeType = <T extends string, C extends z.ZodType<object>>(type: NodeType<T, C>): NodeType<T, C> => type;
+
+/** May contain `{{node_id.field}}` references, rendered when the node runs. */
+export const template = z.string().max(20_000);
+export const modelId = z.string().min(1).max(200);
+
+export type NodeOutputs = Record<string, unknown>;
+
+/** What a node sees of its run: who runs it, the validated inputs, and what earlier nodes produced. */
+export type RunScope = {
+  workspaceId: string;
+  inputs: Record<string, unknown>;
+  outputs: ReadonlyMap<string, NodeOutputs>;
+  /** Type of each node in the graph, so a node can tell what a reference points at. */
+  nodeTypes: ReadonlyMap<string, string>;
+};
+
+/** One execution of a node: its parsed config, its run, the services it may call, and when to give up. */
+export type NodeRun<Config> = { config: Config; scope: RunScope; services: NodeServices; signal: AbortSignal };
+
+/**
+ * The port through which executors reach the rest of the service, so their files stay pure: the
+ * runner (src/app/workflow-engine/execute-node.ts) implements it over the same services the HTTP API uses.
+ */
+export interface NodeServices {
+  /** Retrieval as chat retrieves (same pipeline, budget, numbering, citations); undefined when the workspace has no such knowledge base. */
+  retrieve(request: RetrieveRequest, signal: AbortSignal): Promise<RetrievedContext | undefined>;
+  /** The chat model of that id, if this deployment has one. */
+  chatModel(id: string): ChatCompleter | undefined;
+}
+
+export type RetrieveRequest = {
+  workspaceId: string;
+  knowledgeBaseId: string;
+  query: string;
+  topK?: number;
+  scoreThreshold?: number;
+  mode?: 'hybrid' | 'vector' | 'keyword' | 'graph';
+  rerank?: boolean;
+};
+
+export type RetrievedContext = { passages: ContextPassage[]; citations: unknown[]; answerable: boolean; coverage: number };
+
+export interface ChatCompleter {
+  complete(request: {
+    messages: { role: 'system' | 'user'; content: string }[];
+    temperature?: number;
+    maxTokens?: number;
+    passages?: ContextPassage[];
+    signal?: AbortSignal;
+  }): Promise<{ content: string }>;
+}
+
+/** Thrown by an executor for a failure the run should report as is, with its own code. */
+export class NodeFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The template lookup: a reference to a node that did not run (a branch not taken) renders empty. */
+export const lookup =
+  (scope: RunScope) =>
+  (nodeId: string, field: string): unknown =>
+    scope.outputs.get(nodeId)?.[field];
