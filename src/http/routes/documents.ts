@@ -98,7 +98,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       },
       response: listOf(Document),
       handle: async ({ ctx, principal, params, requestId }) => {
-        await documents.knowledgeBase(principal, params.kb_id!);
+        await documents.knowledgeBase(principal, params.kb_id);
         let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking>; ocrLanguages?: string[] };
         if (ctx.is('application/json')) {
           const body = parseOr400(TextUploadBody, await (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace))(ctx));
@@ -120,7 +120,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
         }
         const files = received.files;
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
-        const body = await documents.upload(principal, params.kb_id!, files, {
+        const body = await documents.upload(principal, params.kb_id, files, {
           metadata: received.metadata ?? {},
           chunking: received.chunking ?? {},
           ocrLanguages: received.ocrLanguages,
@@ -138,7 +138,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       scope: 'read',
       query: DocumentListQuery,
       response: listOf(Document),
-      handle: async ({ principal, params, query }) => ({ body: await documents.list(principal, params.kb_id!, query, query.status) }),
+      handle: async ({ principal, params, query }) => ({ body: await documents.list(principal, params.kb_id, query, query.status) }),
     }),
     route({
       method: 'get',
@@ -147,7 +147,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       tag,
       scope: 'read',
       response: Document,
-      handle: async ({ principal, params }) => ({ body: await documents.get(principal, params.kb_id!, params.document_id!) }),
+      handle: async ({ principal, params }) => ({ body: await documents.get(principal, params.kb_id, params.document_id) }),
     }),
     route({
       method: 'get',
@@ -157,7 +157,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       scope: 'read',
       query: ChunkListQuery,
       response: listOf(Chunk),
-      handle: async ({ principal, params, query }) => ({ body: await documents.chunks(principal, params.kb_id!, params.document_id!, query) }),
+      handle: async ({ principal, params, query }) => ({ body: await documents.chunks(principal, params.kb_id, params.document_id, query) }),
     }),
     pageImageRoute(documents),
     route({
@@ -169,7 +169,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       eventStream:
         'First `event: document` with the document as `GET …/documents/{document_id}` returns it; then one event per lifecycle step as it happens (`event:` its type, such as DocumentParsed; `data:` its JSON with `revision`) and `progress` events; the stream ends when the document is ready, failed or deleted (at once if it already is).',
       handle: async ({ ctx, principal, params, requestId }) => {
-        const doc = await documents.get(principal, params.kb_id!, params.document_id!);
+        const doc = await documents.get(principal, params.kb_id, params.document_id);
         return streamDocumentEvents(ctx, { ...deps.events, onServerError: (error) => onServerError(error, requestId) }, doc.id);
       },
     }),
@@ -180,7 +180,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       tag,
       scope: 'write',
       response: Deleted('document.deleted'),
-      handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id!, params.document_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id, params.document_id, requestId) }),
     }),
   ];
 }

@@ -63,7 +63,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
       tag,
       scope: 'read',
       response: OpenAiFile,
-      handle: async ({ principal, params }) => ({ body: presentFile(await files.get(principal, params.file_id!)) }),
+      handle: async ({ principal, params }) => ({ body: presentFile(await files.get(principal, params.file_id)) }),
     }),
     route({
       method: 'get',
@@ -74,7 +74,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
       scope: 'read',
       mediaType: 'application/octet-stream',
       handle: async ({ principal, params }) => {
-        const { doc, stream } = await files.content(principal, params.file_id!);
+        const { doc, stream } = await files.content(principal, params.file_id);
         // As OpenAI serves it: the bytes, whatever their type.
         return { headers: { 'content-type': 'application/octet-stream', 'content-length': String(doc.bytes) }, body: stream };
       },
@@ -87,7 +87,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
       tag,
       scope: 'write',
       response: FileDeleted,
-      handle: async ({ principal, params, requestId }) => ({ body: await files.remove(principal, params.file_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await files.remove(principal, params.file_id, requestId) }),
     }),
   ];
 }
