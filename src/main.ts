@@ -19,7 +19,7 @@ import { createModelCatalog } from './app/services/models.ts';
 import { createSearchService } from './app/services/search.ts';
 import { createChatGrounding } from './app/services/chat-grounding.ts';
 import { createRetrieval } from './app/retrieval/retrieval.ts';
-import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
+import { createMetadataCatalog } from './app/retrieval/metadata-catalog.ts';
 import { createWorkflowService } from './app/services/workflows.ts';
 import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
@@ -82,12 +82,12 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const { store, readModels, blobs, indexes, bus } = infra;
   const authenticator = createAuthenticator({ readModels, now: clock });
   const feed = createLiveFeed();
-  // An API process hears every projected document change (from its projector, or following the log), so its metadata filter may cache.
-  const metadataFilter = createMetadataFilter(readModels, { live: parts.api });
+  // An API process hears every projected document change (from its projector, or following the log), so its metadata catalog may cache.
+  const metadataCatalog = createMetadataCatalog(readModels, { live: parts.api });
   const announceToClients = announcer(feed, authenticator);
   const announce = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
-    metadataFilter.apply(batch);
+    metadataCatalog.apply(batch);
   };
   const groups = new Map<string, GroupHandle>();
   let relay: RelayHandle | null = null;
@@ -116,7 +116,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       config.defaultEmbeddingModel ?? offline.model.id,
     );
     const { analyzer } = infra;
-    const retrievalDeps = { readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens };
+    const retrievalDeps = { readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataCatalog, maxContextTokens: config.chat.maxContextTokens };
     const localRetrieval = createRetrieval(retrievalDeps);
     const groundChat = createChatGrounding({ analyzer, retrieval: localRetrieval, chatModels });
     retrieval = spreadRetrieval({ ...localRetrieval, groundChat }, config, infra.adapters, alone);

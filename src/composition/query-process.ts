@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createRetrieval } from '../app/retrieval/retrieval.ts';
 import { createChatGrounding } from '../app/services/chat-grounding.ts';
-import { createMetadataFilter } from '../app/retrieval/metadata-filter.ts';
+import { createMetadataCatalog } from '../app/retrieval/metadata-catalog.ts';
 import { openSqlite } from '../adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
 import { loadTextAnalyzer } from '../adapters/text/analyzer.ts';
@@ -29,7 +29,7 @@ export async function openQueryRetrieval(config: Config) {
     embedders,
     rerankers,
     defaultReranker,
-    metadataFilter: createMetadataFilter(readModels, { live: false }),
+    metadataCatalog: createMetadataCatalog(readModels, { live: false }),
     maxContextTokens: config.chat.maxContextTokens,
   });
   return { ...retrieval, groundChat: createChatGrounding({ analyzer, retrieval, chatModels }) };
