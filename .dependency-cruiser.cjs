@@ -25,6 +25,21 @@ module.exports = {
       from: { path: '^(src|projections|consumers|schemas)/', pathNot: ['^src/adapters/', '^src/main\\.ts$', '^src/composition/', '^src/cli/'] },
       to: { path: '^src/adapters/' },
     },
+    {
+      name: 'adapters-not-app',
+      severity: 'error',
+      comment:
+        'Adapters implement ports for the app, so they cannot lean on it: what both need lives below them, in src/ports (contracts such as ApiError) or src/lib (retrying, position waiters).',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'lib-is-standalone',
+      severity: 'error',
+      comment: 'src/lib holds utilities that know nothing of KBQA (backoff, waiting for a position), so any layer may use them: it imports only itself.',
+      from: { path: '^src/lib/' },
+      to: { pathNot: ['^src/lib/', '^node_modules/', '^node:'], dependencyTypesNot: ['core'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -2,7 +2,7 @@ import { Stream } from 'node:stream';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { AppContext } from '../app/context.ts';
-import { ApiError } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import type { ChatService } from '../app/services/chat.ts';
 import type { ConversationService } from '../app/services/conversations.ts';

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { ApiError, badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
+import { badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 
 /**
  * How fast a request body must arrive: once `baseMs` have passed, at least `minBytesPerSecond`

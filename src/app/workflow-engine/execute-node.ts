@@ -1,5 +1,5 @@
 import type { WorkflowNode } from '../../../schemas/workflow.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import { runCondition, runDirectReply, runStart, runTemplate } from './basic-nodes.ts';
 import { runKnowledgeRetrieval } from './knowledge-retrieval.ts';
 import { runLlm } from './llm.ts';

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ApiError } from '../../app/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { Citation } from '../../app/retrieval/retrieved-context.ts';
 import { requireScope } from '../../app/services/principal.ts';
 import type { McpCall, McpDeps } from './deps.ts';

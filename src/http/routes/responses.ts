@@ -1,4 +1,4 @@
-import { ApiError } from '../../app/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { ChatOutcome, ChatService } from '../../app/services/chat.ts';
 import type { Principal } from '../../app/services/principal.ts';
 import type { ResponsesService } from '../../app/services/responses.ts';
