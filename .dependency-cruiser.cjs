@@ -26,6 +26,37 @@ module.exports = {
       to: { path: '^src/adapters/' },
     },
     {
+      name: 'http-not-parsing',
+      severity: 'error',
+      comment:
+        'The HTTP edge reaches the parsers only through ports (MediaTypeDetector, handed in by the composition root); the media types it names are the domain\'s (src/domain/document/media-type.ts).',
+      from: { path: '^src/http/' },
+      to: { path: '^src/parsing/' },
+    },
+    {
+      name: 'ports-not-parsing',
+      severity: 'error',
+      comment: 'Ports are the contracts the parsers implement, so the parse contract (ParseLimits, FailureCode, Attachment, Detection) is declared in src/ports and src/parsing imports it, not the other way.',
+      from: { path: '^src/ports/' },
+      to: { path: '^src/parsing/' },
+    },
+    {
+      name: 'parsing-only-from-adapters-and-composition',
+      severity: 'error',
+      comment:
+        'src/parsing is a layer beside the adapters (the local parser processes run it): the app, capabilities, consumers, projections and schemas depend on the DocumentParser and MediaTypeDetector ports instead. The adapters, src/main.ts, src/config.ts, src/composition/ and src/cli/ may import it.',
+      from: { path: '^(src/(app|capabilities)|projections|consumers|schemas)/' },
+      to: { path: '^src/parsing/' },
+    },
+    {
+      name: 'parsing-is-a-leaf',
+      severity: 'error',
+      comment:
+        'The parsers are pure functions of a file\'s bytes: besides their libraries they import the domain (blocks, media types), the ports they implement, src/lib and the schemas, never the app, HTTP, adapters, consumers, projections or the composition.',
+      from: { path: '^src/parsing/' },
+      to: { path: ['^src/(app|http|adapters|composition|cli|capabilities)/', '^src/(main|config)\\.ts$', '^(consumers|projections)/'] },
+    },
+    {
       name: 'adapters-not-app',
       severity: 'error',
       comment:

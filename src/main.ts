@@ -11,6 +11,7 @@ import { createLiveFeed } from './app/live-feed.ts';
 import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
 import { reanalyseKeywords } from './app/keyword-reanalysis.ts';
 import { createWorkerParser } from './adapters/local/worker-parser.ts';
+import { detectMediaType } from './parsing/detect.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { indexerConsumer } from '../consumers/indexer/index.ts';
 import { parserConsumer } from '../consumers/parser/index.ts';
@@ -139,7 +140,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       const concurrency = ingestion.parserThreads;
       await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
       await reanalyseKeywordIndex({ keywords: indexes.keywords, passages: indexes.passages, readModels }, logger);
-      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, feed, limits, maxUploadBytes: ingestion.maxUploadBytes, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
+      groups.set('parser', await bus.subscribe(parserConsumer({ ctx, blobs, parser: workerParser, detectMediaType, feed, limits, maxUploadBytes: ingestion.maxUploadBytes, timeoutMs: ingestion.parseTimeoutMs, concurrency, logger })));
       groups.set('indexer', await bus.subscribe(indexerConsumer({ ctx, embedders, ...indexes, feed, logger })));
       groups.set('runner', await bus.subscribe(runnerConsumer({
             ctx,
@@ -211,6 +212,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     documents: {
       documents: runtime.documents,
       blobs: runtime.blobs,
+      detectMediaType,
       maxUploadBytes: config.ingestion.maxUploadBytes,
       maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
       events: { readModels: runtime.readModels, feed: runtime.feed },

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { DocumentService, StoredFile } from '../../app/services/documents.ts';
 import { unsupportedMediaType } from '../../app/errors.ts';
-import { detectMediaType, textTypeByName } from '../../parsing/detect.ts';
-import { MEDIA_TYPES } from '../../parsing/types.ts';
+import { MEDIA_TYPES, textTypeByName } from '../../domain/document/media-type.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
+import type { MediaTypeDetector } from '../../ports/media-type-detector.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
 import { OCR_ISO_CODES, OCR_MODELS, OcrLanguages } from '../../../schemas/ocr-languages.ts';
 import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadMetadata } from '../../../schemas/http/documents.ts';
@@ -18,6 +18,8 @@ import { pageImageRoute } from './page-images.ts';
 export type DocumentRouteDeps = {
   documents: DocumentService;
   blobs: BlobStore;
+  /** Types each uploaded file by its bytes before the upload is accepted. */
+  detectMediaType: MediaTypeDetector;
   maxUploadBytes: number;
   maxFilesPerUpload: number;
   events: DocumentEventsDeps;
@@ -42,7 +44,7 @@ const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name
 
 /** onServerError hears failures past the start of an event stream, with the request's id. */
 export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: unknown, requestId: string) => void) {
-  const { documents, blobs } = deps;
+  const { documents, blobs, detectMediaType } = deps;
   // A JSON text upload may be as large as a file. Made at the first upload: a table built only to be described has no limits.
   let readText: JsonReader | undefined;
 

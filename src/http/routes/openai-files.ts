@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../app/errors.ts';
 import { type FileService, presentFile } from '../../app/services/files.ts';
-import { detectMediaType } from '../../parsing/detect.ts';
 import { FileDeleted, FileListQuery, FilePurpose, OpenAiFile } from '../../../schemas/http/openai-files.ts';
 import { listOf } from '../../../schemas/http/common.ts';
 import { receiveMultipart } from '../multipart.ts';
@@ -12,7 +11,7 @@ import type { DocumentRouteDeps } from './documents.ts';
 const tag = 'files';
 
 /** OpenAI's Files API: workspace-level uploads that vector stores then attach (openai-vector-stores.ts). */
-export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteDeps, 'blobs' | 'maxUploadBytes' | 'bodyPace'>) {
+export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteDeps, 'blobs' | 'maxUploadBytes' | 'bodyPace' | 'detectMediaType'>) {
   return [
     route({
       method: 'post',
@@ -37,7 +36,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
         const file = received[0];
         if (!file) throw badRequest('missing_required_parameter', 'file: a multipart part holding the file is required', 'file');
         const local = await upload.blobs.localPath(file.sha256);
-        const detected = await detectMediaType(local!.path, file.name);
+        const detected = await upload.detectMediaType(local!.path, file.name);
         await local!.release();
         // Any bytes are a file (a batch's JSONL too); whether a parser reads them matters only when a vector store attaches it.
         const mediaType = detected.ok ? detected.mediaType : 'application/octet-stream';
