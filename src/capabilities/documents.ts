@@ -1,6 +1,6 @@
 /**
  * Documents: upload, parse, slice, index, list, delete. A capability's parts live in the layer
- * each belongs to (DESIGN.md); this index names them, so a newcomer finds them by the capability.
+ * each belongs to (docs/architecture.md); this index names them, so a newcomer finds them by the capability.
  */
 export { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from '../../schemas/events/document.ts';
 export { TextUploadBody, Document, Chunk } from '../../schemas/http/documents.ts';
