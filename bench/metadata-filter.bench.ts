@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DocumentDoc } from '../projections/documents/index.ts';
 import { openSqlite } from '../src/adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../src/adapters/sqlite/read-model-store.ts';
-import { createMetadataFilter } from '../src/app/retrieval/metadata-filter.ts';
+import { createMetadataCatalog } from '../src/app/retrieval/metadata-catalog.ts';
 import { conditionsAsFilter, type MetadataConditions, type MetadataValue } from '../src/domain/retrieval/metadata-filter.ts';
 import type { RecordedEvent } from '../src/ports/event-store.ts';
 import type { ReadModelStore } from '../src/ports/read-models.ts';
@@ -67,7 +67,7 @@ export async function metadataFilterBench() {
     log(`metadata_filter: ${DOCUMENTS} documents in the filtered knowledge base`);
     const conditions: MetadataConditions = { team: ['ops', 'legal'], public: true };
     const expected = await previous(readModels, 'kb_filtered', conditions);
-    const filter = createMetadataFilter(readModels, { live: true });
+    const filter = createMetadataCatalog(readModels, { live: true });
     const first = await timed(() => filter.documentIds('kb_filtered', conditionsAsFilter(conditions)!));
     const same = JSON.stringify(first.result) === JSON.stringify(expected);
     const before = await samples(() => previous(readModels, 'kb_filtered', conditions), 5);

@@ -27,6 +27,7 @@ const Env = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   KBQA_DATA_DIR: z.string().min(1).default('./data'),
   KBQA_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  KBQA_API_KEY: z.string().min(1).optional(),
   KBQA_RATE_LIMIT_PER_MINUTE: int(600),
   KBQA_MAX_JSON_KB: int(1024, 1),
   KBQA_CONSISTENCY_TIMEOUT_MS: int(5000, 1),
@@ -96,6 +97,11 @@ export type Config = {
   host: string;
   dataDir: string;
   adminKey: string | undefined;
+  /**
+   * The key the CLI calls a running server with (`kbqa demo`) when `--key` is not given: the key is
+   * a secret, and an environment variable keeps it out of the shell history and `ps`.
+   */
+  cli: { apiKey: string | undefined };
   rateLimitPerMinute: number;
   maxJsonBytes: number;
   consistencyTimeoutMs: number;
@@ -169,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: resolve(e.KBQA_DATA_DIR),
     adminKey: e.KBQA_ADMIN_KEY,
+    cli: { apiKey: e.KBQA_API_KEY },
     rateLimitPerMinute: e.KBQA_RATE_LIMIT_PER_MINUTE,
     maxJsonBytes: e.KBQA_MAX_JSON_KB * 1024,
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,

@@ -8,10 +8,11 @@ import { createLiveFeed } from './app/live-feed.ts';
 import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
 import { reanalyseKeywords } from './app/keyword-reanalysis.ts';
 import { createWorkerParser } from './adapters/local/worker-parser.ts';
+import { detectMediaType } from './parsing/detect.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { createModelCatalog } from './app/services/models.ts';
 import { createSearchService } from './app/services/search.ts';
-import { createMetadataFilter } from './app/retrieval/metadata-filter.ts';
+import { createMetadataCatalog } from './app/retrieval/metadata-catalog.ts';
 import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
@@ -75,12 +76,12 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const { store, readModels, blobs, indexes, bus } = infra;
   const authenticator = createAuthenticator({ readModels, now: clock });
   const feed = createLiveFeed();
-  // An API process hears every projected document change (from its projector, or following the log), so its metadata filter may cache.
-  const metadataFilter = createMetadataFilter(readModels, { live: parts.api });
+  // An API process hears every projected document change (from its projector, or following the log), so its metadata catalog may cache.
+  const metadataCatalog = createMetadataCatalog(readModels, { live: parts.api });
   const announceToClients = announcer(feed, authenticator);
   const announce = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
-    metadataFilter.apply(batch);
+    metadataCatalog.apply(batch);
   };
   const groups = new Map<string, GroupHandle>();
   let relay: RelayHandle | null = null;
@@ -110,7 +111,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       config.defaultEmbeddingModel ?? offline.model.id,
     );
     const { analyzer } = infra;
-    const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataFilter, maxContextTokens: config.chat.maxContextTokens });
+    const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens });
     retrieval = spreadRetrieval(local, config, infra.adapters, alone);
     const search = createSearchService({ readModels, analyzer }, retrieval);
     const services = createServices({
@@ -147,6 +148,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
         blobs,
         feed,
         parser: workerParser,
+        detectMediaType,
         limits,
         maxUploadBytes: ingestion.maxUploadBytes,
         parseTimeoutMs: ingestion.parseTimeoutMs,
@@ -208,6 +210,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
   if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
   const settings = {
     blobs: runtime.blobs,
+    detectMediaType,
     feed: runtime.feed,
     maxUploadBytes: config.ingestion.maxUploadBytes,
     maxFilesPerUpload: config.ingestion.maxFilesPerUpload,

@@ -8,11 +8,12 @@ import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import { claimContent } from '../../src/app/content-claims.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
-import { detectMediaType } from '../../src/parsing/detect.ts';
-import type { Attachment } from '../../src/parsing/types.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
+import type { Attachment } from '../../src/ports/document-parser.ts';
+import type { MediaTypeDetector } from '../../src/ports/media-type-detector.ts';
 
-export type AttachmentDeps = { ctx: AppContext; blobs: BlobStore; maxUploadBytes: number };
+/** `detectMediaType` types an attachment by its bytes, as an upload's are. */
+export type AttachmentDeps = { ctx: AppContext; blobs: BlobStore; detectMediaType: MediaTypeDetector; maxUploadBytes: number };
 
 /** Made documents, each with its bytes' hash (to release the content on deletion), and notes for the email's warnings. */
 export type AddedAttachments = { added: { documentId: string; sha256: string }[]; warnings: string[] };
@@ -38,10 +39,10 @@ export async function addAttachments(deps: AttachmentDeps, parent: EventData<'Do
   return result;
 }
 
-async function addOne({ ctx, blobs, maxUploadBytes }: AttachmentDeps, parent: EventData<'DocumentUploaded'>, attachment: Attachment, id: string, result: AddedAttachments) {
+async function addOne({ ctx, blobs, detectMediaType, maxUploadBytes }: AttachmentDeps, parent: EventData<'DocumentUploaded'>, attachment: Attachment, id: string, result: AddedAttachments) {
   const { name, bytes } = attachment;
   if (bytes.length > maxUploadBytes) return `was not added: it is ${bytes.length} bytes; the upload limit is ${maxUploadBytes}.`;
-  const detected = await detect(name, bytes);
+  const detected = await detect(detectMediaType, name, bytes);
   if (!detected.ok) return `was not added: ${detected.message}`;
   const blob = await blobs.put(Readable.from([Buffer.from(bytes)]), { maxBytes: maxUploadBytes });
   const metadata = commandMetadata(ctx, 'parser');
@@ -75,7 +76,7 @@ async function addOne({ ctx, blobs, maxUploadBytes }: AttachmentDeps, parent: Ev
 }
 
 /** Detection reads a file: the attachment goes to a private temporary one under its own name. */
-async function detect(name: string, bytes: Uint8Array) {
+async function detect(detectMediaType: MediaTypeDetector, name: string, bytes: Uint8Array) {
   const dir = await mkdtemp(join(tmpdir(), 'kbqa-attachment-'));
   try {
     const path = join(dir, 'file');

@@ -7,9 +7,9 @@ import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { chunkStreamDecider, chunkStreamKey } from '../../src/domain/document/chunk-stream.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
-import type { ParseLimits } from '../../src/parsing/types.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
-import type { DocumentParser } from '../../src/ports/document-parser.ts';
+import type { DocumentParser, ParseLimits } from '../../src/ports/document-parser.ts';
+import type { MediaTypeDetector } from '../../src/ports/media-type-detector.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import { defineConsumer, failDocument, type FailureLog } from '../shared.ts';
 import { type AddedAttachments, addAttachments } from './attachments.ts';
@@ -18,6 +18,8 @@ export type ParserDeps = {
   ctx: AppContext;
   blobs: BlobStore;
   parser: DocumentParser;
+  /** Types the attachments a parse finds (attachments.ts). */
+  detectMediaType: MediaTypeDetector;
   feed: LiveFeed;
   limits: ParseLimits;
   /** An attachment larger than an upload may be is not added (see attachments.ts). */

@@ -1,5 +1,5 @@
 import { foldStream } from '../../src/app/command-handler.ts';
-import { ApiError } from '../../src/app/errors.ts';
+import { ApiError } from '../../src/ports/api-error.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import { workflowRunDecider } from '../../src/domain/workflow/run.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eventCatalog, isKnownEventType, parseEventData } from '../../schemas/events/index.ts';
 import { type Command, type Decider, type DomainEvent, fold } from '../domain/shared/decider.ts';
 import { ConcurrencyError, type EventStore, type NewEvent, type RecordedEvent } from '../ports/event-store.ts';
-import { type Backoff, CONFLICT_RETRY, retryOnConflict, type RetryClock } from './retry.ts';
+import type { Backoff } from '../lib/retry.ts';
+import { CONFLICT_RETRY, retryOnConflict, type RetryClock } from './conflict-retry.ts';
 
 export type CommandResult<State, E> = { state: State; events: E[]; streamId: string; revision: number; position: bigint };
 

@@ -1,6 +1,6 @@
 import type { GroupHandle } from '../ports/event-bus.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
-import { sleep } from './retry.ts';
+import { sleep } from '../lib/retry.ts';
 
 /** An append a command made: the stream it wrote and the global position of its last event. */
 export type Written = { streamId: string; position: bigint };

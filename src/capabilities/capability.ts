@@ -10,13 +10,15 @@ import type { BlobStore } from '../ports/blob-store.ts';
 import type { Logger } from 'pino';
 import type { ConsumerGroup } from '../ports/event-bus.ts';
 import type { ChatModel, Embedder } from '../ports/models.ts';
-import type { DocumentParser } from '../ports/document-parser.ts';
-import type { ParseLimits } from '../parsing/types.ts';
+import type { DocumentParser, ParseLimits } from '../ports/document-parser.ts';
+import type { MediaTypeDetector } from '../ports/media-type-detector.ts';
 import type { SearchIndexes } from '../app/retrieval/retrieval.ts';
 
 /** What routes are built from besides the services: the HTTP settings that config.ts decides. */
 export type RouteSettings = {
   blobs: BlobStore;
+  /** What an upload's bytes are (the parsers' detection, chosen by the composition root). */
+  detectMediaType: MediaTypeDetector;
   feed: LiveFeed;
   maxUploadBytes: number;
   maxFilesPerUpload: number;
@@ -38,6 +40,7 @@ export type WorkerDeps = {
   blobs: BlobStore;
   feed: LiveFeed;
   parser: DocumentParser;
+  detectMediaType: MediaTypeDetector;
   limits: ParseLimits;
   maxUploadBytes: number;
   parseTimeoutMs: number;

@@ -20,6 +20,7 @@ export const documents = defineCapability({
       ctx: deps.services.ctx,
       blobs: deps.blobs,
       parser: deps.parser,
+      detectMediaType: deps.detectMediaType,
       feed: deps.feed,
       limits: deps.limits,
       maxUploadBytes: deps.maxUploadBytes,
@@ -34,6 +35,7 @@ export const documents = defineCapability({
       {
         documents: services.documents,
         blobs: settings.blobs,
+        detectMediaType: settings.detectMediaType,
         maxUploadBytes: settings.maxUploadBytes,
         maxFilesPerUpload: settings.maxFilesPerUpload,
         events: { readModels: services.ctx.readModels, feed: settings.feed },

@@ -60,8 +60,7 @@ async function run(argv: string[]) {
     });
   }
   if (command === 'workspaces' && sub === 'create' && arg) return createWorkspace(config, arg);
-  // The key is a secret: an environment variable keeps it out of the shell history and `ps`.
-  if (command === 'demo') return demo(config, { key: values.key ?? process.env.KBQA_API_KEY, url: values.url });
+  if (command === 'demo') return demo(config, { key: values.key ?? config.cli.apiKey, url: values.url });
   throw new Error(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
 }
 

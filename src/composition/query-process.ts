@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createMetadataFilter } from '../app/retrieval/metadata-filter.ts';
+import { createMetadataCatalog } from '../app/retrieval/metadata-catalog.ts';
 import { openSqlite } from '../adapters/sqlite/database.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
 import { loadTextAnalyzer } from '../adapters/text/analyzer.ts';
@@ -25,7 +25,7 @@ export async function openQueryRetrieval(config: Config) {
     indexes: { vectors: indexes.vectors(), keywords: indexes.keywords(), graph: indexes.graph(), passages: indexes.passages() },
     analyzer,
     models: await createModels(config, analyzer),
-    metadataFilter: createMetadataFilter(readModels, { live: false }),
+    metadataCatalog: createMetadataCatalog(readModels, { live: false }),
     maxContextTokens: config.chat.maxContextTokens,
   });
 }

@@ -1,4 +1,4 @@
-import type { MetadataFilter } from '../app/retrieval/metadata-filter.ts';
+import type { MetadataCatalog } from '../app/retrieval/metadata-catalog.ts';
 import { createRetrieval, type SearchIndexes } from '../app/retrieval/retrieval.ts';
 import { createChatGrounding } from '../app/services/chat-grounding.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
@@ -10,7 +10,7 @@ export type QueryServingDeps = {
   indexes: SearchIndexes;
   analyzer: Analyzer;
   models: Awaited<ReturnType<typeof createModels>>;
-  metadataFilter: MetadataFilter;
+  metadataCatalog: MetadataCatalog;
   maxContextTokens: number;
 };
 
@@ -18,8 +18,8 @@ export type QueryServingDeps = {
  * What serves queries, built the same way in every process that serves them (the main process,
  * and each query process of query-offload.ts): retrieval, and a chat's grounding over it.
  */
-export function createQueryServing({ readModels, indexes, analyzer, models, metadataFilter, maxContextTokens }: QueryServingDeps) {
+export function createQueryServing({ readModels, indexes, analyzer, models, metadataCatalog, maxContextTokens }: QueryServingDeps) {
   const { embedders, rerankers, defaultReranker, chatModels } = models;
-  const retrieval = createRetrieval({ readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens });
+  const retrieval = createRetrieval({ readModels, indexes, analyzer, embedders, rerankers, defaultReranker, metadataCatalog, maxContextTokens });
   return { ...retrieval, groundChat: createChatGrounding({ analyzer, retrieval, chatModels }) };
 }

@@ -1,7 +1,7 @@
 import { Stream } from 'node:stream';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import { requireScope } from '../app/services/principal.ts';
 import { bearerToken } from './auth.ts';

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { ApiError, badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
+import { badRequest, tooLarge, unsupportedMediaType } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 import { checkJsonShape } from './json-shape.ts';
 
 /**

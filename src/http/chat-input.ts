@@ -1,5 +1,5 @@
 import type { ChatInput } from '../app/services/chat.ts';
-import { ApiError } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 import { retrievalFilter } from './retrieval-filter.ts';
 import type { ChatMessage } from '../ports/models.ts';
 import { type ChatCompletionBody, type ChatMessageBody } from '../../schemas/http/chat.ts';

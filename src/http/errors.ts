@@ -1,4 +1,4 @@
-import { ApiError } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { ConcurrencyError } from '../ports/event-store.ts';
 import { BlobTooLargeError } from '../ports/blob-store.ts';

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { ApiError } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 
 /** The expensive routes, by what they cost: `query` retrieves (search, chat), `run` starts a workflow run. */
 export type LoadClass = 'query' | 'run';

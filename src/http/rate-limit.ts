@@ -1,4 +1,4 @@
-import { ApiError } from '../app/errors.ts';
+import { ApiError } from '../ports/api-error.ts';
 
 type Bucket = { tokens: number; updatedAt: number };
 

@@ -1,5 +1,5 @@
 import type { ChatOutcome, PreparedChat } from '../app/services/chat.ts';
-import type { Citation } from '../app/retrieval/context.ts';
+import type { Citation } from '../app/retrieval/retrieved-context.ts';
 import type { ChatUsage, ToolCall } from '../ports/models.ts';
 import type { ResponseRequest } from './responses-input.ts';
 import type { ResponseCreateBody } from '../../schemas/http/responses.ts';

@@ -6,12 +6,26 @@ import type { LoadClass } from './load-shedding.ts';
 
 export type Reply = { status?: number; body: unknown; headers?: Record<string, string> };
 
-export type RouteInput<B, Q> = {
+/** The names of a path template's `:name` parameters: `'/v1/files/:file_id/content'` → `'file_id'`. */
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/**
+ * The decoded path parameters of a route, typed from its path template so a handler reads only
+ * the ones its path has, without asserting they are there. A path that is only known as `string`
+ * (the route table's view of every route) has any.
+ */
+export type PathParams<P extends string> = string extends P ? Record<string, string> : { [K in ParamNames<P>]: string };
+
+export type RouteInput<B, Q, P extends string = string> = {
   ctx: Context;
   principal: Principal;
   body: B;
   query: Q;
-  params: Record<string, string>;
+  params: PathParams<P>;
   requestId: string;
 };
 
@@ -19,9 +33,9 @@ export type RouteInput<B, Q> = {
  * One table entry per endpoint: the router, the auth check and the OpenAPI document are all
  * derived from it, so they cannot disagree.
  */
-export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> = {
+export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends string = string> = {
   method: 'get' | 'post' | 'patch' | 'put' | 'delete';
-  path: string;
+  path: P;
   summary: string;
   tag: string;
   /** Scope the key needs; routes outside /v1 declare `public`. */
@@ -48,8 +62,9 @@ export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   eventStream?: string;
   /** OpenAPI's operationId, when the one derived from method and path reads poorly. */
   operationId?: string;
-  handle(input: RouteInput<z.output<B>, z.output<Q>>): Promise<Reply> | Reply;
+  handle(input: RouteInput<z.output<B>, z.output<Q>, P>): Promise<Reply> | Reply;
 };
 
-export const route = <B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType>(spec: RouteSpec<B, Q>) =>
+/** The path is inferred as its literal template, which types the handler's `params`; the table holds every route as a plain RouteSpec. */
+export const route = <B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, const P extends string = string>(spec: RouteSpec<B, Q, P>) =>
   spec as unknown as RouteSpec;

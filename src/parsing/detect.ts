@@ -1,11 +1,11 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { textTypeByName } from '../domain/document/media-type.ts';
+import type { Detection } from '../ports/media-type-detector.ts';
 import { CFB_SIGNATURE, cfbEntryNames, type ReadAt } from './cfb.ts';
 import { bomEncoding } from './decode.ts';
 import { openArchive } from './zip-archive.ts';
 import { type FailureCode, MEDIA_TYPES, type MediaType, ParseFailure } from './types.ts';
-
-export type Detection = { ok: true; mediaType: MediaType } | { ok: false; code: FailureCode; message: string };
 
 /** Enough to see every signature and to judge whether a file is text. */
 const HEAD_BYTES = 8192;
@@ -112,24 +112,6 @@ function textKind(head: Buffer, fileName: string, truncated: boolean): MediaType
   if (/^(?:\s|<!--[\s\S]*?-->|<\?xml[^>]*>)*<(?:!doctype\s+html|html[\s>])/i.test(sample.slice(0, 1024))) return MEDIA_TYPES.html;
   const byName = textTypeByName(fileName);
   return byName === MEDIA_TYPES.text && looksLikeEmail(sample, fileName) ? MEDIA_TYPES.eml : byName;
-}
-
-/** Which kind of text a file is, by its name alone, once its bytes have shown it is text. */
-export function textTypeByName(fileName: string): MediaType {
-  switch (extname(fileName).toLowerCase()) {
-    case '.md':
-    case '.markdown':
-      return MEDIA_TYPES.markdown;
-    case '.csv':
-    case '.tsv':
-      return MEDIA_TYPES.csv;
-    case '.html':
-    case '.htm':
-    case '.xhtml':
-      return MEDIA_TYPES.html;
-    default:
-      return MEDIA_TYPES.text;
-  }
 }
 
 /**

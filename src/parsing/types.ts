@@ -1,4 +1,6 @@
 import type { Block } from '../domain/document/block.ts';
+import type { MediaType } from '../domain/document/media-type.ts';
+import type { Attachment, FailureCode, ParseLimits } from '../ports/document-parser.ts';
 import type { OcrLanguage } from './ocr-languages.ts';
 
 /**
@@ -7,27 +9,10 @@ import type { OcrLanguage } from './ocr-languages.ts';
  * across a page. Parsers run in worker threads and are pure functions of the file's bytes.
  */
 
-export const MEDIA_TYPES = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  tiff: 'image/tiff',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv',
-  markdown: 'text/markdown',
-  text: 'text/plain',
-  html: 'text/html',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  epub: 'application/epub+zip',
-  eml: 'message/rfc822',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-} as const;
-
-export type MediaType = (typeof MEDIA_TYPES)[keyof typeof MEDIA_TYPES];
-
+// The vocabulary the parsers share with the rest of the service, gathered here for them.
 export type { Block, BlockKind } from '../domain/document/block.ts';
+export { MEDIA_TYPES, type MediaType } from '../domain/document/media-type.ts';
+export type { Attachment, FailureCode, ParseLimits } from '../ports/document-parser.ts';
 
 export type ParsedDocument = {
   mediaType: MediaType;
@@ -46,17 +31,6 @@ export type ParsedDocument = {
   attachments?: Attachment[];
 };
 
-/** A file carried inside another, by its (sanitised) name; its type is detected from its bytes like any upload's. */
-export type Attachment = { name: string; bytes: Uint8Array };
-
-export type ParseLimits = {
-  /** Sum of the uncompressed sizes an archive (DOCX/XLSX) may declare, checked before inflating anything. */
-  maxUncompressedBytes: number;
-  maxPages: number;
-  /** OCR pages without a usable text layer, and images. */
-  ocr: boolean;
-};
-
 export type ParseInput = {
   /** Path of the file on local disk (the blob store's file or a temporary copy). */
   path: string;
@@ -69,16 +43,6 @@ export type ParseInput = {
 };
 
 export type Parser = (input: ParseInput) => Promise<ParsedDocument>;
-
-export type FailureCode =
-  | 'encrypted'
-  | 'corrupt'
-  | 'too_large'
-  | 'unsupported_type'
-  | 'empty'
-  | 'timeout'
-  | 'unsafe_content'
-  | 'resource_limit';
 
 /** The one error a parser throws on purpose: the document fails with this code, the process goes on. */
 export class ParseFailure extends Error {

@@ -1,6 +1,28 @@
 import type { Chunk, ChunkingSettings } from '../domain/document/chunker.ts';
-import type { Attachment, FailureCode, MediaType, ParseLimits } from '../parsing/types.ts';
+import type { MediaType } from '../domain/document/media-type.ts';
 import type { OcrModel } from '../../schemas/ocr-languages.ts';
+
+/** A file carried inside another, by its (sanitised) name; its type is detected from its bytes like any upload's. */
+export type Attachment = { name: string; bytes: Uint8Array };
+
+export type ParseLimits = {
+  /** Sum of the uncompressed sizes an archive (DOCX/XLSX) may declare, checked before inflating anything. */
+  maxUncompressedBytes: number;
+  maxPages: number;
+  /** OCR pages without a usable text layer, and images. */
+  ocr: boolean;
+};
+
+/** Why a file cannot become a document. */
+export type FailureCode =
+  | 'encrypted'
+  | 'corrupt'
+  | 'too_large'
+  | 'unsupported_type'
+  | 'empty'
+  | 'timeout'
+  | 'unsafe_content'
+  | 'resource_limit';
 
 export type ParseTask = {
   documentId: string;

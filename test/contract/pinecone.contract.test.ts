@@ -2,7 +2,7 @@ import { Pinecone } from '@pinecone-database/pinecone';
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { createPineconeVectorIndex } from '../../src/adapters/pinecone/vector-index.ts';
-import { sleep } from '../../src/app/retry.ts';
+import { sleep } from '../../src/lib/retry.ts';
 import type { VectorIndex, VectorRecord } from '../../src/ports/vector-index.ts';
 import { withService } from '../helpers/services.ts';
 import { testVectorIndex } from './suites/search-indexes.suite.ts';

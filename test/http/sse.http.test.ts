@@ -2,7 +2,7 @@ import test from 'ava';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { ApiError } from '../../src/app/errors.ts';
+import { ApiError } from '../../src/ports/api-error.ts';
 import { envelope } from '../../src/http/envelope.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { type EventStream, openEventStream } from '../../src/http/sse.ts';

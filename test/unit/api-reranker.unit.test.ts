@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { type ApiRerankerOptions, createApiReranker } from '../../src/adapters/rerank-api/reranker.ts';
-import { ApiError } from '../../src/app/errors.ts';
+import { ApiError } from '../../src/ports/api-error.ts';
 import type { Reranker } from '../../src/ports/models.ts';
 import { type RerankServer, type RerankServerOptions, startRerankServer } from '../helpers/provider-servers.ts';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import { createExtractiveChatModel } from '../../src/adapters/local/extractive-chat-model.ts';
-import type { RetrievedContext } from '../../src/app/retrieval/context.ts';
+import type { RetrievedContext } from '../../src/app/retrieval/retrieved-context.ts';
 import { createChatGrounding } from '../../src/app/services/chat-grounding.ts';
 import { groundedMessages } from '../../src/domain/chat/prompt.ts';
 import type { ChatDelta, ChatModel, ContextPassage } from '../../src/ports/models.ts';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { boxesOfSpan, placeLines, type Box } from '../../src/domain/document/box.ts';
-import { pointAt, type Citation } from '../../src/app/retrieval/context.ts';
+import { pointAt, type Citation } from '../../src/app/retrieval/retrieved-context.ts';
 
 const line = (y: number, text: string) => ({ x0: 0.1, y0: y, x1: 0.9, y1: y + 0.02, text });
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { openSqlite } from '../../src/adapters/sqlite/database.ts';
 import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
 import { handleCommand } from '../../src/app/command-handler.ts';
-import { retryOnConflict } from '../../src/app/retry.ts';
+import { retryOnConflict } from '../../src/app/conflict-retry.ts';
 import { workflowRunDecider, type WorkflowRunCommand } from '../../src/domain/workflow/run.ts';
 import { ConcurrencyError, type EventStore } from '../../src/ports/event-store.ts';
 import { countingStore } from '../helpers/counting-store.ts';

@@ -32,7 +32,7 @@ import {
   toRecordedEvent,
   toStoreError,
 } from '../../src/adapters/esdb/mapping.ts';
-import { PermanentError } from '../../src/app/retry.ts';
+import { PermanentError } from '../../src/lib/retry.ts';
 import { ConcurrencyError } from '../../src/ports/event-store.ts';
 
 type WireEvent = {

@@ -3,7 +3,7 @@ import { SearchBody } from '../../schemas/http/search.ts';
 import { ChatCompletionBody } from '../../schemas/http/chat.ts';
 import { conditionsAsFilter, matchesFilter, type MetadataFilter } from '../../src/domain/retrieval/metadata-filter.ts';
 import { mergeRankings } from '../../src/domain/retrieval/merge.ts';
-import { ApiError } from '../../src/app/errors.ts';
+import { ApiError } from '../../src/ports/api-error.ts';
 import { parseOr400 } from '../../src/http/validate.ts';
 
 const doc = { team: 'ops', year: 2024, score: 9.5, public: true, date: '2024-03-01' };

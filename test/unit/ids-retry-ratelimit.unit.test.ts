@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createIdGenerator } from '../../src/app/ids.ts';
-import { backoffDelay, isRetriable, PermanentError } from '../../src/app/retry.ts';
-import { ApiError } from '../../src/app/errors.ts';
+import { backoffDelay, isRetriable, PermanentError } from '../../src/lib/retry.ts';
+import { ApiError } from '../../src/ports/api-error.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 
 test('ids sort in creation order, also within one millisecond', (t) => {

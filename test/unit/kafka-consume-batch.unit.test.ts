@@ -3,7 +3,7 @@ import type { Offsets } from 'kafkajs';
 import type { AnyDomainEvent } from '../../schemas/events/index.ts';
 import { type BatchDeps, consumeBatch } from '../../src/adapters/kafka/consume-batch.ts';
 import { encodeEvent, type IncomingMessage } from '../../src/adapters/kafka/messages.ts';
-import { PermanentError } from '../../src/app/retry.ts';
+import { PermanentError } from '../../src/lib/retry.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 

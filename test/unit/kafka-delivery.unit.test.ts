@@ -3,7 +3,7 @@ import kafkajs from 'kafkajs';
 import { trustedEvent } from '../../schemas/events/recorded.ts';
 import { afterFailure, committable, type Entry, isRetriableFailure, planSegments } from '../../src/adapters/kafka/delivery.ts';
 import { createGroupProgress, groupPosition } from '../../src/adapters/kafka/group-position.ts';
-import { PermanentError } from '../../src/app/retry.ts';
+import { PermanentError } from '../../src/lib/retry.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 
 // kafkajs is CommonJS and spreads its error classes into its exports, which Node cannot name for an ESM import.

@@ -3,7 +3,7 @@ import { DEAD_LETTER_HEADER, DeadLetterMessage, HEADER } from '../../schemas/top
 import { decodeEvent, encodeDeadLetter, encodeEvent, encodeUnreadableDeadLetter, eventTypeOf, type IncomingMessage, type OutgoingMessage } from '../../src/adapters/kafka/messages.ts';
 import { chunkBySize } from '../../src/adapters/kafka/producer.ts';
 import { CONTRACT_TOPICS } from '../../src/adapters/kafka/topics.ts';
-import { PermanentError } from '../../src/app/retry.ts';
+import { PermanentError } from '../../src/lib/retry.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 
 const event: RecordedEvent = {

@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { createOpenAiChatModel } from '../../src/adapters/openai/chat-model.ts';
 import { createOpenAiClient } from '../../src/adapters/openai/client.ts';
-import { ApiError } from '../../src/app/errors.ts';
+import { ApiError } from '../../src/ports/api-error.ts';
 import type { ChatDelta, ChatModel, ChatRequest } from '../../src/ports/models.ts';
 import { type ChatServerOptions, type ProviderFailure, startChatServer } from '../helpers/provider-servers.ts';
 

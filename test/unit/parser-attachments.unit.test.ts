@@ -11,6 +11,7 @@ import { createIdGenerator } from '../../src/app/ids.ts';
 import { createLiveFeed } from '../../src/app/live-feed.ts';
 import { contentClaimDecider, contentKey } from '../../src/domain/document/content-claim.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
+import { detectMediaType } from '../../src/parsing/detect.ts';
 import type { ReadModelStore } from '../../src/ports/read-models.ts';
 import { tempDir } from '../helpers/temp.ts';
 
@@ -44,7 +45,7 @@ function world(live: Set<string> = new Set()) {
     now: () => new Date(T0),
     consistencyTimeoutMs: 1000,
   };
-  const deps = { ctx, blobs: createFsBlobStore(`${dir.path}/${Math.random()}`), maxUploadBytes: 64 };
+  const deps = { ctx, blobs: createFsBlobStore(`${dir.path}/${Math.random()}`), detectMediaType, maxUploadBytes: 64 };
   const state = async (id: string) => foldStream(documentDecider, `document-${id}`, await store.readStream(`document-${id}`));
   return { ctx, deps, state };
 }

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
-import type { RetrievedContext } from '../../src/app/retrieval/context.ts';
+import type { RetrievedContext } from '../../src/app/retrieval/retrieved-context.ts';
 import { spreadRetrieval } from '../../src/composition/query-offload.ts';
 import { loadConfig } from '../../src/config.ts';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import { defaultSettings } from '../../schemas/knowledge-base-settings.ts';
-import { contextOf } from '../../src/app/retrieval/context.ts';
+import { contextOf } from '../../src/app/retrieval/retrieved-context.ts';
 import { presentHits } from '../../src/app/retrieval/hits.ts';
 import { passageCache } from '../../src/app/retrieval/passage-cache.ts';
 import { rerankStage } from '../../src/app/retrieval/rerank-stage.ts';

@@ -26,7 +26,7 @@ import {
   isCommandError,
 } from '@eventstore/db-client';
 import { trustedEvent } from '../../../schemas/events/recorded.ts';
-import { PermanentError } from '../../app/retry.ts';
+import { PermanentError } from '../../lib/retry.ts';
 import { ConcurrencyError, type EventMetadata, type ExpectedRevision, type NewEvent, type RecordedEvent } from '../../ports/event-store.ts';
 
 /** What servers older than 22.6 put in a stream read's position fields (-1 as an unsigned 64-bit number). */

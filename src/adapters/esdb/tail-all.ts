@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { AllStreamResolvedEvent, EventStoreDBClient } from '@eventstore/db-client';
-import { type Backoff, backoffDelay } from '../../app/retry.ts';
+import { type Backoff, backoffDelay } from '../../lib/retry.ts';
 import type { RecordedEvent, SubscribeOptions, Subscription } from '../../ports/event-store.ts';
 import { allPositionOf, checkpointHolds, classifyError, knownCommit, readThroughAfterProbe, subscriptionFilter, toEsdbPosition, toRecordedEvent } from './mapping.ts';
 

@@ -1,5 +1,5 @@
 import type { ConsumerConfig, Kafka } from 'kafkajs';
-import type { Backoff } from '../../app/retry.ts';
+import type { Backoff } from '../../lib/retry.ts';
 import type { CheckpointStore, ConsumerGroup, EventBus, GroupHandle } from '../../ports/event-bus.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 import { type BatchDeps, consumeBatch, type Where } from './consume-batch.ts';
@@ -7,7 +7,7 @@ import { describeError } from './delivery.ts';
 import { createGroupProgress } from './group-position.ts';
 import { encodeDeadLetter, encodeUnreadableDeadLetter, type IncomingMessage, type Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
-import { createPositionWaiters } from '../../app/position-waiters.ts';
+import { createPositionWaiters } from '../../lib/position-waiters.ts';
 
 export type KafkaBusOptions = {
   kafka: Kafka;

@@ -1,5 +1,5 @@
 import type { EachBatchPayload } from 'kafkajs';
-import type { Backoff } from '../../app/retry.ts';
+import type { Backoff } from '../../lib/retry.ts';
 import type { ConsumerGroup } from '../../ports/event-bus.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 import { afterFailure, committable, type Entry, planSegments } from './delivery.ts';

@@ -1,4 +1,4 @@
-import { type Backoff, backoffDelay, isRetriable } from '../../app/retry.ts';
+import { type Backoff, backoffDelay, isRetriable } from '../../lib/retry.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { DEAD_LETTER_HEADER, type DeadLetterMessage, EventMessage, HEADER } from '../../../schemas/topics.ts';
 import { parseRecordedEvent } from '../../../schemas/events/recorded.ts';
-import { PermanentError } from '../../app/retry.ts';
+import { PermanentError } from '../../lib/retry.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 
 /** A message on its way to the broker; headers are strings so any client can read them. */

@@ -1,9 +1,9 @@
-import { type Backoff, backoffDelay } from '../../app/retry.ts';
+import { type Backoff, backoffDelay } from '../../lib/retry.ts';
 import type { CheckpointStore } from '../../ports/event-bus.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../../ports/event-store.ts';
 import { encodeEvent, type Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
-import { createPositionWaiters } from '../../app/position-waiters.ts';
+import { createPositionWaiters } from '../../lib/position-waiters.ts';
 
 export const RELAY_CHECKPOINT = 'relay';
 

@@ -1,7 +1,7 @@
 import type { CheckpointStore, ConsumerGroup, EventBus, GroupHandle } from '../../ports/event-bus.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../../ports/event-store.ts';
-import { createPositionWaiters } from '../../app/position-waiters.ts';
-import { type Backoff, backoffDelay, isRetriable, sleep } from '../../app/retry.ts';
+import { createPositionWaiters } from '../../lib/position-waiters.ts';
+import { type Backoff, backoffDelay, isRetriable, sleep } from '../../lib/retry.ts';
 
 export type InProcessBusOptions = {
   store: EventStore;

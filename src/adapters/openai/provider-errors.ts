@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { ApiError } from '../../app/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 
 /** What the messages name: `provider` is the role ('chat', 'embedding', 'rerank'), not a vendor. */
 export type ProviderCall = { provider: string; model?: string };

@@ -1,5 +1,5 @@
 import { type Index, Pinecone } from '@pinecone-database/pinecone';
-import { type Backoff, backoffDelay, PermanentError, sleep } from '../../app/retry.ts';
+import { type Backoff, backoffDelay, PermanentError, sleep } from '../../lib/retry.ts';
 import type { VectorIndex } from '../../ports/vector-index.ts';
 import {
   bestMatches,

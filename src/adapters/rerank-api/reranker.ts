@@ -1,4 +1,4 @@
-import { backoffDelay } from '../../app/retry.ts';
+import { backoffDelay } from '../../lib/retry.ts';
 import type { Reranker, RerankResult } from '../../ports/models.ts';
 import { messageOf, providerBadResponse, providerFailure, providerStatusError, retryAfterMs } from '../openai/provider-errors.ts';
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 
 /** A model the knowledge base names that this deployment does not serve. */
 export const modelUnavailable = (kind: 'Embedding' | 'Rerank', id: string) =>

@@ -9,11 +9,11 @@ import type { PassageStore } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { IndexFilter, VectorIndex } from '../../ports/vector-index.ts';
 import { type Answerability, answerabilityGate } from './answerability.ts';
-import { contextOf, type RetrievedContext } from './context.ts';
+import { contextOf, type RetrievedContext } from './retrieved-context.ts';
 import { graphRetriever } from './graph-retriever.ts';
 import { presentHits, type SearchHit } from './hits.ts';
 import { keywordRetriever } from './keyword-retriever.ts';
-import type { MetadataFilter } from './metadata-filter.ts';
+import type { MetadataCatalog } from './metadata-catalog.ts';
 import { optionsFor, type RetrievalRequest } from './options.ts';
 import { passageCache } from './passage-cache.ts';
 import { rerankStage } from './rerank-stage.ts';
@@ -31,7 +31,7 @@ export type RetrievalDeps = {
   embedders: ReadonlyMap<string, Embedder>;
   rerankers: ReadonlyMap<string, Reranker>;
   defaultReranker: string;
-  metadataFilter: MetadataFilter;
+  metadataCatalog: MetadataCatalog;
   /** The prompt's budget for passages (KBQA_CHAT_MAX_CONTEXT_TOKENS), unless a caller gives its own. */
   maxContextTokens: number;
 };
@@ -57,7 +57,7 @@ export function createRetrieval(deps: RetrievalDeps) {
   /** Metadata conditions become document ids, the filter every index applies natively; with ids too, both must hold. */
   async function indexFilter(kb: KnowledgeBaseDoc, filter: RetrievalRequest['filter']): Promise<IndexFilter> {
     if (!filter?.metadata) return filter?.documentIds ? { documentIds: filter.documentIds } : {};
-    const matching = await deps.metadataFilter.documentIds(kb.id, filter.metadata);
+    const matching = await deps.metadataCatalog.documentIds(kb.id, filter.metadata);
     const wanted = filter.documentIds ? new Set(filter.documentIds) : null;
     return { documentIds: wanted ? matching.filter((id) => wanted.has(id)) : matching };
   }

@@ -1,6 +1,6 @@
 import { MAX_CHAT_MESSAGES } from '../../../schemas/http/chat.ts';
 import type { ChatMessage } from '../../ports/models.ts';
-import type { Citation } from '../retrieval/context.ts';
+import type { Citation } from '../retrieval/retrieved-context.ts';
 import type { ChatInput, ChatService, PreparedChat } from './chat.ts';
 import type { ConversationService, NewItem } from './conversations.ts';
 import type { Principal } from './principal.ts';

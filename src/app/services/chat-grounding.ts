@@ -6,7 +6,7 @@ import { lastUserMessage } from '../../domain/chat/messages.ts';
 import { groundedMessages } from '../../domain/chat/prompt.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
 import type { ChatAnswer, ChatMessage, ChatModel, ContextPassage } from '../../ports/models.ts';
-import type { Citation } from '../retrieval/context.ts';
+import type { Citation } from '../retrieval/retrieved-context.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { createRetrieval } from '../retrieval/retrieval.ts';
 

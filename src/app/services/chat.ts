@@ -7,8 +7,8 @@ import type { ChatAnswer, ChatDelta, ChatMessage, ChatModel, ContextPassage, Pro
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
-import { ApiError } from '../errors.ts';
-import { pointAt, type Citation } from '../retrieval/context.ts';
+import { ApiError } from '../../ports/api-error.ts';
+import { pointAt, type Citation } from '../retrieval/retrieved-context.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { ChatGrounding, GroundChat } from './chat-grounding.ts';
 import type { Principal } from './principal.ts';

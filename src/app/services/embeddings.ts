@@ -1,7 +1,7 @@
 import { countTokens } from '../../domain/document/tokens.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
 import type { Embedder } from '../../ports/models.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 
 export type Embeddings = { model: string; vectors: Float32Array[]; promptTokens: number };
 

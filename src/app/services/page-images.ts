@@ -4,7 +4,8 @@ import type { BlobStore } from '../../ports/blob-store.ts';
 import type { PageRenderer } from '../../ports/page-renderer.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
 import type { AppContext } from '../context.ts';
-import { ApiError, notFoundError, resourceNotFound } from '../errors.ts';
+import { notFoundError, resourceNotFound } from '../errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import type { Principal } from './principal.ts';
 

@@ -6,7 +6,7 @@ import { responseDecider } from '../../domain/response/response.ts';
 import type { ChatMessage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { Principal } from './principal.ts';
 import { requireProvenanceAccess } from './provenance.ts';
 import type { SearchService } from './search.ts';

@@ -2,7 +2,7 @@ import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { FileDoc } from '../../../projections/files/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { ChunkingStrategy } from '../../../schemas/http/openai-vector-stores.ts';
-import { MEDIA_TYPES } from '../../parsing/types.ts';
+import { MEDIA_TYPES } from '../../domain/document/media-type.ts';
 import { documentDecider } from '../../domain/document/document.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';

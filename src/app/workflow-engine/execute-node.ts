@@ -2,7 +2,7 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { WorkflowNode } from '../../../schemas/workflow.ts';
 import { NodeFailure, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
 import { nodeType } from '../../domain/workflow/nodes/index.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { EngineDeps, NodeResult } from './types.ts';
 
 /**

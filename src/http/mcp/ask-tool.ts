@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ApiError } from '../../app/errors.ts';
-import type { Citation } from '../../app/retrieval/context.ts';
+import { ApiError } from '../../ports/api-error.ts';
+import type { Citation } from '../../app/retrieval/retrieved-context.ts';
 import { requireScope } from '../../app/services/principal.ts';
 import type { McpCall, McpDeps } from './deps.ts';
 import { asTool, toolResult, withSlot } from './results.ts';

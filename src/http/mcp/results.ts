@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '../../app/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { LoadClass } from '../load-shedding.ts';
 import type { McpCall, McpDeps } from './deps.ts';
 

@@ -38,7 +38,7 @@ export function apiKeyRoutes(ctx: AppContext) {
       scope: 'admin',
       response: Deleted('api_key.deleted'),
       handle: async ({ principal, params, requestId }) => {
-        await revokeApiKey(ctx, principal, params.key_id!, requestId);
+        await revokeApiKey(ctx, principal, params.key_id, requestId);
         return { body: { id: params.key_id, object: 'api_key.deleted', deleted: true } };
       },
     }),

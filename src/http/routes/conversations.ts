@@ -46,7 +46,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       tag,
       scope: 'read',
       response: Conversation,
-      handle: async ({ principal, params }) => ({ body: await conversations.get(principal, params.conversation_id!) }),
+      handle: async ({ principal, params }) => ({ body: await conversations.get(principal, params.conversation_id) }),
     }),
     route({
       method: 'post',
@@ -56,7 +56,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       scope: 'read',
       body: UpdateConversationBody,
       response: Conversation,
-      handle: async ({ principal, params, body, requestId }) => ({ body: await conversations.update(principal, params.conversation_id!, body.metadata, requestId) }),
+      handle: async ({ principal, params, body, requestId }) => ({ body: await conversations.update(principal, params.conversation_id, body.metadata, requestId) }),
     }),
     route({
       method: 'delete',
@@ -65,7 +65,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       tag,
       scope: 'read',
       response: Deleted('conversation.deleted'),
-      handle: async ({ principal, params, requestId }) => ({ body: await conversations.remove(principal, params.conversation_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await conversations.remove(principal, params.conversation_id, requestId) }),
     }),
     route({
       method: 'get',
@@ -75,7 +75,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       scope: 'read',
       query: ItemsQuery,
       response: listOf(ConversationItem),
-      handle: async ({ principal, params, query }) => ({ body: await conversations.listItems(principal, params.conversation_id!, query) }),
+      handle: async ({ principal, params, query }) => ({ body: await conversations.listItems(principal, params.conversation_id, query) }),
     }),
     route({
       method: 'post',
@@ -87,7 +87,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       body: AddItemsBody,
       query: ItemQuery,
       response: listOf(ConversationItem),
-      handle: async ({ principal, params, body }) => ({ body: await conversations.addItems(principal, params.conversation_id!, body.items.map(toNewItem)) }),
+      handle: async ({ principal, params, body }) => ({ body: await conversations.addItems(principal, params.conversation_id, body.items.map(toNewItem)) }),
     }),
     route({
       method: 'get',
@@ -98,7 +98,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       scope: 'read',
       query: ItemQuery,
       response: ConversationItem,
-      handle: async ({ principal, params }) => ({ body: await conversations.getItem(principal, params.conversation_id!, params.item_id!) }),
+      handle: async ({ principal, params }) => ({ body: await conversations.getItem(principal, params.conversation_id, params.item_id) }),
     }),
     route({
       method: 'delete',
@@ -108,7 +108,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       tag,
       scope: 'read',
       response: Conversation,
-      handle: async ({ principal, params }) => ({ body: await conversations.deleteItem(principal, params.conversation_id!, params.item_id!) }),
+      handle: async ({ principal, params }) => ({ body: await conversations.deleteItem(principal, params.conversation_id, params.item_id) }),
     }),
     route({
       method: 'post',
@@ -120,7 +120,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       body: FeedbackBody,
       response: Feedback,
       status: 201,
-      handle: async ({ principal, params, body }) => ({ status: 201, body: await feedback.onItem(principal, params.conversation_id!, params.item_id!, body) }),
+      handle: async ({ principal, params, body }) => ({ status: 201, body: await feedback.onItem(principal, params.conversation_id, params.item_id, body) }),
     }),
     route({
       method: 'post',
@@ -132,7 +132,7 @@ export function conversationRoutes(conversations: ConversationService, feedback:
       body: FeedbackBody,
       response: Feedback,
       status: 201,
-      handle: async ({ principal, params, body }) => ({ status: 201, body: await feedback.onChat(principal, params.completion_id!, body) }),
+      handle: async ({ principal, params, body }) => ({ status: 201, body: await feedback.onChat(principal, params.completion_id, body) }),
     }),
   ];
 }

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { DocumentService, StoredFile } from '../../app/services/documents.ts';
 import { badRequest, unsupportedMediaType } from '../../app/errors.ts';
-import { detectMediaType, textTypeByName } from '../../parsing/detect.ts';
-import { MEDIA_TYPES } from '../../parsing/types.ts';
+import { MEDIA_TYPES, textTypeByName } from '../../domain/document/media-type.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
+import type { MediaTypeDetector } from '../../ports/media-type-detector.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
 import { OCR_ISO_CODES, OCR_MODELS, OcrLanguages } from '../../../schemas/ocr-languages.ts';
 import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadMetadata } from '../../../schemas/http/documents.ts';
@@ -18,6 +18,8 @@ import { pageImageRoute } from './page-images.ts';
 export type DocumentRouteDeps = {
   documents: DocumentService;
   blobs: BlobStore;
+  /** Types each uploaded file by its bytes before the upload is accepted. */
+  detectMediaType: MediaTypeDetector;
   maxUploadBytes: number;
   maxFilesPerUpload: number;
   events: DocumentEventsDeps;
@@ -42,7 +44,7 @@ const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name
 
 /** onServerError hears failures past the start of an event stream, with the request's id. */
 export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: unknown, requestId: string) => void) {
-  const { documents, blobs } = deps;
+  const { documents, blobs, detectMediaType } = deps;
   // A JSON text upload may be as large as a file. Made at the first upload: a table built only to be described has no limits.
   let readText: JsonReader | undefined;
 
@@ -101,7 +103,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       },
       response: listOf(Document),
       handle: async ({ ctx, principal, params, requestId }) => {
-        await documents.knowledgeBase(principal, params.kb_id!);
+        await documents.knowledgeBase(principal, params.kb_id);
         let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking>; ocrLanguages?: string[] };
         if (ctx.is('application/json')) {
           const body = parseOr400(TextUploadBody, await (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace))(ctx));
@@ -123,7 +125,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
         }
         const files = received.files;
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
-        const body = await documents.upload(principal, params.kb_id!, files, {
+        const body = await documents.upload(principal, params.kb_id, files, {
           metadata: received.metadata ?? {},
           chunking: received.chunking ?? {},
           ocrLanguages: received.ocrLanguages,
@@ -141,7 +143,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       scope: 'read',
       query: DocumentListQuery,
       response: listOf(Document),
-      handle: async ({ principal, params, query }) => ({ body: await documents.list(principal, params.kb_id!, query, query.status) }),
+      handle: async ({ principal, params, query }) => ({ body: await documents.list(principal, params.kb_id, query, query.status) }),
     }),
     route({
       method: 'get',
@@ -150,7 +152,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       tag,
       scope: 'read',
       response: Document,
-      handle: async ({ principal, params }) => ({ body: await documents.get(principal, params.kb_id!, params.document_id!) }),
+      handle: async ({ principal, params }) => ({ body: await documents.get(principal, params.kb_id, params.document_id) }),
     }),
     route({
       method: 'get',
@@ -160,7 +162,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       scope: 'read',
       query: ChunkListQuery,
       response: listOf(Chunk),
-      handle: async ({ principal, params, query }) => ({ body: await documents.chunks(principal, params.kb_id!, params.document_id!, query) }),
+      handle: async ({ principal, params, query }) => ({ body: await documents.chunks(principal, params.kb_id, params.document_id, query) }),
     }),
     pageImageRoute(documents),
     route({
@@ -172,7 +174,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       eventStream:
         'First `event: document` with the document as `GET …/documents/{document_id}` returns it; then one event per lifecycle step as it happens (`event:` its type, such as DocumentParsed; `data:` its JSON with `revision`) and `progress` events; the stream ends when the document is ready, failed or deleted (at once if it already is).',
       handle: async ({ ctx, principal, params, requestId }) => {
-        const doc = await documents.get(principal, params.kb_id!, params.document_id!);
+        const doc = await documents.get(principal, params.kb_id, params.document_id);
         return streamDocumentEvents(ctx, { ...deps.events, onServerError: (error) => onServerError(error, requestId) }, doc.id);
       },
     }),
@@ -183,7 +185,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       tag,
       scope: 'write',
       response: Deleted('document.deleted'),
-      handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id!, params.document_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id, params.document_id, requestId) }),
     }),
   ];
 }

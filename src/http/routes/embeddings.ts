@@ -1,5 +1,5 @@
 import type { EmbeddingsService } from '../../app/services/embeddings.ts';
-import { ApiError } from '../../app/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import { EmbeddingsBody, EmbeddingsResponse } from '../../../schemas/http/embeddings.ts';
 import { route } from '../route.ts';
 

@@ -52,7 +52,7 @@ export function knowledgeBaseRoutes(kbs: KnowledgeBaseService) {
       tag,
       scope: 'read',
       response: KnowledgeBase,
-      handle: async ({ principal, params }) => withEtag(await kbs.get(principal, params.kb_id!)),
+      handle: async ({ principal, params }) => withEtag(await kbs.get(principal, params.kb_id)),
     }),
     route({
       method: 'patch',
@@ -63,7 +63,7 @@ export function knowledgeBaseRoutes(kbs: KnowledgeBaseService) {
       body: UpdateKnowledgeBaseBody,
       response: KnowledgeBase,
       handle: async ({ ctx, principal, params, body, requestId }) =>
-        withEtag(await kbs.update(principal, params.kb_id!, body, ifMatch(ctx), requestId)),
+        withEtag(await kbs.update(principal, params.kb_id, body, ifMatch(ctx), requestId)),
     }),
     route({
       method: 'delete',
@@ -72,7 +72,7 @@ export function knowledgeBaseRoutes(kbs: KnowledgeBaseService) {
       tag,
       scope: 'write',
       response: Deleted('knowledge_base.deleted'),
-      handle: async ({ ctx, principal, params, requestId }) => ({ body: await kbs.remove(principal, params.kb_id!, ifMatch(ctx), requestId) }),
+      handle: async ({ ctx, principal, params, requestId }) => ({ body: await kbs.remove(principal, params.kb_id, ifMatch(ctx), requestId) }),
     }),
   ];
 }

@@ -26,8 +26,8 @@ export function modelRoutes(models: ModelCatalog) {
       scope: 'read',
       response: Model,
       handle: ({ params }) => {
-        const model = models.get(params.model!);
-        if (!model) throw resourceNotFound('model', params.model!);
+        const model = models.get(params.model);
+        if (!model) throw resourceNotFound('model', params.model);
         return { body: presentModel(model) };
       },
     }),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../app/errors.ts';
 import { type FileService, presentFile } from '../../app/services/files.ts';
-import { detectMediaType } from '../../parsing/detect.ts';
 import { FILE_PURPOSES, FileDeleted, FileListQuery, FilePurpose, OpenAiFile } from '../../../schemas/http/openai-files.ts';
 import { listOf } from '../../../schemas/http/common.ts';
 import { receiveMultipart } from '../multipart.ts';
@@ -12,7 +11,7 @@ import type { DocumentRouteDeps } from './documents.ts';
 const tag = 'files';
 
 /** OpenAI's Files API: workspace-level uploads that vector stores then attach (openai-vector-stores.ts). */
-export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteDeps, 'blobs' | 'maxUploadBytes' | 'bodyPace'>) {
+export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteDeps, 'blobs' | 'maxUploadBytes' | 'bodyPace' | 'detectMediaType'>) {
   return [
     route({
       method: 'post',
@@ -43,7 +42,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
         // Refused now rather than stored: an empty file becomes no document once a vector store attaches it.
         if (file.sizeBytes === 0) throw badRequest('empty_file', `file: '${file.name}' is empty (0 bytes); upload a file with content`, 'file');
         const local = await upload.blobs.localPath(file.sha256);
-        const detected = await detectMediaType(local!.path, file.name);
+        const detected = await upload.detectMediaType(local!.path, file.name);
         await local!.release();
         // Any bytes are a file (a batch's JSONL too); whether a parser reads them matters only when a vector store attaches it.
         const mediaType = detected.ok ? detected.mediaType : 'application/octet-stream';
@@ -69,7 +68,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
       tag,
       scope: 'read',
       response: OpenAiFile,
-      handle: async ({ principal, params }) => ({ body: presentFile(await files.get(principal, params.file_id!)) }),
+      handle: async ({ principal, params }) => ({ body: presentFile(await files.get(principal, params.file_id)) }),
     }),
     route({
       method: 'get',
@@ -80,7 +79,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
       scope: 'read',
       mediaType: 'application/octet-stream',
       handle: async ({ principal, params }) => {
-        const { doc, stream } = await files.content(principal, params.file_id!);
+        const { doc, stream } = await files.content(principal, params.file_id);
         // As OpenAI serves it: the bytes, whatever their type.
         return { headers: { 'content-type': 'application/octet-stream', 'content-length': String(doc.bytes) }, body: stream };
       },
@@ -93,7 +92,7 @@ export function openAiFileRoutes(files: FileService, upload: Pick<DocumentRouteD
       tag,
       scope: 'write',
       response: FileDeleted,
-      handle: async ({ principal, params, requestId }) => ({ body: await files.remove(principal, params.file_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await files.remove(principal, params.file_id, requestId) }),
     }),
   ];
 }

@@ -65,7 +65,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       tag,
       scope: 'read',
       response: VectorStore,
-      handle: async ({ principal, params }) => ({ body: await stores.get(principal, params.vector_store_id!) }),
+      handle: async ({ principal, params }) => ({ body: await stores.get(principal, params.vector_store_id) }),
     }),
     route({
       method: 'post',
@@ -76,7 +76,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       scope: 'write',
       body: VectorStoreUpdateBody,
       response: VectorStore,
-      handle: async ({ principal, params, body, requestId }) => ({ body: await stores.update(principal, params.vector_store_id!, body, requestId) }),
+      handle: async ({ principal, params, body, requestId }) => ({ body: await stores.update(principal, params.vector_store_id, body, requestId) }),
     }),
     route({
       method: 'delete',
@@ -86,7 +86,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       tag,
       scope: 'write',
       response: Deleted('vector_store.deleted'),
-      handle: async ({ principal, params, requestId }) => ({ body: await stores.remove(principal, params.vector_store_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await stores.remove(principal, params.vector_store_id, requestId) }),
     }),
     route({
       method: 'post',
@@ -98,7 +98,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       body: VectorStoreFileBody,
       response: VectorStoreFile,
       handle: async ({ principal, params, body, requestId }) => {
-        const file = await stores.attach(principal, params.vector_store_id!, body, requestId);
+        const file = await stores.attach(principal, params.vector_store_id, body, requestId);
         return { body: file, ...pollHint(file.status) };
       },
     }),
@@ -111,7 +111,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       scope: 'read',
       query: VectorStoreFileListQuery,
       response: listOf(VectorStoreFile),
-      handle: async ({ principal, params, query }) => ({ body: await stores.files(principal, params.vector_store_id!, query) }),
+      handle: async ({ principal, params, query }) => ({ body: await stores.files(principal, params.vector_store_id, query) }),
     }),
     route({
       method: 'get',
@@ -122,7 +122,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       scope: 'read',
       response: VectorStoreFile,
       handle: async ({ principal, params }) => {
-        const file = await stores.file(principal, params.vector_store_id!, params.file_id!);
+        const file = await stores.file(principal, params.vector_store_id, params.file_id);
         return { body: file, ...pollHint(file.status) };
       },
     }),
@@ -136,7 +136,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       body: VectorStoreFileUpdateBody,
       response: VectorStoreFile,
       handle: async ({ principal, params, body, requestId }) => ({
-        body: await stores.updateAttributes(principal, params.vector_store_id!, params.file_id!, body.attributes ?? {}, requestId),
+        body: await stores.updateAttributes(principal, params.vector_store_id, params.file_id, body.attributes ?? {}, requestId),
       }),
     }),
     route({
@@ -147,7 +147,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       tag,
       scope: 'read',
       response: VectorStoreFileContent,
-      handle: async ({ principal, params }) => ({ body: await stores.content(principal, params.vector_store_id!, params.file_id!) }),
+      handle: async ({ principal, params }) => ({ body: await stores.content(principal, params.vector_store_id, params.file_id) }),
     }),
     route({
       method: 'delete',
@@ -157,7 +157,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       tag,
       scope: 'write',
       response: Deleted('vector_store.file.deleted'),
-      handle: async ({ principal, params, requestId }) => ({ body: await stores.detach(principal, params.vector_store_id!, params.file_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await stores.detach(principal, params.vector_store_id, params.file_id, requestId) }),
     }),
     route({
       method: 'post',
@@ -171,7 +171,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       handle: async ({ principal, params, body, requestId }) => {
         const shared = { ...(body.attributes && { attributes: body.attributes }), ...(body.chunking_strategy && { chunking_strategy: body.chunking_strategy }) };
         const files = body.files ?? body.file_ids!.map((file_id) => ({ file_id, ...shared }));
-        const batch = await batches.create(principal, params.vector_store_id!, files, requestId);
+        const batch = await batches.create(principal, params.vector_store_id, files, requestId);
         return { body: batch, ...pollHint(batch.status) };
       },
     }),
@@ -184,7 +184,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       scope: 'read',
       response: FileBatch,
       handle: async ({ principal, params }) => {
-        const batch = await batches.get(principal, params.vector_store_id!, params.batch_id!);
+        const batch = await batches.get(principal, params.vector_store_id, params.batch_id);
         return { body: batch, ...pollHint(batch.status) };
       },
     }),
@@ -197,7 +197,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       scope: 'read',
       query: VectorStoreFileListQuery,
       response: listOf(VectorStoreFile),
-      handle: async ({ principal, params, query }) => ({ body: await batches.files(principal, params.vector_store_id!, params.batch_id!, query) }),
+      handle: async ({ principal, params, query }) => ({ body: await batches.files(principal, params.vector_store_id, params.batch_id, query) }),
     }),
     route({
       method: 'post',
@@ -211,7 +211,7 @@ export function openAiVectorStoreRoutes({ stores, batches, search }: VectorStore
       response: VectorStoreSearchPage,
       handle: async ({ principal, params, body, ctx }) => {
         const aborted = abortOnDisconnect(ctx);
-        return { body: await search(principal, params.vector_store_id!, body, aborted.signal) };
+        return { body: await search(principal, params.vector_store_id, body, aborted.signal) };
       },
     }),
   ];

@@ -16,9 +16,9 @@ export const pageImageRoute = (documents: DocumentService) =>
     query: PageImageQuery,
     mediaType: 'image/png',
     handle: async ({ principal, params, query }) => {
-      const page = /^[1-9]\d{0,5}$/.test(params.page!) ? Number(params.page) : NaN;
+      const page = /^[1-9]\d{0,5}$/.test(params.page) ? Number(params.page) : NaN;
       if (!Number.isInteger(page)) throw badRequest('invalid_page', 'page must be a page number from 1.', 'page');
-      const image = await documents.pageImage(principal, params.kb_id!, params.document_id!, { page, ...query });
+      const image = await documents.pageImage(principal, params.kb_id, params.document_id, { page, ...query });
       return { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=300' }, body: Buffer.from(image.png) };
     },
   });

@@ -1,4 +1,4 @@
-import { ApiError } from '../../app/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { ChatOutcome, ChatService } from '../../app/services/chat.ts';
 import type { Principal } from '../../app/services/principal.ts';
 import type { ResponsesService } from '../../app/services/responses.ts';
@@ -110,7 +110,7 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
       tag,
       scope: 'read',
       response: ResponseObject,
-      handle: async ({ principal, params }) => ({ body: await get(principal, params.response_id!) }),
+      handle: async ({ principal, params }) => ({ body: await get(principal, params.response_id) }),
     }),
     route({
       method: 'delete',
@@ -120,8 +120,8 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
       scope: 'read',
       response: DeletedResponse,
       handle: async ({ principal, params }) => {
-        await responses.delete(principal, params.response_id!);
-        return { body: { id: params.response_id!, object: 'response', deleted: true } };
+        await responses.delete(principal, params.response_id);
+        return { body: { id: params.response_id, object: 'response', deleted: true } };
       },
     }),
     route({
@@ -132,7 +132,7 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
       scope: 'read',
       query: InputItemsQuery,
       response: ResponseInputItems,
-      handle: async ({ principal, params, query }) => ({ body: pageOf(await responses.inputItems(principal, params.response_id!), query) }),
+      handle: async ({ principal, params, query }) => ({ body: pageOf(await responses.inputItems(principal, params.response_id), query) }),
     }),
   ];
 }

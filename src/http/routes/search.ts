@@ -70,7 +70,7 @@ export function searchRoutes(search: SearchService) {
       handle: async ({ principal, params, body, ctx }) => {
         // The request's own 'close' has already fired once its body was read: the response's tells a client that left.
         const aborted = abortOnDisconnect(ctx);
-        const found = await search.search(principal, params.kb_id!, retrievalRequest(body), aborted.signal);
+        const found = await search.search(principal, params.kb_id, retrievalRequest(body), aborted.signal);
         return { body: { ...hitList(body, [found.kb], found), knowledge_base_id: found.kb.id } };
       },
     }),

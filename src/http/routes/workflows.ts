@@ -68,7 +68,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       tag,
       scope: 'read',
       response: Workflow,
-      handle: async ({ principal, params }) => ({ body: await workflows.get(principal, params.workflow_id!) }),
+      handle: async ({ principal, params }) => ({ body: await workflows.get(principal, params.workflow_id) }),
     }),
     route({
       method: 'put',
@@ -78,7 +78,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       scope: 'write',
       body: ReplaceWorkflowBody,
       response: Workflow,
-      handle: async ({ principal, params, body, requestId }) => ({ body: await workflows.replace(principal, params.workflow_id!, body, requestId) }),
+      handle: async ({ principal, params, body, requestId }) => ({ body: await workflows.replace(principal, params.workflow_id, body, requestId) }),
     }),
     route({
       method: 'delete',
@@ -87,7 +87,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       tag,
       scope: 'write',
       response: Deleted('workflow.deleted'),
-      handle: async ({ principal, params, requestId }) => ({ body: await workflows.remove(principal, params.workflow_id!, requestId) }),
+      handle: async ({ principal, params, requestId }) => ({ body: await workflows.remove(principal, params.workflow_id, requestId) }),
     }),
     route({
       method: 'post',
@@ -104,7 +104,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       handle: async ({ ctx, principal, params, body, requestId }) => {
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         const mode = body.response_mode;
-        const { runId } = await workflows.requestRun(principal, params.workflow_id!, { inputs: body.inputs, mode, idempotencyKey });
+        const { runId } = await workflows.requestRun(principal, params.workflow_id, { inputs: body.inputs, mode, idempotencyKey });
         const read = () => workflows.run(principal, runId);
         if (mode === 'streaming') {
           const stream = openEventStream(ctx, { onServerError: (error) => deps.onError(error, requestId) });
@@ -124,7 +124,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       tag,
       scope: 'read',
       response: WorkflowRun,
-      handle: async ({ principal, params }) => ({ body: presentRun(await workflows.run(principal, params.run_id!)) }),
+      handle: async ({ principal, params }) => ({ body: presentRun(await workflows.run(principal, params.run_id)) }),
     }),
   ];
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckpointStore, EventBus } from '../../../src/ports/event-bus.ts';
 import type { AnyDomainEvent } from '../../../schemas/events/index.ts';
 import type { EventStore, NewEvent, RecordedEvent } from '../../../src/ports/event-store.ts';
-import { PermanentError } from '../../../src/app/retry.ts';
+import { PermanentError } from '../../../src/lib/retry.ts';
 import { eventually } from '../../helpers/temp.ts';
 
 export type EventBusFixture = { store: EventStore; bus: EventBus; checkpoints: CheckpointStore; cleanup(): Promise<void> };

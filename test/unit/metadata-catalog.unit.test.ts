@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { DocumentDoc } from '../../projections/documents/index.ts';
-import { createMetadataFilter } from '../../src/app/retrieval/metadata-filter.ts';
+import { createMetadataCatalog } from '../../src/app/retrieval/metadata-catalog.ts';
 import { trustedEvent } from '../../schemas/events/recorded.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import type { FindQuery, ReadModelStore } from '../../src/ports/read-models.ts';
@@ -48,7 +48,7 @@ test('a knowledge base is read once; filters are answered newest first from memo
     doc('doc_4', { team: 'legal', public: true }),
     doc('doc_9', { team: 'ops' }, 'ready', 'kb2'),
   ]);
-  const filter = createMetadataFilter(readModels, { live: true });
+  const filter = createMetadataCatalog(readModels, { live: true });
   t.deepEqual(await filter.documentIds('kb1', conditions({ team: 'ops' })), ['doc_2'], 'ready documents only, of this knowledge base');
   t.deepEqual(await filter.documentIds('kb1', conditions({ team: ['sales', 'ops', 'legal'] })), ['doc_4', 'doc_2', 'doc_1']);
   t.deepEqual(await filter.documentIds('kb1', conditions({ team: ['sales', 'ops'], year: 2024 })), ['doc_1'], 'every key must hold');
@@ -60,7 +60,7 @@ test('a knowledge base is read once; filters are answered newest first from memo
 
 test('projected events keep a loaded knowledge base current: uploads, readiness, failures and deletes', async (t) => {
   const { state, readModels } = documents([doc('doc_1', { team: 'ops' })]);
-  const filter = createMetadataFilter(readModels, { live: true });
+  const filter = createMetadataCatalog(readModels, { live: true });
   t.deepEqual(await filter.documentIds('kb1', conditions({ team: 'ops' })), ['doc_1']);
   filter.apply([event('DocumentUploaded', { document_id: 'doc_2', metadata: { team: 'ops' } })]);
   t.deepEqual(await filter.documentIds('kb1', conditions({ team: 'ops' })), ['doc_1'], 'not before it is ready');
@@ -79,7 +79,7 @@ test('events projected while the read is under way are applied to what it read',
   const { state, readModels } = documents([doc('doc_1', { team: 'ops' }), doc('doc_2', { team: 'ops' }, 'indexing')]);
   let release!: () => void;
   state.gate = new Promise((resolve) => (release = resolve));
-  const filter = createMetadataFilter(readModels, { live: true });
+  const filter = createMetadataCatalog(readModels, { live: true });
   const pending = filter.documentIds('kb1', conditions({ team: 'ops' }));
   filter.apply([event('DocumentIndexed', { document_id: 'doc_2' }), event('DocumentDeleted', { document_id: 'doc_1' })]);
   release();
@@ -88,7 +88,7 @@ test('events projected while the read is under way are applied to what it read',
 
 test('an upload out of id order still comes out newest first', async (t) => {
   const { readModels } = documents([doc('doc_5', { team: 'ops' })]);
-  const filter = createMetadataFilter(readModels, { live: true });
+  const filter = createMetadataCatalog(readModels, { live: true });
   await filter.documentIds('kb1', conditions({}));
   filter.apply([
     event('DocumentUploaded', { document_id: 'doc_7', metadata: {} }),
@@ -101,7 +101,7 @@ test('an upload out of id order still comes out newest first', async (t) => {
 
 test('a process that sees no projected events reads the documents for every filter', async (t) => {
   const { state, readModels } = documents([doc('doc_1', { team: 'ops' })]);
-  const filter = createMetadataFilter(readModels, { live: false });
+  const filter = createMetadataCatalog(readModels, { live: false });
   await filter.documentIds('kb1', conditions({ team: 'ops' }));
   state.docs.push(doc('doc_2', { team: 'ops' }));
   t.deepEqual(await filter.documentIds('kb1', conditions({ team: 'ops' })), ['doc_2', 'doc_1']);
@@ -110,7 +110,7 @@ test('a process that sees no projected events reads the documents for every filt
 
 test('past maxDocuments the least recently filtered knowledge bases are forgotten, never the one in use', async (t) => {
   const { state, readModels } = documents([doc('a1', {}, 'ready', 'kbA'), doc('a2', {}, 'ready', 'kbA'), doc('b1', {}, 'ready', 'kbB'), doc('c1', {}, 'ready', 'kbC')]);
-  const filter = createMetadataFilter(readModels, { live: true, maxDocuments: 3 });
+  const filter = createMetadataCatalog(readModels, { live: true, maxDocuments: 3 });
   await filter.documentIds('kbA', conditions({}));
   await filter.documentIds('kbB', conditions({}));
   await filter.documentIds('kbA', conditions({}));

@@ -1,11 +1,12 @@
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
-import { matchesFilter, type MetadataFilter as Filter, type MetadataValue } from '../../domain/retrieval/metadata-filter.ts';
+import { matchesFilter, type MetadataFilter, type MetadataValue } from '../../domain/retrieval/metadata-filter.ts';
 
-export type MetadataFilter = {
+/** What turns a metadata filter into the documents that meet it, from a catalog of each knowledge base's documents. */
+export type MetadataCatalog = {
   /** The knowledge base's ready documents whose metadata meets the filter, newest first. */
-  documentIds(kbId: string, filter: Filter): Promise<readonly string[]>;
+  documentIds(kbId: string, filter: MetadataFilter): Promise<readonly string[]>;
   /** What the projector applied (or, apart from it, what this process's log follower announced). */
   apply(batch: readonly RecordedEvent[]): void;
 };
@@ -28,7 +29,7 @@ type Slot = { catalog: Catalog | null; pending: RecordedEvent[]; loaded: Promise
  * the knowledge base's documents. `live: false` (a process that sees no projected events) reads
  * them for each filter. The least recently filtered knowledge bases go first past `maxDocuments`.
  */
-export function createMetadataFilter(readModels: ReadModelStore, options: { live: boolean; maxDocuments?: number }): MetadataFilter {
+export function createMetadataCatalog(readModels: ReadModelStore, options: { live: boolean; maxDocuments?: number }): MetadataCatalog {
   const { live, maxDocuments = 500_000 } = options;
   const slots = new Map<string, Slot>();
 
@@ -105,7 +106,7 @@ export function createMetadataFilter(readModels: ReadModelStore, options: { live
 }
 
 /** The ready documents that meet the filter, newest first. */
-function scan(catalog: Catalog, filter: Filter): string[] {
+function scan(catalog: Catalog, filter: MetadataFilter): string[] {
   if (!catalog.sorted) {
     catalog.documents = new Map([...catalog.documents].sort(([a], [b]) => (a < b ? -1 : 1)));
     catalog.sorted = true;
