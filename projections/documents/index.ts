@@ -1,4 +1,5 @@
 import type { EventData } from '../../schemas/events/index.ts';
+import type { DocumentStatus } from '../../schemas/lifecycles.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
@@ -11,7 +12,7 @@ export type DocumentDoc = {
   media_type: string;
   size_bytes: number;
   sha256: string;
-  status: 'queued' | 'parsing' | 'indexing' | 'ready' | 'failed';
+  status: DocumentStatus;
   metadata: Record<string, string | number | boolean>;
   chunking: { max_tokens: number; overlap_tokens: number };
   /** The email it was attached to (absent for uploads, and in documents projected before issue 15). */

@@ -1,11 +1,13 @@
 import type { EventData } from '../../schemas/events/index.ts';
+import type { ResponseMode } from '../../schemas/events/workflow-run.ts';
+import type { NodeRunStatus, WorkflowRunStatus } from '../../schemas/lifecycles.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
 export type NodeRunDoc = {
   node_id: string;
   node_type: string;
-  status: 'running' | 'succeeded' | 'failed';
+  status: NodeRunStatus;
   attempt: number;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown> | null;
@@ -21,8 +23,8 @@ export type WorkflowRunDoc = {
   workspace_id: string;
   workflow_id: string;
   workflow_version: number;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  response_mode: 'blocking' | 'streaming' | 'async';
+  status: WorkflowRunStatus;
+  response_mode: ResponseMode;
   /** Who may read the run (see WorkflowRunRequested); null for runs recorded before it was. */
   knowledge_base_ids: string[] | null;
   inputs: Record<string, unknown>;

@@ -1,5 +1,17 @@
 import { z } from 'zod';
 
+/** The roles of the messages a chat model reads: a `tool` message carries a function's result. */
+export const ChatRole = z.enum(['system', 'user', 'assistant', 'tool']);
+export type ChatRole = z.infer<typeof ChatRole>;
+
+/** Why a model stopped: done, out of tokens, or to call functions. */
+export const FinishReason = z.enum(['stop', 'length', 'tool_calls']);
+export type FinishReason = z.infer<typeof FinishReason>;
+
+/** A reader's thumbs up or down on an answer. */
+export const FeedbackRating = z.enum(['up', 'down']);
+export type FeedbackRating = z.infer<typeof FeedbackRating>;
+
 export const ChatCitationRecord = z.strictObject({
   index: z.int().min(1),
   document_id: z.string(),
@@ -31,11 +43,11 @@ export const ChatCompleted = z.strictObject({
   derived_from: z.array(z.string()).optional(),
   model: z.string(),
   stream: z.boolean(),
-  finish_reason: z.enum(['stop', 'length', 'tool_calls']),
+  finish_reason: FinishReason,
   citations: z.array(ChatCitationRecord),
   usage: z.strictObject({ prompt_tokens: z.int().min(0), completion_tokens: z.int().min(0), total_tokens: z.int().min(0) }),
   latency_ms: z.strictObject({ retrieval: z.number().min(0), first_token: z.number().min(0).nullable(), total: z.number().min(0) }),
-  messages: z.array(z.strictObject({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() })).optional(),
+  messages: z.array(z.strictObject({ role: ChatRole, content: z.string() })).optional(),
   answer: z.string().optional(),
   completed_at: z.iso.datetime(),
 });
@@ -49,7 +61,7 @@ export const ChatFeedbackGiven = z.strictObject({
   chat_id: z.string(),
   workspace_id: z.string(),
   api_key_id: z.string(),
-  rating: z.enum(['up', 'down']),
+  rating: FeedbackRating,
   comment: z.string().max(2000).nullable(),
   /** When the feedback was given on a conversation's item: the conversation and the item. */
   conversation_id: z.string().optional(),

@@ -18,8 +18,15 @@ export const ConversationAnnotation = z.strictObject({
   page: z.int().min(1).optional(),
 });
 
+/** Who wrote a message of a conversation: OpenAI's roles, less `tool`. */
+export const MessageRole = z.enum(['user', 'assistant', 'system', 'developer']);
+export type MessageRole = z.infer<typeof MessageRole>;
+
+/** A question's text is input, an answer's output. */
+export const ContentPartType = z.enum(['input_text', 'output_text']);
+
 export const ConversationContentPart = z.strictObject({
-  type: z.enum(['input_text', 'output_text']),
+  type: ContentPartType,
   text: z.string(),
   annotations: z.array(ConversationAnnotation).optional(),
 });
@@ -28,7 +35,7 @@ export const ConversationContentPart = z.strictObject({
 export const ConversationItem = z.strictObject({
   type: z.literal('message'),
   id: z.string(),
-  role: z.enum(['user', 'assistant', 'system', 'developer']),
+  role: MessageRole,
   status: z.literal('completed'),
   content: z.array(ConversationContentPart),
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { ChatRole } from './chat.ts';
 
 const StoredMessage = z.strictObject({
-  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  role: ChatRole,
   content: z.string(),
   tool_calls: z.array(z.strictObject({ id: z.string(), type: z.literal('function'), function: z.strictObject({ name: z.string(), arguments: z.string() }) })).optional(),
   tool_call_id: z.string().optional(),

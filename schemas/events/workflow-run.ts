@@ -5,13 +5,17 @@ const RunError = z.strictObject({ code: z.string(), message: z.string(), node_id
 const NodeError = z.strictObject({ code: z.string(), message: z.string() });
 const Values = z.record(z.string(), z.unknown());
 
+/** How the caller waits for a run: for its answer, for its events as they happen, or not at all. */
+export const ResponseMode = z.enum(['blocking', 'streaming', 'async']);
+export type ResponseMode = z.infer<typeof ResponseMode>;
+
 export const WorkflowRunRequested = z.strictObject({
   ...run,
   workflow_id: z.string(),
   workflow_version: z.int().min(1),
   workspace_id: z.string(),
   inputs: Values,
-  response_mode: z.enum(['blocking', 'streaming', 'async']),
+  response_mode: ResponseMode,
   /**
    * The knowledge bases the run's workflow version names: who may read the run. Absent on runs
    * requested before it was recorded; readers then fall back to the workflow's current graph.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FinishReason } from '../events/chat.ts';
 import { PageBox } from '../events/document.ts';
 import { ChatMessageBody, OpenAiChatFields, ToolCallBody } from './chat-openai.ts';
 import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.ts';
@@ -96,7 +97,7 @@ export const ChatCompletion = z.object({
         refusal: z.null(),
         tool_calls: z.array(ToolCallBody).optional().describe('The functions a provider model asks to call (with `tools`); the answer then ends with `tool_calls`'),
       }),
-      finish_reason: z.enum(['stop', 'length', 'tool_calls']),
+      finish_reason: FinishReason,
       logprobs: z.record(z.string(), z.unknown()).nullable().describe('The provider’s, with `logprobs: true`; null otherwise'),
     }),
   ),

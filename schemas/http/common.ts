@@ -9,10 +9,14 @@ export const ErrorBody = z.object({
   }),
 });
 
+/** The order a list is paged in: ids sort in creation order. */
+export const SortOrder = z.enum(['asc', 'desc']);
+export type SortOrder = z.infer<typeof SortOrder>;
+
 export const ListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   after: z.string().min(1).max(200).optional(),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  order: SortOrder.default('desc'),
 });
 
 export const listOf = <T extends z.ZodType>(item: T) =>

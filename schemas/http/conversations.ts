@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ConversationItem, ConversationMetadata } from '../events/conversation.ts';
+import { FeedbackRating } from '../events/chat.ts';
+import { ContentPartType, ConversationItem, ConversationMetadata, MessageRole } from '../events/conversation.ts';
+import { SortOrder } from './common.ts';
 
 /** So that an item always fits in an event (well under 512 KB, however its text escapes in JSON). */
 const Text = z.string().max(50_000);
@@ -7,11 +9,11 @@ const Text = z.string().max(50_000);
 /** As OpenAI takes an item: a message whose content is a string or a list of text parts. */
 export const ConversationItemInput = z.object({
   type: z.literal('message').optional(),
-  role: z.enum(['user', 'assistant', 'system', 'developer']),
+  role: MessageRole,
   content: z.union([
     Text,
     z
-      .array(z.object({ type: z.enum(['input_text', 'output_text', 'text']), text: Text }))
+      .array(z.object({ type: z.enum([...ContentPartType.options, 'text']), text: Text }))
       .min(1)
       .max(20),
   ]),
@@ -32,7 +34,7 @@ export const AddItemsBody = z.strictObject({ items: Items.min(1, 'needs at least
 export const ItemsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   after: z.string().min(1).max(200).optional(),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  order: SortOrder.default('desc'),
   include: z.union([z.string(), z.array(z.string())]).optional(),
 });
 export const ItemQuery = z.strictObject({ include: z.union([z.string(), z.array(z.string())]).optional() });
@@ -47,7 +49,7 @@ export const Conversation = z.object({
 export { ConversationItem };
 
 export const FeedbackBody = z.strictObject({
-  rating: z.enum(['up', 'down']).describe('Thumbs up or down'),
+  rating: FeedbackRating.describe('Thumbs up or down'),
   comment: z.string().max(2000).nullable().optional(),
 });
 
@@ -55,7 +57,7 @@ export const Feedback = z.object({
   id: z.string(),
   object: z.literal('chat.completion.feedback'),
   chat_completion_id: z.string(),
-  rating: z.enum(['up', 'down']),
+  rating: FeedbackRating,
   comment: z.string().nullable(),
   conversation_id: z.string().optional(),
   item_id: z.string().optional(),

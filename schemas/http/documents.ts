@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DocumentMetadata, PageBox } from '../events/document.ts';
+import { DocumentStatus } from '../lifecycles.ts';
+import { SortOrder } from './common.ts';
 
 export const UploadChunking = z.strictObject({
   max_tokens: z.int().min(32).max(8192).optional(),
@@ -19,8 +21,8 @@ export const TextUploadBody = z.strictObject({
 export const DocumentListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   after: z.string().min(1).max(200).optional(),
-  order: z.enum(['asc', 'desc']).default('desc'),
-  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed']).optional(),
+  order: SortOrder.default('desc'),
+  status: DocumentStatus.optional(),
 });
 
 export const ChunkListQuery = z.strictObject({
@@ -43,7 +45,7 @@ export const Document = z.object({
   media_type: z.string(),
   size_bytes: z.int(),
   sha256: z.string(),
-  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed']),
+  status: DocumentStatus,
   metadata: DocumentMetadata,
   parent_document_id: z
     .string()

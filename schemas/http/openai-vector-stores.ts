@@ -70,6 +70,7 @@ export const FileBatchBody = z.object({
 }).refine((b) => (b.file_ids === undefined) !== (b.files === undefined), { message: 'give file_ids or files, not both', path: ['file_ids'] });
 
 export const VectorStoreFileStatus = z.enum(['in_progress', 'completed', 'failed', 'cancelled']);
+export type VectorStoreFileStatus = z.infer<typeof VectorStoreFileStatus>;
 export const VectorStoreFileListQuery = VectorStoreListQuery.extend({ filter: VectorStoreFileStatus.optional() });
 
 export const VectorStoreFile = z.object({
@@ -89,7 +90,7 @@ export const FileBatch = z.object({
   object: z.literal('vector_store.files_batch'),
   created_at: z.int(),
   vector_store_id: z.string(),
-  status: z.enum(['in_progress', 'completed', 'failed', 'cancelled']),
+  status: VectorStoreFileStatus,
   file_counts: FileCounts,
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OpenAiChatFields } from './chat-openai.ts';
+import { SortOrder } from './common.ts';
 import { SearchFilter } from './filter.ts';
 
 /**
@@ -172,7 +173,7 @@ export const InputItemsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   after: z.string().min(1).max(200).optional(),
   before: z.string().min(1).max(200).optional(),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  order: SortOrder.default('desc'),
   include: z.union([z.string(), z.array(z.string())]).optional().describe('Accepted: input items carry everything already'),
 });
 export type InputItemsQuery = z.infer<typeof InputItemsQuery>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageBox } from '../events/document.ts';
+import { SearchMode } from '../retrieval.ts';
 import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.ts';
 
 /** What a search result may carry beyond its ids, source, page and score (the body's include). */
@@ -10,7 +11,7 @@ export const SearchBody = z.strictObject({
   query: z.string().trim().min(1, 'must not be empty').max(8000),
   top_k: z.int().min(1).max(100).optional(),
   score_threshold: z.number().min(0).max(1).optional(),
-  mode: z.enum(['hybrid', 'vector', 'keyword', 'graph']).optional(),
+  mode: SearchMode.optional(),
   rerank: z.boolean().optional(),
   filter: SearchFilter.optional(),
   explain: z.boolean().optional(),
@@ -64,7 +65,7 @@ export const SearchResponse = z.object({
   data: z.array(SearchResult),
   has_more: z.literal(false),
   knowledge_base_id: z.string(),
-  mode: z.enum(['hybrid', 'vector', 'keyword', 'graph']),
+  mode: SearchMode,
   rerank: z.boolean(),
   coverage: z.number().describe('The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1'),
   coverage_terms: z

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ResponseMode } from '../events/workflow-run.ts';
+import { WorkflowRunStatus } from '../lifecycles.ts';
 import { WorkflowGraph } from '../workflow.ts';
 
 const name = z.string().trim().min(1).max(200);
@@ -26,7 +28,7 @@ export const ReplaceWorkflowBody = z.strictObject({ name, description, graph: Wo
 
 export const RunWorkflowBody = z.strictObject({
   inputs: z.record(z.string(), z.unknown()).default({}),
-  response_mode: z.enum(['blocking', 'streaming', 'async']).default('blocking'),
+  response_mode: ResponseMode.default('blocking'),
 });
 
 export const Workflow = z.object({
@@ -45,7 +47,7 @@ export const WorkflowRun = z.object({
   object: z.literal('workflow_run'),
   workflow_id: z.string(),
   workflow_version: z.int(),
-  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  status: WorkflowRunStatus,
   inputs: z.record(z.string(), z.unknown()),
   outputs: z.record(z.string(), z.unknown()).nullable(),
   node_runs: z.array(z.record(z.string(), z.unknown())),

@@ -19,6 +19,7 @@ export interface Embedder {
 }
 
 export type { ChatMessage, ContextPassage, ToolCall } from '../domain/chat/messages.ts';
+import type { FinishReason } from '../../schemas/events/chat.ts';
 import type { ToolCall } from '../domain/chat/messages.ts';
 
 /**
@@ -27,7 +28,7 @@ import type { ToolCall } from '../domain/chat/messages.ts';
  */
 export type ProviderOptions = Readonly<Record<string, unknown>>;
 
-export type ChatFinishReason = 'stop' | 'length' | 'tool_calls';
+export type ChatFinishReason = FinishReason;
 
 /** A piece of a streamed tool call, as OpenAI streams it: the first piece of each call has its id and name, the rest add to its arguments. */
 export type ToolCallDelta = { index: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string } };

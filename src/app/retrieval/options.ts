@@ -1,10 +1,10 @@
 import type { KnowledgeBaseSettings } from '../../../schemas/knowledge-base-settings.ts';
-import type { Recall } from '../../domain/retrieval/fusion.ts';
+import { Recall, type SearchMode } from '../../../schemas/retrieval.ts';
 import type { MetadataFilter } from '../../domain/retrieval/metadata-filter.ts';
 import { badRequest } from '../errors.ts';
 import type { RetrievalOptions } from './stages.ts';
 
-export type SearchMode = 'hybrid' | Recall;
+export type { SearchMode };
 
 export type { MetadataConditions, MetadataValue } from '../../domain/retrieval/metadata-filter.ts';
 
@@ -31,7 +31,7 @@ export function optionsFor(request: RetrievalRequest, settings: KnowledgeBaseSet
 /** An explicit mode wins; hybrid (or no mode) means the recalls the knowledge base enables. */
 export function recallsFor(mode: SearchMode | undefined, settings: KnowledgeBaseSettings): Recall[] {
   if (mode && mode !== 'hybrid') return [mode];
-  const enabled = (['vector', 'keyword', 'graph'] as const).filter((r) => settings.recall[r]);
+  const enabled = Recall.options.filter((r) => settings.recall[r]);
   if (enabled.length === 0) throw badRequest('no_recall_enabled', 'The knowledge base enables no recall; enable one in its settings or pass a mode.', 'mode');
   return enabled;
 }

@@ -1,3 +1,4 @@
+import type { FeedbackRating } from '../../../schemas/events/chat.ts';
 import { chatDecider, type ChatState } from '../../domain/chat/chat.ts';
 import { handleCommand, foldStream } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
@@ -6,7 +7,7 @@ import type { ConversationService } from './conversations.ts';
 import type { Principal } from './principal.ts';
 import { requireProvenanceAccess } from './provenance.ts';
 
-export type FeedbackInput = { rating: 'up' | 'down'; comment?: string | null };
+export type FeedbackInput = { rating: FeedbackRating; comment?: string | null };
 
 /**
  * Feedback on answers, recorded as ChatFeedbackGiven on the chat's own stream: a chat is found by

@@ -1,6 +1,7 @@
+import type { SortOrder } from '../../../schemas/http/common.ts';
 import type { FindQuery, ReadModelStore } from '../../ports/read-models.ts';
 
-export type PageRequest = { limit: number; after?: string; order: 'asc' | 'desc' };
+export type PageRequest = { limit: number; after?: string; order: SortOrder };
 
 export type Page<T> = { object: 'list'; data: T[]; has_more: boolean; first_id: string | null; last_id: string | null };
 

@@ -1,7 +1,8 @@
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { FileDoc } from '../../../projections/files/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
-import type { ChunkingStrategy } from '../../../schemas/http/openai-vector-stores.ts';
+import type { SortOrder } from '../../../schemas/http/common.ts';
+import type { ChunkingStrategy, VectorStoreFileStatus } from '../../../schemas/http/openai-vector-stores.ts';
 import { MEDIA_TYPES } from '../../domain/document/media-type.ts';
 import { documentDecider } from '../../domain/document/document.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -14,7 +15,6 @@ import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { type Principal, requireKnowledgeBasesAccess } from './principal.ts';
 import { fileIdsOf } from './file-links.ts';
 
-export type VectorStoreFileStatus = 'in_progress' | 'completed' | 'failed' | 'cancelled';
 export type Attributes = Record<string, string | number | boolean>;
 type VectorStoreSettingsInput = { metadata?: Record<string, string> | null; expires_after?: { anchor: 'last_active_at'; days: number } | null };
 const settingsOf = (input: VectorStoreSettingsInput): VectorStoreSettings => ({ metadata: input.metadata ?? null, expires_after: input.expires_after ?? null });
@@ -149,7 +149,7 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
     },
 
     /** Cursor pages over the knowledge bases the key may see; `before` pages backwards. */
-    async list(principal: Principal, page: { limit: number; after?: string; before?: string; order: 'asc' | 'desc' }) {
+    async list(principal: Principal, page: { limit: number; after?: string; before?: string; order: SortOrder }) {
       const reversed = page.before !== undefined;
       const order = reversed ? (page.order === 'asc' ? 'desc' : 'asc') : page.order;
       const found = await deps.knowledgeBases.list(principal, { limit: page.limit, order, after: page.before ?? page.after });
@@ -163,7 +163,7 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
       return (await presentDocuments(principal, [doc]))[0]!;
     },
 
-    async files(principal: Principal, kbId: string, page: { limit: number; after?: string; before?: string; order: 'asc' | 'desc'; filter?: VectorStoreFileStatus }, only?: readonly string[]) {
+    async files(principal: Principal, kbId: string, page: { limit: number; after?: string; before?: string; order: SortOrder; filter?: VectorStoreFileStatus }, only?: readonly string[]) {
       await kbOf(principal, kbId);
       let docs = await documentsOf(kbId);
       const ids = await fileIds(principal.workspaceId, docs);

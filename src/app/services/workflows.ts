@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
 import type { WorkflowDoc } from '../../../projections/workflows/index.ts';
+import type { ResponseMode } from '../../../schemas/events/workflow-run.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
 import { knowledgeBasesOf } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
@@ -27,8 +28,6 @@ export type WorkflowInput = {
   knowledge_base_id?: string;
   model?: string;
 };
-
-export type ResponseMode = 'blocking' | 'streaming' | 'async';
 
 export function presentWorkflow({ workspace_id: _ws, ...visible }: WorkflowDoc) {
   return visible;

@@ -1,3 +1,5 @@
+import type { ChatRole } from '../../../schemas/events/chat.ts';
+
 /** A function call a model asked for, in OpenAI's shape; `arguments` is the JSON text the model wrote. */
 export type ToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
@@ -5,7 +7,7 @@ export type ToolCall = { id: string; type: 'function'; function: { name: string;
  * The conversation as every chat model and the prompt builder see it. An assistant turn may carry
  * the tool calls it made (its content then often empty), and a `tool` turn the result of one.
  */
-export type ChatMessage = { role: 'system' | 'user' | 'assistant' | 'tool'; content: string; toolCalls?: ToolCall[]; toolCallId?: string };
+export type ChatMessage = { role: ChatRole; content: string; toolCalls?: ToolCall[]; toolCallId?: string };
 
 /**
  * A retrieved passage as a model reads it; the answer cites it as `[index]`. `headingEnd`: where the heading path that retrieval

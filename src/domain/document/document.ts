@@ -1,13 +1,12 @@
 import type { z } from 'zod';
 import { documentEvents } from '../../../schemas/events/document.ts';
+import type { DocumentStatus } from '../../../schemas/lifecycles.ts';
 import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, missing } from '../shared/errors.ts';
 
 type Events = typeof documentEvents;
 type Data<K extends keyof Events> = z.infer<Events[K]>;
 export type DocumentEvent = { [K in keyof Events]: { type: K; data: Data<K> } }[keyof Events];
-
-export type DocumentStatus = 'queued' | 'parsing' | 'indexing' | 'ready' | 'failed';
 
 export type DocumentCommand =
   | Command<'UploadDocument', Omit<Data<'DocumentUploaded'>, 'uploaded_at'>>

@@ -1,5 +1,7 @@
+import type { Recall } from '../../../schemas/retrieval.ts';
+
 /** The recalls a search can combine. */
-export type Recall = 'vector' | 'keyword' | 'graph';
+export type { Recall };
 
 /** What one recall returned, best first, with scores already in 0..1. */
 export type RecallList = { recall: Recall; matches: readonly { id: string; documentId: string; score: number }[] };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { workflowRunEvents } from '../../../schemas/events/workflow-run.ts';
+import type { NodeRunStatus, WorkflowRunStatus } from '../../../schemas/lifecycles.ts';
 import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, missing } from '../shared/errors.ts';
 
@@ -17,12 +18,12 @@ export type WorkflowRunCommand =
   | Command<'CompleteRun', Omit<Data<'WorkflowRunSucceeded'>, 'finished_at'>>
   | Command<'FailRun', Omit<Data<'WorkflowRunFailed'>, 'finished_at'>>;
 
-export type NodeState = { status: 'running' | 'succeeded' | 'failed'; attempts: number; outputs: Record<string, unknown> | null };
+export type NodeState = { status: NodeRunStatus; attempts: number; outputs: Record<string, unknown> | null };
 
 export type WorkflowRunState =
   | { status: 'absent' }
   | {
-      status: 'queued' | 'running' | 'succeeded' | 'failed';
+      status: WorkflowRunStatus;
       workflowId: string;
       workflowVersion: number;
       workspaceId: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SearchMode } from '../../../../schemas/retrieval.ts';
 import { numberedPassages } from '../../chat/prompt.ts';
 import { notFoundMessage } from '../../shared/errors.ts';
 import { render } from '../templates.ts';
@@ -9,7 +10,7 @@ export const KnowledgeRetrievalConfig = z.strictObject({
   query: template,
   top_k: z.int().min(1).max(100).optional(),
   score_threshold: z.number().min(0).max(1).optional(),
-  mode: z.enum(['hybrid', 'vector', 'keyword', 'graph']).optional(),
+  mode: SearchMode.optional(),
   rerank: z.boolean().optional(),
 });
 export type KnowledgeRetrievalConfig = z.infer<typeof KnowledgeRetrievalConfig>;
