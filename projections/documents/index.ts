@@ -1,33 +1,9 @@
 import type { EventData } from '../../schemas/events/index.ts';
-import type { DocumentStatus } from '../../schemas/lifecycles.ts';
+import type { DocumentDoc } from '../../schemas/read-models/documents.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type DocumentDoc = {
-  id: string;
-  object: 'document';
-  workspace_id: string;
-  knowledge_base_id: string;
-  name: string;
-  media_type: string;
-  size_bytes: number;
-  sha256: string;
-  status: DocumentStatus;
-  metadata: Record<string, string | number | boolean>;
-  chunking: { max_tokens: number; overlap_tokens: number };
-  /** The email it was attached to (absent for uploads, and in documents projected before issue 15). */
-  parent_document_id?: string;
-  page_count: number | null;
-  /** Whether page numbers (page_count, chunk pages) are an estimate; set by the parse (absent before it, and in documents projected before issue 15). */
-  page_estimated?: boolean;
-  chunk_count: number | null;
-  ocr_pages: number[];
-  warnings: string[];
-  error: { stage: string; code: string; message: string } | null;
-  timings: { parse_ms: number | null; index_ms: number | null; parsing_started_at: string | null; parsed_at: string | null; indexed_at: string | null };
-  created_at: string;
-  updated_at: string;
-};
+export type { DocumentDoc };
 
 export const KNOWLEDGE_BASE_TOTALS = 'knowledge_base_totals';
 

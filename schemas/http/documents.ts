@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DocumentMetadata, PageBox } from '../events/document.ts';
 import { DocumentStatus } from '../lifecycles.ts';
+import { DocumentDoc } from '../read-models/documents.ts';
 import { SortOrder } from './common.ts';
 
 export const UploadChunking = z.strictObject({
@@ -37,38 +38,15 @@ export const PageImageQuery = z.strictObject({
   width: z.coerce.number().int().min(64).max(2400).default(1000).describe('Width of the image in pixels; the height keeps the page’s proportions'),
 });
 
-export const Document = z.object({
-  id: z.string(),
-  object: z.literal('document'),
-  knowledge_base_id: z.string(),
-  name: z.string(),
-  media_type: z.string(),
-  size_bytes: z.int(),
-  sha256: z.string(),
-  status: DocumentStatus,
-  metadata: DocumentMetadata,
-  parent_document_id: z
-    .string()
+/** A document as the API shows it: the read model less what stays inside, with the fields older documents lack filled in (presentDocument). */
+export const Document = DocumentDoc.omit({ workspace_id: true, chunking: true }).extend({
+  parent_document_id: DocumentDoc.shape.parent_document_id
+    .unwrap()
     .nullable()
     .describe("The email this document was attached to: an email's attachments in a supported format become documents of their own, deleted with the email; null for an uploaded file"),
-  page_count: z.int().nullable(),
-  page_estimated: z
-    .boolean()
-    .describe('True when the file does not say where its pages break (a Word file never laid out by Word): page_count and chunk pages are then estimated from the amount of text'),
-  chunk_count: z.int().nullable(),
-  ocr_pages: z.array(z.int()),
-  warnings: z.array(z.string()),
-  error: z.object({ stage: z.string(), code: z.string(), message: z.string() }).nullable(),
-  timings: z.object({
-    parse_ms: z.int().nullable(),
-    index_ms: z.int().nullable(),
-    parsing_started_at: z.string().nullable(),
-    parsed_at: z.string().nullable(),
-    indexed_at: z.string().nullable(),
-  }),
-  created_at: z.string(),
-  updated_at: z.string(),
+  page_estimated: DocumentDoc.shape.page_estimated.unwrap(),
 });
+export type Document = z.infer<typeof Document>;
 
 export const Chunk = z.object({
   id: z.string(),

@@ -6,6 +6,7 @@ import { documentDecider } from '../../domain/document/document.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { PageRenderer } from '../../ports/page-renderer.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
+import type { Document } from '../../../schemas/http/documents.ts';
 import { pinnedOcrLanguages } from '../../../schemas/knowledge-base-settings.ts';
 import { toOcrModel, type OcrModel } from '../../../schemas/ocr-languages.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -36,7 +37,7 @@ type ParseSettings = { chunking: { max_tokens: number; overlap_tokens: number };
 const ocrModels = (codes: string[] | undefined): OcrModel[] | undefined =>
   codes?.length ? [...new Set(codes.map((c) => toOcrModel(c)).filter((m): m is OcrModel => m !== undefined))] : undefined;
 
-export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }: DocumentDoc) {
+export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }: DocumentDoc): Document {
   // Documents projected before page_estimated existed had their pages from the file: known.
   return { ...visible, parent_document_id: visible.parent_document_id ?? null, page_estimated: visible.page_estimated ?? false };
 }

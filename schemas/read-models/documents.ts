@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { DocumentMetadata } from '../events/document.ts';
+import { DocumentStatus } from '../lifecycles.ts';
+
+/**
+ * A document as the documents projection stores it (projections/documents): the one declaration
+ * of its fields, from which the projection takes its type and the API its Document schema.
+ */
+export const DocumentDoc = z.object({
+  id: z.string(),
+  object: z.literal('document'),
+  workspace_id: z.string(),
+  knowledge_base_id: z.string(),
+  name: z.string(),
+  media_type: z.string(),
+  size_bytes: z.int(),
+  sha256: z.string(),
+  status: DocumentStatus,
+  metadata: DocumentMetadata,
+  chunking: z.object({ max_tokens: z.int(), overlap_tokens: z.int() }),
+  /** The email it was attached to (absent for uploads, and in documents projected before issue 15). */
+  parent_document_id: z.string().optional(),
+  page_count: z.int().nullable(),
+  /** Set by the parse: absent before it, and in documents projected before issue 15. */
+  page_estimated: z
+    .boolean()
+    .describe('True when the file does not say where its pages break (a Word file never laid out by Word): page_count and chunk pages are then estimated from the amount of text')
+    .optional(),
+  chunk_count: z.int().nullable(),
+  ocr_pages: z.array(z.int()),
+  warnings: z.array(z.string()),
+  error: z.object({ stage: z.string(), code: z.string(), message: z.string() }).nullable(),
+  timings: z.object({
+    parse_ms: z.int().nullable(),
+    index_ms: z.int().nullable(),
+    parsing_started_at: z.string().nullable(),
+    parsed_at: z.string().nullable(),
+    indexed_at: z.string().nullable(),
+  }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DocumentDoc = z.infer<typeof DocumentDoc>;
