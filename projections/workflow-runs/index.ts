@@ -1,41 +1,9 @@
 import type { EventData } from '../../schemas/events/index.ts';
-import type { ResponseMode } from '../../schemas/events/workflow-run.ts';
-import type { NodeRunStatus, WorkflowRunStatus } from '../../schemas/lifecycles.ts';
+import type { NodeRunDoc, WorkflowRunDoc } from '../../schemas/read-models/workflow-runs.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type NodeRunDoc = {
-  node_id: string;
-  node_type: string;
-  status: NodeRunStatus;
-  attempt: number;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown> | null;
-  error: { code: string; message: string } | null;
-  started_at: string;
-  finished_at: string | null;
-  elapsed_ms: number | null;
-};
-
-export type WorkflowRunDoc = {
-  id: string;
-  object: 'workflow_run';
-  workspace_id: string;
-  workflow_id: string;
-  workflow_version: number;
-  status: WorkflowRunStatus;
-  response_mode: ResponseMode;
-  /** Who may read the run (see WorkflowRunRequested); null for runs recorded before it was. */
-  knowledge_base_ids: string[] | null;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown> | null;
-  node_runs: NodeRunDoc[];
-  error: { code: string; message: string; node_id: string | null } | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  elapsed_ms: number | null;
-};
+export type { NodeRunDoc, WorkflowRunDoc };
 
 const ms = (from: string, to: string) => Date.parse(to) - Date.parse(from);
 

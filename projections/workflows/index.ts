@@ -1,18 +1,8 @@
-import type { WorkflowGraph } from '../../schemas/workflow.ts';
+import type { WorkflowDoc } from '../../schemas/read-models/workflows.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type WorkflowDoc = {
-  id: string;
-  object: 'workflow';
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  graph: WorkflowGraph;
-  version: number;
-  created_at: string;
-  updated_at: string;
-};
+export type { WorkflowDoc };
 
 /** The current version of each workflow; a run finds the version it ran in the workflow's stream. */
 export const workflowsProjection = defineProjection<WorkflowDoc>()({

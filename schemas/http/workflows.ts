@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ResponseMode } from '../events/workflow-run.ts';
-import { WorkflowRunStatus } from '../lifecycles.ts';
+import { WorkflowDoc } from '../read-models/workflows.ts';
+import { WorkflowRunDoc } from '../read-models/workflow-runs.ts';
 import { WorkflowGraph } from '../workflow.ts';
 
 const name = z.string().trim().min(1).max(200);
@@ -31,29 +32,12 @@ export const RunWorkflowBody = z.strictObject({
   response_mode: ResponseMode.default('blocking'),
 });
 
-export const Workflow = z.object({
-  id: z.string(),
-  object: z.literal('workflow'),
-  name: z.string(),
-  description: z.string().nullable(),
-  graph: WorkflowGraph,
-  version: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+export const Workflow = WorkflowDoc.omit({ workspace_id: true });
+export type Workflow = z.infer<typeof Workflow>;
 
-export const WorkflowRun = z.object({
-  id: z.string(),
-  object: z.literal('workflow_run'),
-  workflow_id: z.string(),
-  workflow_version: z.int(),
-  status: WorkflowRunStatus,
-  inputs: z.record(z.string(), z.unknown()),
-  outputs: z.record(z.string(), z.unknown()).nullable(),
+/** A run as the API shows it: the read model less who may read it and how it was asked for. */
+export const WorkflowRun = WorkflowRunDoc.omit({ workspace_id: true, response_mode: true, knowledge_base_ids: true }).extend({
+  // Documented as open records, as the API always has: a node's fields may grow.
   node_runs: z.array(z.record(z.string(), z.unknown())),
-  error: z.object({ code: z.string(), message: z.string(), node_id: z.string().nullable() }).nullable(),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  finished_at: z.string().nullable(),
-  elapsed_ms: z.number().nullable(),
 });
+export type WorkflowRun = z.infer<typeof WorkflowRun>;

@@ -3,6 +3,7 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
 import type { WorkflowDoc } from '../../../projections/workflows/index.ts';
 import type { ResponseMode } from '../../../schemas/events/workflow-run.ts';
+import type { Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
 import { knowledgeBasesOf } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
@@ -29,11 +30,11 @@ export type WorkflowInput = {
   model?: string;
 };
 
-export function presentWorkflow({ workspace_id: _ws, ...visible }: WorkflowDoc) {
+export function presentWorkflow({ workspace_id: _ws, ...visible }: WorkflowDoc): Workflow {
   return visible;
 }
 
-export function presentRun({ workspace_id: _ws, response_mode: _mode, knowledge_base_ids: _kbs, ...visible }: WorkflowRunDoc) {
+export function presentRun({ workspace_id: _ws, response_mode: _mode, knowledge_base_ids: _kbs, ...visible }: WorkflowRunDoc): WorkflowRun {
   return visible;
 }
 
