@@ -1,90 +1,52 @@
+import type { operations } from './generated/openapi.ts';
+
 /**
  * The API's resources as they travel (snake_case, API.md). The SDK returns them unchanged, with
  * one exception SPEC.md asks for: a citation carries `text` where the API says `paragraph`.
+ *
+ * The resources are the answers of the API's operations as its OpenAPI document describes them
+ * (generated/openapi.ts, `npm run sdk:types`), so they change with the server's schemas instead of
+ * being typed again here. What stays written out is the SDK's own: its parameters, the chat results
+ * it assembles from a stream, and the fields it tolerates missing from older servers.
  */
+
+/** The JSON an operation answers with (with status 200 unless told). */
+type Answer<Op extends keyof operations, Status extends keyof operations[Op]['responses'] = 200 & keyof operations[Op]['responses']> = operations[Op]['responses'][Status] extends {
+  content: { 'application/json': infer Body };
+}
+  ? Body
+  : never;
+/** The JSON body an operation takes. */
+type Body<Op extends keyof operations> = NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
+/** One item of a list answer. */
+type Item<List> = List extends { data: (infer T)[] } ? T : never;
 
 export type Page<T> = { object: 'list'; data: T[]; has_more: boolean; first_id?: string | null; last_id?: string | null };
 export type ListParams = { limit?: number; after?: string; order?: 'asc' | 'desc' };
 export type Deleted = { id: string; object: string; deleted: true };
 
-export type Model = { id: string; object: 'model'; created: number; owned_by: string };
+export type Model = Answer<'getModel'>;
 
-export type KnowledgeBaseSettings = {
-  embedding_model: string;
-  top_k: number;
-  score_threshold: number;
-  recall: { vector: boolean; keyword: boolean; graph: boolean };
-  rerank: { enabled: boolean; model: string | null };
-  chunking: { max_tokens: number; overlap_tokens: number };
-  /** ISO 639-1 code keyword search analyses texts in, or 'auto' to detect it. */
-  language: string;
-};
+export type KnowledgeBaseSettings = KnowledgeBase['settings'];
 /** What create and update accept: any part of the settings (update deep-merges it). */
-export type KnowledgeBaseSettingsPatch = {
-  [K in keyof KnowledgeBaseSettings]?: KnowledgeBaseSettings[K] extends object ? Partial<KnowledgeBaseSettings[K]> : KnowledgeBaseSettings[K];
-};
-export type KnowledgeBase = {
-  id: string;
-  object: 'knowledge_base';
-  name: string;
-  description: string | null;
-  settings: KnowledgeBaseSettings;
-  document_count: number;
-  chunk_count: number;
-  created_at: string;
-  updated_at: string;
+export type KnowledgeBaseSettingsPatch = NonNullable<CreateKnowledgeBase['settings']>;
+export type KnowledgeBase = Answer<'getKnowledgeBase'> & {
   /** Added by the SDK from the `ETag` header: pass it back as `ifMatch` for optimistic concurrency. */
   etag: string | null;
 };
-export type CreateKnowledgeBase = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch };
+export type CreateKnowledgeBase = Body<'createKnowledgeBase'>;
 export type UpdateKnowledgeBase = Partial<CreateKnowledgeBase>;
 
-export type DocumentStatus = 'queued' | 'parsing' | 'indexing' | 'ready' | 'failed';
-export type MetadataValue = string | number | boolean;
-export type Chunking = { max_tokens?: number; overlap_tokens?: number };
-export type Document = {
-  id: string;
-  object: 'document';
-  knowledge_base_id: string;
-  name: string;
-  media_type: string;
-  size_bytes: number;
-  sha256: string;
-  status: DocumentStatus;
-  metadata: Record<string, MetadataValue>;
-  /** The email this document was attached to (attachments become documents of their own); null for an uploaded file. */
-  parent_document_id: string | null;
-  page_count: number | null;
-  /** True when page_count and chunk pages are estimated (the file does not say where its pages break). */
-  page_estimated: boolean;
-  chunk_count: number | null;
-  ocr_pages: number[];
-  warnings: string[];
-  error: { stage: string; code: string; message: string } | null;
-  timings: { parse_ms: number | null; index_ms: number | null; parsing_started_at: string | null; parsed_at: string | null; indexed_at: string | null };
-  created_at: string;
-  updated_at: string;
-};
+export type Document = Answer<'getDocument'>;
+export type DocumentStatus = Document['status'];
+export type MetadataValue = Document['metadata'][string];
+export type Chunking = NonNullable<Body<'createKnowledgeBaseDocument'>['chunking']>;
+export type Chunk = Item<Answer<'listDocumentChunks'>>;
 /** One line of text on its page, as fractions of the page's width and height from its top left; `start`: the line's offset in the passage text. */
-export type PageBox = { x0: number; y0: number; x1: number; y1: number; start: number };
+export type PageBox = Chunk['boxes'][number];
 
-export type Chunk = {
-  id: string;
-  object: 'chunk';
-  document_id: string;
-  index: number;
-  source: string;
-  page: number;
-  paragraph: string;
-  heading_path: string[];
-  char_start: number;
-  char_end: number;
-  token_count: number;
-  /** The chunk's lines on `page`; empty for formats without page layout (Word, text, spreadsheets …). */
-  boxes: PageBox[];
-};
-
-export type SearchMode = 'hybrid' | 'vector' | 'keyword' | 'graph';
+type SearchBody = Body<'searchKnowledgeBase'>;
+export type SearchMode = NonNullable<SearchBody['mode']>;
 
 /**
  * OpenAI's vector-store filter grammar over document metadata: a comparison or `and`/`or` over
@@ -100,26 +62,15 @@ export type MetadataFilter =
 export type SearchFilter = MetadataFilter | { documentIds?: string[]; metadata?: Record<string, MetadataValue | MetadataValue[]> };
 
 /** What a search result may carry beyond its ids, source, page and score (SearchOptions.include). */
-export type SearchInclude = 'paragraph' | 'heading_path' | 'boxes' | 'scores' | 'coverage_terms';
+export type SearchInclude = NonNullable<SearchBody['include']>[number];
 
-export type SearchResult = {
-  object: 'search_result';
-  chunk_id: string;
-  document_id: string;
-  /** The knowledge base of the document (servers before multi-knowledge-base search send none). */
-  knowledge_base_id?: string;
-  source: string;
-  page: number;
-  /** The passage, unless the search's `include` leaves it out (likewise heading_path and boxes). */
-  paragraph?: string;
-  heading_path?: string[];
-  /** The chunk's lines on `page`; empty for formats without page layout. */
-  boxes?: PageBox[];
-  score: number;
-  scores?: { vector: number | null; keyword: number | null; graph: number | null; fused: number | null; rerank: number | null };
-};
+type SearchAnswer = Answer<'searchKnowledgeBase'>;
+/** `knowledge_base_id` is optional: servers before multi-knowledge-base search send none. */
+export type SearchResult = Omit<Item<SearchAnswer>, 'knowledge_base_id'> & Partial<Pick<Item<SearchAnswer>, 'knowledge_base_id'>>;
 /** `knowledge_base_id` for a search of one knowledge base, `knowledge_base_ids` for several. */
-export type SearchResponse = Page<SearchResult> & { knowledge_base_id?: string; knowledge_base_ids?: string[]; mode: SearchMode; rerank: boolean; coverage?: number; answerable?: boolean };
+export type SearchResponse = Page<SearchResult> &
+  Pick<SearchAnswer, 'mode' | 'rerank'> &
+  Partial<Pick<SearchAnswer, 'knowledge_base_id' | 'coverage' | 'answerable'> & Pick<Answer<'createSearch'>, 'knowledge_base_ids'>>;
 
 /** A cited passage: `source` is the document's file name, `page` is 1-based, `text` the passage. */
 export type Citation = {
@@ -148,7 +99,7 @@ export type Grounding = { answerable?: boolean; coverage?: number };
 export type WireCitation = Omit<Citation, 'text' | 'heading_path' | 'char_start' | 'char_end' | 'boxes'> & { paragraph: string } & Partial<Pick<Citation, 'heading_path' | 'char_start' | 'char_end' | 'boxes'>>;
 
 export type Message = { role: 'system' | 'developer' | 'user' | 'assistant'; content: string };
-export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+export type Usage = Answer<'createChatCompletion'>['usage'];
 export type FinishReason = 'stop' | 'length';
 
 /** The result of `query`: the answer and the passages it cites. */
@@ -178,66 +129,37 @@ export type ChatChunk = {
   usage?: Usage | null;
 };
 
+/**
+ * A node as data: any `type`, its `config` an open record, so graphs built from JSON and node types
+ * newer than this SDK compile; the server checks each node against its type's schema.
+ */
 export type WorkflowNode = { id: string; type: string; config: Record<string, unknown>; timeout_ms?: number };
-export type WorkflowEdge = { from: string; to: string; when?: boolean };
+type WorkflowBody = Body<'replaceWorkflow'>;
+export type WorkflowEdge = WorkflowBody['graph']['edges'][number];
 export type WorkflowGraph = { nodes: WorkflowNode[]; edges: WorkflowEdge[] };
-export type Workflow = {
-  id: string;
-  object: 'workflow';
-  name: string;
-  description: string | null;
-  graph: WorkflowGraph;
-  version: number;
-  created_at: string;
-  updated_at: string;
-};
+export type Workflow = Omit<Answer<'getWorkflow'>, 'graph'> & { graph: WorkflowGraph };
+type WorkflowFields = Pick<WorkflowBody, 'name' | 'description'>;
 export type CreateWorkflow =
-  | { name: string; description?: string | null; graph: WorkflowGraph }
-  | { name: string; description?: string | null; template: 'knowledge-qa'; knowledge_base_id: string; model?: string };
-export type ReplaceWorkflow = { name: string; description?: string | null; graph: WorkflowGraph };
+  | (WorkflowFields & { graph: WorkflowGraph })
+  | (WorkflowFields & { template: 'knowledge-qa'; knowledge_base_id: string; model?: string });
+export type ReplaceWorkflow = WorkflowFields & { graph: WorkflowGraph };
 
-export type WorkflowRunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-export type ResponseMode = 'blocking' | 'streaming' | 'async';
-export type WorkflowRun = {
-  id: string;
-  object: 'workflow_run';
-  workflow_id: string;
-  workflow_version: number;
-  status: WorkflowRunStatus;
-  inputs: Record<string, unknown>;
+export type WorkflowRunStatus = WorkflowRun['status'];
+export type ResponseMode = NonNullable<Body<'runWorkflow'>['response_mode']>;
+/** `outputs` as a knowledge-QA workflow fills them: its answer and the citations it rests on. */
+export type WorkflowRun = Omit<Answer<'getWorkflowRun'>, 'outputs'> & {
   outputs: ({ answer?: string; citations?: WireCitation[] } & Record<string, unknown>) | null;
-  node_runs: Record<string, unknown>[];
-  error: { code: string; message: string; node_id: string | null } | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  elapsed_ms: number | null;
 };
 
 /** A server-sent event: `event` is its name (`message` when unnamed), `data` its parsed JSON. */
 export type ServerEvent<T = Record<string, unknown>> = { event: string; data: T };
 
 /** A conversation kept by the server (OpenAI's Conversation object). */
-export type Conversation = { id: string; object: 'conversation'; created_at: number; metadata: Record<string, string> };
+export type Conversation = Answer<'getConversation'>;
+export type ConversationItem = Item<Answer<'listConversationItems'>>;
 /** A citation of an answer stored in a conversation, in the shape of OpenAI's file_citation. */
-export type ConversationAnnotation = { type: 'file_citation'; file_id: string; filename: string; index: number; knowledge_base_id?: string; chunk_id?: string; page?: number };
-export type ConversationItem = {
-  type: 'message';
-  id: string;
-  role: 'user' | 'assistant' | 'system' | 'developer';
-  status: 'completed';
-  content: { type: 'input_text' | 'output_text'; text: string; annotations?: ConversationAnnotation[] }[];
-};
+export type ConversationAnnotation = NonNullable<ConversationItem['content'][number]['annotations']>[number];
 /** An item to add: a message whose content is a string or text parts. */
-export type ConversationItemInput = { type?: 'message'; role: ConversationItem['role']; content: string | { type: 'input_text' | 'output_text'; text: string }[] };
-export type FeedbackParams = { rating: 'up' | 'down'; comment?: string };
-export type Feedback = {
-  id: string;
-  object: 'chat.completion.feedback';
-  chat_completion_id: string;
-  rating: 'up' | 'down';
-  comment: string | null;
-  conversation_id?: string;
-  item_id?: string;
-  created_at: number;
-};
+export type ConversationItemInput = Body<'createConversationItems'>['items'][number];
+export type FeedbackParams = Body<'createChatCompletionFeedback'>;
+export type Feedback = Answer<'createChatCompletionFeedback', 201>;
