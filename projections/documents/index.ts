@@ -1,5 +1,6 @@
 import type { EventData } from '../../schemas/events/index.ts';
 import type { DocumentDoc } from '../../schemas/read-models/documents.ts';
+import type { KnowledgeBaseTotals } from '../../schemas/read-models/knowledge-bases.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
@@ -7,7 +8,7 @@ export type { DocumentDoc };
 
 export const KNOWLEDGE_BASE_TOTALS = 'knowledge_base_totals';
 
-export type KnowledgeBaseTotals = { document_count: number; chunk_count: number };
+export type { KnowledgeBaseTotals };
 
 /** The status a client polls: queued → parsing → indexing → ready | failed. */
 export const documentsProjection = defineProjection<DocumentDoc>()({

@@ -1,23 +1,8 @@
-import type { z } from 'zod';
-import type { VectorStoreSettings } from '../../schemas/events/knowledge-base.ts';
-import type { KnowledgeBaseSettings } from '../../schemas/knowledge-base-settings.ts';
+import type { KnowledgeBaseDoc } from '../../schemas/read-models/knowledge-bases.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type KnowledgeBaseDoc = {
-  id: string;
-  object: 'knowledge_base';
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  settings: KnowledgeBaseSettings;
-  /** Set through the vector-store API only (absent otherwise). */
-  vector_store?: z.infer<typeof VectorStoreSettings>;
-  created_at: string;
-  updated_at: string;
-  /** Revision of the knowledge base's stream: the ETag clients send back in If-Match. */
-  revision: number;
-};
+export type { KnowledgeBaseDoc };
 
 export const knowledgeBasesProjection = defineProjection<KnowledgeBaseDoc>()({
   collection: 'knowledge_bases',

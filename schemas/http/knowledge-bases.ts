@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { KnowledgeBaseSettings, KnowledgeBaseSettingsPatch } from '../knowledge-base-settings.ts';
+import { KnowledgeBaseSettingsPatch } from '../knowledge-base-settings.ts';
+import { KnowledgeBaseDoc, KnowledgeBaseTotals } from '../read-models/knowledge-bases.ts';
 
 const name = z.string().trim().min(1).max(200);
 const description = z.string().max(2000).nullable();
@@ -16,14 +17,17 @@ export const UpdateKnowledgeBaseBody = z
     message: 'give at least one of name, description or settings',
   });
 
+const stored = KnowledgeBaseDoc.shape;
+
+/** A knowledge base as the API shows it: the read model's public fields with its totals, in the order clients have always seen. */
 export const KnowledgeBase = z.object({
-  id: z.string(),
-  object: z.literal('knowledge_base'),
-  name: z.string(),
-  description: z.string().nullable(),
-  settings: KnowledgeBaseSettings,
-  document_count: z.int(),
-  chunk_count: z.int(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  id: stored.id,
+  object: stored.object,
+  name: stored.name,
+  description: stored.description,
+  settings: stored.settings,
+  ...KnowledgeBaseTotals.shape,
+  created_at: stored.created_at,
+  updated_at: stored.updated_at,
 });
+export type KnowledgeBase = z.infer<typeof KnowledgeBase>;

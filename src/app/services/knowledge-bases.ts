@@ -1,6 +1,7 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { z } from 'zod';
 import type { VectorStoreSettings as VectorStoreSettingsSchema } from '../../../schemas/events/knowledge-base.ts';
+import type { KnowledgeBase } from '../../../schemas/http/knowledge-bases.ts';
 import type { KnowledgeBaseSettingsPatch } from '../../../schemas/knowledge-base-settings.ts';
 import { knowledgeBaseDecider } from '../../domain/knowledge-base/knowledge-base.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -17,7 +18,7 @@ import { type Principal, requireKnowledgeBaseAccess, visibleTo } from './princip
 export type KnowledgeBaseInput = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch; vector_store?: VectorStoreSettings };
 export type KnowledgeBasePatch = { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch; vector_store?: VectorStoreSettings };
 
-export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, vector_store: _vs, ...visible }: KnowledgeBaseWithTotals) {
+export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, vector_store: _vs, ...visible }: KnowledgeBaseWithTotals): KnowledgeBase {
   return visible;
 }
 

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { VectorStoreSettings } from '../events/knowledge-base.ts';
+import { KnowledgeBaseSettings } from '../knowledge-base-settings.ts';
+
+/** A knowledge base as the knowledge-bases projection stores it (projections/knowledge-bases). */
+export const KnowledgeBaseDoc = z.object({
+  id: z.string(),
+  object: z.literal('knowledge_base'),
+  workspace_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  settings: KnowledgeBaseSettings,
+  /** Set through the vector-store API only (absent otherwise). */
+  vector_store: VectorStoreSettings.optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** Revision of the knowledge base's stream: the ETag clients send back in If-Match. */
+  revision: z.int(),
+});
+export type KnowledgeBaseDoc = z.infer<typeof KnowledgeBaseDoc>;
+
+/** A knowledge base's counts, kept apart as totals of the documents read model (app/services/knowledge-base-totals.ts). */
+export const KnowledgeBaseTotals = z.object({ document_count: z.int(), chunk_count: z.int() });
+export type KnowledgeBaseTotals = z.infer<typeof KnowledgeBaseTotals>;
