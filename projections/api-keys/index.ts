@@ -1,20 +1,8 @@
-import type { ApiKeyScope } from '../../schemas/events/api-key.ts';
+import type { ApiKeyDoc, ApiKeyHashDoc } from '../../schemas/read-models/api-keys.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type ApiKeyDoc = {
-  id: string;
-  object: 'api_key';
-  workspace_id: string;
-  name: string;
-  hash: string;
-  prefix: string;
-  scopes: ApiKeyScope[];
-  knowledge_base_ids: string[] | null;
-  expires_at: string | null;
-  created_at: string;
-  revoked_at: string | null;
-};
+export type { ApiKeyDoc, ApiKeyHashDoc };
 
 export const apiKeysProjection = defineProjection<ApiKeyDoc>()({
   collection: 'api_keys',
@@ -35,8 +23,6 @@ export const apiKeysProjection = defineProjection<ApiKeyDoc>()({
 });
 
 /** Secret hash → key id: how a bearer token finds its key without scanning. */
-export type ApiKeyHashDoc = { key_id: string };
-
 export const apiKeyHashesProjection = defineProjection<ApiKeyHashDoc>()({
   collection: 'api_key_hashes',
   eventTypes: ['ApiKeyCreated'],

@@ -1,28 +1,8 @@
-import type { z } from 'zod';
-import type { ConversationItem } from '../../schemas/events/conversation.ts';
+import type { ConversationDoc, ConversationItemDoc } from '../../schemas/read-models/conversations.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type ConversationDoc = {
-  id: string;
-  object: 'conversation';
-  workspace_id: string;
-  metadata: Record<string, string>;
-  /** Every knowledge base a chat of this conversation searched: a key must be allowed them all to read it. */
-  knowledge_base_ids: string[];
-  /** Its items in the order they were added: a chat reads them by id, never by scanning every conversation's items. */
-  item_ids: string[];
-  created_at: string;
-  updated_at: string;
-};
-
-export type ConversationItemDoc = {
-  id: string;
-  conversation_id: string;
-  /** The chat that added the item (its question or its answer), for feedback on it; null for a client's item. */
-  chat_id: string | null;
-  item: z.infer<typeof ConversationItem>;
-};
+export type { ConversationDoc, ConversationItemDoc };
 
 export const conversationsProjection = defineProjection<ConversationDoc>()({
   collection: 'conversations',

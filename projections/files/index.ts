@@ -1,18 +1,8 @@
+import type { FileDoc } from '../../schemas/read-models/files.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type FileDoc = {
-  id: string;
-  object: 'file';
-  workspace_id: string;
-  filename: string;
-  purpose: string;
-  bytes: number;
-  sha256: string;
-  media_type: string;
-  uploaded_by: string | null;
-  created_at: string;
-};
+export type { FileDoc };
 
 /** The Files API's records: one per stored file, gone once deleted. */
 export const filesProjection = defineProjection<FileDoc>()({

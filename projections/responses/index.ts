@@ -1,11 +1,10 @@
-import type { z } from 'zod';
-import type { ResponseStored } from '../../schemas/events/response.ts';
+import type { ResponseDoc } from '../../schemas/read-models/responses.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-/** A stored response as GET /v1/responses/{id} and previous_response_id read it; deleting it removes the document. */
-export type ResponseDoc = Omit<z.infer<typeof ResponseStored>, 'response_id'> & { id: string };
+export type { ResponseDoc };
 
+/** Deleting a response removes its document. */
 export const responsesProjection = defineProjection<ResponseDoc>()({
   collection: 'responses',
   eventTypes: ['ResponseStored', 'ResponseDeleted'],

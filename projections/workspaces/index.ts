@@ -1,7 +1,8 @@
+import type { WorkspaceDoc } from '../../schemas/read-models/workspaces.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
-export type WorkspaceDoc = { id: string; object: 'workspace'; name: string; created_at: string };
+export type { WorkspaceDoc };
 
 export const workspacesProjection = defineProjection<WorkspaceDoc>()({
   collection: 'workspaces',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiKeyScope } from '../events/api-key.ts';
+import { ApiKeyDoc } from '../read-models/api-keys.ts';
 
 export const CreateApiKeyBody = z.strictObject({
   name: z.string().trim().min(1).max(200),
@@ -8,16 +9,8 @@ export const CreateApiKeyBody = z.strictObject({
   expires_at: z.iso.datetime({ offset: true }).nullable().default(null),
 });
 
-export const ApiKey = z.object({
-  id: z.string(),
-  object: z.literal('api_key'),
-  name: z.string(),
-  prefix: z.string(),
-  scopes: z.array(ApiKeyScope),
-  knowledge_base_ids: z.array(z.string()).nullable(),
-  expires_at: z.string().nullable(),
-  created_at: z.string(),
-  revoked_at: z.string().nullable(),
-});
+/** A key as the API shows it: never its hash. */
+export const ApiKey = ApiKeyDoc.omit({ workspace_id: true, hash: true });
+export type ApiKey = z.infer<typeof ApiKey>;
 
 export const ApiKeyWithSecret = ApiKey.extend({ secret: z.string().describe('Shown once, never again.') });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FeedbackRating } from '../events/chat.ts';
 import { ContentPartType, ConversationItem, ConversationMetadata, MessageRole } from '../events/conversation.ts';
+import { ConversationDoc } from '../read-models/conversations.ts';
 import { SortOrder } from './common.ts';
 
 /** So that an item always fits in an event (well under 512 KB, however its text escapes in JSON). */
@@ -39,12 +40,14 @@ export const ItemsQuery = z.strictObject({
 });
 export const ItemQuery = z.strictObject({ include: z.union([z.string(), z.array(z.string())]).optional() });
 
+/** OpenAI's Conversation object: the read model's id and metadata, its creation time in Unix seconds. */
 export const Conversation = z.object({
-  id: z.string(),
-  object: z.literal('conversation'),
+  id: ConversationDoc.shape.id,
+  object: ConversationDoc.shape.object,
   created_at: z.int().describe('Unix seconds'),
-  metadata: z.record(z.string(), z.string()),
+  metadata: ConversationDoc.shape.metadata,
 });
+export type Conversation = z.infer<typeof Conversation>;
 
 export { ConversationItem };
 

@@ -2,6 +2,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyDoc, ApiKeyHashDoc } from '../../../projections/api-keys/index.ts';
 import type { ApiKeyScope } from '../../../schemas/events/api-key.ts';
+import type { ApiKey } from '../../../schemas/http/api-keys.ts';
 import { apiKeyDecider, keyValidity } from '../../domain/api-key/api-key.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
@@ -22,7 +23,7 @@ export const hashSecret = (secret: string) => hash('sha256', secret, 'hex');
 export const generateSecret = () => `kbqa-${randomBytes(32).toString('base64url')}`;
 
 /** The public face of a key: never its hash. */
-export function presentKey({ hash: _hash, workspace_id: _ws, ...visible }: ApiKeyDoc) {
+export function presentKey({ hash: _hash, workspace_id: _ws, ...visible }: ApiKeyDoc): ApiKey {
   return visible;
 }
 

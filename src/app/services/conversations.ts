@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ConversationDoc, ConversationItemDoc } from '../../../projections/conversations/index.ts';
 import type { ConversationAnnotation, ConversationItem } from '../../../schemas/events/conversation.ts';
+import type { Conversation } from '../../../schemas/http/conversations.ts';
 import { batchItems } from '../../domain/conversation/batches.ts';
 import { conversationDecider, type ConversationCommand } from '../../domain/conversation/conversation.ts';
 import type { ChatMessage } from '../../ports/models.ts';
@@ -19,7 +20,7 @@ export type NewItem = { role: Role; content: string | { text: string }[]; annota
 export type ItemSource = { chatId: string; knowledgeBaseIds: string[] };
 
 /** OpenAI's Conversation object. */
-export const presentConversation = (doc: ConversationDoc) => ({
+export const presentConversation = (doc: ConversationDoc): Conversation => ({
   id: doc.id,
   object: 'conversation' as const,
   created_at: Math.floor(Date.parse(doc.created_at) / 1000),

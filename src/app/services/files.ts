@@ -1,5 +1,6 @@
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { FileDoc } from '../../../projections/files/index.ts';
+import type { OpenAiFile } from '../../../schemas/http/openai-files.ts';
 import { fileDecider } from '../../domain/file/file.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -15,7 +16,7 @@ export type FileBytes = { filename: string; sha256: string; bytes: number; media
 /** The most documents one file's deletion removes (one per knowledge base it was attached to). */
 const MAX_COPIES = 1000;
 
-export function presentFile(doc: FileDoc) {
+export function presentFile(doc: FileDoc): OpenAiFile {
   return { id: doc.id, object: 'file' as const, bytes: doc.bytes, created_at: toUnix(doc.created_at), filename: doc.filename, purpose: doc.purpose, status: 'processed' as const, status_details: null };
 }
 
