@@ -1,30 +1,31 @@
 import { z } from 'zod';
+import { CompoundOperator, EqualityOperator, MembershipOperator, OrderingOperator } from '../filter-operators.ts';
 
 const key = z.string().min(1).max(100).describe('A metadata key of the document');
 const scalar = z.union([z.string().max(1000), z.number(), z.boolean()]);
 
 const Equality = z.strictObject({
-  type: z.enum(['eq', 'ne']),
+  type: EqualityOperator,
   key,
   value: scalar,
 });
 const Ordering = z.strictObject({
-  type: z.enum(['gt', 'gte', 'lt', 'lte']),
+  type: OrderingOperator,
   key,
   value: z.union([z.string().max(1000), z.number()]).describe('Numbers compare numerically, strings by code unit (ISO dates order as dates)'),
 });
 const Membership = z.strictObject({
-  type: z.enum(['in', 'nin']),
+  type: MembershipOperator,
   key,
   value: z.array(scalar).min(1).max(100),
 });
 
 /** The wire shapes (readonly-free) of src/domain/retrieval/metadata-filter.ts, which they must stay assignable to. */
 export type FilterBody = z.infer<typeof Equality> | z.infer<typeof Ordering> | z.infer<typeof Membership> | CompoundBody;
-type CompoundBody = { type: 'and' | 'or'; filters: FilterBody[] };
+type CompoundBody = { type: CompoundOperator; filters: FilterBody[] };
 
 const Compound: z.ZodType<CompoundBody> = z.strictObject({
-  type: z.enum(['and', 'or']),
+  type: CompoundOperator,
   get filters() {
     return z.array(FilterGrammar).min(1).max(100);
   },

@@ -1,15 +1,14 @@
+import type { CompoundOperator, MembershipOperator, OrderingOperator, ScalarOperator } from '../../../schemas/filter-operators.ts';
+
 /** A document's metadata value, as uploaded. */
 export type MetadataValue = string | number | boolean;
 export type Metadata = Readonly<Record<string, MetadataValue>>;
 
-export type ScalarOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte';
-export type ListOperator = 'in' | 'nin';
-
 /** OpenAI's vector-store search filter grammar: a comparison, or `and`/`or` over filters, nested. */
 export type ComparisonFilter =
   | { type: ScalarOperator; key: string; value: MetadataValue }
-  | { type: ListOperator; key: string; value: readonly MetadataValue[] };
-export type CompoundFilter = { type: 'and' | 'or'; filters: readonly MetadataFilter[] };
+  | { type: MembershipOperator; key: string; value: readonly MetadataValue[] };
+export type CompoundFilter = { type: CompoundOperator; filters: readonly MetadataFilter[] };
 export type MetadataFilter = ComparisonFilter | CompoundFilter;
 
 /** The older syntax (`filter.metadata`): each key must equal the value, or one of the values of a list. */
@@ -45,7 +44,7 @@ export function matchesFilter(filter: MetadataFilter, metadata: Metadata): boole
   }
 }
 
-function ordered(operator: 'gt' | 'gte' | 'lt' | 'lte', actual: MetadataValue, expected: MetadataValue): boolean {
+function ordered(operator: OrderingOperator, actual: MetadataValue, expected: MetadataValue): boolean {
   const comparable = (typeof actual === 'number' && typeof expected === 'number') || (typeof actual === 'string' && typeof expected === 'string');
   if (!comparable || Number.isNaN(actual)) return false;
   switch (operator) {
