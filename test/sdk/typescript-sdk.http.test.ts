@@ -107,7 +107,7 @@ test.serial('upload text and files, waiting for ready with progress', async (t) 
 });
 
 test.serial('a document that fails is a DocumentFailedError carrying it', async (t) => {
-  const error = await t.throwsAsync(kbqa.documents.upload(state.kbId, { name: 'blank.txt', data: '' }, { wait: true }), { instanceOf: DocumentFailedError });
+  const error = await t.throwsAsync(kbqa.documents.upload(state.kbId, { name: 'blank.txt', data: ' \n\n ' }, { wait: true }), { instanceOf: DocumentFailedError });
   t.like(error.failed[0], { name: 'blank.txt', status: 'failed', error: { code: 'empty' } });
 });
 
