@@ -131,7 +131,8 @@ class ClientTest(unittest.TestCase):
 
     def test_a_failed_document_raises_document_failed_error(self) -> None:
         with self.assertRaises(DocumentFailedError) as failed:
-            self.client.documents.upload(self.kb.id, ("blank.txt", b""), wait=True)
+            # Blank, not empty: an empty file is refused at upload (400), a blank one fails as a document.
+            self.client.documents.upload(self.kb.id, ("blank.txt", b" \n"), wait=True)
         document = failed.exception.failed[0]
         self.assertEqual((document.name, document.status, document.error["code"]), ("blank.txt", "failed", "empty"))
 
