@@ -82,6 +82,7 @@ const Env = z.object({
   PINECONE_API_KEY: z.string().min(1).optional(),
   PINECONE_INDEX: z.string().min(1).optional(),
   PINECONE_INDEX_HOST: z.string().min(1).optional(),
+  KBQA_SECRET_KEY: z.string().trim().optional(),
 });
 
 /** Which engine backs each port; null means the embedded adapter under the data directory. */
@@ -141,6 +142,12 @@ export type Config = {
     maxContextTokens: number;
   };
   distributed: DistributedConfig;
+  /**
+   * The master key that wraps every workspace's data key in the secret store (KBQA_SECRET_KEY, 32
+   * bytes as base64 or hex). Unset: the embedded profile keeps one in `<data dir>/secret.key`; the
+   * distributed profile refuses to start (composition/secret-store.ts).
+   */
+  secretKey: Buffer | undefined;
   /** What the embedded indexes may hold in memory before the least recently used knowledge bases are unloaded; 0: no limit. */
   indexMemoryBytes: number;
   /** Processes that answer retrievals beside the main one when it is busy (embedded indexes only); 0: none. */
@@ -230,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mongo: e.MONGODB_URL ? { url: e.MONGODB_URL } : null,
       pinecone: pinecone(e),
     },
+    secretKey: e.KBQA_SECRET_KEY ? parseSecretKey(e.KBQA_SECRET_KEY) : undefined,
     indexMemoryBytes: (e.KBQA_INDEX_MEMORY_MB ?? defaultIndexMemoryMb()) * 1024 * 1024,
     queryProcesses: e.KBQA_QUERY_PROCESSES ?? availableParallelism() - 1,
     ingestion: {
@@ -258,6 +266,13 @@ function defaultIndexMemoryMb(): number {
   const constrained = process.constrainedMemory();
   const total = constrained > 0 && constrained < totalmem() ? constrained : totalmem();
   return Math.max(64, Math.floor(total / 8 / 1024 / 1024));
+}
+
+/** 32 bytes, written as 64 hex digits or as base64; anything else is named, never echoed (it is a secret). */
+export function parseSecretKey(text: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, 'base64') : null;
+  if (key?.length !== 32) throw new Error('invalid configuration: KBQA_SECRET_KEY: must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)');
+  return key;
 }
 
 function pinecone(e: z.infer<typeof Env>): DistributedConfig['pinecone'] {

@@ -20,6 +20,8 @@ import type { PassageStore } from '../ports/passage-store.ts';
 import { createWorkerPageRenderer } from '../adapters/local/worker-page-renderer.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
+import type { SecretStore } from '../ports/secret-store.ts';
+import { openSecretStore } from './secret-store.ts';
 
 export type SearchIndexes = { vectors: VectorIndex; keywords: KeywordIndex; graph: EntityGraph; passages: PassageStore };
 
@@ -31,6 +33,8 @@ export type Infrastructure = {
   readModels: ReadModelStore;
   checkpoints: CheckpointStore;
   blobs: BlobStore;
+  /** Model providers' API keys and the workspaces' secrets, encrypted (ports/secret-store.ts). */
+  secrets: SecretStore;
   /** Draws document pages (GET …/pages/{n}/image). */
   renderer: PageRenderer;
   indexes: SearchIndexes;
@@ -75,6 +79,10 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
   };
   try {
     const adapters: Record<string, string> = {};
+    // First: a distributed deployment without KBQA_SECRET_KEY stops here, before it connects anywhere.
+    const secrets = openSecretStore(config);
+    closers.unshift(() => secrets.close());
+    adapters.secret_store = 'sqlite';
     const dist = await distributedAdapters(config.distributed);
     const store = eventStore ? dist!.createEsdbEventStore({ connectionString: eventStore.url }) : createSqliteEventStore({ db: sqlite() });
     closers.unshift(() => store.close());
@@ -128,6 +136,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
       readModels,
       checkpoints,
       blobs,
+      secrets,
       indexes,
       analyzer,
       bus,

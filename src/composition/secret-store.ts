@@ -1,0 +1,46 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openSqlite } from '../adapters/sqlite/database.ts';
+import { createSqliteSecretStore } from '../adapters/sqlite/secret-store.ts';
+import { type Config, parseSecretKey } from '../config.ts';
+import type { SecretStore } from '../ports/secret-store.ts';
+import { randomBytes } from 'node:crypto';
+
+/** Where the embedded profile keeps its master key when KBQA_SECRET_KEY is not set. */
+export const secretKeyFile = (dataDir: string) => join(dataDir, 'secret.key');
+
+/**
+ * The master key: KBQA_SECRET_KEY when set. Without it the embedded profile makes one on its
+ * first start, readable by the owner alone; a distributed deployment refuses, since processes on
+ * other machines could not share a file and a lost key loses every secret.
+ */
+export function masterKey(config: Pick<Config, 'secretKey' | 'distributed' | 'dataDir'>): Buffer {
+  if (config.secretKey) return config.secretKey;
+  const { eventStore, kafka, mongo } = config.distributed;
+  if (eventStore || kafka || mongo) {
+    throw new Error('KBQA_SECRET_KEY is required when EVENTSTORE_URL, KAFKA_BROKERS or MONGODB_URL is set: 32 bytes as base64 or hex (openssl rand -base64 32)');
+  }
+  const path = secretKeyFile(config.dataDir);
+  mkdirSync(config.dataDir, { recursive: true });
+  try {
+    writeFileSync(path, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  try {
+    return parseSecretKey(readFileSync(path, 'utf8').trim());
+  } catch {
+    throw new Error(`${path} does not hold a 32-byte key (base64 or hex)`);
+  }
+}
+
+/**
+ * The secret store, in the data directory's database on a connection of its own (the SQLite
+ * adapter turns on secure_delete for its connection, which should not slow the other tables).
+ */
+export function openSecretStore(config: Pick<Config, 'secretKey' | 'distributed' | 'dataDir'>): SecretStore {
+  const key = masterKey(config);
+  const db = openSqlite(join(config.dataDir, 'kbqa.db'));
+  const store = createSqliteSecretStore(db, key);
+  return { ...store, close: async () => void db.close() };
+}
