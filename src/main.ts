@@ -124,6 +124,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       passages: indexes.passages,
       blobs,
       renderer: infra.renderer,
+      secrets: infra.secrets,
       storeContent: config.chat.storeContent,
     });
     if (parts.api && !parts.projector) {
@@ -170,6 +171,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       readModels,
       checkpoints: infra.checkpoints,
       blobs,
+      secrets: infra.secrets,
       models,
       embedders,
       logger,

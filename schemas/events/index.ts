@@ -6,6 +6,7 @@ import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEve
 import { fileEvents } from './file.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { responseEvents } from './response.ts';
+import { secretEvents } from './secret.ts';
 import { workflowEvents } from './workflow.ts';
 import { workflowRunEvents } from './workflow-run.ts';
 import { workspaceEvents } from './workspace.ts';
@@ -27,6 +28,7 @@ export const eventCatalog = {
   ...entries(conversationEvents, 'conversation'),
   ...entries(workflowEvents, 'workflow'),
   ...entries(workflowRunEvents, 'workflow_run'),
+  ...entries(secretEvents, 'secret'),
 };
 
 type Catalog = typeof eventCatalog;

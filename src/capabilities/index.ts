@@ -12,6 +12,7 @@ import { mcp } from './mcp.ts';
 import { models } from './models.ts';
 import { responses } from './responses.ts';
 import { search } from './search.ts';
+import { secrets } from './secrets.ts';
 import { vectorStores } from './vector-stores.ts';
 import { workflows } from './workflows.ts';
 import { workspaces } from './workspaces.ts';
@@ -26,6 +27,7 @@ export const CAPABILITIES: readonly Capability[] = [
   models,
   embeddings,
   apiKeys,
+  secrets,
   knowledgeBases,
   documents,
   search,

@@ -9,6 +9,7 @@ import { createFeedbackService } from '../app/services/feedback.ts';
 import { createFileService } from '../app/services/files.ts';
 import { createKnowledgeBaseService } from '../app/services/knowledge-bases.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
+import { createSecretService } from '../app/services/secrets.ts';
 import { createResponsesService } from '../app/services/responses.ts';
 import type { SearchService } from '../app/services/search.ts';
 import { createVectorStoreBatches } from '../app/services/vector-store-batches.ts';
@@ -19,6 +20,7 @@ import type { BlobStore } from '../ports/blob-store.ts';
 import type { ChatModel, Embedder } from '../ports/models.ts';
 import type { PageRenderer } from '../ports/page-renderer.ts';
 import type { PassageStore } from '../ports/passage-store.ts';
+import type { SecretStore } from '../ports/secret-store.ts';
 
 export type ServiceDeps = {
   ctx: AppContext;
@@ -30,6 +32,8 @@ export type ServiceDeps = {
   passages: PassageStore;
   blobs: BlobStore;
   renderer: PageRenderer;
+  /** Encrypted values by reference: secrets' and model providers' keys. */
+  secrets: SecretStore;
   /** Whether a chat's question and answer go into its event (KBQA_STORE_CHAT_CONTENT). */
   storeContent: boolean;
 };
@@ -62,6 +66,7 @@ export function createServices(deps: ServiceDeps) {
     vectorStores,
     vectorStoreSearch: createVectorStoreSearch({ search, stores: vectorStores, readModels: ctx.readModels }),
     vectorStoreBatches: createVectorStoreBatches(vectorStores, ctx.now),
+    secrets: createSecretService(ctx, deps.secrets),
   };
 }
 

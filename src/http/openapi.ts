@@ -17,6 +17,8 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', shared?: Record<s
 const TAGS: Record<string, string> = {
   models: 'The chat, embedding and rerank models this deployment can use.',
   'api-keys': 'The bearer keys of the caller’s workspace, with their scopes and knowledge bases (admin scope).',
+  secrets: 'Named secrets of the workspace, stored encrypted; values are never returned (admin scope, keys not limited to knowledge bases).',
+  'model-providers': 'OpenAI-compatible model providers of the workspace (OpenAI, Ollama, vLLM …): their keys stored encrypted, their models named `{provider}/{model}` (admin scope, keys not limited to knowledge bases).',
   'knowledge-bases': 'Knowledge bases and their retrieval settings.',
   documents: 'Upload documents into a knowledge base; follow their parsing and indexing; read their chunks.',
   search: 'Vector, keyword and graph recall over a knowledge base, fused and reranked.',

@@ -43,3 +43,12 @@ export function visibleTo<Doc>(principal: Principal, knowledgeBasesOf: (doc: Doc
 }
 
 export const requireKnowledgeBaseAccess = (principal: Principal, knowledgeBaseId: string) => requireKnowledgeBasesAccess(principal, [knowledgeBaseId]);
+
+/**
+ * What belongs to the whole workspace (its secrets, its model providers) is for keys that reach
+ * the whole workspace: a key limited to some knowledge bases is refused, as it is when creating one.
+ */
+export function requireWorkspaceWide(principal: Principal, what: string) {
+  if (principal.knowledgeBaseIds === null) return;
+  throw forbidden('workspace_key_required', `A key limited to certain knowledge bases cannot manage ${what}: they belong to the whole workspace.`);
+}
