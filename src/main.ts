@@ -32,6 +32,7 @@ import { createHttpServer } from './http/server.ts';
 import { createApp, createOperationsApp } from './http/app.ts';
 import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
+import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 
 export { createModels };
@@ -125,6 +126,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       blobs,
       renderer: infra.renderer,
       secrets: infra.secrets,
+      probe: createModelsProbe(),
       storeContent: config.chat.storeContent,
     });
     if (parts.api && !parts.projector) {

@@ -10,6 +10,7 @@ import { files } from './files.ts';
 import { knowledgeBases } from './knowledge-bases.ts';
 import { mcp } from './mcp.ts';
 import { models } from './models.ts';
+import { modelProviders } from './model-providers.ts';
 import { responses } from './responses.ts';
 import { search } from './search.ts';
 import { secrets } from './secrets.ts';
@@ -25,6 +26,7 @@ import { workspaces } from './workspaces.ts';
 export const CAPABILITIES: readonly Capability[] = [
   workspaces,
   models,
+  modelProviders,
   embeddings,
   apiKeys,
   secrets,

@@ -10,6 +10,8 @@ import { createFileService } from '../app/services/files.ts';
 import { createKnowledgeBaseService } from '../app/services/knowledge-bases.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
 import { createSecretService } from '../app/services/secrets.ts';
+import { createModelProviderService } from '../app/services/model-providers.ts';
+import type { ModelProviderProbe } from '../ports/model-provider-probe.ts';
 import { createResponsesService } from '../app/services/responses.ts';
 import type { SearchService } from '../app/services/search.ts';
 import { createVectorStoreBatches } from '../app/services/vector-store-batches.ts';
@@ -34,6 +36,8 @@ export type ServiceDeps = {
   renderer: PageRenderer;
   /** Encrypted values by reference: secrets' and model providers' keys. */
   secrets: SecretStore;
+  /** Asks a workspace's provider for its models (test and discover). */
+  probe: ModelProviderProbe;
   /** Whether a chat's question and answer go into its event (KBQA_STORE_CHAT_CONTENT). */
   storeContent: boolean;
 };
@@ -67,6 +71,7 @@ export function createServices(deps: ServiceDeps) {
     vectorStoreSearch: createVectorStoreSearch({ search, stores: vectorStores, readModels: ctx.readModels }),
     vectorStoreBatches: createVectorStoreBatches(vectorStores, ctx.now),
     secrets: createSecretService(ctx, deps.secrets),
+    modelProviders: createModelProviderService(ctx, deps.secrets, deps.probe),
   };
 }
 

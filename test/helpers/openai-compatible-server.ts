@@ -17,11 +17,33 @@ export function vectorFor(text: string, dimensions: number): number[] {
  * A loopback server that speaks OpenAI's /v1/embeddings wire format: it answers the first
  * `failFirst` requests with 429 (retry-after: 0), then with vectors listed in reverse order
  * (each carrying its `index`), the way a real provider is allowed to. A request's `dimensions` shortens the vectors, as text-embedding-3 does.
+ * GET /v1/models lists `models` (the connection check and discovery of model providers).
  */
-export async function startEmbeddingsServer({ dimensions, failFirst = 0 }: { dimensions: number; failFirst?: number }): Promise<EmbeddingsServer> {
+export async function startEmbeddingsServer({
+  dimensions,
+  failFirst = 0,
+  apiKey,
+  models = [],
+}: {
+  dimensions: number;
+  failFirst?: number;
+  /** When set, GET /v1/models answers 401 to any other bearer key. */
+  apiKey?: string;
+  /** What GET /v1/models lists, as OpenAI does ({object:"model", id, owned_by}). */
+  models?: string[];
+}): Promise<EmbeddingsServer> {
   const requests: EmbeddingsServer['requests'] = [];
   let failures = failFirst;
   const server = createServer(async (req, res) => {
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      if (apiKey !== undefined && req.headers.authorization !== `Bearer ${apiKey}`) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'loopback' })) }));
+    }
+    if (req.method === 'GET') return res.writeHead(404).end();
     const body = JSON.parse(await read(req)) as { model: string; input: string[]; dimensions?: number };
     requests.push({ authorization: req.headers.authorization, model: body.model, inputs: body.input, ...(body.dimensions !== undefined && { dimensions: body.dimensions }) });
     if (req.url !== '/v1/embeddings') return res.writeHead(404).end();

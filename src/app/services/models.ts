@@ -15,6 +15,12 @@ export function createModelCatalog(models: readonly ModelInfo[], defaultEmbeddin
   return { list: () => models, get: (id) => byId.get(id), defaultEmbeddingModel };
 }
 
-export function presentModel(model: ModelInfo) {
-  return { id: model.id, object: 'model' as const, created: model.created, owned_by: model.ownedBy };
+/**
+ * A model as /v1/models shows it. `owned_by` says whose it is: `kbqa` for the offline models, a
+ * workspace provider's name for its models, and `deployment` for the providers the environment
+ * configures (their adapters label the protocol they speak, which is not who owns them).
+ */
+export function presentModel(model: ModelInfo, source: 'deployment' | 'workspace' = 'deployment') {
+  const ownedBy = source === 'workspace' || model.ownedBy === 'kbqa' ? model.ownedBy : 'deployment';
+  return { id: model.id, object: 'model' as const, created: model.created, owned_by: ownedBy, type: model.kind };
 }

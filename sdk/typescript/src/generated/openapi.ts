@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the models this deployment can use */
+        /** List the models this deployment and the caller’s workspace can use */
         get: operations["listModels"];
         put?: never;
         post?: never;
@@ -28,10 +28,81 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one model */
+        /** Get one model (a workspace provider’s as `{provider}%2F{model}`) */
         get: operations["getModel"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/model-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workspace’s model providers */
+        get: operations["listModelProviders"];
+        put?: never;
+        /** Connect an OpenAI-compatible model provider to the workspace; its API key is stored encrypted */
+        post: operations["createModelProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/model-providers/{provider_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a model provider */
+        get: operations["getModelProvider"];
+        put?: never;
+        post?: never;
+        /** Delete a model provider and destroy its API key (409 in_use while knowledge bases use its models) */
+        delete: operations["deleteModelProvider"];
+        options?: never;
+        head?: never;
+        /** Change a model provider’s name, base URL, API key or models */
+        patch: operations["updateModelProvider"];
+        trace?: never;
+    };
+    "/v1/model-providers/{provider_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the connection: GET {base_url}/models with the key, and say what failed (auth, DNS, refused, timeout, TLS, wrong path) */
+        post: operations["testModelProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/model-providers/{provider_id}/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The provider’s own model list, from its /models (502 saying why when it cannot be asked) */
+        post: operations["discoverModelProvider"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,7 +1097,10 @@ export interface operations {
                             /** @constant */
                             object: "model";
                             created: number;
+                            /** @description `kbqa` for the offline models, `deployment` for the providers the environment configures, a workspace provider’s name for its models. */
                             owned_by: string;
+                            /** @enum {string} */
+                            type: "chat" | "embedding" | "rerank";
                         }[];
                         has_more: boolean;
                         first_id?: string | null;
@@ -1062,7 +1136,10 @@ export interface operations {
                         /** @constant */
                         object: "model";
                         created: number;
+                        /** @description `kbqa` for the offline models, `deployment` for the providers the environment configures, a workspace provider’s name for its models. */
                         owned_by: string;
+                        /** @enum {string} */
+                        type: "chat" | "embedding" | "rerank";
                     };
                 };
             };
@@ -1070,6 +1147,340 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listModelProviders: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            id: string;
+                            /** @constant */
+                            object: "model_provider";
+                            name: string;
+                            base_url: string;
+                            api_key_hint: string;
+                            models: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "chat" | "embedding" | "rerank";
+                                dimensions?: number;
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        has_more: boolean;
+                        first_id?: string | null;
+                        last_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createModelProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * Format: uri
+                     * @description The provider’s OpenAI-compatible API root, e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM).
+                     */
+                    base_url: string;
+                    /** @description Stored encrypted; only its last four characters are ever shown (api_key_hint). */
+                    api_key: string;
+                    /** @default [] */
+                    models?: {
+                        id: string;
+                        /** @enum {string} */
+                        type: "chat" | "embedding" | "rerank";
+                        dimensions?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "model_provider";
+                        name: string;
+                        base_url: string;
+                        api_key_hint: string;
+                        models: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "chat" | "embedding" | "rerank";
+                            dimensions?: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getModelProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "model_provider";
+                        name: string;
+                        base_url: string;
+                        api_key_hint: string;
+                        models: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "chat" | "embedding" | "rerank";
+                            dimensions?: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    deleteModelProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "model_provider.deleted";
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateModelProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Format: uri
+                     * @description The provider’s OpenAI-compatible API root, e.g. https://api.openai.com/v1, http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM).
+                     */
+                    base_url?: string;
+                    /** @description Stored encrypted; only its last four characters are ever shown (api_key_hint). */
+                    api_key?: string;
+                    models?: {
+                        id: string;
+                        /** @enum {string} */
+                        type: "chat" | "embedding" | "rerank";
+                        dimensions?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "model_provider";
+                        name: string;
+                        base_url: string;
+                        api_key_hint: string;
+                        models: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "chat" | "embedding" | "rerank";
+                            dimensions?: number;
+                        }[];
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    testModelProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        latency_ms: number;
+                        error?: {
+                            /** @enum {string} */
+                            code: "auth_failed" | "dns_failed" | "connection_refused" | "timeout" | "tls_error" | "wrong_path" | "provider_error" | "invalid_response" | "connection_failed";
+                            message: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    discoverModelProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            type?: "chat" | "embedding" | "rerank";
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["ServerError"];
         };

@@ -1,0 +1,179 @@
+import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
+import type { ModelProviderDoc } from '../../../projections/model-providers/index.ts';
+import type { ModelProvider } from '../../../schemas/http/model-providers.ts';
+import { knowledgeBasesUsing, type ProviderChanges, modelProviderDecider } from '../../domain/model-provider/model-provider.ts';
+import { ApiError } from '../../ports/api-error.ts';
+import type { ModelProviderProbe } from '../../ports/model-provider-probe.ts';
+import type { ModelInfo } from '../../ports/models.ts';
+import type { ReadModelStore } from '../../ports/read-models.ts';
+import type { SecretStore } from '../../ports/secret-store.ts';
+import { handleCommand } from '../command-handler.ts';
+import { type AppContext, commandMetadata, settled } from '../context.ts';
+import { resourceNotFound } from '../errors.ts';
+import { findPage, type PageRequest } from './paging.ts';
+import { type Principal, requireWorkspaceWide } from './principal.ts';
+import { secretHint } from './secret-hint.ts';
+
+type NewProvider = { name: string; base_url: string; api_key: string; models: ModelProviderDoc['models'] };
+type ProviderPatch = Partial<NewProvider>;
+
+/** The public face of a provider: never its key, nor where the key is kept. */
+export const presentProvider = ({ workspace_id: _ws, secret_ref: _ref, ...visible }: ModelProviderDoc): ModelProvider => visible;
+
+const conflictError = (code: string, message: string, param: string | null = null) => new ApiError(409, 'conflict_error', code, message, { param });
+
+/** Every document of a workspace in a collection, a page at a time (a workspace has few providers and knowledge bases). */
+async function allOf<Doc extends { id: string }>(readModels: ReadModelStore, collection: string, workspaceId: string): Promise<Doc[]> {
+  const docs: Doc[] = [];
+  for (let after: string | undefined; ; ) {
+    const page = await readModels.find<Doc>(collection, { where: { workspace_id: workspaceId }, order: 'asc', after, limit: 500 });
+    docs.push(...page);
+    if (page.length < 500) return docs;
+    after = page[page.length - 1]!.id;
+  }
+}
+
+/** A provider's models as /v1/models lists them: `{provider}/{model}`, owned by the provider's name. */
+export function providerModels(provider: ModelProviderDoc): ModelInfo[] {
+  const created = Math.floor(Date.parse(provider.created_at) / 1000);
+  return provider.models.map((m) => ({ id: `${provider.name}/${m.id}`, kind: m.type, ownedBy: provider.name, created }));
+}
+
+/**
+ * A workspace's model providers. The key goes to the SecretStore under a fresh ref before the
+ * event that names the ref (an event never points at nothing) and is destroyed again when the
+ * command is refused; a replaced or deleted provider's key is destroyed once the event that drops
+ * it is appended, by the ref that event names.
+ *
+ * Names are unique per workspace by a look at the read model before the command: two requests
+ * racing for one name can both pass (docs/model-providers.md, not done yet).
+ */
+export function createModelProviderService(ctx: AppContext, secrets: SecretStore, probe: ModelProviderProbe) {
+  const { readModels } = ctx;
+
+  async function find(principal: Principal, id: string): Promise<ModelProviderDoc> {
+    requireWorkspaceWide(principal, 'model providers');
+    const doc = await readModels.get<ModelProviderDoc>('model_providers', id);
+    if (!doc || doc.workspace_id !== principal.workspaceId) throw resourceNotFound('model_provider', id);
+    return doc;
+  }
+
+  async function requireFreeName(workspaceId: string, name: string, except?: string) {
+    const [holder] = await readModels.find<ModelProviderDoc>('model_providers', { where: { workspace_id: workspaceId, name }, limit: 1 });
+    if (holder && holder.id !== except) throw conflictError('model_provider_name_taken', `A model provider named '${name}' already exists in this workspace.`, 'name');
+  }
+
+  async function requireUnused(provider: ModelProviderDoc, doing: string) {
+    const using = knowledgeBasesUsing(provider.name, await allOf<KnowledgeBaseDoc>(readModels, 'knowledge_bases', provider.workspace_id));
+    if (using.length > 0) {
+      throw conflictError('in_use', `Cannot ${doing} model provider '${provider.name}': knowledge bases use its models: ${using.join(', ')}. Change their embedding_model and rerank.model first.`);
+    }
+  }
+
+  async function keyOf(provider: ModelProviderDoc): Promise<string> {
+    const key = await secrets.get(provider.workspace_id, provider.secret_ref);
+    if (key === null) throw new Error(`the API key of model provider ${provider.id} is missing from the secret store`);
+    return key;
+  }
+
+  return {
+    async create(principal: Principal, body: NewProvider, correlationId?: string): Promise<ModelProvider> {
+      requireWorkspaceWide(principal, 'model providers');
+      const workspaceId = principal.workspaceId;
+      await requireFreeName(workspaceId, body.name);
+      const id = ctx.newId('mp');
+      const ref = ctx.newId('sec');
+      await secrets.put(workspaceId, ref, body.api_key);
+      try {
+        const result = await handleCommand(ctx.store, modelProviderDecider, id, {
+          type: 'CreateModelProvider',
+          data: { provider_id: id, workspace_id: workspaceId, name: body.name, base_url: body.base_url, secret_ref: ref, api_key_hint: secretHint(body.api_key), models: body.models },
+          metadata: commandMetadata(ctx, principal.keyId, correlationId),
+        });
+        await settled(ctx, result);
+      } catch (error) {
+        await secrets.delete(workspaceId, ref);
+        throw error;
+      }
+      return presentProvider((await readModels.get<ModelProviderDoc>('model_providers', id))!);
+    },
+
+    list(principal: Principal, page: PageRequest) {
+      requireWorkspaceWide(principal, 'model providers');
+      return findPage(readModels, 'model_providers', { workspace_id: principal.workspaceId }, page, { present: presentProvider });
+    },
+
+    async get(principal: Principal, id: string): Promise<ModelProvider> {
+      return presentProvider(await find(principal, id));
+    },
+
+    async update(principal: Principal, id: string, patch: ProviderPatch, correlationId?: string): Promise<ModelProvider> {
+      const current = await find(principal, id);
+      const renamed = patch.name !== undefined && patch.name !== current.name;
+      if (renamed) {
+        await requireFreeName(current.workspace_id, patch.name!, id);
+        // Knowledge bases name the provider's models by its name: renaming would strand them.
+        await requireUnused(current, 'rename');
+      }
+      const changes: ProviderChanges = {
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.base_url !== undefined && { base_url: patch.base_url }),
+        ...(patch.models !== undefined && { models: patch.models }),
+      };
+      const newRef = patch.api_key === undefined ? null : ctx.newId('sec');
+      if (newRef !== null) {
+        await secrets.put(current.workspace_id, newRef, patch.api_key!);
+        Object.assign(changes, { secret_ref: newRef, api_key_hint: secretHint(patch.api_key!) });
+      }
+      try {
+        const result = await handleCommand(ctx.store, modelProviderDecider, id, {
+          type: 'UpdateModelProvider',
+          data: { provider_id: id, workspace_id: principal.workspaceId, changes },
+          metadata: commandMetadata(ctx, principal.keyId, correlationId),
+        });
+        await settled(ctx, result);
+      } catch (error) {
+        if (newRef !== null) await secrets.delete(current.workspace_id, newRef);
+        throw error;
+      }
+      if (newRef !== null) await secrets.delete(current.workspace_id, current.secret_ref);
+      return presentProvider((await readModels.get<ModelProviderDoc>('model_providers', id))!);
+    },
+
+    async delete(principal: Principal, id: string, correlationId?: string) {
+      const current = await find(principal, id);
+      await requireUnused(current, 'delete');
+      const result = await handleCommand(ctx.store, modelProviderDecider, id, {
+        type: 'DeleteModelProvider',
+        data: { provider_id: id, workspace_id: principal.workspaceId },
+        metadata: commandMetadata(ctx, principal.keyId, correlationId),
+      });
+      for (const event of result.events) {
+        if (event.type === 'ModelProviderDeleted') await secrets.delete(event.data.workspace_id, event.data.secret_ref);
+      }
+      await settled(ctx, result);
+    },
+
+    /** Whether the provider answers GET {base_url}/models with its key, and if not, why. */
+    async check(principal: Principal, id: string) {
+      const provider = await find(principal, id);
+      const result = await probe.listModels(provider.base_url, await keyOf(provider));
+      return { ok: result.ok, latency_ms: result.latencyMs, ...(!result.ok && { error: result.error }) };
+    },
+
+    /** The provider's own model list; a provider that cannot be asked is a 502 saying why. */
+    async discover(principal: Principal, id: string) {
+      const provider = await find(principal, id);
+      const result = await probe.listModels(provider.base_url, await keyOf(provider));
+      if (!result.ok) throw new ApiError(502, 'server_error', `provider_${result.error.code}`, result.error.message);
+      return { object: 'list' as const, data: result.models };
+    },
+
+    /** The models of every provider of the workspace, for /v1/models (any key of the workspace may list them). */
+    async modelsOf(workspaceId: string): Promise<ModelInfo[]> {
+      return (await allOf<ModelProviderDoc>(readModels, 'model_providers', workspaceId)).flatMap(providerModels);
+    },
+  };
+}
+
+export type ModelProviderService = ReturnType<typeof createModelProviderService>;
