@@ -129,6 +129,8 @@ export type Config = {
     maxRetries: number;
     timeoutMs: number;
   } | null;
+  /** How calls to a workspace's own model providers retry and time out (KBQA_OPENAI_MAX_RETRIES, KBQA_OPENAI_TIMEOUT_S). */
+  workspaceProviders: { maxRetries: number; timeoutMs: number };
   /** Knowledge bases created without an embedding_model get this one (else the offline model). */
   defaultEmbeddingModel: string | undefined;
   /** A Cohere/Jina-style `/rerank` endpoint and the models it serves. */
@@ -217,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000,
         }
       : null,
+    workspaceProviders: { maxRetries: e.KBQA_OPENAI_MAX_RETRIES, timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000 },
     defaultEmbeddingModel: e.KBQA_DEFAULT_EMBEDDING_MODEL,
     rerank: e.KBQA_RERANK_URL
       ? {

@@ -33,6 +33,8 @@ import { createApp, createOperationsApp } from './http/app.ts';
 import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
+import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
+import { providerChatModelFactory } from './composition/workspace-provider-models.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 
 export { createModels };
@@ -80,9 +82,11 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   // An API process hears every projected document change (from its projector, or following the log), so its metadata catalog may cache.
   const metadataCatalog = createMetadataCatalog(readModels, { live: parts.api });
   const announceToClients = announcer(feed, authenticator);
+  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets: infra.secrets, makeChatModel: providerChatModelFactory(config) });
   const announce = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
     metadataCatalog.apply(batch);
+    workspaceModels.apply(batch);
   };
   const groups = new Map<string, GroupHandle>();
   let relay: RelayHandle | null = null;
@@ -127,6 +131,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       renderer: infra.renderer,
       secrets: infra.secrets,
       probe: createModelsProbe(),
+      workspaceModels,
       storeContent: config.chat.storeContent,
     });
     if (parts.api && !parts.projector) {

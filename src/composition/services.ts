@@ -12,6 +12,7 @@ import type { ModelCatalog } from '../app/services/models.ts';
 import { createSecretService } from '../app/services/secrets.ts';
 import { createModelProviderService } from '../app/services/model-providers.ts';
 import type { ModelProviderProbe } from '../ports/model-provider-probe.ts';
+import type { WorkspaceModelResolver } from '../app/services/workspace-models.ts';
 import { createResponsesService } from '../app/services/responses.ts';
 import type { SearchService } from '../app/services/search.ts';
 import { createVectorStoreBatches } from '../app/services/vector-store-batches.ts';
@@ -38,6 +39,8 @@ export type ServiceDeps = {
   secrets: SecretStore;
   /** Asks a workspace's provider for its models (test and discover). */
   probe: ModelProviderProbe;
+  /** The chat models of each workspace's own providers. */
+  workspaceModels: WorkspaceModelResolver;
   /** Whether a chat's question and answer go into its event (KBQA_STORE_CHAT_CONTENT). */
   storeContent: boolean;
 };
@@ -49,7 +52,7 @@ export type ServiceDeps = {
 export function createServices(deps: ServiceDeps) {
   const { ctx, models, search, blobs } = deps;
   const conversations = createConversationService(ctx);
-  const chat = chatWithConversations(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, storeContent: deps.storeContent }), conversations);
+  const chat = chatWithConversations(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), conversations);
   const knowledgeBases = createKnowledgeBaseService(ctx, models);
   const documents = createDocumentService(ctx, deps.passages, { blobs, renderer: deps.renderer });
   const files = createFileService(ctx, blobs);

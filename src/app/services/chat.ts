@@ -7,6 +7,7 @@ import type { ChatAnswer, ChatDelta, ChatMessage, ChatModel, ContextPassage, Pro
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
+import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { ApiError } from '../../ports/api-error.ts';
 import { pointAt, type Citation } from '../retrieval/retrieved-context.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
@@ -64,10 +65,12 @@ export type ChatDeps = {
   /** The question, retrieval and (for a model without a provider) answer of a chat over knowledge bases: see chat-grounding.ts. */
   groundChat: GroundChat;
   chatModels: ReadonlyMap<string, ChatModel>;
+  /** The chat models of the caller's workspace's providers (`{provider}/{model}`), beside the deployment's. */
+  workspaceModels?: Pick<WorkspaceModelResolver, 'chatModel'>;
   storeContent: boolean;
 };
 
-export function createChatService({ ctx, search, groundChat, chatModels, storeContent }: ChatDeps) {
+export function createChatService({ ctx, search, groundChat, chatModels, workspaceModels, storeContent }: ChatDeps) {
   return {
     /**
      * Checks the model, retrieves with the question the conversation asks (not just its last
@@ -75,7 +78,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, storeCo
      */
     async prepare(principal: Principal, input: ChatInput, signal: AbortSignal): Promise<PreparedChat> {
       const started = performance.now();
-      const model = chatModels.get(input.model);
+      const model = chatModels.get(input.model) ?? (await workspaceModels?.chatModel(principal.workspaceId, input.model));
       if (!model) {
         const message = `model: ${notAModelMessage(input.model, 'chat')}`;
         throw new ApiError(404, 'not_found_error', 'model_not_found', message, { param: 'model' });

@@ -1,0 +1,75 @@
+import test from 'ava';
+import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
+import { type ChatServer, startChatServer } from '../helpers/provider-servers.ts';
+import { settledDocument } from '../helpers/documents.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const PROVIDER_KEY = 'sk-workspace-provider-1a2b';
+let server: TestServer;
+let provider: ChatServer;
+let other: string;
+
+test.before(async () => {
+  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0' });
+  provider = await startChatServer({ pieces: ['Hello ', 'from the loopback.'] });
+  other = (await createWorkspaceWithAdminKey(server.runtime.ctx, 'chat-other'))!;
+});
+
+test.after.always(async () => {
+  await server.close();
+  await provider.close();
+});
+
+const ask = (model: string, key?: string, stream = false) =>
+  server.call('POST', '/v1/chat/completions', { key, json: { model, stream, messages: [{ role: 'user', content: 'Say hello.' }] } });
+
+test.serial('a workspace provider’s chat model answers /v1/chat/completions as {provider}/{model}, with the provider’s key', async (t) => {
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'loop', base_url: provider.baseUrl, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  t.is(created.status, 201);
+
+  const answer = await ask('loop/loop-chat');
+  t.is(answer.status, 200, JSON.stringify(answer.body));
+  t.is(answer.body.model, 'loop/loop-chat');
+  t.is(answer.body.choices[0].message.content, 'Hello from the loopback.');
+  const sent = provider.requests.at(-1)!;
+  t.is(sent.authorization, `Bearer ${PROVIDER_KEY}`);
+  t.is(sent.body.model, 'loop-chat');
+
+  const streamed = await ask('loop/loop-chat', undefined, true);
+  t.is(streamed.status, 200);
+  t.true(String(streamed.body).includes('from the loopback.'));
+
+  // /v1/responses goes through the same chat service.
+  const response = await server.call('POST', '/v1/responses', { json: { model: 'loop/loop-chat', input: 'Say hello.' } });
+  t.is(response.status, 200, JSON.stringify(response.body));
+  t.is(response.body.model, 'loop/loop-chat');
+  t.true(JSON.stringify(response.body.output).includes('from the loopback.'));
+
+  // A model the provider does not list, and another workspace's provider, are not models here.
+  t.is((await ask('loop/unlisted')).body.error?.code, 'model_not_found');
+  const foreign = await ask('loop/loop-chat', other);
+  t.is(foreign.status, 404);
+  t.is(foreign.body.error.code, 'model_not_found');
+
+  // A new key is used at once: the provider's event evicts the cached client.
+  t.is((await server.call('PATCH', `/v1/model-providers/${created.body.id}`, { json: { api_key: 'sk-rotated-3c4d' } })).status, 200);
+  t.is((await ask('loop/loop-chat')).status, 200);
+  t.is(provider.requests.at(-1)!.authorization, 'Bearer sk-rotated-3c4d');
+
+  // Deleted, it is no model any more.
+  t.is((await server.call('DELETE', `/v1/model-providers/${created.body.id}`)).status, 200);
+  t.is((await ask('loop/loop-chat')).status, 404);
+});
+
+test.serial('grounded in a knowledge base, the provider’s model gets the retrieved passages in its prompt', async (t) => {
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'grounded', base_url: provider.baseUrl, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'facts' } })).body.id as string;
+  const upload = await server.call('POST', `/v1/knowledge-bases/${kb}/documents`, { json: { name: 'vault.md', text: 'The vault code of the archive is 4417.' } });
+  t.is((await settledDocument(server, kb, upload.body.data[0].id)).status, 'ready');
+  const answer = await server.call('POST', '/v1/chat/completions', { json: { model: 'grounded/loop-chat', knowledge_base_id: kb, messages: [{ role: 'user', content: 'What is the vault code of the archive?' }] } });
+  t.is(answer.status, 200, JSON.stringify(answer.body));
+  t.is(answer.body.model, 'grounded/loop-chat');
+  t.true(JSON.stringify(provider.requests.at(-1)!.body.messages).includes('4417'));
+  await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
+  await server.call('DELETE', `/v1/model-providers/${created.body.id}`);
+});
