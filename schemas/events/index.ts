@@ -7,7 +7,7 @@ import { fileEvents } from './file.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { responseEvents } from './response.ts';
 import { secretEvents } from './secret.ts';
-import { modelProviderEvents } from './model-provider.ts';
+import { modelProviderEvents, modelProviderNameEvents } from './model-provider.ts';
 import { workflowEvents } from './workflow.ts';
 import { workflowRunEvents } from './workflow-run.ts';
 import { workspaceEvents } from './workspace.ts';
@@ -31,6 +31,7 @@ export const eventCatalog = {
   ...entries(workflowRunEvents, 'workflow_run'),
   ...entries(secretEvents, 'secret'),
   ...entries(modelProviderEvents, 'model_provider'),
+  ...entries(modelProviderNameEvents, 'model_provider_name'),
 };
 
 type Catalog = typeof eventCatalog;

@@ -41,3 +41,10 @@ export const ModelProviderDeleted = z.strictObject({
 });
 
 export const modelProviderEvents = { ModelProviderCreated, ModelProviderUpdated, ModelProviderDeleted } as const;
+
+/** A provider name held in a workspace: one stream per name, so a name is taken once however many requests race for it. */
+const NameClaim = { workspace_id: z.string(), name: ProviderName, provider_id: z.string() };
+export const ModelProviderNameClaimed = z.strictObject(NameClaim);
+export const ModelProviderNameReleased = z.strictObject(NameClaim);
+
+export const modelProviderNameEvents = { ModelProviderNameClaimed, ModelProviderNameReleased } as const;

@@ -4,6 +4,7 @@ import { handleCommand } from '../../src/app/command-handler.ts';
 import { settled } from '../../src/app/context.ts';
 import { createWorkspaceWithAdminKey, DEFAULT_WORKSPACE } from '../../src/app/services/workspaces.ts';
 import { knowledgeBaseDecider } from '../../src/domain/knowledge-base/knowledge-base.ts';
+import { providerNameDecider, providerNameKey } from '../../src/domain/model-provider/provider-name.ts';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -74,6 +75,34 @@ test.serial('names are checked: the pattern (400) and once per workspace (409); 
   t.is(theirs.status, 201);
   await remove(first.body.id);
   await server.call('DELETE', `/v1/model-providers/${theirs.body.id}`, { key: keys.other });
+});
+
+test.serial('requests racing for one name: exactly one gets it; a deleted or renamed provider frees its name', async (t) => {
+  const answers = await Promise.all(Array.from({ length: 6 }, () => create(loop('raced'))));
+  t.deepEqual(answers.map((a) => a.status).sort(), [201, 409, 409, 409, 409, 409]);
+  const winner = answers.find((a) => a.status === 201)!.body.id as string;
+  t.is((await server.call('PATCH', `/v1/model-providers/${winner}`, { json: { name: 'raced-renamed' } })).status, 200);
+  const reused = await create(loop('raced'));
+  t.is(reused.status, 201);
+  t.is((await server.call('PATCH', `/v1/model-providers/${reused.body.id}`, { json: { name: 'raced-renamed' } })).body.error.code, 'model_provider_name_taken');
+  await remove(winner);
+  t.is((await server.call('PATCH', `/v1/model-providers/${reused.body.id}`, { json: { name: 'raced-renamed' } })).status, 200);
+  await remove(reused.body.id);
+  const again = await create(loop('raced'));
+  t.is(again.status, 201);
+  await remove(again.body.id);
+});
+
+test.serial('a name claimed by a provider that never came to be (a crash between claim and creation) is taken over', async (t) => {
+  const { ctx } = server.runtime;
+  await handleCommand(ctx.store, providerNameDecider, providerNameKey(DEFAULT_WORKSPACE, 'ghosted'), {
+    type: 'ClaimProviderName',
+    data: { workspace_id: DEFAULT_WORKSPACE, name: 'ghosted', provider_id: 'mp_never_created' },
+    metadata: { now: new Date().toISOString() },
+  });
+  const created = await create(loop('ghosted'));
+  t.is(created.status, 201);
+  await remove(created.body.id);
 });
 
 test.serial('GET /v1/models lists the workspace’s provider models as {provider}/{model} with type and owned_by, to that workspace only', async (t) => {

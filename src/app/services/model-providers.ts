@@ -8,6 +8,7 @@ import type { ModelInfo } from '../../ports/models.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { SecretStore } from '../../ports/secret-store.ts';
 import { handleCommand } from '../command-handler.ts';
+import { claimProviderName, releaseProviderName } from '../provider-names.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { resourceNotFound } from '../errors.ts';
 import { findPage, type PageRequest } from './paging.ts';
@@ -21,6 +22,7 @@ type ProviderPatch = Partial<NewProvider>;
 export const presentProvider = ({ workspace_id: _ws, secret_ref: _ref, ...visible }: ModelProviderDoc): ModelProvider => visible;
 
 const conflictError = (code: string, message: string, param: string | null = null) => new ApiError(409, 'conflict_error', code, message, { param });
+const nameTaken = (name: string) => conflictError('model_provider_name_taken', `A model provider named '${name}' already exists in this workspace.`, 'name');
 
 /** Every document of a workspace in a collection, a page at a time (a workspace has few providers and knowledge bases). */
 async function allOf<Doc extends { id: string }>(readModels: ReadModelStore, collection: string, workspaceId: string): Promise<Doc[]> {
@@ -45,8 +47,9 @@ export function providerModels(provider: ModelProviderDoc): ModelInfo[] {
  * command is refused; a replaced or deleted provider's key is destroyed once the event that drops
  * it is appended, by the ref that event names.
  *
- * Names are unique per workspace by a look at the read model before the command: two requests
- * racing for one name can both pass (docs/model-providers.md, not done yet).
+ * A name is held by a claim of its own stream (app/provider-names.ts) from before the provider is
+ * created or renamed until it is deleted or renamed again, so two requests racing for one name
+ * cannot both have it.
  */
 export function createModelProviderService(ctx: AppContext, secrets: SecretStore, probe: ModelProviderProbe) {
   const { readModels } = ctx;
@@ -56,11 +59,6 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
     const doc = await readModels.get<ModelProviderDoc>('model_providers', id);
     if (!doc || doc.workspace_id !== principal.workspaceId) throw resourceNotFound('model_provider', id);
     return doc;
-  }
-
-  async function requireFreeName(workspaceId: string, name: string, except?: string) {
-    const [holder] = await readModels.find<ModelProviderDoc>('model_providers', { where: { workspace_id: workspaceId, name }, limit: 1 });
-    if (holder && holder.id !== except) throw conflictError('model_provider_name_taken', `A model provider named '${name}' already exists in this workspace.`, 'name');
   }
 
   async function requireUnused(provider: ModelProviderDoc, doing: string) {
@@ -80,19 +78,22 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
     async create(principal: Principal, body: NewProvider, correlationId?: string): Promise<ModelProvider> {
       requireWorkspaceWide(principal, 'model providers');
       const workspaceId = principal.workspaceId;
-      await requireFreeName(workspaceId, body.name);
       const id = ctx.newId('mp');
+      const metadata = commandMetadata(ctx, principal.keyId, correlationId);
+      const claim = { workspaceId, name: body.name, providerId: id };
+      if (!(await claimProviderName(ctx, claim, metadata))) throw nameTaken(body.name);
       const ref = ctx.newId('sec');
-      await secrets.put(workspaceId, ref, body.api_key);
       try {
+        await secrets.put(workspaceId, ref, body.api_key);
         const result = await handleCommand(ctx.store, modelProviderDecider, id, {
           type: 'CreateModelProvider',
           data: { provider_id: id, workspace_id: workspaceId, name: body.name, base_url: body.base_url, secret_ref: ref, api_key_hint: secretHint(body.api_key), models: body.models },
-          metadata: commandMetadata(ctx, principal.keyId, correlationId),
+          metadata,
         });
         await settled(ctx, result);
       } catch (error) {
         await secrets.delete(workspaceId, ref);
+        await releaseProviderName(ctx, claim, metadata);
         throw error;
       }
       return presentProvider((await readModels.get<ModelProviderDoc>('model_providers', id))!);
@@ -109,11 +110,13 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
 
     async update(principal: Principal, id: string, patch: ProviderPatch, correlationId?: string): Promise<ModelProvider> {
       const current = await find(principal, id);
+      const metadata = commandMetadata(ctx, principal.keyId, correlationId);
       const renamed = patch.name !== undefined && patch.name !== current.name;
+      const newName = { workspaceId: current.workspace_id, name: patch.name ?? current.name, providerId: id };
       if (renamed) {
-        await requireFreeName(current.workspace_id, patch.name!, id);
         // Knowledge bases name the provider's models by its name: renaming would strand them.
         await requireUnused(current, 'rename');
+        if (!(await claimProviderName(ctx, newName, metadata))) throw nameTaken(newName.name);
       }
       const changes: ProviderChanges = {
         ...(patch.name !== undefined && { name: patch.name }),
@@ -121,35 +124,40 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
         ...(patch.models !== undefined && { models: patch.models }),
       };
       const newRef = patch.api_key === undefined ? null : ctx.newId('sec');
-      if (newRef !== null) {
-        await secrets.put(current.workspace_id, newRef, patch.api_key!);
-        Object.assign(changes, { secret_ref: newRef, api_key_hint: secretHint(patch.api_key!) });
-      }
       try {
+        if (newRef !== null) {
+          await secrets.put(current.workspace_id, newRef, patch.api_key!);
+          Object.assign(changes, { secret_ref: newRef, api_key_hint: secretHint(patch.api_key!) });
+        }
         const result = await handleCommand(ctx.store, modelProviderDecider, id, {
           type: 'UpdateModelProvider',
           data: { provider_id: id, workspace_id: principal.workspaceId, changes },
-          metadata: commandMetadata(ctx, principal.keyId, correlationId),
+          metadata,
         });
         await settled(ctx, result);
       } catch (error) {
         if (newRef !== null) await secrets.delete(current.workspace_id, newRef);
+        if (renamed) await releaseProviderName(ctx, newName, metadata);
         throw error;
       }
       if (newRef !== null) await secrets.delete(current.workspace_id, current.secret_ref);
+      if (renamed) await releaseProviderName(ctx, { ...newName, name: current.name }, metadata);
       return presentProvider((await readModels.get<ModelProviderDoc>('model_providers', id))!);
     },
 
     async delete(principal: Principal, id: string, correlationId?: string) {
       const current = await find(principal, id);
       await requireUnused(current, 'delete');
+      const metadata = commandMetadata(ctx, principal.keyId, correlationId);
       const result = await handleCommand(ctx.store, modelProviderDecider, id, {
         type: 'DeleteModelProvider',
         data: { provider_id: id, workspace_id: principal.workspaceId },
-        metadata: commandMetadata(ctx, principal.keyId, correlationId),
+        metadata,
       });
       for (const event of result.events) {
-        if (event.type === 'ModelProviderDeleted') await secrets.delete(event.data.workspace_id, event.data.secret_ref);
+        if (event.type !== 'ModelProviderDeleted') continue;
+        await secrets.delete(event.data.workspace_id, event.data.secret_ref);
+        await releaseProviderName(ctx, { workspaceId: event.data.workspace_id, name: event.data.name, providerId: id }, metadata);
       }
       await settled(ctx, result);
     },
