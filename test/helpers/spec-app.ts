@@ -52,8 +52,12 @@ export type SpecApp = {
   close(): Promise<void>;
 };
 
-/** env: configuration variables on top of the defaults (KBQA_MAX_JSON_KB, say), as startServer takes them. */
-export type SpecAppOptions = { env?: Record<string, string> };
+/**
+ * env: configuration variables on top of the defaults (KBQA_MAX_JSON_KB, say), as startServer
+ * takes them. now: a clock that stands still at this instant (advanceClock still moves it), so
+ * the times in responses and events are known; without it, the real time.
+ */
+export type SpecAppOptions = { env?: Record<string, string>; now?: string };
 
 /**
  * The analyzer and the offline models, made once per test process and shared by every app: they
@@ -84,10 +88,11 @@ const noRenderer: PageRenderer = {
  * The wiring is createRuntime's API part (src/main.ts), without the roles, the data directory and
  * the query processes; change both together.
  */
-export async function startSpecApp({ env = {} }: SpecAppOptions = {}): Promise<SpecApp> {
+export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Promise<SpecApp> {
   const config = loadConfig({ KBQA_DATA_DIR: tmpdir(), KBQA_ADMIN_KEY: ADMIN_KEY, KBQA_PARSER_WARMUP: 'off', KBQA_QUERY_PROCESSES: '0', ...env });
   let offset = 0;
-  const clock = () => new Date(Date.now() + offset);
+  const standing = now === undefined ? null : Date.parse(now);
+  const clock = () => new Date((standing ?? Date.now()) + offset);
   const db = openSqlite(':memory:');
   const store = createSqliteEventStore({ db });
   const readModels = createSqliteReadModelStore(db);
