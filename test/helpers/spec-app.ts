@@ -25,6 +25,7 @@ import { createModelCatalog } from '../../src/app/services/models.ts';
 import { createSearchService } from '../../src/app/services/search.ts';
 import { bootstrap } from '../../src/app/services/workspaces.ts';
 import { allProjections, apiRoutes } from '../../src/capabilities/index.ts';
+import { announcer } from '../../src/composition/announce.ts';
 import { embeddedIndexes } from '../../src/composition/embedded-indexes.ts';
 import { createModels } from '../../src/composition/models.ts';
 import { createServices } from '../../src/composition/services.ts';
@@ -34,6 +35,7 @@ import { createLoadShedder } from '../../src/http/load-shedding.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import type { Analyzer } from '../../src/ports/analyzer.ts';
+import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import type { PageRenderer } from '../../src/ports/page-renderer.ts';
 import { ADMIN_KEY } from './admin-key.ts';
 import { call, type CallOptions, type Reply } from './call.ts';
@@ -99,8 +101,15 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   const checkpoints = createSqliteCheckpointStore(db);
   const bus = createInProcessBus({ store, checkpoints });
   const authenticator = createAuthenticator({ readModels, now: clock });
+  const feed = createLiveFeed();
   const metadataFilter = createMetadataFilter(readModels, { live: true });
-  const projector = await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: (batch) => metadataFilter.apply(batch) }));
+  // As the runtime's API process: a revoked key's cached principal goes, waiting requests hear their events.
+  const announceToClients = announcer(feed, authenticator);
+  const onCommitted = (batch: readonly RecordedEvent[]) => {
+    announceToClients(batch);
+    metadataFilter.apply(batch);
+  };
+  const projector = await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted }));
   const ctx: AppContext = {
     store,
     readModels,
@@ -145,7 +154,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
       services,
       settings: {
         blobs,
-        feed: createLiveFeed(),
+        feed,
         maxUploadBytes: config.ingestion.maxUploadBytes,
         maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
         bodyPace: config.server.body,
