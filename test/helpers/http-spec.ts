@@ -42,7 +42,8 @@ export type Exchange = {
 };
 
 export type HttpSpec = {
-  given(...events: GivenEvent[]): { when(request: SpecRequest): Exchange };
+  /** when: a request after these events; app: the app once they are projected, for a test of several steps. */
+  given(...events: GivenEvent[]): { when(request: SpecRequest): Exchange; app(): Promise<SpecApp> };
   when(request: SpecRequest): Exchange;
   /** The app itself (started on first use, closed when the test ends), for a test of several steps. */
   app(): Promise<SpecApp>;
@@ -92,7 +93,14 @@ export function httpSpec(t: ExecutionContext, options: SpecAppOptions = {}): Htt
     };
   };
   return {
-    given: (...past) => ({ when: (request) => exchange(past, request) }),
+    given: (...past) => ({
+      when: (request) => exchange(past, request),
+      app: async () => {
+        const spec = await app();
+        await append(spec, past);
+        return spec;
+      },
+    }),
     when: (request) => exchange([], request),
     app,
   };
