@@ -79,6 +79,18 @@ const noRenderer: PageRenderer = {
   close: () => Promise.resolve(),
 };
 
+/** An object made on its first property read; its methods keep it as `this`. */
+function lazy<T extends object>(make: () => T): T {
+  let made: T | undefined;
+  return new Proxy({} as T, {
+    get(_, key) {
+      made ??= make();
+      const value: unknown = Reflect.get(made, key);
+      return typeof value === 'function' ? value.bind(made) : value;
+    },
+  });
+}
+
 /**
  * The API's app factory (src/http/app.ts) over in-memory ports: one SQLite database in memory
  * for the log, the read models and the checkpoints, the in-process bus with the real projector
@@ -124,7 +136,8 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   const offline = [...embedders.values()][0]!;
   const models = createModelCatalog([...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model), offline.model.id);
   const embedded = embeddedIndexes(() => db, textAnalyzer, config.indexMemoryBytes);
-  const indexes = { vectors: embedded.vectors(), keywords: embedded.keywords(), graph: embedded.graph(), passages: embedded.passages() };
+  // Each made on first use: their tables are a third of an app's start, and most specs search nothing.
+  const indexes = { vectors: lazy(embedded.vectors), keywords: lazy(embedded.keywords), graph: lazy(embedded.graph), passages: lazy(embedded.passages) };
   const retrievalDeps = { readModels, indexes, analyzer: textAnalyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens };
   const retrieval = createRetrieval(retrievalDeps);
   const groundChat = createChatGrounding({ analyzer: textAnalyzer, retrieval, chatModels });
