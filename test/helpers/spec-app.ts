@@ -17,10 +17,8 @@ import { createIdGenerator } from '../../src/app/ids.ts';
 import { createLiveFeed } from '../../src/app/live-feed.ts';
 import { groupWatch } from '../../src/app/projection-watch.ts';
 import { projectorGroup } from '../../src/app/projector.ts';
-import { createMetadataFilter } from '../../src/app/retrieval/metadata-filter.ts';
-import { createRetrieval } from '../../src/app/retrieval/retrieval.ts';
+import { createMetadataCatalog } from '../../src/app/retrieval/metadata-catalog.ts';
 import { createAuthenticator } from '../../src/app/services/api-keys.ts';
-import { createChatGrounding } from '../../src/app/services/chat-grounding.ts';
 import { createModelCatalog } from '../../src/app/services/models.ts';
 import { createSearchService } from '../../src/app/services/search.ts';
 import { bootstrap } from '../../src/app/services/workspaces.ts';
@@ -28,6 +26,8 @@ import { allProjections, apiRoutes } from '../../src/capabilities/index.ts';
 import { announcer } from '../../src/composition/announce.ts';
 import { embeddedIndexes } from '../../src/composition/embedded-indexes.ts';
 import { createModels } from '../../src/composition/models.ts';
+import { createQueryServing } from '../../src/composition/query-serving.ts';
+import { detectMediaType } from '../../src/parsing/detect.ts';
 import { createServices } from '../../src/composition/services.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -114,12 +114,12 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   const bus = createInProcessBus({ store, checkpoints });
   const authenticator = createAuthenticator({ readModels, now: clock });
   const feed = createLiveFeed();
-  const metadataFilter = createMetadataFilter(readModels, { live: true });
+  const metadataCatalog = createMetadataCatalog(readModels, { live: true });
   // As the runtime's API process: a revoked key's cached principal goes, waiting requests hear their events.
   const announceToClients = announcer(feed, authenticator);
   const onCommitted = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
-    metadataFilter.apply(batch);
+    metadataCatalog.apply(batch);
   };
   const projector = await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted }));
   const ctx: AppContext = {
@@ -132,23 +132,22 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   };
 
   const { analyzer: textAnalyzer, models: offlineSet } = await sharedModels(config);
-  const { embedders, chatModels, rerankers, defaultReranker } = offlineSet;
+  const { embedders, chatModels, rerankers } = offlineSet;
   const offline = [...embedders.values()][0]!;
   const models = createModelCatalog([...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model), offline.model.id);
   const embedded = embeddedIndexes(() => db, textAnalyzer, config.indexMemoryBytes);
   // Each made on first use: their tables are a third of an app's start, and most specs search nothing.
   const indexes = { vectors: lazy(embedded.vectors), keywords: lazy(embedded.keywords), graph: lazy(embedded.graph), passages: lazy(embedded.passages) };
-  const retrievalDeps = { readModels, indexes, analyzer: textAnalyzer, embedders, rerankers, defaultReranker, metadataFilter, maxContextTokens: config.chat.maxContextTokens };
-  const retrieval = createRetrieval(retrievalDeps);
-  const groundChat = createChatGrounding({ analyzer: textAnalyzer, retrieval, chatModels });
+  // Built as every process that serves queries builds it.
+  const retrieval = createQueryServing({ readModels, indexes, analyzer: textAnalyzer, models: offlineSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens });
   // Created lazily by the blob store, on a test's first upload only.
   const blobDir = join(tmpdir(), `kbqa-spec-blobs-${randomUUID()}`);
   const blobs = createFsBlobStore(blobDir);
   const services = createServices({
     ctx,
     models,
-    search: createSearchService(retrievalDeps, retrieval),
-    groundChat,
+    search: createSearchService({ readModels, analyzer: textAnalyzer }, retrieval),
+    groundChat: retrieval.groundChat,
     chatModels,
     embedders,
     passages: indexes.passages,
@@ -167,6 +166,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
       services,
       settings: {
         blobs,
+        detectMediaType,
         feed,
         maxUploadBytes: config.ingestion.maxUploadBytes,
         maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
