@@ -21,6 +21,7 @@ import { projectorStreamsBench } from './projector-streams.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
 import { searchChatBench } from './search.bench.ts';
+import { specHelperBench } from './spec-helper.bench.ts';
 import { workflowBench } from './workflow.bench.ts';
 import { vectorIndexBench } from './vector-index.bench.ts';
 import { vectorPrefilterBench } from './vector-prefilter.bench.ts';
@@ -54,6 +55,7 @@ const BENCHES = {
   xquad_retrieval: xquadRetrievalBench,
   conversation_history: conversationHistoryBench,
   idle_memory: idleMemoryBench,
+  spec_helper: specHelperBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

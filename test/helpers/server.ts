@@ -2,24 +2,24 @@ import { pino, type Logger } from 'pino';
 import { bootstrap } from '../../src/app/services/workspaces.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createRuntime, listen, type Runtime } from '../../src/main.ts';
+import { ADMIN_KEY } from './admin-key.ts';
+import { call, type CallOptions, type Reply } from './call.ts';
 import { tempDir } from './temp.ts';
 
-export const ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+export { ADMIN_KEY, type CallOptions };
 
 export type TestServer = {
   url: string;
   runtime: Runtime;
   /** Moves the server's clock (expiry tests). */
   advanceClock(ms: number): void;
-  call(method: string, path: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
+  call(method: string, path: string, options?: CallOptions): Promise<Reply>;
   head(): Promise<bigint>;
   close(): Promise<void>;
 };
 
 /** logger: where the server's log lines go (captureLogs in logs.ts); silent without one. */
 export type ServerOptions = { logger?: Logger };
-
-export type CallOptions = { key?: string | null; json?: unknown; raw?: string; headers?: Record<string, string> };
 
 /** The real app on a random loopback port over a fresh data dir, bootstrapped with ADMIN_KEY. */
 export async function startServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
@@ -36,25 +36,7 @@ export async function startServer(env: Record<string, string> = {}, options: Ser
     url,
     runtime,
     advanceClock: (ms) => void (offset += ms),
-    async call(method, path, { key = ADMIN_KEY, json, raw, headers = {} } = {}) {
-      const response = await fetch(url + path, {
-        method,
-        headers: {
-          ...(key !== null && { authorization: `Bearer ${key}` }),
-          ...((json !== undefined || raw !== undefined) && { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        body: raw ?? (json === undefined ? undefined : JSON.stringify(json)),
-      });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // metrics and other plain-text bodies stay text
-      }
-      return { status: response.status, headers: response.headers, body };
-    },
+    call: (method, path, options) => call(url, method, path, options),
     head: () => runtime.store.headPosition(),
     async close() {
       await http.close();

@@ -1,26 +1,27 @@
-import anyTest, { type TestFn } from 'ava';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import test from 'ava';
+import { apiKeyCreated, knowledgeBaseCreated } from '../helpers/given-events.ts';
+import { httpSpec } from '../helpers/http-spec.ts';
 
-const test = anyTest as TestFn<{ server: TestServer }>;
-test.before(async (t) => void (t.context.server = await startServer()));
-test.after.always((t) => t.context.server?.close());
+// Keys, scopes and refusals need no worker: each test has an app of its own over in-memory ports.
+const app = (t: Parameters<typeof httpSpec>[0]) => httpSpec(t).app();
 
 const errorOf = (body: any) => body.error as { type: string; code: string; message: string; param: string | null };
 
-test.serial('GET /v1/models lists the offline models for a valid key', async (t) => {
-  const res = await t.context.server.call('GET', '/v1/models');
+test('GET /v1/models lists the offline models for a valid key', async (t) => {
+  const { call } = await app(t);
+  const res = await call('GET', '/v1/models');
   t.is(res.status, 200);
   t.is(res.body.object, 'list');
   t.true(res.body.data.some((m: any) => m.id === 'kbqa-hash-embed-512' && m.object === 'model' && m.owned_by === 'kbqa'));
-  const one = await t.context.server.call('GET', '/v1/models/kbqa-hash-embed-512');
+  const one = await call('GET', '/v1/models/kbqa-hash-embed-512');
   t.is(one.body.id, 'kbqa-hash-embed-512');
-  const missing = await t.context.server.call('GET', '/v1/models/gpt-9');
+  const missing = await call('GET', '/v1/models/gpt-9');
   t.is(missing.status, 404);
   t.is(errorOf(missing.body).code, 'model_not_found');
 });
 
-test.serial('no key, a malformed header and an unknown key are 401 in the API error shape', async (t) => {
-  const { call } = t.context.server;
+test('no key, a malformed header and an unknown key are 401 in the API error shape', async (t) => {
+  const { call } = await app(t);
   const none = await call('GET', '/v1/models', { key: null });
   t.is(none.status, 401);
   t.deepEqual(Object.keys(none.body.error).sort(), ['code', 'message', 'param', 'type']);
@@ -33,8 +34,8 @@ test.serial('no key, a malformed header and an unknown key are 401 in the API er
   t.is(errorOf(unknown.body).code, 'invalid_api_key');
 });
 
-test.serial('a revoked key is 401 at once; listing no longer shows it', async (t) => {
-  const { call } = t.context.server;
+test('a revoked key is 401 at once; listing no longer shows it', async (t) => {
+  const { call } = await app(t);
   const created = await call('POST', '/v1/api-keys', { json: { name: 'temp', scopes: ['read'] } });
   t.is(created.status, 201);
   t.regex(created.body.secret, /^kbqa-/);
@@ -50,8 +51,8 @@ test.serial('a revoked key is 401 at once; listing no longer shows it', async (t
   t.is((await call('DELETE', `/v1/api-keys/${created.body.id}`)).status, 404);
 });
 
-test.serial('an expired key is 401 api_key_expired', async (t) => {
-  const { call, advanceClock } = t.context.server;
+test('an expired key is 401 api_key_expired', async (t) => {
+  const { call, advanceClock } = await app(t);
   const expiresAt = new Date(Date.now() + 60_000).toISOString();
   const created = await call('POST', '/v1/api-keys', { json: { name: 'short-lived', scopes: ['read'], expires_at: expiresAt } });
   t.is(created.status, 201);
@@ -66,8 +67,8 @@ test.serial('an expired key is 401 api_key_expired', async (t) => {
   }
 });
 
-test.serial('scopes: read cannot write, write cannot administer (403)', async (t) => {
-  const { call } = t.context.server;
+test('scopes: read cannot write, write cannot administer (403)', async (t) => {
+  const { call } = await app(t);
   const reader = (await call('POST', '/v1/api-keys', { json: { name: 'reader', scopes: ['read'] } })).body.secret;
   const writer = (await call('POST', '/v1/api-keys', { json: { name: 'writer' } })).body;
   t.deepEqual(writer.scopes, ['write']);
@@ -80,8 +81,9 @@ test.serial('scopes: read cannot write, write cannot administer (403)', async (t
   t.is((await call('GET', '/v1/api-keys', { key: writer.secret })).status, 403);
 });
 
-test.serial('the api key list never shows hashes or secrets', async (t) => {
-  const list = await t.context.server.call('GET', '/v1/api-keys?limit=100');
+test('the api key list never shows hashes or secrets', async (t) => {
+  const { call } = await app(t);
+  const list = await call('GET', '/v1/api-keys?limit=100');
   t.is(list.status, 200);
   t.true(list.body.data.length >= 1);
   for (const key of list.body.data) {
@@ -91,8 +93,8 @@ test.serial('the api key list never shows hashes or secrets', async (t) => {
   }
 });
 
-test.serial('refused writes (401 and 403) append nothing', async (t) => {
-  const { call, head } = t.context.server;
+test('refused writes (401 and 403) append nothing', async (t) => {
+  const { call, head } = await app(t);
   const reader = (await call('POST', '/v1/api-keys', { json: { name: 'reader-2', scopes: ['read'] } })).body.secret;
   const before = await head();
   const attempts = [
@@ -103,4 +105,47 @@ test.serial('refused writes (401 and 403) append nothing', async (t) => {
   ];
   t.deepEqual(attempts.map((r) => r.status), [401, 401, 403, 403]);
   t.is(await head(), before);
+});
+
+// Told as given events → a request → the response and the events it appended.
+
+const NOW = '2026-03-01T12:00:00.000Z';
+const READER = 'kbqa-reader-secret-0123456789';
+
+test('given a read key, a write is 403 insufficient_scope and appends nothing; a read is 200', async (t) => {
+  const spec = httpSpec(t);
+  await spec
+    .given(apiKeyCreated({ id: 'key_reader', secret: READER, scopes: ['read'] }))
+    .when({ method: 'POST', path: '/v1/knowledge-bases', key: READER, json: { name: 'x' } })
+    .then({ status: 403, bodyMatches: { error: { type: 'permission_error', code: 'insufficient_scope' } }, events: [] });
+  await spec.when({ method: 'GET', path: '/v1/knowledge-bases', key: READER }).then({ status: 200, events: [] });
+});
+
+test('given a key that expired a second ago, it is 401 api_key_expired', async (t) => {
+  await httpSpec(t, { now: NOW })
+    .given(apiKeyCreated({ id: 'key_old', secret: READER, scopes: ['read'], expiresAt: '2026-03-01T11:59:59.000Z' }))
+    .when({ method: 'GET', path: '/v1/models', key: READER })
+    .then({ status: 401, bodyMatches: { error: { type: 'authentication_error', code: 'api_key_expired' } }, events: [] });
+});
+
+test('given a key, revoking it appends ApiKeyRevoked and the key is refused at once', async (t) => {
+  const spec = httpSpec(t, { now: NOW });
+  // Used once first, so its principal is cached: the revocation must evict it.
+  await spec.given(apiKeyCreated({ id: 'key_temp', secret: READER, scopes: ['read'] })).when({ method: 'GET', path: '/v1/models', key: READER }).then({ status: 200 });
+  await spec
+    .when({ method: 'DELETE', path: '/v1/api-keys/key_temp' })
+    .then({ status: 200, body: { id: 'key_temp', object: 'api_key.deleted', deleted: true }, events: [{ type: 'ApiKeyRevoked', data: { key_id: 'key_temp', revoked_at: NOW } }] });
+  await spec.when({ method: 'GET', path: '/v1/models', key: READER }).then({ status: 401, bodyMatches: { error: { code: 'api_key_revoked' } } });
+});
+
+test('given a key limited to one knowledge base, a key it makes may not reach further (403, nothing written)', async (t) => {
+  const WRITER = 'kbqa-writer-secret-0123456789';
+  await httpSpec(t)
+    .given(
+      knowledgeBaseCreated({ id: 'kb_mine' }),
+      knowledgeBaseCreated({ id: 'kb_other' }),
+      apiKeyCreated({ id: 'key_limited', secret: WRITER, scopes: ['admin'], knowledgeBaseIds: ['kb_mine'] }),
+    )
+    .when({ method: 'POST', path: '/v1/api-keys', key: WRITER, json: { name: 'wider', knowledge_base_ids: ['kb_other'] } })
+    .then({ status: 403, events: [] });
 });

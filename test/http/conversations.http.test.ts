@@ -36,49 +36,8 @@ const ask = (conversation: string, content: string) =>
 const items = async (conversation: string) => (await client.conversations.items.list(conversation, { order: 'asc', limit: 100 })).data as unknown as Item[];
 const textOf = (item: Item) => item.content.map((c) => c.text).join('');
 
-test('create, retrieve, update and delete a conversation; add, list, retrieve and delete its items', async (t) => {
-  const conv = await client.conversations.create({ metadata: { topic: 'demo' }, items: [{ type: 'message', role: 'user', content: 'Hello' }] });
-  t.regex(conv.id, /^conv_/);
-  t.is(conv.object, 'conversation');
-  t.deepEqual(conv.metadata, { topic: 'demo' });
-  t.is(typeof conv.created_at, 'number');
-  t.deepEqual(await client.conversations.retrieve(conv.id), conv);
-  t.deepEqual((await client.conversations.update(conv.id, { metadata: { topic: 'changed' } })).metadata, { topic: 'changed' });
-
-  const added = await client.conversations.items.create(conv.id, {
-    items: [
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi! How can I help?' } as never] },
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Nothing, thanks.' }] },
-    ],
-  });
-  t.is(added.data.length, 2);
-  const all = await items(conv.id);
-  t.deepEqual(all.map((i) => [i.role, i.content[0]!.type, textOf(i)]), [
-    ['user', 'input_text', 'Hello'],
-    ['assistant', 'output_text', 'Hi! How can I help?'],
-    ['user', 'input_text', 'Nothing, thanks.'],
-  ]);
-  t.deepEqual(all.slice(1).map((i) => i.id), added.data.map((i) => i.id));
-
-  // Cursor paging, newest first by default, as OpenAI lists items.
-  const page = await client.conversations.items.list(conv.id, { limit: 2 });
-  t.deepEqual(page.data.map((i) => i.id), [all[2]!.id, all[1]!.id]);
-  t.true(page.has_more);
-  const rest = await client.conversations.items.list(conv.id, { limit: 2, after: all[1]!.id });
-  t.deepEqual(rest.data.map((i) => i.id), [all[0]!.id]);
-  t.false(rest.has_more);
-
-  t.deepEqual(await client.conversations.items.retrieve(all[1]!.id, { conversation_id: conv.id }), all[1] as never);
-  const afterDelete = await client.conversations.items.delete(all[1]!.id, { conversation_id: conv.id });
-  t.is(afterDelete.id, conv.id);
-  t.deepEqual((await items(conv.id)).map((i) => i.id), [all[0]!.id, all[2]!.id]);
-  await t.throwsAsync(client.conversations.items.retrieve(all[1]!.id, { conversation_id: conv.id }), { instanceOf: OpenAI.NotFoundError });
-
-  t.deepEqual(await client.conversations.delete(conv.id), { id: conv.id, object: 'conversation.deleted', deleted: true });
-  const gone = await t.throwsAsync(client.conversations.retrieve(conv.id), { instanceOf: OpenAI.NotFoundError });
-  t.is((gone as InstanceType<typeof OpenAI.NotFoundError>).code, 'conversation_not_found');
-  t.is(await server.runtime.readModels.count('conversation_items', { conversation_id: conv.id }), 0, 'the items go with their conversation');
-});
+// Conversations and their items without a chat (create, read, update, delete) and the 404s of an unknown one:
+// conversations-crud.http.test.ts, on the spec helper.
 
 test('chat with a conversation: the follow-up reads with its history, and both turns become items', async (t) => {
   const zephyr = await client.conversations.create();
@@ -115,18 +74,6 @@ test('a streamed chat with a conversation appends its turn once the stream is ov
   let listed: Item[] = [];
   for (const until = Date.now() + 5000; listed.length < 4 && Date.now() < until; await new Promise((r) => setTimeout(r, 20))) listed = await items(conv.id);
   t.deepEqual(listed.map(textOf).slice(2), ['How long are its blades?', answer]);
-});
-
-test('an unknown or foreign conversation is a 404 on chat, in the API’s error shape', async (t) => {
-  const missing = await server.call('POST', '/v1/chat/completions', {
-    json: { model: 'kbqa-extractive', conversation: 'conv_nothere', messages: [{ role: 'user', content: 'hi' }] },
-  });
-  t.is(missing.status, 404);
-  t.is(missing.body.error.code, 'conversation_not_found');
-  const conv = await client.conversations.create();
-  await client.conversations.delete(conv.id);
-  const quick = await server.call('POST', '/v1/chat', { json: { model: 'kbqa-extractive', conversation: { id: conv.id }, messages: [{ role: 'user', content: 'hi' }] } });
-  t.is(quick.status, 404);
 });
 
 test('a chat that sends a long history along with a conversation appends all of it, in order', async (t) => {

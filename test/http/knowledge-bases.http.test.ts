@@ -1,13 +1,14 @@
-import anyTest, { type TestFn } from 'ava';
+import test from 'ava';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { defaultSettings } from '../../schemas/knowledge-base-settings.ts';
+import { knowledgeBaseCreated, OFFLINE_EMBEDDER } from '../helpers/given-events.ts';
+import { httpSpec } from '../helpers/http-spec.ts';
 
-const test = anyTest as TestFn<{ server: TestServer }>;
-test.before(async (t) => void (t.context.server = await startServer()));
-test.after.always((t) => t.context.server?.close());
+// Knowledge-base CRUD needs no worker: each test has an app of its own over in-memory ports.
+const app = (t: Parameters<typeof httpSpec>[0]) => httpSpec(t).app();
 
-test.serial('create answers 201 with defaults filled in, an ETag, and is readable at once', async (t) => {
-  const { call } = t.context.server;
+test('create answers 201 with defaults filled in, an ETag, and is readable at once', async (t) => {
+  const { call } = await app(t);
   const res = await call('POST', '/v1/knowledge-bases', { json: { name: 'Handbook', description: 'HR', settings: { top_k: 10 } } });
   t.is(res.status, 201);
   t.is(res.headers.get('etag'), '"0"');
@@ -30,8 +31,8 @@ test.serial('create answers 201 with defaults filled in, an ETag, and is readabl
   t.is(got.body.workspace_id, undefined);
 });
 
-test.serial('patch deep-merges settings and bumps the ETag; If-Match with a stale ETag is 409 and writes nothing', async (t) => {
-  const { call, head } = t.context.server;
+test('patch deep-merges settings and bumps the ETag; If-Match with a stale ETag is 409 and writes nothing', async (t) => {
+  const { call, head } = await app(t);
   const kb = (await call('POST', '/v1/knowledge-bases', { json: { name: 'Patch me' } })).body;
   const patched = await call('PATCH', `/v1/knowledge-bases/${kb.id}`, {
     json: { settings: { recall: { graph: true }, score_threshold: 0.3 } },
@@ -51,8 +52,8 @@ test.serial('patch deep-merges settings and bumps the ETag; If-Match with a stal
   t.is((await call('GET', `/v1/knowledge-bases/${kb.id}`)).body.name, 'Patch me');
 });
 
-test.serial('list pages with limit and after, newest first by default', async (t) => {
-  const { call } = t.context.server;
+test('list pages with limit and after, newest first by default', async (t) => {
+  const { call } = await app(t);
   const dedicated = (await call('POST', '/v1/api-keys', { json: { name: 'lister', scopes: ['admin'] } })).body.secret;
   const ids: string[] = [];
   for (const name of ['p1', 'p2', 'p3']) ids.push((await call('POST', '/v1/knowledge-bases', { json: { name } })).body.id);
@@ -68,8 +69,8 @@ test.serial('list pages with limit and after, newest first by default', async (t
   t.deepEqual(ascIds, [...ascIds].sort());
 });
 
-test.serial('delete: 200, then 404 everywhere, and gone from the list', async (t) => {
-  const { call } = t.context.server;
+test('delete: 200, then 404 everywhere, and gone from the list', async (t) => {
+  const { call } = await app(t);
   const kb = (await call('POST', '/v1/knowledge-bases', { json: { name: 'Doomed' } })).body;
   const deleted = await call('DELETE', `/v1/knowledge-bases/${kb.id}`);
   t.deepEqual(deleted.body, { id: kb.id, object: 'knowledge_base.deleted', deleted: true });
@@ -80,10 +81,10 @@ test.serial('delete: 200, then 404 everywhere, and gone from the list', async (t
   t.false(list.body.data.some((k: any) => k.id === kb.id));
 });
 
-test.serial('another workspace’s knowledge base is 404 for every verb, and absent from its list', async (t) => {
-  const { call, runtime, head } = t.context.server;
+test('another workspace’s knowledge base is 404 for every verb, and absent from its list', async (t) => {
+  const { call, ctx, head } = await app(t);
   const kb = (await call('POST', '/v1/knowledge-bases', { json: { name: 'Private' } })).body;
-  const otherKey = (await createWorkspaceWithAdminKey(runtime.ctx, 'other-team'))!;
+  const otherKey = (await createWorkspaceWithAdminKey(ctx, 'other-team'))!;
   const before = await head();
   for (const [method, json] of [['GET'], ['PATCH', { name: 'hijack' }], ['DELETE']] as const) {
     const res = await call(method, `/v1/knowledge-bases/${kb.id}`, { key: otherKey, json });
@@ -95,8 +96,8 @@ test.serial('another workspace’s knowledge base is 404 for every verb, and abs
   t.deepEqual(list.body.data, []);
 });
 
-test.serial('a key limited to some knowledge bases gets 403 elsewhere and sees only its own in lists', async (t) => {
-  const { call } = t.context.server;
+test('a key limited to some knowledge bases gets 403 elsewhere and sees only its own in lists', async (t) => {
+  const { call } = await app(t);
   const mine = (await call('POST', '/v1/knowledge-bases', { json: { name: 'Allowed' } })).body;
   const theirs = (await call('POST', '/v1/knowledge-bases', { json: { name: 'Not allowed' } })).body;
   const limited = (await call('POST', '/v1/api-keys', { json: { name: 'limited', knowledge_base_ids: [mine.id] } })).body.secret;
@@ -107,4 +108,56 @@ test.serial('a key limited to some knowledge bases gets 403 elsewhere and sees o
   const list = await call('GET', '/v1/knowledge-bases?limit=100', { key: limited });
   t.deepEqual(list.body.data.map((k: any) => k.id), [mine.id]);
   t.is((await call('POST', '/v1/knowledge-bases', { key: limited, json: { name: 'new' } })).status, 403);
+});
+
+// The same behaviour told as given events → a request → the response and the events it appended.
+
+const NOW = '2026-03-01T12:00:00.000Z';
+
+test('given a knowledge base, a patch against its ETag appends one KnowledgeBaseUpdated with the whole new state', async (t) => {
+  const outcome = await httpSpec(t, { now: NOW })
+    .given(knowledgeBaseCreated({ id: 'kb_manuals', name: 'Manuals' }))
+    .when({ method: 'PATCH', path: '/v1/knowledge-bases/kb_manuals', json: { description: 'How-tos', settings: { top_k: 8 } }, headers: { 'if-match': '"0"' } })
+    .then({
+      status: 200,
+      headers: { etag: '"1"' },
+      bodyMatches: { id: 'kb_manuals', name: 'Manuals', description: 'How-tos', settings: { top_k: 8 } },
+      events: [{
+        type: 'KnowledgeBaseUpdated',
+        data: { knowledge_base_id: 'kb_manuals', name: 'Manuals', description: 'How-tos', settings: { ...defaultSettings(OFFLINE_EMBEDDER), top_k: 8 }, updated_at: NOW },
+      }],
+    });
+  t.is(outcome.body.workspace_id, undefined);
+});
+
+test('given a knowledge base, delete appends KnowledgeBaseDeleted; a second delete is 404 and appends nothing', async (t) => {
+  const spec = httpSpec(t, { now: NOW });
+  await spec
+    .given(knowledgeBaseCreated({ id: 'kb_doomed' }))
+    .when({ method: 'DELETE', path: '/v1/knowledge-bases/kb_doomed' })
+    .then({ status: 200, body: { id: 'kb_doomed', object: 'knowledge_base.deleted', deleted: true }, events: [{ type: 'KnowledgeBaseDeleted', data: { knowledge_base_id: 'kb_doomed', deleted_at: NOW } }] });
+  await spec.when({ method: 'DELETE', path: '/v1/knowledge-bases/kb_doomed' }).then({ status: 404, bodyMatches: { error: { code: 'knowledge_base_not_found' } }, events: [] });
+});
+
+test('given another workspace’s knowledge base, reading it is 404 and it is absent from the list', async (t) => {
+  const spec = httpSpec(t);
+  await spec
+    .given(knowledgeBaseCreated({ id: 'kb_theirs', workspaceId: 'other-team' }))
+    .when({ method: 'GET', path: '/v1/knowledge-bases/kb_theirs' })
+    .then({ status: 404, bodyMatches: { error: { code: 'knowledge_base_not_found' } }, events: [] });
+  await spec.when({ method: 'GET', path: '/v1/knowledge-bases' }).then({ status: 200, bodyMatches: { object: 'list', data: [] } });
+});
+
+test('create appends KnowledgeBaseCreated in the key’s workspace, its settings defaulted', async (t) => {
+  const { body } = await httpSpec(t, { now: NOW })
+    .when({ method: 'POST', path: '/v1/knowledge-bases', json: { name: 'Handbook', settings: { recall: { graph: true } } } })
+    .then({
+      status: 201,
+      headers: { etag: '"0"' },
+      eventsMatch: [{
+        type: 'KnowledgeBaseCreated',
+        data: { workspace_id: 'default', name: 'Handbook', description: null, settings: { ...defaultSettings(OFFLINE_EMBEDDER), recall: { vector: true, keyword: true, graph: true } }, created_at: NOW },
+      }],
+    });
+  t.regex(body.id, /^kb_/);
 });

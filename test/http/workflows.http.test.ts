@@ -15,38 +15,7 @@ const qa = async () => (await server.call('POST', '/v1/workflows', { json: { nam
 const run = (id: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   server.call('POST', `/v1/workflows/${id}/run`, { json: body, headers });
 
-test('create from the template, get, list, replace (a new version), delete', async (t) => {
-  const created = await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kb.kbId } });
-  t.is(created.status, 201);
-  t.is(created.body.object, 'workflow');
-  t.is(created.body.version, 1);
-  t.deepEqual(created.body.graph.nodes.map((n: { type: string }) => n.type), ['start', 'knowledge_retrieval', 'llm', 'direct_reply']);
-  const id = created.body.id;
-  t.is((await server.call('GET', `/v1/workflows/${id}`)).body.name, 'QA');
-  t.true((await server.call('GET', '/v1/workflows')).body.data.some((w: { id: string }) => w.id === id));
-  const replaced = await server.call('PUT', `/v1/workflows/${id}`, { json: { name: 'QA 2', graph: created.body.graph } });
-  t.is(replaced.status, 200);
-  t.is(replaced.body.version, 2);
-  t.is((await server.call('DELETE', `/v1/workflows/${id}`)).body.deleted, true);
-  t.is((await server.call('GET', `/v1/workflows/${id}`)).status, 404);
-});
-
-test('a faulty graph is 400 naming the node and the problem', async (t) => {
-  const { body: wf } = await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kb.kbId } });
-  const graph = structuredClone(wf.graph);
-  graph.nodes[2].config.prompt = 'Answer {{retrieve.contex}}';
-  const bad = await server.call('POST', '/v1/workflows', { json: { name: 'bad', graph } });
-  t.is(bad.status, 400);
-  t.is(bad.body.error.param, 'graph.nodes.llm');
-  t.regex(bad.body.error.message, /contex/);
-  const model = structuredClone(wf.graph);
-  model.nodes[2].config.model = 'no-such-model';
-  const noModel = await server.call('POST', '/v1/workflows', { json: { name: 'bad', graph: model } });
-  t.is(noModel.status, 400);
-  t.is(noModel.body.error.param, 'graph.nodes.llm.config.model');
-  const missing = await server.call('POST', '/v1/workflows', { json: { name: 'x', template: 'knowledge-qa' } });
-  t.is(missing.body.error.param, 'knowledge_base_id');
-});
+// Creating, reading, replacing and deleting workflows (no run): workflow-definitions.http.test.ts, on the spec helper.
 
 test('blocking run answers like the chat endpoint, with the same citations', async (t) => {
   const wf = await qa();
