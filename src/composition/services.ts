@@ -75,6 +75,8 @@ export function createServices(deps: ServiceDeps) {
     vectorStoreBatches: createVectorStoreBatches(vectorStores, ctx.now),
     secrets: createSecretService(ctx, deps.secrets),
     modelProviders: createModelProviderService(ctx, deps.secrets, deps.probe),
+    // The workspace providers' models, resolved and listed through one cache that their events evict.
+    workspaceModels: deps.workspaceModels,
   };
 }
 

@@ -25,7 +25,7 @@ const conflictError = (code: string, message: string, param: string | null = nul
 const nameTaken = (name: string) => conflictError('model_provider_name_taken', `A model provider named '${name}' already exists in this workspace.`, 'name');
 
 /** Every document of a workspace in a collection, a page at a time (a workspace has few providers and knowledge bases). */
-async function allOf<Doc extends { id: string }>(readModels: ReadModelStore, collection: string, workspaceId: string): Promise<Doc[]> {
+export async function allOf<Doc extends { id: string }>(readModels: ReadModelStore, collection: string, workspaceId: string): Promise<Doc[]> {
   const docs: Doc[] = [];
   for (let after: string | undefined; ; ) {
     const page = await readModels.find<Doc>(collection, { where: { workspace_id: workspaceId }, order: 'asc', after, limit: 500 });
@@ -175,11 +175,6 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
       const result = await probe.listModels(provider.base_url, await keyOf(provider));
       if (!result.ok) throw new ApiError(502, 'server_error', `provider_${result.error.code}`, result.error.message);
       return { object: 'list' as const, data: result.models };
-    },
-
-    /** The models of every provider of the workspace, for /v1/models (any key of the workspace may list them). */
-    async modelsOf(workspaceId: string): Promise<ModelInfo[]> {
-      return (await allOf<ModelProviderDoc>(readModels, 'model_providers', workspaceId)).flatMap(providerModels);
     },
   };
 }

@@ -3,11 +3,11 @@ import type { ModelProviderDoc } from '../../../projections/model-providers/inde
 import { modelProviderEvents } from '../../../schemas/events/model-provider.ts';
 import { hasType, type RecordedEvent } from '../../../schemas/events/recorded.ts';
 import { providerModelRef } from '../../domain/model-provider/model-provider.ts';
-import type { ChatModel } from '../../ports/models.ts';
+import type { ChatModel, ModelInfo } from '../../ports/models.ts';
 import type { ProviderChatModelFactory } from '../../ports/provider-models.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { SecretStore } from '../../ports/secret-store.ts';
-import { providerModels } from './model-providers.ts';
+import { allOf, providerModels } from './model-providers.ts';
 
 const PROVIDER_EVENTS = new Set(Object.keys(modelProviderEvents) as (keyof typeof modelProviderEvents)[]);
 
@@ -32,6 +32,10 @@ export function createWorkspaceModelResolver({
   maxEntries?: number;
 }) {
   const cache = new LRUCache<string, { workspaceId: string; model: Promise<ChatModel | undefined> }>({ max: maxEntries, ttl: ttlMs });
+  // What GET /v1/models lists for a workspace, read once per TTL and not at every request (most workspaces have none, which is cached too).
+  const listings = new LRUCache<string, Promise<ModelInfo[]>>({ max: maxEntries, ttl: ttlMs });
+  // The same listings once read, so that a hit answers without waiting on a promise.
+  const listed = new LRUCache<string, ModelInfo[]>({ max: maxEntries, ttl: ttlMs });
 
   async function resolve(workspaceId: string, modelId: string): Promise<ChatModel | undefined> {
     const ref = providerModelRef(modelId);
@@ -58,11 +62,27 @@ export function createWorkspaceModelResolver({
       if (!resolved) cache.delete(key);
       return resolved;
     },
-    /** Hears every committed batch: a provider's change evicts its workspace's cached models. */
+    /** The models of the workspace's providers, as `{provider}/{model}`. */
+    modelsOf(workspaceId: string): Promise<ModelInfo[]> {
+      const cached = listings.get(workspaceId);
+      if (cached) return cached;
+      const listing = allOf<ModelProviderDoc>(readModels, 'model_providers', workspaceId).then((docs) => docs.flatMap(providerModels));
+      listings.set(workspaceId, listing);
+      void listing.then((models) => listings.get(workspaceId) === listing && listed.set(workspaceId, models), () => {});
+      listing.catch(() => listings.delete(workspaceId));
+      return listing;
+    },
+    /** The workspace's listing if it was read and is still current, else undefined (then ask modelsOf). */
+    listedModels: (workspaceId: string): ModelInfo[] | undefined => listed.get(workspaceId),
+    /** Hears every committed batch: a provider's change evicts its workspace's cached models and listing. */
     apply(batch: readonly RecordedEvent[]) {
       const workspaces = new Set(batch.filter((event) => hasType(PROVIDER_EVENTS, event)).map((event) => event.data.workspace_id));
       if (workspaces.size === 0) return;
       for (const [key, entry] of cache.entries()) if (workspaces.has(entry.workspaceId)) cache.delete(key);
+      for (const workspaceId of workspaces) {
+        listings.delete(workspaceId);
+        listed.delete(workspaceId);
+      }
     },
   };
 }
