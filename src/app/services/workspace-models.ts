@@ -33,9 +33,8 @@ export function createWorkspaceModelResolver({
 }) {
   const cache = new LRUCache<string, { workspaceId: string; model: Promise<ChatModel | undefined> }>({ max: maxEntries, ttl: ttlMs });
   // What GET /v1/models lists for a workspace, read once per TTL and not at every request (most workspaces have none, which is cached too).
-  const listings = new LRUCache<string, Promise<ModelInfo[]>>({ max: maxEntries, ttl: ttlMs });
-  // The same listings once read, so that a hit answers without waiting on a promise.
-  const listed = new LRUCache<string, ModelInfo[]>({ max: maxEntries, ttl: ttlMs });
+  // `models` is set once read, so that a hit answers without waiting on the promise.
+  const listings = new LRUCache<string, { read: Promise<ModelInfo[]>; models?: ModelInfo[] }>({ max: maxEntries, ttl: ttlMs });
 
   async function resolve(workspaceId: string, modelId: string): Promise<ChatModel | undefined> {
     const ref = providerModelRef(modelId);
@@ -65,24 +64,22 @@ export function createWorkspaceModelResolver({
     /** The models of the workspace's providers, as `{provider}/{model}`. */
     modelsOf(workspaceId: string): Promise<ModelInfo[]> {
       const cached = listings.get(workspaceId);
-      if (cached) return cached;
-      const listing = allOf<ModelProviderDoc>(readModels, 'model_providers', workspaceId).then((docs) => docs.flatMap(providerModels));
+      if (cached) return cached.read;
+      const listing: { read: Promise<ModelInfo[]>; models?: ModelInfo[] } = {
+        read: allOf<ModelProviderDoc>(readModels, 'model_providers', workspaceId).then((docs) => (listing.models = docs.flatMap(providerModels))),
+      };
       listings.set(workspaceId, listing);
-      void listing.then((models) => listings.get(workspaceId) === listing && listed.set(workspaceId, models), () => {});
-      listing.catch(() => listings.delete(workspaceId));
-      return listing;
+      listing.read.catch(() => listings.get(workspaceId) === listing && listings.delete(workspaceId));
+      return listing.read;
     },
     /** The workspace's listing if it was read and is still current, else undefined (then ask modelsOf). */
-    listedModels: (workspaceId: string): ModelInfo[] | undefined => listed.get(workspaceId),
+    listedModels: (workspaceId: string): ModelInfo[] | undefined => listings.get(workspaceId)?.models,
     /** Hears every committed batch: a provider's change evicts its workspace's cached models and listing. */
     apply(batch: readonly RecordedEvent[]) {
       const workspaces = new Set(batch.filter((event) => hasType(PROVIDER_EVENTS, event)).map((event) => event.data.workspace_id));
       if (workspaces.size === 0) return;
       for (const [key, entry] of cache.entries()) if (workspaces.has(entry.workspaceId)) cache.delete(key);
-      for (const workspaceId of workspaces) {
-        listings.delete(workspaceId);
-        listed.delete(workspaceId);
-      }
+      for (const workspaceId of workspaces) listings.delete(workspaceId);
     },
   };
 }
