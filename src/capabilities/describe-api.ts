@@ -1,5 +1,6 @@
 import { describeRoutes } from '../http/app.ts';
-import type { ApiDeps } from './capability.ts';
+import type { RouteSpec } from '../http/route.ts';
+import type { ApiDeps, Capability } from './capability.ts';
 import { apiRoutes } from './index.ts';
 
 /**
@@ -11,6 +12,12 @@ export function describeApi(version: string) {
   const unused = descriptionOnly();
   const deps: ApiDeps = { services: unused, settings: unused };
   return describeRoutes(apiRoutes(deps), version, unused);
+}
+
+/** One capability's routes, built the same way, only to be read (which routes it has). */
+export function routesOf(capability: Capability): RouteSpec[] {
+  const unused = descriptionOnly();
+  return capability.routes?.({ services: unused, settings: unused }) ?? [];
 }
 
 /** Stands in for every dependency of a table built only to be described: reading works, any call throws. */

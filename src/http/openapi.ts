@@ -133,6 +133,9 @@ function successResponses(r: RouteSpec, shared: Record<string, unknown>): Record
   return responses;
 }
 
+/** A route's path as OpenAPI writes it: `/v1/files/:file_id` → `/v1/files/{file_id}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
 /** OpenAPI 3.1 from the route table: the same zod schemas that validate requests describe them. */
 export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -141,7 +144,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
   const usedTags: string[] = [];
   const shared: Record<string, unknown> = {};
   for (const r of routes) {
-    const path = r.path.replace(/:(\w+)/g, '{$1}');
+    const path = openApiPath(r.path);
     const operationId = operationIdOf(r);
     const clash = operationIds.get(operationId);
     if (clash) throw new Error(`operationId ${operationId} of ${r.method} ${r.path} is also ${clash}'s: give one of them RouteSpec.operationId`);

@@ -36,3 +36,19 @@ export async function allChunks(server: TestServer, kbId: string, documentId: st
   const { body } = await server.call('GET', `/v1/knowledge-bases/${kbId}/documents/${documentId}/chunks?limit=1000`);
   return body.data;
 }
+
+/** One file posted to OpenAI's Files API (`POST /v1/files`), as multipart: the raw response. */
+export function postFile(url: string, key: string, { name, bytes, purpose = 'assistants', type = 'text/markdown' }: { name: string; bytes: string; purpose?: string; type?: string }) {
+  const form = new FormData();
+  form.append('purpose', purpose);
+  form.append('file', new Blob([bytes], { type }), name);
+  return fetch(`${url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+}
+
+/** The same, for a test's setup: the new file's id, or an error naming the answer. */
+export async function uploadedFileId(url: string, key: string, name: string, text: string): Promise<string> {
+  const res = await postFile(url, key, { name, bytes: text });
+  const body = (await res.json()) as { id: string };
+  if (res.status !== 200) throw new Error(`POST /v1/files: ${res.status} ${JSON.stringify(body)}`);
+  return body.id;
+}

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { settledDocument } from '../helpers/documents.ts';
+import { settledDocument, uploadedFileId } from '../helpers/documents.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -35,15 +35,7 @@ async function plant(label: string): Promise<Kb> {
   return { id: kb.id, documentId: doc.id, text, marker };
 }
 
-async function uploadFile(key: string, name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append('purpose', 'assistants');
-  form.append('file', new Blob([text], { type: 'text/markdown' }), name);
-  const res = await fetch(`${server.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
-  const body = (await res.json()) as { id: string };
-  if (res.status !== 200) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
-  return body.id;
-}
+const uploadFile = (key: string, name: string, text: string) => uploadedFileId(server.url, key, name, text);
 
 const respond = (kbId: string, extra: Record<string, unknown> = {}) => ({
   model: 'kbqa-extractive',

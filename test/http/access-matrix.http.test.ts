@@ -1,5 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
+import { uploadedFileId } from '../helpers/documents.ts';
 import { ADMIN_KEY, startServer } from '../helpers/server.ts';
 import {
   type Caller,
@@ -21,6 +22,8 @@ import {
 } from './access-matrix/recipe.ts';
 import { DERIVATIONS, ITEM_FIELD, ITEM_FIELDS, snapshot, watchesEffects } from './access-matrix/effects.ts';
 import { CAPABILITIES } from '../../src/capabilities/index.ts';
+import { routesOf } from '../../src/capabilities/describe-api.ts';
+import { openApiPath } from '../../src/http/openapi.ts';
 
 /** Each capability's recipes, from the file named as it is (access-matrix/<name>.ts), and the service's own routes'. */
 const RECIPE_FILES = await Promise.all(
@@ -61,15 +64,7 @@ test.before(async () => {
     const items = await ok('GET', `/v1/conversations/${conv.id}/items?order=asc`, admin);
     return { conversationId: conv.id, chatId: chat.id, answerItemId: items.data[1].id };
   };
-  const uploadFile = async (key: string, name: string, text: string): Promise<string> => {
-    const form = new FormData();
-    form.append('purpose', 'assistants');
-    form.append('file', new Blob([text], { type: 'text/markdown' }), name);
-    const res = await fetch(`${server.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
-    const body = (await res.json()) as { id: string };
-    if (res.status !== 200) throw new Error(`POST /v1/files: ${res.status} ${JSON.stringify(body)}`);
-    return body.id;
-  };
+  const uploadFile = (key: string, name: string, text: string) => uploadedFileId(server.url, key, name, text);
   const plant = async (workspace: Workspace, label: string): Promise<Kb> => {
     const admin = admins[workspace];
     const marker = `zq${label}marker${Math.random().toString(36).slice(2, 8)}`;
@@ -154,10 +149,8 @@ test.after.always(() => world?.server.close());
 
 test.serial("every capability with routes has its recipe file, access-matrix/<name>.ts, with a recipe for each of its routes and no other's", (t) => {
   t.deepEqual(RECIPE_FILES.filter((f) => f.recipes === null).map((f) => f.name), [], 'capabilities without test/http/access-matrix/<name>.ts');
-  // Built only to be read: the routes' handlers are never called.
-  const unused: any = new Proxy(() => {}, { get: (_t, key) => (key === 'then' || typeof key === 'symbol' ? undefined : unused) });
   for (const capability of CAPABILITIES) {
-    const keys = (capability.routes?.({ services: unused, settings: unused }) ?? []).map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:([a-z_]+)/g, '{$1}')}`);
+    const keys = routesOf(capability).map((r) => `${r.method.toUpperCase()} ${openApiPath(r.path)}`);
     const recipes = RECIPE_FILES.find((f) => f.name === capability.name)?.recipes ?? {};
     t.deepEqual(Object.keys(recipes).sort(), keys.sort(), `access-matrix/${capability.name}.ts holds the recipes of ${capability.name}'s routes`);
   }

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_FILTER_DEPTH, MAX_FILTER_NODES } from '../../schemas/http/filter.ts';
 import { MAX_JSON_DEPTH } from '../../src/http/json-shape.ts';
-import { uploadFiles } from '../helpers/documents.ts';
+import { postFile, uploadFiles } from '../helpers/documents.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // Input bounds (issue 18, part 4): recursive structures are measured before validation recurses,
@@ -139,10 +139,7 @@ test.serial('score_threshold is 0–1 wherever it is taken: 5 is 400 naming the 
 });
 
 async function uploadFile(server: TestServer, purpose: string, name: string, bytes: string) {
-  const form = new FormData();
-  form.append('purpose', purpose);
-  form.append('file', new Blob([bytes], { type: 'text/plain' }), name);
-  const res = await fetch(`${server.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}` }, body: form });
+  const res = await postFile(server.url, ADMIN_KEY, { name, bytes, purpose, type: 'text/plain' });
   return { status: res.status, body: (await res.json()) as any };
 }
 

@@ -2,28 +2,22 @@ import test from 'ava';
 import { createServer, type Server } from 'node:net';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { settled } from '../../src/app/context.ts';
-import { createWorkspaceWithAdminKey, DEFAULT_WORKSPACE } from '../../src/app/services/workspaces.ts';
+import { DEFAULT_WORKSPACE } from '../../src/app/services/workspaces.ts';
 import { knowledgeBaseDecider } from '../../src/domain/knowledge-base/knowledge-base.ts';
 import { providerNameDecider, providerNameKey } from '../../src/domain/model-provider/provider-name.ts';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
+import { type RefusedKeys, keysToRefuse } from '../helpers/refused-keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const PROVIDER_KEY = 'sk-loopback-provider-key-9c1d';
 let server: TestServer;
 let loopback: EmbeddingsServer;
-let keys: { read: string; write: string; limitedAdmin: string; other: string };
+let keys: RefusedKeys;
 
 test.before(async () => {
   server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0' });
   loopback = await startEmbeddingsServer({ dimensions: 8, apiKey: PROVIDER_KEY, models: ['loop-chat', 'loop-embed-small'] });
-  const key = async (json: unknown) => (await server.call('POST', '/v1/api-keys', { json })).body.secret as string;
-  const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'limits' } })).body.id as string;
-  keys = {
-    read: await key({ name: 'read', scopes: ['read'] }),
-    write: await key({ name: 'write', scopes: ['write'] }),
-    limitedAdmin: await key({ name: 'limited admin', scopes: ['admin'], knowledge_base_ids: [kb] }),
-    other: (await createWorkspaceWithAdminKey(server.runtime.ctx, 'providers-other'))!,
-  };
+  keys = await keysToRefuse(server, 'providers-other');
 });
 
 test.after.always(async () => {

@@ -1,20 +1,14 @@
 import test from 'ava';
-import { createWorkspaceWithAdminKey, DEFAULT_WORKSPACE } from '../../src/app/services/workspaces.ts';
+import { DEFAULT_WORKSPACE } from '../../src/app/services/workspaces.ts';
+import { type RefusedKeys, keysToRefuse } from '../helpers/refused-keys.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
-let keys: { read: string; write: string; limitedAdmin: string; other: string };
+let keys: RefusedKeys;
 
 test.before(async () => {
   server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0' });
-  const key = async (json: unknown) => (await server.call('POST', '/v1/api-keys', { json })).body.secret as string;
-  const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'limits' } })).body.id as string;
-  keys = {
-    read: await key({ name: 'read', scopes: ['read'] }),
-    write: await key({ name: 'write', scopes: ['write'] }),
-    limitedAdmin: await key({ name: 'limited admin', scopes: ['admin'], knowledge_base_ids: [kb] }),
-    other: (await createWorkspaceWithAdminKey(server.runtime.ctx, 'secrets-other'))!,
-  };
+  keys = await keysToRefuse(server, 'secrets-other');
 });
 
 test.after.always(() => server.close());

@@ -1,3 +1,4 @@
+import { uploadedFileId } from '../../helpers/documents.ts';
 import type { TestServer } from '../../helpers/server.ts';
 
 /**
@@ -109,14 +110,7 @@ export const docPath = (target: Target) => `${kbPath(target)}/documents/${target
 export const store = (target: Target) => `/v1/vector_stores/${target.kb.id}`;
 export const adminsFile = (caller: Caller) => (caller.workspace === 'main' && caller.limitedTo === null ? 200 : 404);
 
-export async function freshFile(w: World): Promise<string> {
-  const form = new FormData();
-  form.append('purpose', 'assistants');
-  form.append('file', new Blob(['A file made by the access matrix.'], { type: 'text/markdown' }), 'matrix.md');
-  const res = await fetch(`${w.server.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${w.admins.main}` }, body: form });
-  if (res.status !== 200) throw new Error(`the matrix's file upload answered ${res.status}`);
-  return ((await res.json()) as { id: string }).id;
-}
+export const freshFile = (w: World): Promise<string> => uploadedFileId(w.server.url, w.admins.main, 'matrix.md', 'A file made by the access matrix.');
 
 /** An id no file has: a key that may use the store reaches the 404 that says so; others get their 401/403/404 first. */
 export const NO_FILE = 'file_00000000000000000000000000';
