@@ -7,6 +7,7 @@ import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { idleMemoryBench } from './idle-memory.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
+import { parseFairnessBench } from './parse-fairness.bench.ts';
 import { pdfEnginesBench } from './pdf-engines.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { peersBench } from './peers.bench.ts';
@@ -37,6 +38,7 @@ const BENCHES = {
   ingest_scifact: ingestSciFactBench,
   ingest_pdf: ingestPdfBench,
   ocr: ocrBench,
+  parse_fairness: parseFairnessBench,
   pdf_engines: pdfEnginesBench,
   ocr_languages: ocrLanguagesBench,
   peers: peersBench,

@@ -7,7 +7,8 @@ import { createAuthenticator } from './app/services/api-keys.ts';
 import { createLiveFeed } from './app/live-feed.ts';
 import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
 import { reanalyseKeywords } from './app/keyword-reanalysis.ts';
-import { createWorkerParser } from './adapters/local/worker-parser.ts';
+import { createLaneParsers } from './composition/parsers.ts';
+import type { DocumentParser } from './ports/document-parser.ts';
 import { detectMediaType } from './parsing/detect.ts';
 import { DEFAULT_LIMITS } from './parsing/types.ts';
 import { createModelCatalog } from './app/services/models.ts';
@@ -91,7 +92,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const groups = new Map<string, GroupHandle>();
   let relay: RelayHandle | null = null;
   let following: Subscription | null = null;
-  let parser: ReturnType<typeof createWorkerParser> | null = null;
+  let parser: Pick<DocumentParser, 'ping' | 'close'> | null = null;
   let retrieval: SpreadRetrieval | null = null;
   // In this order: consumers finish their batch in hand before the parser pool and the stores go.
   const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => retrieval?.close(), () => infra.close()];
@@ -140,27 +141,21 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     if (parts.relay && infra.startRelay) relay = await infra.startRelay();
     if (parts.worker) {
       const { ingestion } = config;
-      const workerParser = createWorkerParser({
-        threads: ingestion.parserThreads,
-        maxMemoryMb: ingestion.parseMemoryMb,
-        warmUp: ingestion.warmUp, settings: { ocrEngine: ingestion.ocrEngine, ocrReaders: ingestion.ocrReaders },
-        onWorkerError: (error) => logger.warn({ err: error }, 'a parser worker died; its document failed and a new worker replaces it'),
-      });
-      parser = workerParser;
+      const lanes = createLaneParsers(ingestion, logger);
+      parser = lanes;
       const limits = { ...DEFAULT_LIMITS, maxPages: ingestion.maxPages, ocr: ingestion.ocr };
-      const concurrency = ingestion.parserThreads;
       await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
       await reanalyseKeywordIndex({ keywords: indexes.keywords, passages: indexes.passages, readModels }, logger);
       const consumers = workerConsumers({
         services,
         blobs,
         feed,
-        parser: workerParser,
+        parsers: lanes.parsers,
         detectMediaType,
         limits,
         maxUploadBytes: ingestion.maxUploadBytes,
         parseTimeoutMs: ingestion.parseTimeoutMs,
-        parseConcurrency: concurrency,
+        parseConcurrency: ingestion.parserThreads,
         embedders,
         chatModels,
         indexes,

@@ -6,6 +6,7 @@ import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { chunkStreamDecider, chunkStreamKey } from '../../src/domain/document/chunk-stream.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
+import { type ParseLane, parseLane } from '../../src/domain/document/parse-lane.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { DocumentParser, ParseLimits } from '../../src/ports/document-parser.ts';
@@ -15,6 +16,8 @@ import { defineConsumer, failDocument, type FailureLog } from '../shared.ts';
 import { type AddedAttachments, addAttachments } from './attachments.ts';
 
 export type ParserDeps = {
+  /** The uploads this group parses: the small files' or the others' (domain/document/parse-lane.ts). */
+  lane: ParseLane;
   ctx: AppContext;
   blobs: BlobStore;
   parser: DocumentParser;
@@ -25,26 +28,32 @@ export type ParserDeps = {
   /** An attachment larger than an upload may be is not added (see attachments.ts). */
   maxUploadBytes: number;
   timeoutMs: number;
+  /** Parses of this lane at once; its parser has at least as many processes. */
   concurrency: number;
   /** Hears each document this consumer fails (warn, with its code). */
   logger?: FailureLog;
 };
 
+/** The group of each lane: the large lane keeps the name (and so the checkpoint) of the one group there was before lanes. */
+export const PARSER_GROUPS: Record<ParseLane, string> = { large: 'parser', small: 'parser-small' };
+
 /**
- * DocumentUploaded → parse in a worker → the attempt's chunk stream, the documents made from the
+ * DocumentUploaded of one lane → parse in a worker → the attempt's chunk stream, the documents made from the
  * file's attachments (an email's), then DocumentParsed naming the chunk stream.
  * A parse is in the log once DocumentParsed is: a crash between the two appends leaves a chunk
  * stream nothing reads, and the redelivered upload parses again as the next attempt. A redelivered
  * upload of a document past `parsing` does nothing.
  */
 export function parserConsumer(deps: ParserDeps): ConsumerGroup {
+  const mine = (upload: EventData<'DocumentUploaded'>) => parseLane(upload) === deps.lane;
   return defineConsumer({
-    name: 'parser',
+    name: PARSER_GROUPS[deps.lane],
     eventTypes: ['DocumentUploaded'],
     batchSize: 16,
     // Every upload of the batch is tried; if any failed, the bus hears the first (in batch order) once all have settled.
     handle: async (batch) => {
-      await pMap(batch, (event) => parseOne(deps, event.data), { concurrency: deps.concurrency, stopOnError: false }).catch((error: unknown) => {
+      const uploads = batch.filter((event) => mine(event.data));
+      await pMap(uploads, (event) => parseOne(deps, event.data), { concurrency: deps.concurrency, stopOnError: false }).catch((error: unknown) => {
         throw error instanceof AggregateError ? error.errors[0] : error;
       });
     },

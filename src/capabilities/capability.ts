@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { ConsumerGroup } from '../ports/event-bus.ts';
 import type { ChatModel, Embedder } from '../ports/models.ts';
 import type { DocumentParser, ParseLimits } from '../ports/document-parser.ts';
+import type { ParseLane } from '../domain/document/parse-lane.ts';
 import type { MediaTypeDetector } from '../ports/media-type-detector.ts';
 import type { SearchIndexes } from '../app/retrieval/retrieval.ts';
 
@@ -39,11 +40,13 @@ export type WorkerDeps = {
   services: Services;
   blobs: BlobStore;
   feed: LiveFeed;
-  parser: DocumentParser;
+  /** A parser per lane (domain/document/parse-lane.ts), each with processes of its own: small files never wait for a large file's process. */
+  parsers: Record<ParseLane, DocumentParser>;
   detectMediaType: MediaTypeDetector;
   limits: ParseLimits;
   maxUploadBytes: number;
   parseTimeoutMs: number;
+  /** Large files parsed at once (KBQA_PARSER_THREADS); the small lane parses SMALL_LANE_PARSES at once. */
   parseConcurrency: number;
   embedders: ReadonlyMap<string, Embedder>;
   chatModels: ReadonlyMap<string, ChatModel>;

@@ -1,11 +1,12 @@
 import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from '../../schemas/events/document.ts';
 import { documentsProjection } from '../../projections/documents/index.ts';
 import { indexerConsumer } from '../../consumers/indexer/index.ts';
-import { parserConsumer } from '../../consumers/parser/index.ts';
+import { PARSER_GROUPS, parserConsumer } from '../../consumers/parser/index.ts';
 import { chunkStreamDecider } from '../domain/document/chunk-stream.ts';
 import { contentClaimDecider } from '../domain/document/content-claim.ts';
 import { documentDecider } from '../domain/document/document.ts';
 import { idempotencyDecider } from '../domain/document/idempotency.ts';
+import { type ParseLane, SMALL_LANE_PARSES } from '../domain/document/parse-lane.ts';
 import { documentRoutes } from '../http/routes/documents.ts';
 import { defineCapability } from './capability.ts';
 
@@ -15,21 +16,28 @@ export const documents = defineCapability({
   events: { ...documentEvents, ...documentChunkEvents, ...contentClaimEvents, ...idempotencyEvents },
   deciders: [documentDecider, chunkStreamDecider, contentClaimDecider, idempotencyDecider],
   projections: [documentsProjection],
-  consumers: (deps) => ({
-    parser: parserConsumer({
-      ctx: deps.services.ctx,
-      blobs: deps.blobs,
-      parser: deps.parser,
-      detectMediaType: deps.detectMediaType,
-      feed: deps.feed,
-      limits: deps.limits,
-      maxUploadBytes: deps.maxUploadBytes,
-      timeoutMs: deps.parseTimeoutMs,
-      concurrency: deps.parseConcurrency,
-      logger: deps.logger,
-    }),
-    indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
-  }),
+  consumers: (deps) => {
+    const parser = (lane: ParseLane, concurrency: number) =>
+      parserConsumer({
+        lane,
+        ctx: deps.services.ctx,
+        blobs: deps.blobs,
+        parser: deps.parsers[lane],
+        detectMediaType: deps.detectMediaType,
+        feed: deps.feed,
+        limits: deps.limits,
+        maxUploadBytes: deps.maxUploadBytes,
+        timeoutMs: deps.parseTimeoutMs,
+        concurrency,
+        logger: deps.logger,
+      });
+    return {
+      // Two groups over the same uploads, each parsing its own lane: a long scan never holds up a small file.
+      [PARSER_GROUPS.large]: parser('large', deps.parseConcurrency),
+      [PARSER_GROUPS.small]: parser('small', SMALL_LANE_PARSES),
+      indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
+    };
+  },
   routes: ({ services, settings }) =>
     documentRoutes(
       {

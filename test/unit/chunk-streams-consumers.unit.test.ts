@@ -57,6 +57,7 @@ async function world() {
   };
   const feed = createLiveFeed();
   const parser = parserConsumer({
+    lane: 'small',
     ctx,
     feed,
     blobs: { localPath: async () => ({ path: '/dev/null', release: async () => {} }) },

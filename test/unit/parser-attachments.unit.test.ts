@@ -101,6 +101,7 @@ test('attachments made while the email was being deleted are deleted by the pars
   await handleCommand(ctx.store, documentDecider, document_id, { type: 'UploadDocument', data: { document_id, ...rest }, metadata: { now: T0 } });
   const [uploaded] = await ctx.store.readStream('document-doc_mail');
   const consumer = parserConsumer({
+    lane: 'small',
     ...deps,
     feed: createLiveFeed(),
     limits: {},

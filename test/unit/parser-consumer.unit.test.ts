@@ -23,7 +23,7 @@ function harness(concurrency: number, failing: Record<string, Error> = {}) {
     },
   };
   const ctx = { store, now: () => new Date('2025-01-01T00:00:00.000Z') } as unknown as AppContext;
-  const consumer = parserConsumer({ ctx, concurrency } as unknown as ParserDeps);
+  const consumer = parserConsumer({ lane: 'large', ctx, concurrency } as unknown as ParserDeps);
   return { consumer, seen, load };
 }
 
