@@ -4,6 +4,7 @@ import type { ChunkRecord } from '../../schemas/events/document.ts';
 import type { EventData } from '../../schemas/events/index.ts';
 import { foldStream, handleCommand, type Known } from '../../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
+import { publishProgress } from '../../src/app/document-feed.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { passageOf, readParsedChunks } from '../../src/app/document-chunks.ts';
 import { documentDecider, type DocumentState } from '../../src/domain/document/document.ts';
@@ -156,7 +157,7 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
     await passages.upsert(first.kbId, slice.map(({ w, chunk }) => passageOf(w.id, w.name, chunk)));
     for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);
     for (const w of new Set(slice.map((s) => s.w))) {
-      feed.publish(w.id, { event: 'progress', data: { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length } });
+      publishProgress(feed, { document_id: w.id, knowledge_base_id: w.kbId }, { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length });
     }
     start = end;
   }

@@ -3,6 +3,7 @@ import type { EventData } from '../../schemas/events/index.ts';
 import { foldStream, handleCommand } from '../../src/app/command-handler.ts';
 import { deleteDocument } from '../../src/app/document-removal.ts';
 import { type AppContext, commandMetadata } from '../../src/app/context.ts';
+import { publishProgress } from '../../src/app/document-feed.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { chunkStreamDecider, chunkStreamKey } from '../../src/domain/document/chunk-stream.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
@@ -75,7 +76,7 @@ async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>)
   try {
     const outcome = await parser.parse(
       { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits, ocrLanguages: upload.ocr_languages },
-      { timeoutMs, onProgress: (done, total) => feed.publish(id, { event: 'progress', data: { stage: 'parsing', pages_parsed: done, page_count: total } }) },
+      { timeoutMs, onProgress: (done, total) => publishProgress(feed, upload, { stage: 'parsing', pages_parsed: done, page_count: total }) },
     );
     if (!outcome.ok) return failDocument(ctx, id, { stage: 'parsing', code: outcome.code, message: outcome.message }, logger);
     const { mediaType, pageCount, pageEstimated, chunks, ocrPages, warnings } = outcome;

@@ -25,3 +25,28 @@ export function createLiveFeed() {
 }
 
 export type LiveFeed = ReturnType<typeof createLiveFeed>;
+
+/** A subscription that keeps what arrives until it is released to a listener. */
+export type HeldFeed = {
+  /** Hands what came so far (those `early` keeps) to `forward`, in order, then every later message as it comes. */
+  release(forward: (message: FeedMessage) => void, early?: (message: FeedMessage) => boolean): void;
+  unsubscribe(): void;
+};
+
+/**
+ * Subscribes now and holds the messages until `release`: whatever is read between the two (a read
+ * model's document, a replay from the log) misses nothing that happens meanwhile. The reader drops
+ * what its read already covers by the messages' positions.
+ */
+export function holdFeed(feed: LiveFeed, key: string): HeldFeed {
+  const held: FeedMessage[] = [];
+  let forward: ((message: FeedMessage) => void) | null = null;
+  const unsubscribe = feed.subscribe(key, (message) => (forward ? forward(message) : held.push(message)));
+  return {
+    release(to, early = () => true) {
+      forward = to;
+      for (const message of held.splice(0)) if (early(message)) to(message);
+    },
+    unsubscribe,
+  };
+}

@@ -47,6 +47,7 @@ export const documents = defineCapability({
         maxUploadBytes: settings.maxUploadBytes,
         maxFilesPerUpload: settings.maxFilesPerUpload,
         events: { readModels: services.ctx.readModels, feed: settings.feed },
+        feed: { store: services.ctx.store, projections: services.ctx.projections, feed: settings.feed, waitMs: services.ctx.consistencyTimeoutMs },
         bodyPace: settings.bodyPace,
       },
       settings.onServerError,

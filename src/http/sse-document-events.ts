@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
 import type { DocumentDoc } from '../../projections/documents/index.ts';
-import type { LiveFeed, FeedMessage } from '../app/live-feed.ts';
+import { holdFeed, type LiveFeed, type FeedMessage } from '../app/live-feed.ts';
 import { presentDocument } from '../app/services/documents.ts';
-import type { RecordedEvent } from '../ports/event-store.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { Reply } from './route.ts';
 import { openEventStream } from './sse.ts';
@@ -11,17 +10,6 @@ export type DocumentEventsDeps = { readModels: ReadModelStore; feed: LiveFeed; h
 
 const TERMINAL = new Set(['DocumentIndexed', 'DocumentFailed', 'DocumentDeleted']);
 const SETTLED = new Set(['ready', 'failed']);
-
-/** A lifecycle event as a client sees it: chunk batches are summarised, not shipped. */
-export function lifecycleMessage(event: RecordedEvent): FeedMessage {
-  return { event: event.type, data: { ...summary(event), revision: event.revision }, position: event.position };
-}
-
-function summary(event: RecordedEvent): Record<string, unknown> {
-  if (event.type !== 'DocumentChunksExtracted') return event.data;
-  const { chunks, ...data } = event.data;
-  return { ...data, chunk_count: chunks.length };
-}
 
 /**
  * A document's progress from the query side: `event: document` with the document as the read
@@ -32,20 +20,18 @@ function summary(event: RecordedEvent): Record<string, unknown> {
  * and progress that arrived before the read is superseded by it. A client that leaves unsubscribes.
  */
 export async function streamDocumentEvents(ctx: Context, deps: DocumentEventsDeps & { onServerError(error: unknown): void }, documentId: string): Promise<Reply> {
-  const early: FeedMessage[] = [];
-  let forward = (message: FeedMessage) => void early.push(message);
-  const unsubscribe = deps.feed.subscribe(documentId, (message) => forward(message));
+  const held = holdFeed(deps.feed, documentId);
   let current: { doc: DocumentDoc | null; position: bigint } | null;
   try {
     current = await deps.readModels.getVersioned<DocumentDoc>('documents', documentId);
   } catch (error) {
-    unsubscribe();
+    held.unsubscribe();
     throw error;
   }
   const stream = openEventStream(ctx, { onServerError: deps.onServerError, heartbeatMs: deps.heartbeatMs });
-  stream.signal.addEventListener('abort', unsubscribe, { once: true });
+  stream.signal.addEventListener('abort', held.unsubscribe, { once: true });
   const seen = current?.position ?? -1n;
-  forward = (message) => {
+  const forward = (message: FeedMessage) => {
     if (message.position !== undefined && message.position <= seen) return;
     stream.send(message.data, message.event);
     if (TERMINAL.has(message.event)) stream.end();
@@ -53,11 +39,11 @@ export async function streamDocumentEvents(ctx: Context, deps: DocumentEventsDep
   const doc = current?.doc ?? null;
   if (doc === null) {
     // Deleted since the route found it.
-    forward({ event: 'DocumentDeleted', data: { document_id: documentId } });
+    forward({ event: 'DocumentDeleted', data: { document_id: documentId, status: 'deleted' } });
     return stream.reply;
   }
   stream.send(presentDocument(doc), 'document');
   if (SETTLED.has(doc.status)) stream.end();
-  else for (const message of early) if (message.position !== undefined) forward(message);
+  else held.release(forward, (message) => message.position !== undefined);
   return stream.reply;
 }

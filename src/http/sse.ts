@@ -11,8 +11,11 @@ const HEARTBEAT_MS = 15_000;
 export type EventStream = {
   /** The reply that starts the stream: the headers, and the body the events are written to. */
   reply: Reply;
-  /** One event: `event: <name>` (none: a plain message) and its data as JSON on one `data:` line. */
-  send(data: unknown, event?: string): void;
+  /**
+   * One event: `id: <id>` when given (what a reconnecting client sends back as Last-Event-ID),
+   * `event: <name>` (none: a plain message) and its data as JSON on one `data:` line.
+   */
+  send(data: unknown, event?: string, id?: string): void;
   /** A `data:` line as it is (chat's `[DONE]`). */
   sendRaw(data: string): void;
   /**
@@ -55,7 +58,7 @@ export function openEventStream(ctx: Context, options: { onServerError(error: un
   };
   return {
     reply: { headers: SSE_HEADERS, body: out },
-    send: (data, event) => write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`),
+    send: (data, event, id) => write(`${id !== undefined ? `id: ${id}\n` : ''}${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`),
     sendRaw: (data) => write(`data: ${data}\n\n`),
     fail(error) {
       if (over.signal.aborted) return;

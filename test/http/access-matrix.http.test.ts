@@ -166,7 +166,7 @@ test.serial('every route of the route table is in the matrix, and every recipe n
   t.deepEqual(Object.keys(ALL_RECIPES).filter((key) => !table.includes(key)), [], 'recipes for routes that no longer exist');
 });
 
-/** One request: status and body, a stream read to its end (with a bound, for feeds that stay open). */
+/** One request: status and body, a stream read to its end, or to the text `until` names for one that stays open. */
 async function send(caller: Caller, request: Request): Promise<{ status: number; text: string }> {
   const response = await fetch(world.server.url + request.path, {
     method: request.method,
@@ -174,7 +174,17 @@ async function send(caller: Caller, request: Request): Promise<{ status: number;
     body: request.json === undefined ? undefined : JSON.stringify(request.json),
     signal: AbortSignal.timeout(30_000),
   });
-  return { status: response.status, text: await response.text() };
+  if (!request.until || !response.ok) return { status: response.status, text: await response.text() };
+  const body = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes(request.until)) {
+    const chunk = await body.read();
+    if (chunk.done) break;
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  await body.cancel();
+  return { status: response.status, text };
 }
 
 /** The status to expect, and for a route that refuses in its body (MCP), the error code that body must carry instead of a 403 or 404. */

@@ -1,6 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { allChunks, settledDocument, uploadFiles } from '../helpers/documents.ts';
+import { reader } from '../helpers/event-stream.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const test = anyTest as TestFn<{ server: TestServer; kb: string }>;
@@ -136,24 +137,6 @@ test.serial('server-sent events: the document as it stands, then its lifecycle l
   t.deepEqual([...again.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]), ['document']);
   t.regex(again, /"status":"ready"/);
 });
-
-/** Reads a server-sent event stream as it comes: `until` resolves once the text so far matches. */
-function reader(res: Response) {
-  const body = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  return {
-    text: () => text,
-    async until(pattern: RegExp) {
-      while (!pattern.test(text)) {
-        const { value, done } = await body.read();
-        if (done) throw new Error(`the stream ended before ${pattern}: ${text}`);
-        text += decoder.decode(value, { stream: true });
-      }
-      return text;
-    },
-  };
-}
 
 test.serial('server-sent events: after the read model’s document, only newer feed events; a client that leaves releases its subscription', async (t) => {
   const { runtime } = t.context.server;

@@ -13,6 +13,8 @@ import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
 import { streamDocumentEvents, type DocumentEventsDeps } from '../sse-document-events.ts';
 import { parseOr400 } from '../validate.ts';
+import type { KnowledgeBaseFeedDeps } from '../sse-knowledge-base-documents.ts';
+import { documentFeedRoute } from './document-feed.ts';
 import { pageImageRoute } from './page-images.ts';
 
 export type DocumentRouteDeps = {
@@ -23,6 +25,8 @@ export type DocumentRouteDeps = {
   maxUploadBytes: number;
   maxFilesPerUpload: number;
   events: DocumentEventsDeps;
+  /** The knowledge base's stream of every document (document-feed.ts). */
+  feed: KnowledgeBaseFeedDeps;
   /** How fast an upload's body must arrive (body.ts). */
   bodyPace: BodyPace;
 };
@@ -145,6 +149,8 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       response: listOf(Document),
       handle: async ({ principal, params, query }) => ({ body: await documents.list(principal, params.kb_id, query, query.status) }),
     }),
+    // Before `${base}/:document_id`, which `events` would match.
+    documentFeedRoute(documents, deps.feed, onServerError),
     route({
       method: 'get',
       path: `${base}/:document_id`,

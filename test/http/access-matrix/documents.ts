@@ -15,5 +15,9 @@ export const recipes: Record<string, Recipe[]> = {
   'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/pages/{page}/image': [
     { via: 'kb', ok: 415, label: 'text has no page to draw', request: (t) => ({ method: 'GET', path: `${docPath(t)}/pages/1/image` }) },
   ],
+  // From the log's start: the planted document's upload is replayed (its name carries the marker); read until the stream is live.
+  'GET /v1/knowledge-bases/{kb_id}/documents/events': [
+    { via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${kbPath(t)}/documents/events`, headers: { 'last-event-id': '0' }, until: 'event: ready' }) },
+  ],
   'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/events': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/events` }) }],
 };

@@ -49,7 +49,14 @@ export type Caller = { kind: KeyKind; secret: string; scope: Scope; workspace: W
 /** What a case aims at: a knowledge base and the workspace it lives in. */
 export type Target = { kb: Kb; workspace: Workspace; admin: string };
 
-export type Request = { method: string; path: string; json?: unknown; headers?: Record<string, string> };
+export type Request = {
+  method: string;
+  path: string;
+  json?: unknown;
+  headers?: Record<string, string>;
+  /** A stream that stays open (a knowledge base's document feed) is read until this text, then left. */
+  until?: string;
+};
 
 export type Recipe = {
   /** How the route reaches its knowledge base: by its id (path or body), by an owned resource's id, or not at all. */

@@ -251,6 +251,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/knowledge-bases/{kb_id}/documents/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-sent events: every document of the knowledge base, its lifecycle and progress, resumable with Last-Event-ID */
+        get: operations["listKnowledgeBaseDocumentsEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/knowledge-bases/{kb_id}/documents/{document_id}": {
         parameters: {
             query?: never;
@@ -2354,6 +2371,34 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listKnowledgeBaseDocumentsEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each lifecycle step of every document of the knowledge base as it happens: `id:` its log position, `event:` its type (DocumentUploaded, DocumentParsingStarted, DocumentParsed, DocumentIndexed, DocumentFailed with `code` and `message`, DocumentDeleted, DocumentMetadataUpdated), `data:` its JSON with `document_id`, `revision` and `status` (queued, parsing, indexing, ready, failed, deleted); `progress` events without an id (`document_id`, `stage`, pages or chunks done). Sent with `Last-Event-ID`, the stream first replays what followed that id; then `event: ready` (its id the position the stream is caught up to), then live events. A comment line every 15 s keeps it open; the knowledge base's deletion (`event: KnowledgeBaseDeleted`) ends it. 400 `invalid_last_event_id` or `last_event_id_ahead` for an id this stream never sent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["ServerError"];
         };
