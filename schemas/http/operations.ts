@@ -12,3 +12,10 @@ export const OpenApiDocument = z.looseObject({
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
+
+/** What `GET /v1` answers: where this API is described. */
+export const ApiIndex = z.object({
+  object: z.literal('api'),
+  version: z.string().describe('The server\'s version'),
+  openapi_url: z.string().describe('The OpenAPI 3.1 document of this API, relative to the server'),
+});

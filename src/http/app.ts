@@ -43,7 +43,7 @@ export type AppDeps = {
  * routes: built without a runtime for `npm run lint:openapi` (see src/capabilities/describe-api.ts).
  */
 export function describeRoutes(routes: RouteSpec[], version: string, unused: unknown) {
-  const all = [...routes, ...operationRoutes({ metrics: unused as Metrics, readiness: {}, openApi: unused as () => unknown })];
+  const all = [...routes, ...operationRoutes({ metrics: unused as Metrics, readiness: {}, openApi: unused as () => unknown, version })];
   return buildOpenApi(all, version);
 }
 
@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps): Koa {
   let openApi: unknown;
   const routes: RouteSpec[] = [
     ...deps.routes,
-    ...operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: (): unknown => (openApi ??= buildOpenApi(routes, deps.version)) }),
+    ...operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: (): unknown => (openApi ??= buildOpenApi(routes, deps.version)), version: deps.version }),
   ];
   const readJson = jsonReader(deps.maxJsonBytes, deps.bodyPace);
   const table = createRouteTable(routes, (ctx, spec, params) => dispatch(ctx, spec, params, deps, readJson), (ctx, allowed) => {
@@ -72,7 +72,7 @@ export function createApp(deps: AppDeps): Koa {
 
 /** A process that serves no API (relay, worker, projector) still answers its operators. */
 export function createOperationsApp(deps: Pick<AppDeps, 'metrics' | 'readiness' | 'version' | 'onServerError' | 'logger'>): Koa {
-  const routes: RouteSpec[] = operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: () => buildOpenApi(routes, deps.version) });
+  const routes: RouteSpec[] = operationRoutes({ metrics: deps.metrics, readiness: deps.readiness, openApi: () => buildOpenApi(routes, deps.version), version: deps.version });
   const table = createRouteTable(
     routes,
     async (ctx, spec, params) => {

@@ -70,6 +70,18 @@ test.serial('openapi.json describes every /v1 route with its schemas', async (t)
   t.truthy(paths['/v1/knowledge-bases'].get.parameters.find((p: any) => p.name === 'limit'));
 });
 
+test.serial('GET /v1 answers without a key where the OpenAPI document is, and that address serves it', async (t) => {
+  const { call } = t.context.server;
+  for (const path of ['/v1', '/v1/']) {
+    const index = await call('GET', path, { key: null });
+    t.is(index.status, 200, path);
+    t.deepEqual(index.body, { object: 'api', version: '0.1.0', openapi_url: '/v1/openapi.json' });
+  }
+  const described = await call('GET', (await call('GET', '/v1', { key: null })).body.openapi_url, { key: null });
+  t.is(described.body.openapi, '3.1.0');
+  t.truthy(described.body.paths['/v1'].get);
+});
+
 test.serial('rate limit: 429 with retry-after and x-ratelimit headers once the bucket is empty', async (t) => {
   const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '3' });
   try {

@@ -1,12 +1,14 @@
-import { Health, OpenApiDocument, Readiness } from '../../../schemas/http/operations.ts';
+import { ApiIndex, Health, OpenApiDocument, Readiness } from '../../../schemas/http/operations.ts';
 import type { Metrics } from '../metrics.ts';
 import { route, type RouteSpec } from '../route.ts';
 
 /** Each check resolves when its dependency answers and rejects with the reason otherwise. */
 export type ReadinessCheck = Record<string, () => Promise<void>>;
 
+const OPENAPI_PATH = '/v1/openapi.json';
+
 /** Unauthenticated operational endpoints, outside /v1 (except the API description). */
-export function operationRoutes(deps: { metrics: Metrics; readiness: ReadinessCheck; openApi: () => unknown }): RouteSpec[] {
+export function operationRoutes(deps: { metrics: Metrics; readiness: ReadinessCheck; openApi: () => unknown; version: string }): RouteSpec[] {
   const tag = 'operations';
   return [
     route({ method: 'get', path: '/healthz', summary: 'Liveness', operationId: 'checkLiveness', tag, scope: 'public', response: Health, handle: () => ({ body: { status: 'ok' } }) }),
@@ -46,7 +48,17 @@ export function operationRoutes(deps: { metrics: Metrics; readiness: ReadinessCh
     }),
     route({
       method: 'get',
-      path: '/v1/openapi.json',
+      path: '/v1',
+      summary: 'This API: its version and where its OpenAPI document is',
+      operationId: 'getApiIndex',
+      tag,
+      scope: 'public',
+      response: ApiIndex,
+      handle: () => ({ body: { object: 'api', version: deps.version, openapi_url: OPENAPI_PATH } }),
+    }),
+    route({
+      method: 'get',
+      path: OPENAPI_PATH,
       summary: 'This API, described (OpenAPI 3.1)',
       operationId: 'getOpenApiDocument',
       tag,
