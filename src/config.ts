@@ -72,6 +72,7 @@ const Env = z.object({
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_CORS_ORIGINS: originList.optional(),
+  KBQA_CONSOLE_SIGNINS_PER_MINUTE: int(10),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
   KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
@@ -121,6 +122,8 @@ export type Config = {
   logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
   /** Origins browsers may call the API from (`*` for any); empty means CORS is off. */
   corsOrigins: string[];
+  /** Console sign-in attempts a client address may make a minute, right or wrong (0: no limit). */
+  consoleSignInsPerMinute: number;
   openai: {
     apiKey: string;
     baseUrl: string | undefined;
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.KBQA_LOG_LEVEL,
     corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
+    consoleSignInsPerMinute: e.KBQA_CONSOLE_SIGNINS_PER_MINUTE,
     openai: e.OPENAI_API_KEY
       ? {
           apiKey: e.OPENAI_API_KEY,

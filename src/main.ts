@@ -134,6 +134,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       probe: createModelsProbe(),
       workspaceModels,
       storeContent: config.chat.storeContent,
+      authenticator,
+      consoleSessionKey: infra.consoleSessionKey,
     });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
@@ -221,12 +223,14 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     bodyPace: config.server.body,
     workflowBlockingWaitMs: config.workflowBlockingWaitMs,
     loadShedder,
+    consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
     version: VERSION,
     onServerError,
   };
   return createApp({
     routes: apiRoutes({ services: runtime.services, settings }),
     authenticator: runtime.authenticator,
+    consoleSessions: runtime.services.consoleSessions,
     metrics,
     rateLimiter: createRateLimiter(config.rateLimitPerMinute),
     maxJsonBytes: config.maxJsonBytes,

@@ -5,6 +5,7 @@ import type { LiveFeed } from '../app/live-feed.ts';
 import type { Services } from '../composition/services.ts';
 import type { BodyPace } from '../http/body.ts';
 import type { LoadShedder } from '../http/load-shedding.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import type { RouteSpec } from '../http/route.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { Logger } from 'pino';
@@ -28,6 +29,8 @@ export type RouteSettings = {
   /** How long a blocking workflow run is waited for before it answers 202. */
   workflowBlockingWaitMs: number;
   loadShedder: LoadShedder;
+  /** Sign-ins to the console per client address (KBQA_CONSOLE_SIGNINS_PER_MINUTE). */
+  consoleSignIns: RateLimiter;
   version: string;
   /** Hears failures past a response's start (mid-stream), with the request's id. */
   onServerError(error: unknown, requestId: string): void;

@@ -3,6 +3,7 @@ import type { RouteSpec } from '../http/route.ts';
 import { apiKeys } from './api-keys.ts';
 import type { ApiDeps, Capability, WorkerDeps } from './capability.ts';
 import { chat } from './chat.ts';
+import { consoleSession } from './console-session.ts';
 import { conversations } from './conversations.ts';
 import { documents } from './documents.ts';
 import { embeddings } from './embeddings.ts';
@@ -40,6 +41,7 @@ export const CAPABILITIES: readonly Capability[] = [
   mcp,
   files,
   vectorStores,
+  consoleSession,
 ];
 
 /** Every /v1 route and /mcp. */

@@ -21,7 +21,7 @@ import { createWorkerPageRenderer } from '../adapters/local/worker-page-renderer
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
 import type { SecretStore } from '../ports/secret-store.ts';
-import { openSecretStore } from './secret-store.ts';
+import { consoleSessionKey, masterKey, openSecretStore } from './secret-store.ts';
 
 export type SearchIndexes = { vectors: VectorIndex; keywords: KeywordIndex; graph: EntityGraph; passages: PassageStore };
 
@@ -35,6 +35,8 @@ export type Infrastructure = {
   blobs: BlobStore;
   /** Model providers' API keys and the workspaces' secrets, encrypted (ports/secret-store.ts). */
   secrets: SecretStore;
+  /** Seals the console's session cookies; every API process derives the same from the master key. */
+  consoleSessionKey: Buffer;
   /** Draws document pages (GET …/pages/{n}/image). */
   renderer: PageRenderer;
   indexes: SearchIndexes;
@@ -80,7 +82,8 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
   try {
     const adapters: Record<string, string> = {};
     // First: a distributed deployment without KBQA_SECRET_KEY stops here, before it connects anywhere.
-    const secrets = openSecretStore(config);
+    const master = masterKey(config);
+    const secrets = openSecretStore(config, master);
     closers.unshift(() => secrets.close());
     adapters.secret_store = 'sqlite';
     const dist = await distributedAdapters(config.distributed);
@@ -137,6 +140,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
       checkpoints,
       blobs,
       secrets,
+      consoleSessionKey: consoleSessionKey(master),
       indexes,
       analyzer,
       bus,

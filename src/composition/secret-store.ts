@@ -5,6 +5,7 @@ import { createSqliteSecretStore } from '../adapters/sqlite/secret-store.ts';
 import { type Config, parseSecretKey } from '../config.ts';
 import type { SecretStore } from '../ports/secret-store.ts';
 import { randomBytes } from 'node:crypto';
+import { deriveKey } from '../lib/aes-gcm.ts';
 
 /** Where the embedded profile keeps its master key when KBQA_SECRET_KEY is not set. */
 export const secretKeyFile = (dataDir: string) => join(dataDir, 'secret.key');
@@ -34,12 +35,14 @@ export function masterKey(config: Pick<Config, 'secretKey' | 'distributed' | 'da
   }
 }
 
+/** The key that seals the console's session cookies: its own, derived from the master key (HKDF). */
+export const consoleSessionKey = (master: Buffer) => deriveKey(master, 'kbqa console session v1');
+
 /**
  * The secret store, in the data directory's database on a connection of its own (the SQLite
  * adapter turns on secure_delete for its connection, which should not slow the other tables).
  */
-export function openSecretStore(config: Pick<Config, 'secretKey' | 'distributed' | 'dataDir'>): SecretStore {
-  const key = masterKey(config);
+export function openSecretStore(config: Pick<Config, 'dataDir'>, key: Buffer): SecretStore {
   const db = openSqlite(join(config.dataDir, 'kbqa.db'));
   const store = createSqliteSecretStore(db, key);
   return { ...store, close: async () => void db.close() };

@@ -2,6 +2,8 @@ import type { AppContext } from '../app/context.ts';
 import type { GroundChat } from '../app/services/chat-grounding.ts';
 import { createChatService } from '../app/services/chat.ts';
 import { chatWithConversations } from '../app/services/chat-conversation.ts';
+import type { Authenticator } from '../app/services/api-keys.ts';
+import { createConsoleSessions } from '../app/services/console-sessions.ts';
 import { createConversationService } from '../app/services/conversations.ts';
 import { createDocumentService } from '../app/services/documents.ts';
 import { createEmbeddingsService } from '../app/services/embeddings.ts';
@@ -43,6 +45,10 @@ export type ServiceDeps = {
   workspaceModels: WorkspaceModelResolver;
   /** Whether a chat's question and answer go into its event (KBQA_STORE_CHAT_CONTENT). */
   storeContent: boolean;
+  /** Bearer keys to principals: the console's sessions authenticate their sealed key with it. */
+  authenticator: Authenticator;
+  /** Seals the console's session cookies (derived from the master key: composition/infrastructure.ts). */
+  consoleSessionKey: Buffer;
 };
 
 /**
@@ -77,6 +83,7 @@ export function createServices(deps: ServiceDeps) {
     modelProviders: createModelProviderService(ctx, deps.secrets, deps.probe),
     // The workspace providers' models, resolved and listed through one cache that their events evict.
     workspaceModels: deps.workspaceModels,
+    consoleSessions: createConsoleSessions({ authenticator: deps.authenticator, key: deps.consoleSessionKey, now: ctx.now }),
   };
 }
 

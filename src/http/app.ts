@@ -3,8 +3,9 @@ import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from '../ports/api-error.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
+import type { ConsoleSessions } from '../app/services/console-sessions.ts';
 import { requireScope } from '../app/services/principal.ts';
-import { bearerToken } from './auth.ts';
+import { authenticateRequest } from './auth.ts';
 import { type BodyPace, type JsonReader, jsonReader } from './body.ts';
 import { abortOnDisconnect } from './client-abort.ts';
 import { cors } from './cors.ts';
@@ -22,6 +23,8 @@ export type AppDeps = {
   /** Every /v1 route and /mcp, as the capabilities build them (src/capabilities/index.ts). */
   routes: RouteSpec[];
   authenticator: Authenticator;
+  /** The console's sessions: /v1 requests may then authenticate by its cookie (auth.ts). */
+  consoleSessions?: ConsoleSessions;
   metrics: Metrics;
   rateLimiter: RateLimiter;
   maxJsonBytes: number;
@@ -110,7 +113,7 @@ function onStreamError(app: Koa, deps: Pick<AppDeps, 'onServerError' | 'logger'>
 async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, string>, deps: AppDeps, readJson: JsonReader) {
   let principal = null;
   if (spec.scope !== 'public') {
-    principal = await deps.authenticator.authenticate(bearerToken(ctx));
+    principal = await authenticateRequest(ctx, deps);
     // For the access line: which key, never its secret.
     ctx.state.keyId = principal.keyId;
     if (deps.rateLimiter.enabled) ctx.set(deps.rateLimiter.check(principal.keyId));

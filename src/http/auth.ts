@@ -1,5 +1,14 @@
 import type { Context } from 'koa';
-import { unauthenticated } from '../app/errors.ts';
+import { forbidden, unauthenticated } from '../app/errors.ts';
+import type { Authenticator } from '../app/services/api-keys.ts';
+import type { ConsoleSessions } from '../app/services/console-sessions.ts';
+import type { Principal } from '../app/services/principal.ts';
+
+/** The console's session cookie (docs/console-session.md). */
+export const CONSOLE_COOKIE = 'kbqa_console';
+
+/** What the console sends with every request its cookie signs: a header no other site can make a browser send. */
+export const CONSOLE_HEADER = 'x-kbqa-console';
 
 /** The bearer token of a request, or a 401 that says what is missing. */
 export function bearerToken(ctx: Context): string {
@@ -10,4 +19,28 @@ export function bearerToken(ctx: Context): string {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthenticated('invalid_authorization_header', "The Authorization header must be 'Bearer <API_KEY>'.");
   return match[1]!;
+}
+
+/**
+ * A browser sends the cookie with any request to this site, a form or an image from another site's
+ * page included (SameSite=Strict stops most, not all: a sibling subdomain is the same site). Only
+ * a script of this origin can add a header, so a request the cookie signs must carry it.
+ */
+export function requireConsoleHeader(ctx: Context) {
+  if (ctx.get(CONSOLE_HEADER) !== '1') {
+    throw forbidden('csrf_header_required', `A request signed by the console's session cookie must send '${CONSOLE_HEADER}: 1'.`);
+  }
+}
+
+const isApi = (path: string) => path === '/v1' || path.startsWith('/v1/');
+
+/**
+ * Who a request is: the key of its Authorization header; or, on /v1 without one, the key of the
+ * console's session cookie, when the request also sends the console's header.
+ */
+export async function authenticateRequest(ctx: Context, deps: { authenticator: Authenticator; consoleSessions?: ConsoleSessions }): Promise<Principal> {
+  const cookie = deps.consoleSessions && ctx.get('authorization') === '' && isApi(ctx.path) ? ctx.cookies.get(CONSOLE_COOKIE) : undefined;
+  if (cookie === undefined) return deps.authenticator.authenticate(bearerToken(ctx));
+  requireConsoleHeader(ctx);
+  return (await deps.consoleSessions!.resume(cookie)).principal;
 }

@@ -30,6 +30,7 @@ const TAGS: Record<string, string> = {
   'vector-stores': 'OpenAI’s Vector Stores API over knowledge bases: a vector store is a knowledge base (same id), its files are documents, their attributes the documents’ metadata.',
   mcp: 'The Model Context Protocol endpoint for agents (Claude Desktop, Cursor, agent frameworks): the same services and key checks as the REST API.',
   operations: 'Liveness, readiness, metrics and this document; no key needed.',
+  console: 'The console’s sign-in: an API key checked once and sealed into an HttpOnly, SameSite=Strict session cookie, which then signs `/v1` requests that also send `X-KBQA-Console: 1`.',
 };
 
 const RATE_HEADERS = {
@@ -64,20 +65,21 @@ const ERRORS: Record<string, { name: string; description: string; headers?: Reco
 /** The error statuses a route can answer, from what it reads and who may call it. */
 function errorStatuses(r: RouteSpec): string[] {
   const authenticated = r.scope !== 'public';
+  const refuses = (status: number) => r.refusals?.includes(status) ?? false;
   const pathParams = r.path.includes(':');
   const readsBody = r.body !== undefined || r.requestBody !== undefined;
   const changes = authenticated && r.method !== 'get' && r.scope !== 'read';
   const declared: [string, boolean][] = [
     ['400', readsBody || r.query !== undefined || pathParams],
-    ['401', authenticated],
-    ['403', authenticated],
+    ['401', authenticated || refuses(401)],
+    ['403', authenticated || refuses(403)],
     // A body can name a model or a knowledge base that does not exist.
     ['404', pathParams || (authenticated && readsBody)],
     ['408', readsBody],
     ['409', changes],
     ['413', readsBody],
     ['415', readsBody],
-    ['429', authenticated],
+    ['429', authenticated || refuses(429)],
     // Load-shedding routes (route.ts `load`) turn requests away when full.
     ['503', r.load !== undefined],
     ['default', true],
@@ -179,16 +181,20 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
       version,
       description:
         'Knowledge-base question answering: upload documents into knowledge bases, search them, chat with them ' +
-        '(OpenAI-compatible, streaming, with citations) and run workflows. Every `/v1` route takes `Authorization: Bearer <API key>`; ' +
+        '(OpenAI-compatible, streaming, with citations) and run workflows. Every `/v1` route takes `Authorization: Bearer <API key>` (or the console’s session cookie with `X-KBQA-Console: 1`); ' +
         'errors are OpenAI’s `{"error": {message, type, param, code}}`; lists are `{"object": "list", "data": [...], "has_more"}` with `?limit=&after=` paging.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/', description: 'The deployment that serves this document' }],
-    security: [{ bearer: [] }],
+    security: [{ bearer: [] }, { console_session: [], console_header: [] }],
     tags: usedTags.map((name) => ({ name, ...(TAGS[name] && { description: TAGS[name] }) })),
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key of the workspace (`kbqa-…`), with the scope each operation names in `x-required-scope`.' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key of the workspace (`kbqa-…`), with the scope each operation names in `x-required-scope`.' },
+        console_session: { type: 'apiKey', in: 'cookie', name: 'kbqa_console', description: 'The console’s session (`POST /console/session`): signs a `/v1` request that has no Authorization header, as the key it was made from.' },
+        console_header: { type: 'apiKey', in: 'header', name: 'X-KBQA-Console', description: 'Always `1`: required with the session cookie (a header no other site can make a browser send).' },
+      },
       schemas: { Error: jsonSchema(ErrorBody, 'output'), ...shared },
       responses: Object.fromEntries(
         Object.entries(ERRORS)

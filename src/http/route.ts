@@ -51,6 +51,8 @@ export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   query?: Q;
   response?: z.ZodType;
   status?: number;
+  /** Error statuses a public route answers by its own checks (the console's session routes: 401, 403, 429), for OpenAPI. */
+  refusals?: number[];
   /** Other success statuses answered with the same body, and when (a run still going: 202). */
   otherStatuses?: Record<number, string>;
   /** The success body's media type when it is not JSON (Prometheus text). */

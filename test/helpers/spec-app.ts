@@ -31,6 +31,7 @@ import { announcer } from '../../src/composition/announce.ts';
 import { embeddedIndexes } from '../../src/composition/embedded-indexes.ts';
 import { createModels } from '../../src/composition/models.ts';
 import { createQueryServing } from '../../src/composition/query-serving.ts';
+import { consoleSessionKey } from '../../src/composition/secret-store.ts';
 import { detectMediaType } from '../../src/parsing/detect.ts';
 import { createServices } from '../../src/composition/services.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -122,7 +123,8 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   // As the runtime's API process: a revoked key's cached principal goes, waiting requests hear their events.
   const announceToClients = announcer(feed, authenticator);
   // The secret store in the same in-memory database, under a master key of its own.
-  const secrets = createSqliteSecretStore(db, randomBytes(32));
+  const master = randomBytes(32);
+  const secrets = createSqliteSecretStore(db, master);
   const workspaceModels = createWorkspaceModelResolver({ readModels, secrets, makeChatModel: providerChatModelFactory(config) });
   const onCommitted = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
@@ -165,6 +167,8 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
     probe: createModelsProbe(),
     workspaceModels,
     storeContent: config.chat.storeContent,
+    authenticator,
+    consoleSessionKey: consoleSessionKey(master),
   });
 
   const loadShedder = createLoadShedder(config.load);
@@ -184,11 +188,13 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
         bodyPace: config.server.body,
         workflowBlockingWaitMs: config.workflowBlockingWaitMs,
         loadShedder,
+        consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
         version,
         onServerError,
       },
     }),
     authenticator,
+    consoleSessions: services.consoleSessions,
     metrics: createMetrics({ consumers: () => ({ projector: projector.position() }), logHead: () => store.headPosition() }),
     rateLimiter: createRateLimiter(config.rateLimitPerMinute),
     maxJsonBytes: config.maxJsonBytes,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MasterKey, SecretStore } from '../../ports/secret-store.ts';
-import { open, seal } from '../secrets/envelope.ts';
+import { open, seal } from '../../lib/aes-gcm.ts';
 import { immediate, type SqliteDatabase } from './database.ts';
 
 /**

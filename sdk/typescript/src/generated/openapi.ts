@@ -863,6 +863,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the console is signed in as: workspace, scopes, knowledge bases and when the session ends */
+        get: operations["getConsoleSession"];
+        put?: never;
+        /** Sign the console in: the API key is checked, then sealed into an HttpOnly, SameSite=Strict session cookie (12 hours); send 'X-KBQA-Console: 1' */
+        post: operations["createConsoleSession"];
+        /** Sign the console out: the cookie is cleared (204 whether or not there was one); send 'X-KBQA-Console: 1' */
+        delete: operations["deleteConsoleSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -6560,6 +6579,95 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "console.session";
+                        workspace_id: string;
+                        key_id: string;
+                        scopes: ("admin" | "write" | "read")[];
+                        /** @description The knowledge bases the key is limited to; null: all of the workspace’s */
+                        knowledge_base_ids: string[] | null;
+                        /**
+                         * Format: date-time
+                         * @description When the session ends (12 hours after sign-in), whatever is done meanwhile; the key’s own expiry or revocation ends it sooner
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    api_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    deleteConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["ServerError"];
         };
     };

@@ -1,9 +1,9 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM, with the bytes laid out as nonce (12) ‖ tag (16) ‖ ciphertext. `context` is bound
- * as additional data, so a sealed value moved to another workspace or ref fails to open instead of
- * decrypting there.
+ * as additional data, so a sealed value moved to another context (a workspace, a ref, a purpose)
+ * fails to open instead of decrypting there. GCM authenticates: a changed byte fails `open` too.
  */
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -23,4 +23,12 @@ export function open(key: Buffer, sealed: Buffer, context: string): Buffer {
   decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(sealed.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]);
+}
+
+/**
+ * A 32-byte key for one purpose, derived from a master key (HKDF-SHA256): each use has a key of
+ * its own, and learning one tells nothing of the master or of the others.
+ */
+export function deriveKey(master: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), Buffer.from(purpose, 'utf8'), 32));
 }
