@@ -19,7 +19,8 @@ export const ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-ke
  * (OPTIONS with Access-Control-Request-Method, never an Authorization header) is answered 204
  * here for every route. An origin not in the list gets no CORS header at all (its preflight falls
  * through to the 405 of the route table). The headers are set before the route runs, so the envelope's
- * error bodies (401, 429, 500) carry them too. Cookies are never used, hence no credentials.
+ * error bodies (401, 429, 500) carry them too. No credentials, and X-KBQA-Console is not an
+ * allowed header: the console's session cookie signs requests of its own origin only.
  */
 export function cors(origins: readonly string[], templateOf: (method: string, path: string) => string | null): Middleware {
   const any = origins.includes('*');

@@ -136,6 +136,17 @@ test('a session ends 12 hours after sign-in, however it was used; its key’s re
   t.is((await app.call('DELETE', '/console/session', { key: null })).status, 403, 'sign-out needs the header too');
 });
 
+test('CORS lets no other origin send a request the cookie signs: neither credentials nor the console header are allowed', async (t) => {
+  const app = await world(t, { KBQA_CORS_ORIGINS: 'https://app.example.com' });
+  const preflight = await app.call('OPTIONS', '/v1/knowledge-bases', {
+    key: null,
+    headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-kbqa-console' },
+  });
+  t.is(preflight.status, 204);
+  t.is(preflight.headers.get('access-control-allow-credentials'), null);
+  t.false((preflight.headers.get('access-control-allow-headers') ?? '').includes('x-kbqa-console'));
+});
+
 test('behind an https proxy the cookie is Secure', async (t) => {
   const app = await world(t);
   const res = await app.call('POST', '/console/session', { key: null, json: { api_key: KEY }, headers: { ...CONSOLE, 'x-forwarded-proto': 'https' } });
