@@ -8,7 +8,7 @@ import type { RecordedEvent } from '../../src/ports/event-store.ts';
 /** A log of ten events alternating two types, positions 1 to 10. */
 async function tenEvents() {
   const store = createSqliteEventStore({ db: openSqlite(':memory:') });
-  for (let i = 1; i <= 10; i++) await store.append(`thing-${i}`, [{ id: randomUUID(), type: i % 2 ? 'Odd' : 'Even', data: { i }, metadata: {} }], 'any');
+  for (let i = 1; i <= 10; i++) await store.append(`thing-${i}`, [{ id: randomUUID(), type: i % 2 ? 'Odd' : 'Even', data: { i }, metadata: { schemaVersion: 1 } }], 'any');
   return store;
 }
 
