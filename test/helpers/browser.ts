@@ -1,12 +1,11 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { ExecutionContext } from 'ava';
 import { type Browser, chromium } from 'playwright-core';
 
 /**
  * The Chromium the browser tests drive: KBQA_CHROMIUM when set, else Debian's (/usr/bin/chromium,
- * which .ci/run installs), else a `chromium-browser` on the PATH. We use the system's browser rather
- * than Playwright's download, so `npm ci` fetches no browser and CI uses the one apt keeps patched.
+ * which .ci/run installs), else a `chromium` or `chromium-browser` on the PATH. The system's browser
+ * rather than Playwright's download: `npm ci` fetches no browser, and apt keeps this one patched.
  */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.KBQA_CHROMIUM) return executable(env.KBQA_CHROMIUM) ? env.KBQA_CHROMIUM : undefined;
@@ -24,22 +23,20 @@ function executable(path: string): boolean {
 }
 
 /**
- * A launched Chromium for one test file, or undefined when there is none: the caller then skips its
- * tests, and the reason is printed once (a skipped browser test must not pass silently).
+ * The file's browser, or why there is none: a test file calls this at load, registers its tests
+ * with `test.serial.skip` when `chromium` is undefined, and the reason is printed (a skipped browser
+ * test must not pass silently).
  */
-export async function launchChromium(): Promise<Browser | undefined> {
-  const executablePath = findChromium();
-  if (!executablePath) {
-    process.stderr.write('browser tests skipped: no Chromium (set KBQA_CHROMIUM, or install Debian\'s `chromium`)\n');
-    return undefined;
+export function chromiumForTests(): string | undefined {
+  const path = findChromium();
+  if (!path) {
+    const wanted = process.env.KBQA_CHROMIUM ? `KBQA_CHROMIUM=${process.env.KBQA_CHROMIUM} is not executable` : 'no Chromium found (set KBQA_CHROMIUM, or install Debian\'s `chromium`)';
+    process.stderr.write(`browser tests skipped: ${wanted}\n`);
   }
-  // --no-sandbox: CI and containers run as root, where Chromium's sandbox refuses to start.
+  return path;
+}
+
+/** Chromium through playwright-core. --no-sandbox: CI and containers run as root, where its sandbox refuses to start. */
+export function launchChromium(executablePath: string): Promise<Browser> {
   return chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }
-
-/** `test` when a browser is there, `test.skip` when not: `browserTest(browser)('…', fn)`. */
-export function browserTest<T extends { skip: unknown }>(test: T, browser: Browser | undefined): T | T['skip'] {
-  return browser ? test : test.skip;
-}
-
-export type BrowserT = ExecutionContext;
