@@ -53,8 +53,15 @@ test('a visitor sees the agent, asks, reads the streamed answer, opens its citat
   t.is(await driver.heading().textContent(), 'Handbook helper');
   t.true((await driver.log().textContent())!.includes('Ask me about the staff handbook.'));
 
+  // Every text the answer shows on its way: streamed, it grows piece by piece.
+  await page.evaluate(() => {
+    const seen: string[] = ((window as { seen?: string[] }).seen = []);
+    new MutationObserver(() => seen.push(document.querySelector('#kbqa-log .msg.agent:last-child p')?.textContent ?? '')).observe(document.getElementById('kbqa-log')!, { subtree: true, childList: true, characterData: true });
+  });
   const answer = await driver.ask('How much leave?');
   t.is(await answer.locator('p').textContent(), 'Up to five days carry over 1.');
+  const seen = await page.evaluate(() => (window as { seen?: string[] }).seen!);
+  t.true(seen.includes('Up to five days '), 'the first piece is shown before the rest arrives');
   t.deepEqual(server.recorded.chats.at(-1)!.body, { messages: [{ role: 'user', content: 'How much leave?' }], stream: true });
 
   const panel = await driver.openCitation(1);
