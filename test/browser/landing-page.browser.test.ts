@@ -1,6 +1,8 @@
 // The landing page's script in Chromium, against a loopback server that speaks the contract's wire
 // format (test/helpers/landing-test-server.ts): a test of the page's mapping of docs/landing-page.md,
 // not of the server routes (their end-to-end test drives the same page with the same driver).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { chromiumForTests, launchChromium } from '../helpers/browser.ts';
@@ -228,4 +230,21 @@ test('the page runs under its CSP with no violation, and its assets are gzipped 
   t.deepEqual(problems, []);
   t.is(assets.length, 2);
   for (const asset of assets) t.like(asset, { encoding: 'gzip', cache: 'public, max-age=31536000, immutable' });
+});
+
+// axe-core is the engine of Lighthouse's accessibility score; the bench scores the page as it opens,
+// this checks it mid-conversation: an answer with its citation and thumbs, the citation panel open.
+test('mid-conversation, with the citation panel open, axe finds no WCAG 2 A/AA violation', async (t) => {
+  const { driver, page, close } = await open(server.agent(demo('axe')), { bypassCSP: true });
+  t.teardown(close);
+  await driver.ask('How much leave?');
+  await driver.openCitation(1);
+  await driver.pageImage(3, 'handbook.pdf').waitFor();
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; help: string }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+    return result.violations.map((v) => `${v.id}: ${v.help}`);
+  });
+  t.deepEqual(violations, []);
 });
