@@ -3,54 +3,14 @@
 // not of the server routes (their end-to-end test drives the same page with the same driver).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import anyTest, { type TestFn } from 'ava';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { chromiumForTests, launchChromium } from '../helpers/browser.ts';
-import { landingPage } from '../helpers/landing-page-driver.ts';
-import { type Citation, startLandingTestServer, type TestAgent } from '../helpers/landing-test-server.ts';
+import type { Page } from 'playwright-core';
+import { citation, demoAgent as demo, landingBrowserSuite } from '../helpers/landing-browser-suite.ts';
 
-const chromium = chromiumForTests();
-const test = (chromium ? anyTest.serial : anyTest.serial.skip) as TestFn;
-
-let browser: Browser;
-let server: Awaited<ReturnType<typeof startLandingTestServer>>;
-
-anyTest.before(async () => {
-  if (!chromium) return;
-  [browser, server] = await Promise.all([launchChromium(chromium), startLandingTestServer()]);
-});
-anyTest.after.always(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const citation = (slug: string): Citation => ({
-  index: 1,
-  source: 'handbook.pdf',
-  page: 3,
-  paragraph: 'Staff may carry over five days of leave.',
-  quote: 'carry over five days',
-  image_url: `/a/${slug}/pages/doc_1/3?char_start=10&char_end=80`,
-});
-
-function demo(slug: string, extra: Partial<TestAgent> = {}): TestAgent {
-  return {
-    view: { slug, name: 'Handbook helper', opening_message: 'Ask me about the staff handbook.', suggested_questions: ['How much leave carries over?'], access_code_required: false },
-    answers: { default: { id: `msg_${slug}`, chunks: ['Up to five days ', 'carry over [1]', '.'], citations: [citation(slug)] } },
-    ...extra,
-  };
-}
-
-async function open(url: string, options: BrowserContextOptions = {}) {
-  const context = await browser.newContext({ locale: 'en-US', ...options });
-  const page = await context.newPage();
-  const driver = landingPage(page);
-  await driver.goto(url);
-  return { driver, page, close: () => context.close() };
-}
+const suite = landingBrowserSuite();
+const { test, open } = suite;
 
 test('a visitor sees the agent, asks, reads the streamed answer, opens its citation and rates it', async (t) => {
-  const { driver, page, close } = await open(server.agent(demo('journey')));
+  const { driver, page, close } = await open(suite.server.agent(demo('journey')));
   t.teardown(close);
   t.is(await driver.heading().textContent(), 'Handbook helper');
   t.true((await driver.log().textContent())!.includes('Ask me about the staff handbook.'));
@@ -64,7 +24,7 @@ test('a visitor sees the agent, asks, reads the streamed answer, opens its citat
   t.is(await answer.locator('p').textContent(), 'Up to five days carry over 1.');
   const seen = await page.evaluate(() => (window as { seen?: string[] }).seen!);
   t.true(seen.includes('Up to five days '), 'the first piece is shown before the rest arrives');
-  t.deepEqual(server.recorded.chats.at(-1)!.body, { messages: [{ role: 'user', content: 'How much leave?' }], stream: true });
+  t.deepEqual(suite.server.recorded.chats.at(-1)!.body, { messages: [{ role: 'user', content: 'How much leave?' }], stream: true });
 
   const panel = await driver.openCitation(1);
   t.true((await panel.textContent())!.includes('handbook.pdf'));
@@ -75,16 +35,16 @@ test('a visitor sees the agent, asks, reads the streamed answer, opens its citat
   await driver.closeCitation();
 
   await driver.rate('Helpful');
-  t.deepEqual(server.recorded.feedback.at(-1), { slug: 'journey', body: { message_id: 'msg_journey', rating: 'up' } });
+  t.deepEqual(suite.server.recorded.feedback.at(-1), { slug: 'journey', body: { message_id: 'msg_journey', rating: 'up' } });
 });
 
 test('a suggested question is asked with one click, and the next question sends the conversation so far', async (t) => {
-  const { driver, close } = await open(server.agent(demo('suggested')));
+  const { driver, close } = await open(suite.server.agent(demo('suggested')));
   t.teardown(close);
   await driver.suggestedQuestion('How much leave carries over?').click();
   await driver.waitForAnswer(1);
   await driver.ask('And sick leave?');
-  const { messages } = server.recorded.chats.at(-1)!.body as { messages: unknown[] };
+  const { messages } = suite.server.recorded.chats.at(-1)!.body as { messages: unknown[] };
   t.deepEqual(messages, [
     { role: 'user', content: 'How much leave carries over?' },
     { role: 'assistant', content: 'Up to five days carry over [1].' },
@@ -98,7 +58,7 @@ const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1<
 test('markup in the name, opening message, suggestions or answer stays text, even without the CSP', async (t) => {
   const agent = demo('hostile', { answers: { default: { chunks: ['Look: ', HOSTILE, ' [1]'], citations: [{ ...citation('hostile'), source: HOSTILE }] } } });
   agent.view = { ...agent.view, name: `Evil ${HOSTILE}`, opening_message: HOSTILE, suggested_questions: [HOSTILE] };
-  const { driver, page, close } = await open(server.agent(agent), { bypassCSP: true });
+  const { driver, page, close } = await open(suite.server.agent(agent), { bypassCSP: true });
   t.teardown(close);
   t.is(await driver.heading().textContent(), `Evil ${HOSTILE}`);
   const answer = await driver.ask('hi');
@@ -109,7 +69,7 @@ test('markup in the name, opening message, suggestions or answer stays text, eve
 });
 
 test('in a Chinese browser the page speaks Simplified Chinese', async (t) => {
-  const { page, close } = await open(server.agent(demo('zh')), { locale: 'zh-CN' });
+  const { page, close } = await open(suite.server.agent(demo('zh')), { locale: 'zh-CN' });
   t.teardown(close);
   t.is(await page.locator('html').getAttribute('lang'), 'zh-CN');
   await page.getByRole('textbox', { name: '消息' }).fill('多少年假？');
@@ -120,7 +80,7 @@ test('in a Chinese browser the page speaks Simplified Chinese', async (t) => {
 });
 
 test('keyboard only: Tab to the box, Enter sends, Shift+Enter is a new line, citations and thumbs by keys', async (t) => {
-  const { driver, page, close } = await open(server.agent(demo('keys')));
+  const { driver, page, close } = await open(suite.server.agent(demo('keys')));
   t.teardown(close);
   // Tab past the suggested question to the message box.
   await page.keyboard.press('Tab');
@@ -132,7 +92,7 @@ test('keyboard only: Tab to the box, Enter sends, Shift+Enter is a new line, cit
   await page.keyboard.type('second line');
   await page.keyboard.press('Enter');
   await driver.waitForAnswer(1);
-  t.is((server.recorded.chats.at(-1)!.body.messages as { content: string }[])[0]!.content, 'first line\nsecond line');
+  t.is((suite.server.recorded.chats.at(-1)!.body.messages as { content: string }[])[0]!.content, 'first line\nsecond line');
 
   // The focus is back in the box; Shift+Tab walks back through the answer to its controls.
   await focusByTab(page, 'Citation 1');
@@ -144,13 +104,13 @@ test('keyboard only: Tab to the box, Enter sends, Shift+Enter is a new line, cit
   await focusByTab(page, 'Not helpful');
   await page.keyboard.press('Space');
   await page.getByRole('status').filter({ hasText: 'Thanks' }).waitFor();
-  t.deepEqual(server.recorded.feedback.at(-1)!.body, { message_id: 'msg_keys', rating: 'down' });
+  t.deepEqual(suite.server.recorded.feedback.at(-1)!.body, { message_id: 'msg_keys', rating: 'down' });
   // Focus is drawn: the focused control has a visible outline.
   t.not(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle), 'none');
 });
 
 /** Presses Tab (forwards) until the focused element is named `name`; fails after 30 presses. */
-async function focusByTab(page: import('playwright-core').Page, name: string) {
+async function focusByTab(page: Page, name: string) {
   for (let i = 0; i < 30; i++) {
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim());
@@ -159,83 +119,10 @@ async function focusByTab(page: import('playwright-core').Page, name: string) {
   throw new Error(`no focusable control named ${name}`);
 }
 
-test('an access code is asked for, a wrong one said so, the right one lets the question through', async (t) => {
-  const agent = demo('locked', { accessCode: 'letmein' });
-  agent.view.access_code_required = true;
-  const { driver, page, close } = await open(server.agent(agent));
-  t.teardown(close);
-  t.true(await driver.accessCodeBox().isVisible());
-  await driver.giveAccessCode('wrong');
-  await driver.messageBox().fill('How much leave?');
-  await driver.sendButton().click();
-  await page.getByRole('status').filter({ hasText: 'not right' }).waitFor();
-  t.true(await driver.accessCodeBox().isVisible());
-  await driver.giveAccessCode('letmein');
-  const answer = await driver.ask('How much leave?');
-  t.regex((await answer.textContent())!, /five days/);
-  t.is(server.recorded.chats.at(-1)!.body.access_code, 'letmein');
-});
-
-test('a 401 access_code_required from the chat shows the access-code form', async (t) => {
-  const { driver, close } = await open(server.agent(demo('late-lock', { refuseNext: { status: 401, code: 'access_code_required' } })));
-  t.teardown(close);
-  t.false(await driver.accessCodeBox().isVisible());
-  await driver.ask('hi');
-  t.true(await driver.accessCodeBox().isVisible());
-});
-
-test('a 429 says when to try again; a lost connection says so; both politely, in the live region', async (t) => {
-  const agent = demo('busy', { refuseNext: { status: 429, code: 'rate_limited', retryAfter: 7 } });
-  const { driver, page, close } = await open(server.agent(agent));
-  t.teardown(close);
-  await driver.ask('hi');
-  t.is(await driver.status().textContent(), 'Too many messages. Please try again in 7 seconds.');
-  t.is(await driver.status().getAttribute('aria-live'), 'polite');
-  await page.route('**/chat', (route) => route.abort('internetdisconnected'));
-  await driver.ask('again');
-  t.is(await driver.status().textContent(), 'Could not reach the server. Check your connection and try again.');
-});
-
-test('the conversation so far is restored from the history, with its citations and thumbs', async (t) => {
-  const agent = demo('back', {
-    history: [
-      { id: 'msg_q', role: 'user', content: 'Earlier question' },
-      { id: 'msg_a', role: 'assistant', content: 'Earlier answer [1]', citations: [citation('back')] },
-    ],
-  });
-  const { driver, close } = await open(server.agent(agent));
-  t.teardown(close);
-  await driver.lastAnswer().getByRole('button', { name: 'Citation 1' }).waitFor();
-  t.true((await driver.log().textContent())!.includes('Earlier question'));
-  await driver.rate('Not helpful');
-  t.deepEqual(server.recorded.feedback.at(-1)!.body, { message_id: 'msg_a', rating: 'down' });
-  await driver.ask('Next question');
-  t.is((server.recorded.chats.at(-1)!.body.messages as unknown[]).length, 3);
-});
-
-test('the page runs under its CSP with no violation, and its assets are gzipped and immutable', async (t) => {
-  const url = server.agent(demo('csp'));
-  const context = await browser.newContext();
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
-  page.on('pageerror', (error) => problems.push(error.message));
-  const assets: { url: string; encoding?: string; cache?: string }[] = [];
-  page.on('response', (response) => {
-    if (response.url().includes('/a/_assets/')) assets.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] });
-  });
-  await landingPage(page).goto(url);
-  await landingPage(page).ask('hi');
-  t.deepEqual(problems, []);
-  t.is(assets.length, 2);
-  for (const asset of assets) t.like(asset, { encoding: 'gzip', cache: 'public, max-age=31536000, immutable' });
-});
-
 // axe-core is the engine of Lighthouse's accessibility score; the bench scores the page as it opens,
 // this checks it mid-conversation: an answer with its citation and thumbs, the citation panel open.
 test('mid-conversation, with the citation panel open, axe finds no WCAG 2 A/AA violation', async (t) => {
-  const { driver, page, close } = await open(server.agent(demo('axe')), { bypassCSP: true });
+  const { driver, page, close } = await open(suite.server.agent(demo('axe')), { bypassCSP: true });
   t.teardown(close);
   await driver.ask('How much leave?');
   await driver.openCitation(1);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createCanvas } from '@napi-rs/canvas';
 import Koa, { type Context } from 'koa';
 import { landingAssetRoutes } from '../../src/http/landing/assets.ts';
+import { embedSnippet } from '../../src/http/landing/embed-snippet.ts';
 import { type LandingPageView, landingPageHeaders, renderLandingPage } from '../../src/http/landing/page-html.ts';
 
 /**
@@ -24,6 +25,8 @@ export type TestAgent = {
   /** The next chat is refused with this, once. */
   refuseNext?: Refusal;
   history?: { id: string; role: 'user' | 'assistant'; content: string; citations?: Citation[] }[];
+  /** The agent's `public.allowed_origins`: who may frame the page. */
+  allowedOrigins?: string[];
 };
 export type Recorded = { chats: { slug: string; body: Record<string, unknown> }[]; feedback: { slug: string; body: Record<string, unknown> }[]; pageImages: string[] };
 
@@ -34,6 +37,7 @@ export async function startLandingTestServer() {
   const app = new Koa();
   app.use(async (ctx) => {
     const parts = ctx.path.split('/').slice(1).map(decodeURIComponent);
+    if (parts[0] === 'host' && parts[1]) return hostPage(ctx, parts[1]);
     if (parts[0] !== 'a' || !parts[1]) return notFound(ctx);
     if (parts[1] === '_assets' && parts[2]) return reply(ctx, await assets!.handle({ ctx, params: { file: parts[2] } } as never));
     const agent = agents.get(parts[1]);
@@ -61,6 +65,8 @@ export async function startLandingTestServer() {
   return {
     url,
     recorded,
+    /** A page at another origin (localhost, not 127.0.0.1) that embeds the agent `slug` with its snippet. */
+    hostUrl: (slug: string) => url.replace('127.0.0.1', 'localhost') + `/host/${slug}`,
     /** Serves `agent` at `/a/{agent.view.slug}`; returns the page's URL. */
     agent(agent: TestAgent): string {
       agents.set(agent.view.slug, agent);
@@ -72,8 +78,15 @@ export async function startLandingTestServer() {
 
 function page(ctx: Context, agent: TestAgent) {
   const nonce = randomBytes(16).toString('base64');
-  ctx.set(landingPageHeaders(nonce, []));
+  ctx.set(landingPageHeaders(nonce, agent.allowedOrigins ?? []));
   ctx.body = renderLandingPage(agent.view, { nonce });
+}
+
+/** Someone else's page with the agent's embed snippet pasted in (as publish hands it out). */
+function hostPage(ctx: Context, slug: string) {
+  const origin = `${ctx.protocol}://127.0.0.1:${ctx.host.split(':')[1]}`;
+  ctx.type = 'html';
+  ctx.body = `<!doctype html><html lang="en"><head><title>Host</title></head><body><h1>Someone's site</h1>${embedSnippet(origin, slug, 'Handbook helper').script}</body></html>`;
 }
 
 async function chat(ctx: Context, slug: string, agent: TestAgent, recorded: Recorded) {
