@@ -38,6 +38,8 @@ test('a 429 says when to try again; a lost connection says so; both politely, in
   await driver.ask('hi');
   t.is(await driver.status().textContent(), 'Too many messages. Please try again in 7 seconds.');
   t.is(await driver.status().getAttribute('aria-live'), 'polite');
+  t.is(await driver.messageBox().inputValue(), 'hi', 'the unanswered question is back in the box');
+  t.is(await driver.log().locator('.msg.agent').count(), 1, 'only the opening message: no empty answer');
   await page.route('**/chat', (route) => route.abort('internetdisconnected'));
   await driver.ask('again');
   t.is(await driver.status().textContent(), 'Could not reach the server. Check your connection and try again.');

@@ -28,5 +28,9 @@ export function composer(t: Strings, onSend: (text: string) => void) {
       send.disabled = on;
     },
     focus: () => box.focus(),
+    /** Puts an unanswered question back, if the box is empty. */
+    offer(text: string) {
+      if (!box.value) box.value = text;
+    },
   };
 }

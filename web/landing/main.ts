@@ -63,9 +63,11 @@ async function ask(text: string) {
     history.push({ role: 'assistant', content });
     answer.done(id);
   } catch (error) {
-    // The question was not answered: it leaves the history the next question sends.
+    // The question was not answered: it leaves the history the next question sends, and goes back
+    // in the box (unless the visitor has typed another) to be sent again.
     history.pop();
-    answer.show(content);
+    answer.failed(content);
+    box.offer(text);
     onFailure(error);
   } finally {
     log.setAttribute('aria-busy', 'false');

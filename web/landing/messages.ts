@@ -20,7 +20,7 @@ export function messageLog(log: HTMLElement, t: Strings, openCitation: (citation
     assistant() {
       const text = h('p', {}, t.answering);
       const row = h('div', { class: 'feedback', hidden: true });
-      add(h('div', { class: 'msg agent' }, text, row));
+      const bubble = add(h('div', { class: 'msg agent' }, text, row));
       let citations: Citation[] = [];
       let id: string | undefined;
       return {
@@ -34,8 +34,10 @@ export function messageLog(log: HTMLElement, t: Strings, openCitation: (citation
           row.replaceChildren(...thumbs(t, id, rate));
           row.hidden = false;
         },
-        get id() {
-          return id;
+        /** Not answered: what came stays (a stream cut short), an answer with nothing in it goes. */
+        failed(content: string) {
+          if (content) this.show(content);
+          else bubble.remove();
         },
       };
     },
