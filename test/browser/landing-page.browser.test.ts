@@ -41,8 +41,9 @@ test('a visitor sees the agent, asks, reads the streamed answer, opens its citat
 test('a suggested question is asked with one click, and the next question sends the conversation so far', async (t) => {
   const { driver, close } = await open(suite.server.agent(demo('suggested')));
   t.teardown(close);
+  const before = await driver.counts();
   await driver.suggestedQuestion('How much leave carries over?').click();
-  await driver.waitForAnswer(1);
+  await driver.answered(before);
   await driver.ask('And sick leave?');
   const { messages } = suite.server.recorded.chats.at(-1)!.body as { messages: unknown[] };
   t.deepEqual(messages, [
@@ -90,8 +91,9 @@ test('keyboard only: Tab to the box, Enter sends, Shift+Enter is a new line, cit
   await page.keyboard.type('first line');
   await page.keyboard.press('Shift+Enter');
   await page.keyboard.type('second line');
+  const before = await driver.counts();
   await page.keyboard.press('Enter');
-  await driver.waitForAnswer(1);
+  await driver.answered(before);
   t.is((suite.server.recorded.chats.at(-1)!.body.messages as { content: string }[])[0]!.content, 'first line\nsecond line');
 
   // The focus is back in the box; Shift+Tab walks back through the answer to its controls.

@@ -8,6 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 export function landingPage(page: Page) {
   const log = page.getByRole('log');
   const answers = log.locator('.msg.agent');
+  const questions = log.locator('.msg.user');
   const driver = {
     page,
     heading: () => page.getByRole('heading', { level: 1 }),
@@ -20,19 +21,25 @@ export function landingPage(page: Page) {
       // The script has run once the message box it builds is there (found by tag: any language).
       await page.locator('textarea').waitFor();
     },
-    /** Types the question and sends it with the Send button; resolves once the answer has finished. */
+    /** How many questions and answers the log holds: `answered(before)` waits for the next exchange. */
+    async counts() {
+      return { questions: await questions.count(), answers: await answers.count() };
+    },
+    /** Types the question and sends it with the Send button; resolves once it is over (the answer's locator). */
     async ask(question: string) {
-      const before = await answers.count();
+      const before = await driver.counts();
       await driver.messageBox().fill(question);
       await driver.sendButton().click();
-      return driver.waitForAnswer(before);
+      return driver.answered(before);
     },
-    /** The answer after the `before`-th, once it is done (the log is no longer busy). */
-    async waitForAnswer(before: number): Promise<Locator> {
-      const answer = answers.nth(before);
-      await answer.waitFor();
+    /**
+     * Waits for the exchange after `before` to end, answered or refused (the log is no longer busy),
+     * and resolves to its answer's locator (absent when refused before any text came).
+     */
+    async answered(before: { questions: number; answers: number }): Promise<Locator> {
+      await questions.nth(before.questions).waitFor();
       await page.waitForFunction(() => document.getElementById('kbqa-log')?.getAttribute('aria-busy') === 'false');
-      return answer;
+      return answers.nth(before.answers);
     },
     lastAnswer: () => answers.last(),
     suggestedQuestion: (text: string) => page.getByRole('navigation', { name: 'Suggested questions' }).getByRole('button', { name: text }),
