@@ -45,6 +45,16 @@ test('a 429 says when to try again; a lost connection says so; both politely, in
   t.is(await driver.status().textContent(), 'Could not reach the server. Check your connection and try again.');
 });
 
+test('a failure mid-stream keeps what came, says so, and offers no thumbs for a broken answer', async (t) => {
+  const agent = demo('broken', { answers: { default: { chunks: ['Up to five '], failWith: { status: 500, code: 'internal_error' } } } });
+  const { driver, close } = await open(suite.server.agent(agent));
+  t.teardown(close);
+  const answer = await driver.ask('How much leave?');
+  t.is(await answer.locator('p').textContent(), 'Up to five ');
+  t.is(await driver.status().textContent(), 'Something went wrong. Please try again.');
+  t.is(await answer.getByRole('button', { name: 'Helpful', exact: true }).count(), 0);
+});
+
 test('the conversation so far is restored from the history, with its citations and thumbs', async (t) => {
   const agent = demo('back', {
     history: [

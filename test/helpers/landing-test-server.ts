@@ -15,7 +15,8 @@ import { type LandingPageView, landingPageHeaders, renderLandingPage } from '../
  * of the contract, not the server's.
  */
 export type Citation = { index: number; source: string; page: number | null; paragraph: string; quote: string | null; image_url: string | null };
-export type ScriptedAnswer = { id?: string; chunks: string[]; citations?: Citation[] };
+/** `failWith`: after the chunks, an `error` event (as src/http/sse.ts sends one) instead of the end. */
+export type ScriptedAnswer = { id?: string; chunks: string[]; citations?: Citation[]; failWith?: Refusal };
 export type Refusal = { status: number; code: string; retryAfter?: number };
 export type TestAgent = {
   view: LandingPageView;
@@ -114,6 +115,10 @@ async function chat(ctx: Context, slug: string, agent: TestAgent, recorded: Reco
   for (const piece of answer.chunks) {
     await new Promise((r) => setTimeout(r, 15));
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+  }
+  if (answer.failWith) {
+    const { status, code } = answer.failWith;
+    return res.end(`event: error\ndata: ${JSON.stringify({ error: { message: code, type: 'api_error', param: null, code }, status })}\n\n`);
   }
   res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], citations: answer.citations })}\n\n`);
   res.end('data: [DONE]\n\n');

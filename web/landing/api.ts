@@ -35,7 +35,14 @@ export function createApi(slug: string) {
         const { done, value } = await events.read().catch(() => {
           throw new RequestFailed({ kind: 'network' });
         });
-        if (done || value.data === '[DONE]') return;
+        // Ended without `[DONE]`: cut short (a proxy, a restart), not a whole answer.
+        if (done) throw new RequestFailed({ kind: 'network' });
+        if (value.data === '[DONE]') return;
+        // A failure mid-stream is an `error` event with the API's error body and its status (src/http/sse.ts).
+        if (value.event === 'error') {
+          const { error, status } = JSON.parse(value.data) as { error?: { code?: string }; status?: number };
+          throw new RequestFailed(failure(status ?? 500, error?.code, null));
+        }
         const chunk = JSON.parse(value.data) as Chunk;
         onUpdate({ id: chunk.id, text: chunk.choices?.[0]?.delta?.content ?? undefined, citations: chunk.citations });
       }
@@ -64,12 +71,16 @@ async function send(url: string, body: unknown): Promise<Response> {
   return response;
 }
 
-/** The API's error body (`{error: {code}}`) and `retry-after`, as one of the page's failures. */
 async function failureOf(response: Response): Promise<Failure> {
   const code = ((await response.json().catch(() => ({}))) as { error?: { code?: string } }).error?.code;
+  return failure(response.status, code, response.headers.get('retry-after'));
+}
+
+/** The API's error (status, `error.code`, `retry-after`) as one of the page's failures. */
+function failure(status: number, code: string | undefined, retryAfter: string | null): Failure {
   if (code === 'access_code_required' || code === 'access_code_invalid') return { kind: 'access_code', invalid: code === 'access_code_invalid' };
   if (code === 'visitor_daily_cap_reached' || code === 'agent_daily_cap_reached') return { kind: 'daily_cap' };
-  if (response.status === 429) return { kind: 'rate_limited', retryAfter: Math.max(1, Number(response.headers.get('retry-after')) || 30) };
-  if (response.status === 404) return { kind: 'not_found' };
+  if (status === 429) return { kind: 'rate_limited', retryAfter: Math.max(1, Number(retryAfter) || 30) };
+  if (status === 404) return { kind: 'not_found' };
   return { kind: 'failed' };
 }
