@@ -123,7 +123,7 @@ async function focusByTab(page: Page, name: string) {
 
 // axe-core is the engine of Lighthouse's accessibility score; the bench scores the page as it opens,
 // this checks it mid-conversation: an answer with its citation and thumbs, the citation panel open.
-test('mid-conversation, with the citation panel open, axe finds no WCAG 2 A/AA violation', async (t) => {
+test('mid-conversation, with the citation panel open, axe finds no WCAG 2.2 A/AA violation', async (t) => {
   const { driver, page, close } = await open(suite.server.agent(demo('axe')), { bypassCSP: true });
   t.teardown(close);
   await driver.ask('How much leave?');
@@ -132,7 +132,7 @@ test('mid-conversation, with the citation panel open, axe finds no WCAG 2 A/AA v
   await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; help: string }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] } });
     return result.violations.map((v) => `${v.id}: ${v.help}`);
   });
   t.deepEqual(violations, []);
