@@ -21,6 +21,8 @@ export function landingAssetRoutes(): RouteSpec[] {
       summary: "The landing page's script and style, and the embed script",
       tag: 'Landing page',
       scope: 'public',
+      operationId: 'getLandingPageAsset',
+      // Also text/css for the style; OpenAPI describes the script, the common case.
       mediaType: 'text/javascript',
       handle: ({ ctx, params }) => {
         const file = files.get(params.file);
