@@ -136,6 +136,21 @@ module.exports = {
       from: { path: '^src/lib/' },
       to: { pathNot: ['^src/lib/', '^node_modules/', '^node:'], dependencyTypesNot: ['core'] },
     },
+    {
+      name: 'web-is-the-browser',
+      severity: 'error',
+      comment:
+        "web/ runs in the visitor's browser: it imports only web/ and browser packages (eventsource-parser), nothing of the server; the server reads its sources as files to bundle (src/http/landing/bundle.ts), never imports them.",
+      from: { path: '^web/' },
+      to: { pathNot: ['^web/', '^node_modules/eventsource-parser/'] },
+    },
+    {
+      name: 'server-not-web',
+      severity: 'error',
+      comment: 'The browser code is bundled by path (src/http/landing/bundle.ts), so no server module imports it.',
+      from: { path: '^(src|projections|consumers|schemas|bin)/' },
+      to: { path: '^web/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

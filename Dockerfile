@@ -35,6 +35,8 @@ COPY schemas ./schemas
 COPY projections ./projections
 COPY consumers ./consumers
 COPY samples ./samples
+# The landing page's sources: the server bundles them with esbuild when it starts (src/http/landing/bundle.ts).
+COPY web ./web
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -14,6 +14,7 @@ import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
+import { landingPageBench } from './landing-page.bench.ts';
 import { conversationHistoryBench } from './conversation-history.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
 import { overloadBench } from './overload.bench.ts';
@@ -58,6 +59,7 @@ const BENCHES = {
   conversation_history: conversationHistoryBench,
   idle_memory: idleMemoryBench,
   spec_helper: specHelperBench,
+  landing_page: landingPageBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

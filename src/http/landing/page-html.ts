@@ -1,3 +1,5 @@
+import { landingBundle } from './bundle.ts';
+
 /** What the landing page shows before any question: the published agent's public face, nothing else. */
 export type LandingPageView = {
   slug: string;
@@ -7,20 +9,59 @@ export type LandingPageView = {
   access_code_required: boolean;
 };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The page's HTML (docs/landing-page.md). */
+/**
+ * The page's HTML (docs/landing-page.md). The name and the opening message are in the HTML, so the
+ * first paint needs no script; the rest (suggested questions, the form, the answers) is the script's
+ * (web/landing/), which reads the view from the JSON block. Every owner-written string is escaped
+ * here, and the JSON's `<` too, so `</script>` in a name cannot end the block.
+ */
 export function renderLandingPage(view: LandingPageView, { nonce }: { nonce: string }): string {
+  const { script, style } = landingBundle();
   const data = JSON.stringify(view).replace(/</g, '\\u003c');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(view.name)}</title></head><body><main><h1>${escapeHtml(view.name)}</h1></main><script type="application/json" id="kbqa-agent" nonce="${nonce}">${data}</script></body></html>`;
+  const name = escapeHtml(view.name);
+  const opening = view.opening_message ? `<div class="msg agent"><p>${escapeHtml(view.opening_message)}</p></div>` : '';
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<title>${name}</title>`,
+    `<meta name="description" content="${name}">`,
+    `<link rel="stylesheet" href="/a/_assets/${style}">`,
+    `<script src="/a/_assets/${script}" nonce="${nonce}" defer></script>`,
+    '</head><body><main>',
+    `<h1>${name}</h1>`,
+    `<div id="kbqa-log" role="log" aria-live="polite" aria-label="Conversation">${opening}</div>`,
+    '<div id="kbqa-app"></div>',
+    '<noscript><p>This page needs JavaScript to answer questions.</p></noscript>',
+    '</main>',
+    `<script type="application/json" id="kbqa-agent" nonce="${nonce}">${data}</script>`,
+    '</body></html>',
+  ].join('');
 }
 
-/** The page's response headers: a strict CSP with the response's nonce; who may frame it. */
+/**
+ * The page's response headers: a strict CSP with the response's nonce (no inline script, no eval,
+ * no inline style, nothing from another origin) and Trusted Types required, so no string can reach an
+ * HTML sink even by mistake; who may frame it (the agent's allowed origins, none by default).
+ */
 export function landingPageHeaders(nonce: string, allowedOrigins: readonly string[]): Record<string, string> {
   const ancestors = allowedOrigins.length ? allowedOrigins.join(' ') : "'none'";
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestors}`,
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ].join('; ');
   return {
     'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors ${ancestors}`,
+    'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
