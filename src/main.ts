@@ -34,7 +34,7 @@ import { allProjections, apiRoutes, workerConsumers } from './capabilities/index
 import { createServices } from './composition/services.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
-import { providerChatModelFactory } from './composition/workspace-provider-models.ts';
+import { providerModelFactories } from './composition/workspace-provider-models.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 
 export { createModels };
@@ -82,7 +82,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   // An API process hears every projected document change (from its projector, or following the log), so its metadata catalog may cache.
   const metadataCatalog = createMetadataCatalog(readModels, { live: parts.api });
   const announceToClients = announcer(feed, authenticator);
-  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets: infra.secrets, makeChatModel: providerChatModelFactory(config) });
+  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets: infra.secrets, ...providerModelFactories(config) });
   const announce = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
     metadataCatalog.apply(batch);

@@ -39,7 +39,7 @@ export type ServiceDeps = {
   secrets: SecretStore;
   /** Asks a workspace's provider for its models (test and discover). */
   probe: ModelProviderProbe;
-  /** The chat models of each workspace's own providers. */
+  /** The chat, embedding and rerank models of each workspace's own providers. */
   workspaceModels: WorkspaceModelResolver;
   /** Whether a chat's question and answer go into its event (KBQA_STORE_CHAT_CONTENT). */
   storeContent: boolean;
@@ -68,7 +68,7 @@ export function createServices(deps: ServiceDeps) {
     documents,
     workflows: createWorkflowService(ctx, models),
     responses: createResponsesService({ ctx, search }),
-    embeddings: createEmbeddingsService(deps.embedders),
+    embeddings: createEmbeddingsService(deps.embedders, deps.workspaceModels),
     files,
     vectorStores,
     vectorStoreSearch: createVectorStoreSearch({ search, stores: vectorStores, readModels: ctx.readModels }),

@@ -14,7 +14,7 @@ import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model
 import { createSqliteSecretStore } from '../../src/adapters/sqlite/secret-store.ts';
 import { createModelsProbe } from '../../src/adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from '../../src/app/services/workspace-models.ts';
-import { providerChatModelFactory } from '../../src/composition/workspace-provider-models.ts';
+import { providerModelFactories } from '../../src/composition/workspace-provider-models.ts';
 import { loadTextAnalyzer } from '../../src/adapters/text/analyzer.ts';
 import type { AppContext } from '../../src/app/context.ts';
 import { createIdGenerator } from '../../src/app/ids.ts';
@@ -123,7 +123,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   const announceToClients = announcer(feed, authenticator);
   // The secret store in the same in-memory database, under a master key of its own.
   const secrets = createSqliteSecretStore(db, randomBytes(32));
-  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets, makeChatModel: providerChatModelFactory(config) });
+  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets, ...providerModelFactories(config) });
   const onCommitted = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
     metadataCatalog.apply(batch);
