@@ -66,7 +66,7 @@ export function createServices(deps: ServiceDeps) {
     feedback: createFeedbackService(ctx, conversations),
     knowledgeBases,
     documents,
-    workflows: createWorkflowService(ctx, models),
+    workflows: createWorkflowService(ctx, models, deps.workspaceModels),
     responses: createResponsesService({ ctx, search }),
     embeddings: createEmbeddingsService(deps.embedders, deps.workspaceModels),
     files,

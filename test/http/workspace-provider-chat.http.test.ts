@@ -73,3 +73,34 @@ test.serial('grounded in a knowledge base, the provider’s model gets the retri
   await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
   await server.call('DELETE', `/v1/model-providers/${created.body.id}`);
 });
+
+test.serial('a workflow’s LLM node names a workspace chat model: created and run with the run’s workspace, refused to another', async (t) => {
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'flow', base_url: provider.baseUrl, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'flow-facts' } })).body.id as string;
+  const upload = await server.call('POST', `/v1/knowledge-bases/${kb}/documents`, { json: { name: 'gate.md', text: 'The north gate opens at dawn.' } });
+  t.is((await settledDocument(server, kb, upload.body.data[0].id)).status, 'ready');
+
+  const wf = await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kb, model: 'flow/loop-chat' } });
+  t.is(wf.status, 201, JSON.stringify(wf.body));
+  const before = provider.requests.length;
+  const run = await server.call('POST', `/v1/workflows/${wf.body.id}/run`, { json: { inputs: { question: 'When does the north gate open?' } } });
+  t.is(run.status, 200, JSON.stringify(run.body));
+  t.is(run.body.status, 'succeeded', JSON.stringify(run.body.error));
+  t.is(run.body.outputs.answer, 'Hello from the loopback.');
+  t.is(provider.requests.length, before + 1);
+  t.is(provider.requests.at(-1)!.authorization, `Bearer ${PROVIDER_KEY}`);
+  t.true(JSON.stringify(provider.requests.at(-1)!.body.messages).includes('north gate'));
+
+  // Another workspace cannot name it in a graph (its own knowledge base, the first workspace's provider name).
+  const otherKb = (await server.call('POST', '/v1/knowledge-bases', { key: other, json: { name: 'theirs' } })).body.id as string;
+  const foreign = await server.call('POST', '/v1/workflows', { key: other, json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: otherKb, model: 'flow/loop-chat' } });
+  t.is(foreign.status, 400);
+  t.is(foreign.body.error.code, 'model_not_found');
+
+  // Once the provider is gone, a run of the saved workflow fails its LLM node with model_not_found.
+  t.is((await server.call('DELETE', `/v1/model-providers/${created.body.id}`)).status, 200);
+  const orphan = await server.call('POST', `/v1/workflows/${wf.body.id}/run`, { json: { inputs: { question: 'When does the north gate open?' } } });
+  t.is(orphan.body.status, 'failed');
+  t.is(orphan.body.error.code, 'model_not_found');
+  await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
+});

@@ -46,7 +46,7 @@ test('a workspace provider’s embedding model answers /v1/embeddings as {provid
     answer.body.data.map((d: { embedding: number[] }) => d.embedding.map((v) => Math.round(v * 1000))),
     ['first text', 'second text'].map((text) => loopVector(text, 6).map((v) => Math.round(v * 1000))),
   );
-  const sent = provider.requests.findLast((r) => r.url === '/v1/embeddings')!;
+  const sent = provider.requests.filter((r) => r.url === '/v1/embeddings').at(-1)!;
   t.is(sent.authorization, `Bearer ${PROVIDER_KEY}`);
   t.is(sent.body.model, 'loop-embed');
 });
