@@ -116,7 +116,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       config.defaultEmbeddingModel ?? offline.model.id,
     );
     const { analyzer } = infra;
-    const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens });
+    const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens, workspaceModels });
     retrieval = spreadRetrieval(local, config, infra.adapters, alone);
     const search = createSearchService({ readModels, analyzer }, retrieval);
     const services = createServices({

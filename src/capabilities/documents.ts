@@ -28,7 +28,7 @@ export const documents = defineCapability({
       concurrency: deps.parseConcurrency,
       logger: deps.logger,
     }),
-    indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
+    indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, workspaceModels: deps.services.workspaceModels, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
   }),
   routes: ({ services, settings }) =>
     documentRoutes(

@@ -53,7 +53,7 @@ export function createServices(deps: ServiceDeps) {
   const { ctx, models, search, blobs } = deps;
   const conversations = createConversationService(ctx);
   const chat = chatWithConversations(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), conversations);
-  const knowledgeBases = createKnowledgeBaseService(ctx, models);
+  const knowledgeBases = createKnowledgeBaseService(ctx, models, deps.workspaceModels);
   const documents = createDocumentService(ctx, deps.passages, { blobs, renderer: deps.renderer });
   const files = createFileService(ctx, blobs);
   const vectorStores = createVectorStoreService(ctx, { knowledgeBases, documents, files });

@@ -147,7 +147,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   // Each made on first use: their tables are a third of an app's start, and most specs search nothing.
   const indexes = { vectors: lazy(embedded.vectors), keywords: lazy(embedded.keywords), graph: lazy(embedded.graph), passages: lazy(embedded.passages) };
   // Built as every process that serves queries builds it.
-  const retrieval = createQueryServing({ readModels, indexes, analyzer: textAnalyzer, models: offlineSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens });
+  const retrieval = createQueryServing({ readModels, indexes, analyzer: textAnalyzer, models: offlineSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens, workspaceModels });
   // Created lazily by the blob store, on a test's first upload only.
   const blobDir = join(tmpdir(), `kbqa-spec-blobs-${randomUUID()}`);
   const blobs = createFsBlobStore(blobDir);
