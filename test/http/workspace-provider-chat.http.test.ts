@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import test from 'ava';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
 import { type ChatServer, startChatServer } from '../helpers/provider-servers.ts';
@@ -103,4 +104,20 @@ test.serial('a workflow’s LLM node names a workspace chat model: created and r
   t.is(orphan.body.status, 'failed');
   t.is(orphan.body.error.code, 'model_not_found');
   await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
+});
+
+test.serial('a provider that cannot be reached answers 502 naming the cause', async (t) => {
+  const socket = createServer();
+  await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve));
+  const { port } = socket.address() as { port: number };
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'down', base_url: `http://127.0.0.1:${port}/v1`, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  const answer = await ask('down/loop-chat');
+  t.is(answer.status, 502);
+  t.is(answer.body.error.code, 'provider_unavailable');
+  t.regex(answer.body.error.message, /refused the connection \(ECONNREFUSED\)/);
+  // Streamed, the answer has begun (200) before the provider is asked: the failure is the stream's error event.
+  const streamed = await ask('down/loop-chat', undefined, true);
+  t.regex(String(streamed.body), /event: error[\s\S]*ECONNREFUSED[\s\S]*provider_unavailable/);
+  await server.call('DELETE', `/v1/model-providers/${created.body.id}`);
 });
