@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import test from 'ava';
+import { reindexKnowledgeBase } from '../../src/app/reindex.ts';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { startProviderServer } from '../helpers/provider-servers.ts';
@@ -147,4 +148,27 @@ test.serial('a provider that refuses the key (401): embeddings and rerank answer
     await server.call('DELETE', `/v1/model-providers/${id}`);
     await refusing.close();
   }
+});
+
+test.serial('reindex re-embeds a knowledge base moved to a workspace provider’s embedding model with it', async (t) => {
+  const kb = (await createKb({ recall: { vector: true, keyword: false, graph: false }, rerank: { enabled: false } })).body;
+  const upload = await server.call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name: 'basalt.md', text: 'Basalt is a volcanic rock.' } });
+  const doc = await settledDocument(server, kb.id, upload.body.data[0].id);
+  t.is((await server.call('PATCH', `/v1/knowledge-bases/${kb.id}`, { json: { settings: { embedding_model: 'loop/loop-embed' } } })).status, 200);
+  const { runtime } = server;
+  const before = provider.requests.length;
+  const done = await reindexKnowledgeBase({
+    store: runtime.store,
+    readModels: runtime.readModels,
+    vectors: runtime.indexes.vectors,
+    passages: runtime.indexes.passages,
+    embedders: runtime.embedders,
+    workspaceModels: runtime.services.workspaceModels,
+    knowledgeBaseId: kb.id,
+  });
+  t.is(done.chunks, doc.chunk_count);
+  t.true(provider.requests.slice(before).some((r) => r.url === '/v1/embeddings' && r.body.model === 'loop-embed'));
+  const hits = await server.call('POST', `/v1/knowledge-bases/${kb.id}/search`, { json: { query: 'volcanic rock' } });
+  t.is(hits.body.data.length, 1);
+  await server.call('DELETE', `/v1/knowledge-bases/${kb.id}`);
 });
