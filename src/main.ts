@@ -17,7 +17,6 @@ import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
 import { createModels } from './composition/models.ts';
-import { logDeploymentProviders } from './composition/provider-log.ts';
 import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offload.ts';
@@ -109,8 +108,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       now: clock,
       consistencyTimeoutMs: config.consistencyTimeoutMs,
     };
-    const modelSet = await createModels(config, infra.analyzer);
-    logDeploymentProviders(config, logger);
+    const modelSet = await createModels(config, infra.analyzer, logger);
     const { embedders, chatModels, rerankers } = modelSet;
     const offline = [...embedders.values()][0]!;
     const models = createModelCatalog(

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
 import { loopVector, startProviderServer } from '../helpers/provider-servers.ts';
+import { captureLogs } from '../helpers/logs.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 type Provider = Awaited<ReturnType<typeof startProviderServer>>;
@@ -70,5 +71,18 @@ test('a chat model, an unlisted model, and an embedding model without dimensions
     const answer = await embed(model, 'hello');
     t.is(answer.status, 404, model);
     t.is(answer.body.error.code, 'model_not_found', model);
+  }
+});
+
+test('the runtime logs each environment provider at start-up with its host and models, never its key', async (t) => {
+  const { logger, lines, text } = captureLogs();
+  const env = { OPENAI_API_KEY: 'sk-env-never-logged', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:6' };
+  const started = await startServer(env, { logger });
+  try {
+    const line = lines.find((l) => l.provider === 'openai');
+    t.like(line, { msg: 'deployment model provider', host: new URL(provider.baseUrl).host, embedding_models: ['loop-embed:6'], chat_models: [] });
+    t.false(text().includes('sk-env-never-logged'));
+  } finally {
+    await started.close();
   }
 });
