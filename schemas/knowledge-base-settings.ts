@@ -59,11 +59,16 @@ export type KnowledgeBaseSettings = z.infer<typeof KnowledgeBaseSettings>;
 
 /** What a client may send: any subset, merged over the defaults (create) or current settings (patch). */
 export const KnowledgeBaseSettingsPatch = z.strictObject({
-  embedding_model: modelId.optional(),
+  embedding_model: modelId.optional().meta({ description: "An embedding model of GET /v1/models: the deployment's, or one of the workspace's model providers' as {provider}/{model} (its dimensions given in the provider's models)." }),
   top_k: z.int().min(1).max(100).optional(),
   score_threshold: z.number().min(0).max(1).optional(),
   recall: z.strictObject({ vector: z.boolean().optional(), keyword: z.boolean().optional(), graph: z.boolean().optional() }).optional(),
-  rerank: z.strictObject({ enabled: z.boolean().optional(), model: modelId.nullable().optional() }).optional(),
+  rerank: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      model: modelId.nullable().optional().meta({ description: "A rerank model of GET /v1/models, the deployment's or a workspace provider's ({provider}/{model}); null: the default." }),
+    })
+    .optional(),
   chunking: z
     .strictObject({ max_tokens: z.int().min(32).max(8192).optional(), overlap_tokens: z.int().min(0).max(4096).optional() })
     .optional(),

@@ -129,6 +129,8 @@ export type Config = {
     baseUrl: string | undefined;
     embeddingModels: { id: string; dimensions: number }[];
     chatModels: string[];
+    /** Whether the models are OPENAI_DEFAULT_MODELS, for a key to OpenAI itself with neither list set. */
+    defaultModels: boolean;
     maxRetries: number;
     timeoutMs: number;
   } | null;
@@ -211,14 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? {
           apiKey: e.OPENAI_API_KEY,
           baseUrl: e.OPENAI_BASE_URL,
-          embeddingModels: (e.KBQA_OPENAI_EMBEDDING_MODELS ?? '')
-            .split(',')
-            .filter((entry) => entry.trim())
-            .map((entry) => {
-              const [id, dims] = entry.trim().split(':');
-              return { id: id!, dimensions: Number(dims) };
-            }),
-          chatModels: ids(e.KBQA_OPENAI_CHAT_MODELS),
+          ...openAiModels(e),
           maxRetries: e.KBQA_OPENAI_MAX_RETRIES,
           timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000,
         }
@@ -286,4 +281,26 @@ function pinecone(e: z.infer<typeof Env>): DistributedConfig['pinecone'] {
   if (!e.PINECONE_API_KEY && !e.PINECONE_INDEX) return null;
   if (!e.PINECONE_API_KEY || !e.PINECONE_INDEX) throw new Error('invalid configuration: PINECONE_API_KEY and PINECONE_INDEX go together');
   return { apiKey: e.PINECONE_API_KEY, index: e.PINECONE_INDEX, host: e.PINECONE_INDEX_HOST };
+}
+
+/**
+ * What OPENAI_API_KEY alone offers: a key to OpenAI itself (no OPENAI_BASE_URL, or api.openai.com)
+ * with neither model list set gets these, since a key that configures nothing is never what was
+ * meant; another server's model names cannot be guessed, so its lists stay empty (the start-up log says what to set).
+ */
+export const OPENAI_DEFAULT_MODELS = { chatModels: ['gpt-4o-mini'], embeddingModels: [{ id: 'text-embedding-3-small', dimensions: 1536 }] };
+
+function openAiModels(e: Pick<z.infer<typeof Env>, 'OPENAI_BASE_URL' | 'KBQA_OPENAI_EMBEDDING_MODELS' | 'KBQA_OPENAI_CHAT_MODELS'>) {
+  const toOpenAi = e.OPENAI_BASE_URL === undefined || new URL(e.OPENAI_BASE_URL).hostname === 'api.openai.com';
+  if (toOpenAi && e.KBQA_OPENAI_EMBEDDING_MODELS === undefined && e.KBQA_OPENAI_CHAT_MODELS === undefined) {
+    return { ...structuredClone(OPENAI_DEFAULT_MODELS), defaultModels: true };
+  }
+  const embeddingModels = (e.KBQA_OPENAI_EMBEDDING_MODELS ?? '')
+    .split(',')
+    .filter((entry) => entry.trim())
+    .map((entry) => {
+      const [id, dims] = entry.trim().split(':');
+      return { id: id!, dimensions: Number(dims) };
+    });
+  return { embeddingModels, chatModels: ids(e.KBQA_OPENAI_CHAT_MODELS), defaultModels: false };
 }

@@ -35,7 +35,7 @@ import { allProjections, apiRoutes, workerConsumers } from './capabilities/index
 import { createServices } from './composition/services.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
-import { providerChatModelFactory } from './composition/workspace-provider-models.ts';
+import { providerModelFactories } from './composition/workspace-provider-models.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 
 export { createModels };
@@ -83,7 +83,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   // An API process hears every projected document change (from its projector, or following the log), so its metadata catalog may cache.
   const metadataCatalog = createMetadataCatalog(readModels, { live: parts.api });
   const announceToClients = announcer(feed, authenticator);
-  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets: infra.secrets, makeChatModel: providerChatModelFactory(config) });
+  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets: infra.secrets, ...providerModelFactories(config) });
   const announce = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
     metadataCatalog.apply(batch);
@@ -109,7 +109,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       now: clock,
       consistencyTimeoutMs: config.consistencyTimeoutMs,
     };
-    const modelSet = await createModels(config, infra.analyzer);
+    const modelSet = await createModels(config, infra.analyzer, logger);
     const { embedders, chatModels, rerankers } = modelSet;
     const offline = [...embedders.values()][0]!;
     const models = createModelCatalog(
@@ -117,7 +117,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       config.defaultEmbeddingModel ?? offline.model.id,
     );
     const { analyzer } = infra;
-    const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens });
+    const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens, workspaceModels });
     retrieval = spreadRetrieval(local, config, infra.adapters, alone);
     const search = createSearchService({ readModels, analyzer }, retrieval);
     const services = createServices({

@@ -19,11 +19,15 @@ import type { KeywordIndex } from '../../src/ports/keyword-index.ts';
 import type { Embedder } from '../../src/ports/models.ts';
 import type { PassageStore } from '../../src/ports/passage-store.ts';
 import type { VectorIndex } from '../../src/ports/vector-index.ts';
+import type { WorkspaceModelResolver } from '../../src/app/services/workspace-models.ts';
+import { ApiError } from '../../src/ports/api-error.ts';
 import { defineConsumer, failDocument, type FailureLog } from '../shared.ts';
 
 export type IndexerDeps = {
   ctx: AppContext;
   embedders: ReadonlyMap<string, Embedder>;
+  /** The embedding models of a knowledge base's workspace's providers (`{provider}/{model}`), resolved by that workspace. */
+  workspaceModels?: Pick<WorkspaceModelResolver, 'embedder'>;
   vectors: VectorIndex;
   keywords: KeywordIndex;
   graph: EntityGraph;
@@ -66,6 +70,8 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
     },
     onParked: async (event, error) => {
       if (event.type !== 'DocumentParsed') return;
+      // A provider's failure (unreachable, refused key …) keeps its code and cause, so the document's error says what to fix.
+      if (error instanceof ApiError) return failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: error.code, message: error.message }, deps.logger);
       const message = error instanceof Error ? error.message : String(error);
       await failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: 'internal_error', message }, deps.logger);
     },
@@ -115,7 +121,7 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
       await failDocument(ctx, id, { stage: 'indexing', code: 'knowledge_base_deleted', message: 'The knowledge base was deleted.' }, deps.logger);
       continue;
     }
-    const embedder = deps.embedders.get(kb.settings.embedding_model);
+    const embedder = deps.embedders.get(kb.settings.embedding_model) ?? (await deps.workspaceModels?.embedder(kb.workspace_id, kb.settings.embedding_model));
     if (!embedder) {
       await failDocument(ctx, id, { stage: 'indexing', code: 'model_unavailable', message: `Embedding model ${kb.settings.embedding_model} is not available.` }, deps.logger);
       continue;

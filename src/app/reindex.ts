@@ -8,6 +8,7 @@ import type { PassageStore } from '../ports/passage-store.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
 import { lastParse, passageOf, readParsedChunks } from './document-chunks.ts';
+import type { WorkspaceModelResolver } from './services/workspace-models.ts';
 
 /** Where an unfinished reindex stands, by knowledge base (an operational record, not a projection). */
 export const REINDEX_PROGRESS = 'reindex_progress';
@@ -15,6 +16,14 @@ export const REINDEX_PROGRESS = 'reindex_progress';
 export type ReindexProgress = { documents: number; totalDocuments: number; chunks: number; resumed: boolean; after: string | null };
 
 type ProgressDoc = { id: string; model: string; after: string | null; documents: number; chunks: number; started_at: string };
+
+/** The knowledge base's embedder: the deployment's, or its workspace's provider's. */
+async function embedderOf(kb: KnowledgeBaseDoc, embedders: ReadonlyMap<string, Embedder>, workspaceModels?: Pick<WorkspaceModelResolver, 'embedder'>): Promise<Embedder> {
+  const model = kb.settings.embedding_model;
+  const embedder = embedders.get(model) ?? (await workspaceModels?.embedder(kb.workspace_id, model));
+  if (!embedder) throw new Error(`knowledge base '${kb.id}' uses embedding model '${model}', which neither this deployment nor its workspace's providers serve (see GET /v1/models)`);
+  return embedder;
+}
 
 /**
  * Re-embeds every ready document of a knowledge base with its current embedding model, from the
@@ -32,6 +41,8 @@ export async function reindexKnowledgeBase(opts: {
   vectors: VectorIndex;
   passages: PassageStore;
   embedders: ReadonlyMap<string, Embedder>;
+  /** A knowledge base naming its workspace's provider's model (`{provider}/{model}`) is re-embedded with it. */
+  workspaceModels?: Pick<WorkspaceModelResolver, 'embedder'>;
   knowledgeBaseId: string;
   restart?: boolean;
   batchSize?: number;
@@ -42,8 +53,7 @@ export async function reindexKnowledgeBase(opts: {
   const kb = await readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
   if (!kb) throw new Error(`no knowledge base '${kbId}'`);
   const model = kb.settings.embedding_model;
-  const embedder = embedders.get(model);
-  if (!embedder) throw new Error(`knowledge base '${kbId}' uses embedding model '${model}', which this deployment does not serve (see GET /v1/models)`);
+  const embedder = await embedderOf(kb, embedders, opts.workspaceModels);
 
   let version = (await readModels.getVersioned<ProgressDoc>(REINDEX_PROGRESS, kbId))?.position ?? 0n;
   const save = async (doc: ProgressDoc | null) => {

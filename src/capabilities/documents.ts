@@ -35,7 +35,7 @@ export const documents = defineCapability({
       // Two groups over the same uploads, each parsing its own lane: a long scan never holds up a small file.
       [PARSER_GROUPS.large]: parser('large', deps.parseConcurrency),
       [PARSER_GROUPS.small]: parser('small', SMALL_LANE_PARSES),
-      indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
+      indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, workspaceModels: deps.services.workspaceModels, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
     };
   },
   routes: ({ services, settings }) =>

@@ -20,6 +20,7 @@ export const workflows = defineCapability({
       ctx: deps.services.ctx,
       search: deps.services.search,
       chatModels: deps.chatModels,
+      workspaceModels: deps.services.workspaceModels,
       maxContextTokens: deps.maxContextTokens,
       onInternalError: (error, runId) => deps.logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
     }),

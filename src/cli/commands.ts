@@ -12,6 +12,8 @@ import { openInfrastructure, type Infrastructure, usesDataDir } from '../composi
 import { checkRole, type Role } from '../composition/roles.ts';
 import { progressBar } from './progress.ts';
 import { demoHints, loadDemo } from './demo.ts';
+import { createWorkspaceModelResolver } from '../app/services/workspace-models.ts';
+import { providerModelFactories } from '../composition/workspace-provider-models.ts';
 
 export async function serve(config: Config, role: Role = 'all') {
   const logger = createLogger(config);
@@ -120,7 +122,7 @@ export async function replay(config: Config, options: { restart: boolean }) {
 }
 
 export async function reindex(config: Config, options: { knowledgeBase: string; restart: boolean }) {
-  await withInfrastructure(config, 'reindex', async ({ store, readModels, indexes, analyzer }) => {
+  await withInfrastructure(config, 'reindex', async ({ store, readModels, indexes, analyzer, secrets }) => {
     const bar = progressBar(`re-embedding ${options.knowledgeBase}`);
     const started = performance.now();
     const result = await reindexKnowledgeBase({
@@ -129,6 +131,7 @@ export async function reindex(config: Config, options: { knowledgeBase: string; 
       vectors: indexes.vectors,
       passages: indexes.passages,
       embedders: (await createModels(config, analyzer)).embedders,
+      workspaceModels: createWorkspaceModelResolver({ readModels, secrets, ...providerModelFactories(config) }),
       knowledgeBaseId: options.knowledgeBase,
       restart: options.restart,
       onProgress: (p) => bar.update(p.documents, p.totalDocuments),

@@ -1,12 +1,18 @@
 import { createHashingEmbedder } from '../adapters/local/hashing-embedder.ts';
 import { createExtractiveChatModel } from '../adapters/local/extractive-chat-model.ts';
 import { createOfflineReranker } from '../adapters/local/offline-reranker.ts';
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { logDeploymentProviders } from './provider-log.ts';
 import type { Analyzer } from '../ports/analyzer.ts';
 import type { ChatModel, Embedder, Reranker } from '../ports/models.ts';
 
-/** The offline models always (listed first); a provider's models when configured. */
-export async function createModels(config: Config, analyzer: Analyzer) {
+/**
+ * The offline models always (listed first); a provider's models when configured. Given a logger (the
+ * runtime's start, not each query process or CLI command), it says which providers those are.
+ */
+export async function createModels(config: Config, analyzer: Analyzer, logger?: Pick<Logger, 'info' | 'warn'>) {
+  if (logger) logDeploymentProviders(config, logger);
   const offlineEmbedder = createHashingEmbedder({ analyzer });
   const embedders = new Map<string, Embedder>([[offlineEmbedder.model.id, offlineEmbedder]]);
   const extractive = createExtractiveChatModel({ analyzer });

@@ -41,7 +41,7 @@ export type ServiceDeps = {
   secrets: SecretStore;
   /** Asks a workspace's provider for its models (test and discover). */
   probe: ModelProviderProbe;
-  /** The chat models of each workspace's own providers. */
+  /** The chat, embedding and rerank models of each workspace's own providers. */
   workspaceModels: WorkspaceModelResolver;
   /** Whether a chat's question and answer go into its event (KBQA_STORE_CHAT_CONTENT). */
   storeContent: boolean;
@@ -59,7 +59,7 @@ export function createServices(deps: ServiceDeps) {
   const { ctx, models, search, blobs } = deps;
   const conversations = createConversationService(ctx);
   const chat = chatWithConversations(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), conversations);
-  const knowledgeBases = createKnowledgeBaseService(ctx, models);
+  const knowledgeBases = createKnowledgeBaseService(ctx, models, deps.workspaceModels);
   const documents = createDocumentService(ctx, deps.passages, { blobs, renderer: deps.renderer });
   const files = createFileService(ctx, blobs);
   const vectorStores = createVectorStoreService(ctx, { knowledgeBases, documents, files });
@@ -72,9 +72,9 @@ export function createServices(deps: ServiceDeps) {
     feedback: createFeedbackService(ctx, conversations),
     knowledgeBases,
     documents,
-    workflows: createWorkflowService(ctx, models),
+    workflows: createWorkflowService(ctx, models, deps.workspaceModels),
     responses: createResponsesService({ ctx, search }),
-    embeddings: createEmbeddingsService(deps.embedders),
+    embeddings: createEmbeddingsService(deps.embedders, deps.workspaceModels),
     files,
     vectorStores,
     vectorStoreSearch: createVectorStoreSearch({ search, stores: vectorStores, readModels: ctx.readModels }),

@@ -1,15 +1,28 @@
 import type { Config } from '../config.ts';
-import type { ProviderChatModelFactory } from '../ports/provider-models.ts';
+import type { ProviderModelFactories } from '../ports/provider-models.ts';
+
+type Settings = Pick<Config, 'workspaceProviders'>;
 
 /**
- * The clients of a workspace's provider models: the same OpenAI-compatible adapter as the
- * deployment's providers, named as /v1 names them (`{provider}/{model}`, owned by the provider).
- * The openai package is imported on the first use, as composition/models.ts does for the deployment's.
+ * The clients of a workspace's provider models: the same adapters as the deployment's providers
+ * (OpenAI-compatible chat and embeddings, the Cohere/Jina-style rerank API), named as /v1 names
+ * them (`{provider}/{model}`, owned by the provider). The adapters are imported on the first use,
+ * as composition/models.ts does for the deployment's.
  */
-export function providerChatModelFactory({ workspaceProviders: { maxRetries, timeoutMs } }: Pick<Config, 'workspaceProviders'>): ProviderChatModelFactory {
-  return async ({ baseUrl, apiKey, model, info }) => {
-    const [{ createOpenAiClient }, { createOpenAiChatModel }] = await Promise.all([import('../adapters/openai/client.ts'), import('../adapters/openai/chat-model.ts')]);
-    const chat = createOpenAiChatModel({ client: createOpenAiClient({ apiKey, baseURL: baseUrl, maxRetries, timeoutMs }), model, created: info.created });
-    return { ...chat, model: info };
+export function providerModelFactories({ workspaceProviders: { maxRetries, timeoutMs } }: Settings): ProviderModelFactories {
+  const client = async (baseURL: string, apiKey: string) => (await import('../adapters/openai/client.ts')).createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs });
+  return {
+    async makeChatModel({ baseUrl, apiKey, model, info }) {
+      const { createOpenAiChatModel } = await import('../adapters/openai/chat-model.ts');
+      return { ...createOpenAiChatModel({ client: await client(baseUrl, apiKey), model, created: info.created }), model: info };
+    },
+    async makeEmbedder({ baseUrl, apiKey, model, info, dimensions }) {
+      const { createOpenAiEmbedder } = await import('../adapters/openai/embedder.ts');
+      return { ...createOpenAiEmbedder({ client: await client(baseUrl, apiKey), model, dimensions, created: info.created }), model: info };
+    },
+    async makeReranker({ baseUrl, apiKey, model, info }) {
+      const { createApiReranker } = await import('../adapters/rerank-api/reranker.ts');
+      return { ...createApiReranker({ baseUrl, apiKey, model, maxRetries, timeoutMs, created: info.created }), model: info };
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /** An HTTP error answer a provider may give; `body` is sent as JSON. */
@@ -58,8 +59,12 @@ export const loopbackChatEnv = (baseUrl: string, extra: Record<string, string> =
  * finish reason, then a usage-only chunk when `stream_options.include_usage`, then `[DONE]`).
  */
 export function startChatServer(options: ChatServerOptions = {}): Promise<ChatServer> {
+  return listen('/v1/chat/completions', options, chatAnswer(options));
+}
+
+function chatAnswer(options: ChatServerOptions): Answer {
   const { usage = { prompt_tokens: 11, completion_tokens: 4 } } = options;
-  return listen('/v1/chat/completions', options, async (body, res, isOpen) => {
+  return async (body, res, isOpen) => {
     const model = String(body.model);
     const { pieces, toolCalls, finishReason } = answerTo(body, options);
     const usageBody = usage ? { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } : undefined;
@@ -84,7 +89,7 @@ export function startChatServer(options: ChatServerOptions = {}): Promise<ChatSe
     res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
     if (includeUsage) res.write(chunk([], { usage: usageBody }));
     res.end('data: [DONE]\n\n');
-  });
+  };
 }
 
 /** With `logprobs: true`, one made-up entry per piece, as OpenAI gives one per token. */
@@ -125,15 +130,42 @@ export type RerankServer = Loopback;
  * `top_n`, listed in document order (not best first) so that clients must sort.
  */
 export function startRerankServer(options: RerankServerOptions = {}): Promise<RerankServer> {
+  return listen('/v1/rerank', options, rerankAnswer(options));
+}
+
+function rerankAnswer(options: RerankServerOptions): Answer {
   const scoreOf = options.scoreOf ?? wordOverlap;
-  return listen('/v1/rerank', options, async (body, res) => {
+  return async (body, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     if (options.answer !== undefined) return res.end(typeof options.answer === 'string' ? options.answer : JSON.stringify(options.answer));
     const documents = body.documents as string[];
     const scored = documents.map((document, index) => ({ index, relevance_score: scoreOf(String(body.query), document) }));
     const best = [...scored].sort((a, b) => b.relevance_score - a.relevance_score).slice(0, Number(body.top_n ?? documents.length));
     res.end(JSON.stringify({ id: 'rerank-loop', results: best.sort((a, b) => a.index - b.index), meta: { billed_units: { search_units: 1 } } }));
-  });
+  };
+}
+
+/** A deterministic vector for a text (sha-256 bytes, repeated), so tests can check which text got which vector. */
+export function loopVector(text: string, dimensions: number): number[] {
+  const digest = createHash('sha256').update(text).digest();
+  return Array.from({ length: dimensions }, (_, i) => (digest[i % digest.length]! - 128) / 128);
+}
+
+/**
+ * One loopback provider that serves what a workspace provider's base_url serves: `/v1/chat/completions`
+ * (as startChatServer), `/v1/embeddings` (vectors of `dimensions`, or of the request's) and `/v1/rerank`
+ * (as startRerankServer). `failFirst` and `failure` apply to every path alike.
+ */
+export function startProviderServer(options: ChatServerOptions & RerankServerOptions & { dimensions?: number } = {}): Promise<Loopback> {
+  const dimensions = options.dimensions ?? 8;
+  const embeddings: Answer = async (body, res) => {
+    const input = (Array.isArray(body.input) ? body.input : [body.input]) as string[];
+    const size = typeof body.dimensions === 'number' ? body.dimensions : dimensions;
+    const data = input.map((text, index) => ({ object: 'embedding', index, embedding: loopVector(text, size) }));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+  };
+  return listen({ '/v1/chat/completions': chatAnswer(options), '/v1/embeddings': embeddings, '/v1/rerank': rerankAnswer(options) }, options);
 }
 
 function wordOverlap(query: string, document: string): number {
@@ -142,11 +174,10 @@ function wordOverlap(query: string, document: string): number {
   return asked.length === 0 ? 0 : asked.filter((w) => words.has(w)).length / asked.length;
 }
 
-async function listen(
-  path: string,
-  options: Common,
-  answer: (body: Record<string, unknown>, res: ServerResponse, isOpen: () => boolean) => Promise<unknown>,
-): Promise<Loopback> {
+type Answer = (body: Record<string, unknown>, res: ServerResponse, isOpen: () => boolean) => Promise<unknown>;
+
+async function listen(path: string | Record<string, Answer>, options: Common, answer?: Answer): Promise<Loopback> {
+  const answers: Record<string, Answer> = typeof path === 'string' ? { [path]: answer! } : path;
   const requests: RecordedRequest[] = [];
   let failures = options.failFirst ?? 0;
   let disconnects = 0;
@@ -164,7 +195,8 @@ async function listen(
     const body = (raw ? JSON.parse(raw) : {}) as Record<string, unknown>;
     requests.push({ url: req.url, authorization: req.headers.authorization, body });
     for (const w of requestWaiters.filter((w) => requests.length >= w.count)) w.resolve();
-    if (req.method !== 'POST' || req.url !== path) return res.writeHead(404).end();
+    const answerer = req.method === 'POST' ? answers[req.url ?? ''] : undefined;
+    if (!answerer) return res.writeHead(404).end();
     if (options.stallMs) await sleep(options.stallMs);
     if (!open) return;
     if (failures-- > 0) {
@@ -172,7 +204,7 @@ async function listen(
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       return res.end(JSON.stringify(errorBody ?? { error: { message: `failure ${status}`, type: 'server_error', code: null } }));
     }
-    await answer(body, res, () => open);
+    await answerer(body, res, () => open);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -14,7 +14,7 @@ import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model
 import { createSqliteSecretStore } from '../../src/adapters/sqlite/secret-store.ts';
 import { createModelsProbe } from '../../src/adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from '../../src/app/services/workspace-models.ts';
-import { providerChatModelFactory } from '../../src/composition/workspace-provider-models.ts';
+import { providerModelFactories } from '../../src/composition/workspace-provider-models.ts';
 import { loadTextAnalyzer } from '../../src/adapters/text/analyzer.ts';
 import type { AppContext } from '../../src/app/context.ts';
 import { createIdGenerator } from '../../src/app/ids.ts';
@@ -125,7 +125,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   // The secret store in the same in-memory database, under a master key of its own.
   const master = randomBytes(32);
   const secrets = createSqliteSecretStore(db, master);
-  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets, makeChatModel: providerChatModelFactory(config) });
+  const workspaceModels = createWorkspaceModelResolver({ readModels, secrets, ...providerModelFactories(config) });
   const onCommitted = (batch: readonly RecordedEvent[]) => {
     announceToClients(batch);
     metadataCatalog.apply(batch);
@@ -149,7 +149,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   // Each made on first use: their tables are a third of an app's start, and most specs search nothing.
   const indexes = { vectors: lazy(embedded.vectors), keywords: lazy(embedded.keywords), graph: lazy(embedded.graph), passages: lazy(embedded.passages) };
   // Built as every process that serves queries builds it.
-  const retrieval = createQueryServing({ readModels, indexes, analyzer: textAnalyzer, models: offlineSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens });
+  const retrieval = createQueryServing({ readModels, indexes, analyzer: textAnalyzer, models: offlineSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens, workspaceModels });
   // Created lazily by the blob store, on a test's first upload only.
   const blobDir = join(tmpdir(), `kbqa-spec-blobs-${randomUUID()}`);
   const blobs = createFsBlobStore(blobDir);

@@ -1,9 +1,7 @@
 import test from 'ava';
 import { createServer, type Server } from 'node:net';
 import { handleCommand } from '../../src/app/command-handler.ts';
-import { settled } from '../../src/app/context.ts';
 import { DEFAULT_WORKSPACE } from '../../src/app/services/workspaces.ts';
-import { knowledgeBaseDecider } from '../../src/domain/knowledge-base/knowledge-base.ts';
 import { providerNameDecider, providerNameKey } from '../../src/domain/model-provider/provider-name.ts';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
 import { type RefusedKeys, keysToRefuse } from '../helpers/refused-keys.ts';
@@ -166,26 +164,34 @@ test.serial('test names what failed: wrong path, connection refused, DNS', async
   }
 });
 
-test.serial('a provider whose models a knowledge base uses is not deleted (409 in_use naming it), nor renamed', async (t) => {
-  const provider = await create(loop('in-use', { models: [{ id: 'loop-embed-small', type: 'embedding', dimensions: 8 }] }));
-  // Knowledge bases cannot name a provider's model through the API yet: one is planted through its decider, as they will once they can.
-  const { ctx } = server.runtime;
-  const kbId = ctx.newId('kb');
-  const result = await handleCommand(ctx.store, knowledgeBaseDecider, kbId, {
-    type: 'CreateKnowledgeBase',
-    data: { knowledge_base_id: kbId, workspace_id: DEFAULT_WORKSPACE, name: 'uses a provider', description: null, settings: { embedding_model: 'in-use/loop-embed-small' }, default_embedding_model: 'kbqa-hash-embed-512' },
-    metadata: { now: new Date().toISOString() },
-  });
-  await settled(ctx, result);
-  const refused = await remove(provider.body.id);
+test.serial('a provider whose models a knowledge base uses is not deleted (409 in_use naming it), nor renamed, nor are those models dropped or resized', async (t) => {
+  const embed = { id: 'loop-embed-small', type: 'embedding', dimensions: 8 };
+  const rerank = { id: 'loop-rerank', type: 'rerank' };
+  const provider = await create(loop('in-use', { models: [embed, rerank, { id: 'loop-chat', type: 'chat' }] }));
+  const id = provider.body.id as string;
+  const kb = await server.call('POST', '/v1/knowledge-bases', { json: { name: 'uses a provider', settings: { embedding_model: 'in-use/loop-embed-small' } } });
+  t.is(kb.status, 201, JSON.stringify(kb.body));
+  const reranks = await server.call('POST', '/v1/knowledge-bases', { json: { name: 'reranks with it', settings: { rerank: { enabled: true, model: 'in-use/loop-rerank' } } } });
+  t.is(reranks.status, 201, JSON.stringify(reranks.body));
+  const refused = await remove(id);
   t.is(refused.status, 409);
   t.is(refused.body.error.code, 'in_use');
-  t.true(refused.body.error.message.includes(kbId));
-  const renamed = await server.call('PATCH', `/v1/model-providers/${provider.body.id}`, { json: { name: 'elsewhere' } });
+  t.true(refused.body.error.message.includes(kb.body.id));
+  t.true(refused.body.error.message.includes(reranks.body.id));
+  const renamed = await server.call('PATCH', `/v1/model-providers/${id}`, { json: { name: 'elsewhere' } });
   t.is(renamed.status, 409);
   t.is(renamed.body.error.code, 'in_use');
-  t.is((await server.call('DELETE', `/v1/knowledge-bases/${kbId}`)).status, 200);
-  t.is((await remove(provider.body.id)).status, 200);
+  const patchModels = (models: unknown[]) => server.call('PATCH', `/v1/model-providers/${id}`, { json: { models } });
+  for (const models of [[rerank], [{ ...embed, dimensions: 16 }, rerank], [embed]]) {
+    const stranded = await patchModels(models);
+    t.is(stranded.status, 409, JSON.stringify(models));
+    t.is(stranded.body.error.code, 'in_use');
+  }
+  // Models no knowledge base uses come and go freely.
+  t.is((await patchModels([embed, rerank])).status, 200);
+  t.is((await server.call('DELETE', `/v1/knowledge-bases/${kb.body.id}`)).status, 200);
+  t.is((await server.call('DELETE', `/v1/knowledge-bases/${reranks.body.id}`)).status, 200);
+  t.is((await remove(id)).status, 200);
 });
 
 test.serial('read and write keys are refused (403), and so are keys limited to knowledge bases; another workspace gets 404', async (t) => {

@@ -1,6 +1,8 @@
 import test from 'ava';
 import { FACTS, sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
+import { settledDocument } from '../helpers/documents.ts';
 import { childrenRunning } from '../helpers/process.ts';
+import { startProviderServer } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // Query processes answer retrievals when the main process is busy: every answer must be the one
@@ -92,4 +94,27 @@ test.serial('a document written since is found, with a metadata filter, wherever
   const still = await concurrently(8, () => search(FACTS.blades));
   for (const res of still) t.is(res.body.data[0]?.document_id, kb.docs.turbine);
   t.is((await answered()).main_after_query_process, 0);
+});
+
+test.serial('a knowledge base on a workspace provider’s embedding and rerank models is searched alike in a query process', async (t) => {
+  const provider = await startProviderServer({ dimensions: 6 });
+  try {
+    const models = [{ id: 'e', type: 'embedding', dimensions: 6 }, { id: 'r', type: 'rerank' }];
+    t.is((await server.call('POST', '/v1/model-providers', { json: { name: 'qp', base_url: provider.baseUrl, api_key: 'sk-qp', models } })).status, 201);
+    const own = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'qp', settings: { embedding_model: 'qp/e', rerank: { enabled: true, model: 'qp/r' } } } })).body;
+    const up = await server.call('POST', `/v1/knowledge-bases/${own.id}/documents`, { json: { name: 'q.md', text: FACTS.blades } });
+    t.is((await settledDocument(server, own.id, up.body.data[0].id)).status, 'ready');
+    const ask = () => server.call('POST', `/v1/knowledge-bases/${own.id}/search`, { json: { query: 'Zephyr-9 blade', top_k: 3 } });
+    const alone = (await ask()).body.data;
+    const before = await answered();
+    let answers: { status: number; body: { data: unknown } }[] = [];
+    for (let burst = 0; burst < 50 && ((await answered()).query_process ?? 0) === (before.query_process ?? 0); burst++) answers = await concurrently(8, ask);
+    const after = await answered();
+    t.true((after.query_process ?? 0) > (before.query_process ?? 0), JSON.stringify({ before, after }));
+    t.is(after.main_after_query_process ?? 0, before.main_after_query_process ?? 0, 'none failed in the query process');
+    for (const answer of answers) t.deepEqual(answer.body.data, alone);
+    t.true(provider.requests.some((r) => r.url === '/v1/rerank' && r.authorization === 'Bearer sk-qp'));
+  } finally {
+    await provider.close();
+  }
 });

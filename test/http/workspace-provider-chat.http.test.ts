@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import test from 'ava';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
 import { type ChatServer, startChatServer } from '../helpers/provider-servers.ts';
@@ -71,5 +72,52 @@ test.serial('grounded in a knowledge base, the provider’s model gets the retri
   t.is(answer.body.model, 'grounded/loop-chat');
   t.true(JSON.stringify(provider.requests.at(-1)!.body.messages).includes('4417'));
   await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
+  await server.call('DELETE', `/v1/model-providers/${created.body.id}`);
+});
+
+test.serial('a workflow’s LLM node names a workspace chat model: created and run with the run’s workspace, refused to another', async (t) => {
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'flow', base_url: provider.baseUrl, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'flow-facts' } })).body.id as string;
+  const upload = await server.call('POST', `/v1/knowledge-bases/${kb}/documents`, { json: { name: 'gate.md', text: 'The north gate opens at dawn.' } });
+  t.is((await settledDocument(server, kb, upload.body.data[0].id)).status, 'ready');
+
+  const wf = await server.call('POST', '/v1/workflows', { json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: kb, model: 'flow/loop-chat' } });
+  t.is(wf.status, 201, JSON.stringify(wf.body));
+  const before = provider.requests.length;
+  const run = await server.call('POST', `/v1/workflows/${wf.body.id}/run`, { json: { inputs: { question: 'When does the north gate open?' } } });
+  t.is(run.status, 200, JSON.stringify(run.body));
+  t.is(run.body.status, 'succeeded', JSON.stringify(run.body.error));
+  t.is(run.body.outputs.answer, 'Hello from the loopback.');
+  t.is(provider.requests.length, before + 1);
+  t.is(provider.requests.at(-1)!.authorization, `Bearer ${PROVIDER_KEY}`);
+  t.true(JSON.stringify(provider.requests.at(-1)!.body.messages).includes('north gate'));
+
+  // Another workspace cannot name it in a graph (its own knowledge base, the first workspace's provider name).
+  const otherKb = (await server.call('POST', '/v1/knowledge-bases', { key: other, json: { name: 'theirs' } })).body.id as string;
+  const foreign = await server.call('POST', '/v1/workflows', { key: other, json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: otherKb, model: 'flow/loop-chat' } });
+  t.is(foreign.status, 400);
+  t.is(foreign.body.error.code, 'model_not_found');
+
+  // Once the provider is gone, a run of the saved workflow fails its LLM node with model_not_found.
+  t.is((await server.call('DELETE', `/v1/model-providers/${created.body.id}`)).status, 200);
+  const orphan = await server.call('POST', `/v1/workflows/${wf.body.id}/run`, { json: { inputs: { question: 'When does the north gate open?' } } });
+  t.is(orphan.body.status, 'failed');
+  t.is(orphan.body.error.code, 'model_not_found');
+  await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
+});
+
+test.serial('a provider that cannot be reached answers 502 naming the cause', async (t) => {
+  const socket = createServer();
+  await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve));
+  const { port } = socket.address() as { port: number };
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'down', base_url: `http://127.0.0.1:${port}/v1`, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  const answer = await ask('down/loop-chat');
+  t.is(answer.status, 502);
+  t.is(answer.body.error.code, 'provider_unavailable');
+  t.regex(answer.body.error.message, /refused the connection \(ECONNREFUSED\)/);
+  // Streamed, the answer has begun (200) before the provider is asked: the failure is the stream's error event.
+  const streamed = await ask('down/loop-chat', undefined, true);
+  t.regex(String(streamed.body), /event: error[\s\S]*ECONNREFUSED[\s\S]*provider_unavailable/);
   await server.call('DELETE', `/v1/model-providers/${created.body.id}`);
 });

@@ -15,7 +15,7 @@ const scope = (outputs: Record<string, Record<string, unknown>> = {}): RunScope 
   outputs: new Map(Object.entries(outputs)),
   nodeTypes: new Map(),
 });
-const noServices: NodeServices = { retrieve: async () => undefined, chatModel: () => undefined };
+const noServices: NodeServices = { retrieve: async () => undefined, chatModel: async () => undefined };
 const signal = new AbortController().signal;
 
 /** The config fields of a type's schema (a refined object schema is still an object schema). */
@@ -80,6 +80,6 @@ test('executors run on their config alone, reaching I/O only through the service
   t.like(await t.throwsAsync(missingKb, { instanceOf: NodeFailure }), { code: 'knowledge_base_not_found' });
   const missingModel = run('llm', { model: 'nope', prompt: 'hi' });
   t.like(await t.throwsAsync(missingModel, { instanceOf: NodeFailure }), { code: 'model_not_found' });
-  const echo: NodeServices = { ...noServices, chatModel: () => ({ complete: async ({ messages }) => ({ content: messages.map((m) => m.content).join('|') }) }) };
+  const echo: NodeServices = { ...noServices, chatModel: async () => ({ complete: async ({ messages }) => ({ content: messages.map((m) => m.content).join('|') }) }) };
   t.deepEqual(await run('llm', { model: 'm', system: 's', prompt: '{{start.question}}' }, echo), { text: 's|Erebus?' });
 });

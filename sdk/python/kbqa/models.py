@@ -48,6 +48,10 @@ class Model(_Result):
     id: str
     created: int
     owned_by: str
+    """``kbqa`` (the offline models), ``deployment`` (the environment's providers), or the name of
+    the workspace's model provider whose model this is (its id is then ``{provider}/{model}``)."""
+    type: Optional[str]
+    """``chat``, ``embedding`` or ``rerank``: what the model is for (None from a server that does not say)."""
     raw: Dict[str, Any] = _raw()
 
 

@@ -84,6 +84,21 @@ class ClientTest(unittest.TestCase):
         self.assertIn("kbqa-extractive", [m.id for m in self.client.models.list().data])
         self.assertEqual(self.client.models.get("kbqa-hash-embed-512").owned_by, "kbqa")
 
+    def test_models_carry_type_and_owner(self) -> None:
+        by_id = {m.id: m for m in self.client.models.list().data}
+        self.assertEqual((by_id["kbqa-extractive"].type, by_id["kbqa-extractive"].owned_by), ("chat", "kbqa"))
+        self.assertEqual(by_id["kbqa-hash-embed-512"].type, "embedding")
+        self.assertIn("rerank", {m.type for m in by_id.values()})
+        # The environment's provider model is the deployment's; a workspace provider's is its provider's.
+        self.assertEqual(by_id["refusing-chat"].owned_by, "deployment")
+        status, _ = self.server.call("POST", "/v1/model-providers", {
+            "name": "pyloop", "base_url": "http://127.0.0.1:9/v1", "api_key": "sk-python-sdk",
+            "models": [{"id": "emb", "type": "embedding", "dimensions": 4}],
+        })
+        self.assertEqual(status, 201)
+        model = self.client.models.get("pyloop/emb")
+        self.assertEqual((model.id, model.type, model.owned_by), ("pyloop/emb", "embedding", "pyloop"))
+
     def test_knowledge_base_create_list_get_update_delete(self) -> None:
         kbs = self.client.knowledge_bases
         kb = kbs.create("Scratch", settings={"top_k": 8})

@@ -3,16 +3,7 @@ import type { DiscoveredModel, ModelProviderProbe, ProbeFailure } from '../../po
 
 const ModelList = z.object({ data: z.array(z.object({ id: z.string().min(1) }).loose()) }).loose();
 
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|EPROTO$)/;
-
-/** The error code of a failed fetch: undici wraps the socket's error in `cause`, sometimes twice. */
-function causeCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
+import { causeCode, isTlsCode } from './connection-cause.ts';
 
 /** A fetch that threw, in words: the host's name, the port, the clock or the certificate. */
 export function describeFetchFailure(error: unknown, url: string, timeoutMs: number): ProbeFailure {
@@ -22,7 +13,7 @@ export function describeFetchFailure(error: unknown, url: string, timeoutMs: num
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns_failed', message: `The host name of ${host} could not be resolved (${code}).` };
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: `${host} refused the connection: nothing listens on that port.` };
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { code: 'timeout', message: `${host} did not accept the connection in time (${code}).` };
-  if (code && TLS_CODES.test(code)) return { code: 'tls_error', message: `The TLS handshake with ${host} failed (${code}); check https/http and the certificate.` };
+  if (code && isTlsCode(code)) return { code: 'tls_error', message: `The TLS handshake with ${host} failed (${code}); check https/http and the certificate.` };
   return { code: 'connection_failed', message: `The connection to ${host} failed${code ? ` (${code})` : ''}.` };
 }
 

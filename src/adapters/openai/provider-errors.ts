@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ApiError } from '../../ports/api-error.ts';
+import { connectionCause } from './connection-cause.ts';
 
 /** What the messages name: `provider` is the role ('chat', 'embedding', 'rerank'), not a vendor. */
 export type ProviderCall = { provider: string; model?: string };
@@ -35,9 +36,9 @@ export function providerStatusError(status: number, providerMessage: string | un
     const detail = providerMessage?.trim() ? `: ${providerMessage.trim().slice(0, MAX_PROVIDER_MESSAGE)}` : '.';
     return new ApiError(422, 'invalid_request_error', 'provider_rejected_request', `The ${provider} provider rejected the request${detail}`);
   }
-  // The provider's own message is dropped: OpenAI's echoes part of the key, and the caller cannot fix our credentials.
+  // The provider's own message is dropped: OpenAI's echoes part of the key.
   if (status === 401 || status === 403) {
-    return new ApiError(502, 'server_error', 'provider_auth_failed', `The ${provider} provider refused this deployment's credentials.`);
+    return new ApiError(502, 'server_error', 'provider_auth_failed', `The ${provider} provider refused the API key (HTTP ${status}).`);
   }
   if (status === 404) {
     const which = model ? ` '${model}'` : '';
@@ -50,8 +51,9 @@ export function providerStatusError(status: number, providerMessage: string | un
 export const providerTimeout = (provider: string) =>
   new ApiError(504, 'server_error', 'provider_timeout', `The ${provider} provider did not answer in time.`);
 
-export const providerUnavailable = (provider: string) =>
-  new ApiError(502, 'server_error', 'provider_unavailable', `The ${provider} provider is unavailable; retry later.`);
+/** `cause`: why it could not be reached, when that is known (connection-cause.ts), so the message says what to fix. */
+export const providerUnavailable = (provider: string, cause?: string) =>
+  new ApiError(502, 'server_error', 'provider_unavailable', cause ? `The ${provider} provider could not be reached: ${cause}.` : `The ${provider} provider is unavailable; retry later.`);
 
 export const providerBadResponse = (provider: string) =>
   new ApiError(502, 'server_error', 'provider_bad_response', `The ${provider} provider sent an answer this server could not read.`);
@@ -70,12 +72,14 @@ export function toProviderApiError(error: unknown, call: ProviderCall): ApiError
 
 function classify(error: unknown, call: ProviderCall): ApiError {
   if (error instanceof APIConnectionTimeoutError) return providerTimeout(call.provider);
-  if (error instanceof APIConnectionError) return providerUnavailable(call.provider);
+  if (error instanceof APIConnectionError) return providerUnavailable(call.provider, connectionCause(error).says);
   if (error instanceof APIError && typeof error.status === 'number') {
     return providerStatusError(error.status, messageOf(error.error), error.headers, call);
   }
   if (error instanceof Error && error.name === 'TimeoutError') return providerTimeout(call.provider);
   if (error instanceof SyntaxError) return providerBadResponse(call.provider);
+  // fetch's own failure (the rerank adapter calls fetch directly): a TypeError whose cause is the socket's error.
+  if (error instanceof TypeError && error.cause) return providerUnavailable(call.provider, connectionCause(error).says);
   return providerUnavailable(call.provider);
 }
 

@@ -8,6 +8,7 @@ import type { Embedder, Reranker } from '../../ports/models.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { IndexFilter, VectorIndex } from '../../ports/vector-index.ts';
+import type { WorkspaceModelResolver } from '../services/workspace-models.ts';
 import { type Answerability, answerabilityGate } from './answerability.ts';
 import { contextOf, type RetrievedContext } from './retrieved-context.ts';
 import { graphRetriever } from './graph-retriever.ts';
@@ -31,6 +32,8 @@ export type RetrievalDeps = {
   embedders: ReadonlyMap<string, Embedder>;
   rerankers: ReadonlyMap<string, Reranker>;
   defaultReranker: string;
+  /** The embedding and rerank models of the knowledge base's workspace's providers (`{provider}/{model}`). */
+  workspaceModels?: Pick<WorkspaceModelResolver, 'embedder' | 'reranker'>;
   metadataCatalog: MetadataCatalog;
   /** The prompt's budget for passages (KBQA_CHAT_MAX_CONTEXT_TOKENS), unless a caller gives its own. */
   maxContextTokens: number;
@@ -46,13 +49,13 @@ const RECALL_DEPTH = 100;
 export function createRetrieval(deps: RetrievalDeps) {
   const { readModels, indexes } = deps;
   const retrievers: Record<Recall, Retriever> = {
-    vector: vectorRetriever(indexes.vectors, deps.embedders),
+    vector: vectorRetriever(indexes.vectors, deps.embedders, deps.workspaceModels),
     keyword: keywordRetriever(indexes.keywords),
     graph: graphRetriever(indexes.graph, readModels),
   };
   const answerability = answerabilityGate(indexes.keywords, deps.analyzer);
   /** After recall, in order. Another stage (an answerability gate, say) is one more entry. */
-  const stages: readonly Stage[] = [fusionStage, rerankStage(deps.rerankers, deps.defaultReranker), thresholdStage];
+  const stages: readonly Stage[] = [fusionStage, rerankStage(deps.rerankers, deps.defaultReranker, deps.workspaceModels), thresholdStage];
 
   /** Metadata conditions become document ids, the filter every index applies natively; with ids too, both must hold. */
   async function indexFilter(kb: KnowledgeBaseDoc, filter: RetrievalRequest['filter']): Promise<IndexFilter> {

@@ -9,6 +9,7 @@ import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { badRequest, forbidden } from '../errors.ts';
 import type { ModelCatalog } from './models.ts';
+import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { type KnowledgeBaseWithTotals, withTotals } from './knowledge-base-totals.ts';
 import { findPage, type PageRequest } from './paging.ts';
@@ -26,16 +27,24 @@ type VectorStoreSettings = z.infer<typeof VectorStoreSettingsSchema>;
 
 export type KnowledgeBaseView = { body: ReturnType<typeof presentKnowledgeBase>; revision: number };
 
-export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog) {
-  /** Settings that name models must name one of this deployment's, of the right kind. */
-  const checkModels = (settings: KnowledgeBaseSettingsPatch | undefined) => {
+/** `workspaceModels`: settings may name the embedding and rerank models of the workspace's own providers (`{provider}/{model}`). */
+export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog, workspaceModels?: Pick<WorkspaceModelResolver, 'entryOf'>) {
+  /**
+   * Settings that name models must name one of this deployment's, or of the workspace's providers,
+   * of the right kind; a provider's embedding model must say its dimensions, which the index is made for.
+   */
+  const checkModels = async (workspaceId: string, settings: KnowledgeBaseSettingsPatch | undefined) => {
     const named = [
       { param: 'settings.embedding_model', id: settings?.embedding_model, kind: 'embedding' },
       { param: 'settings.rerank.model', id: settings?.rerank?.model, kind: 'rerank' },
     ] as const;
     for (const { param, id, kind } of named) {
-      if (id !== undefined && id !== null && models.get(id)?.kind !== kind) {
-        throw badRequest('model_not_found', `${param}: ${notAModelMessage(id, kind)}`, param);
+      if (id === undefined || id === null || models.get(id)?.kind === kind) continue;
+      const entry = await workspaceModels?.entryOf(workspaceId, id, kind);
+      if (!entry) throw badRequest('model_not_found', `${param}: ${notAModelMessage(id, kind)}`, param);
+      if (kind === 'embedding' && entry.dimensions === undefined) {
+        const message = `${param}: ${id} has no dimensions in its provider's models; PATCH the provider's models with the model's dimensions first.`;
+        throw badRequest('model_dimensions_unknown', message, param);
       }
     }
   };
@@ -52,7 +61,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
       if (principal.knowledgeBaseIds !== null) {
         throw forbidden('knowledge_base_not_allowed', 'A key limited to certain knowledge bases cannot create new ones.');
       }
-      checkModels(input.settings);
+      await checkModels(principal.workspaceId, input.settings);
       const id = ctx.newId('kb');
       const result = await handleCommand(ctx.store, knowledgeBaseDecider, id, {
         type: 'CreateKnowledgeBase',
@@ -73,7 +82,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
 
     async update(principal: Principal, id: string, patch: KnowledgeBasePatch, expectedRevision?: number, correlationId?: string) {
       requireKnowledgeBaseAccess(principal, id);
-      checkModels(patch.settings);
+      await checkModels(principal.workspaceId, patch.settings);
       const result = await handleCommand(
         ctx.store,
         knowledgeBaseDecider,

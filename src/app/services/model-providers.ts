@@ -1,7 +1,7 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { ModelProviderDoc } from '../../../projections/model-providers/index.ts';
 import type { ModelProvider } from '../../../schemas/http/model-providers.ts';
-import { knowledgeBasesUsing, type ProviderChanges, modelProviderDecider } from '../../domain/model-provider/model-provider.ts';
+import { knowledgeBasesStranded, knowledgeBasesUsing, type ProviderChanges, modelProviderDecider } from '../../domain/model-provider/model-provider.ts';
 import { ApiError } from '../../ports/api-error.ts';
 import type { ModelProviderProbe } from '../../ports/model-provider-probe.ts';
 import type { ModelInfo } from '../../ports/models.ts';
@@ -68,6 +68,14 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
     }
   }
 
+  /** A knowledge base's embedding model may not leave the list or change its dimensions, nor its rerank model leave it. */
+  async function requireModelsKept(provider: ModelProviderDoc, models: ModelProviderDoc['models']) {
+    const stranded = knowledgeBasesStranded(provider.name, models, await allOf<KnowledgeBaseDoc>(readModels, 'knowledge_bases', provider.workspace_id), provider.models);
+    if (stranded.length > 0) {
+      throw conflictError('in_use', `Cannot change the models of model provider '${provider.name}': knowledge bases use the models dropped or resized: ${stranded.join(', ')}. Change their embedding_model and rerank.model first.`);
+    }
+  }
+
   async function keyOf(provider: ModelProviderDoc): Promise<string> {
     const key = await secrets.get(provider.workspace_id, provider.secret_ref);
     if (key === null) throw new Error(`the API key of model provider ${provider.id} is missing from the secret store`);
@@ -118,6 +126,7 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
         await requireUnused(current, 'rename');
         if (!(await claimProviderName(ctx, newName, metadata))) throw nameTaken(newName.name);
       }
+      if (patch.models !== undefined) await requireModelsKept(current, patch.models);
       const changes: ProviderChanges = {
         ...(patch.name !== undefined && { name: patch.name }),
         ...(patch.base_url !== undefined && { base_url: patch.base_url }),

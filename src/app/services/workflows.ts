@@ -17,6 +17,7 @@ import { notAModelMessage } from '../../domain/shared/errors.ts';
 import { badRequest, resourceNotFound } from '../errors.ts';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency.ts';
 import type { ModelCatalog } from './models.ts';
+import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess, requireKnowledgeBasesAccess, visibleTo } from './principal.ts';
 import { provenanceOf, requireProvenanceAccess } from './provenance.ts';
@@ -38,7 +39,8 @@ export function presentRun({ workspace_id: _ws, response_mode: _mode, knowledge_
   return visible;
 }
 
-export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
+/** `workspaceModels`: a graph may name the chat models of the caller's workspace's providers (`{provider}/{model}`). */
+export function createWorkflowService(ctx: AppContext, models: ModelCatalog, workspaceModels?: Pick<WorkspaceModelResolver, 'entryOf'>) {
   /** A workflow of the caller's workspace that the key may use: every knowledge base it names. */
   async function workflow(principal: Principal, id: string): Promise<WorkflowDoc> {
     const doc = await ctx.readModels.get<WorkflowDoc>('workflows', id);
@@ -68,7 +70,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog) {
       const param = fromTemplate ? null : `graph.nodes.${node.id}.config`;
       const field = (name: string) => (param ? `${param}.${name}` : name);
       for (const { field: name, id } of namedIn(node, 'chatModels')) {
-        if (models.get(id)?.kind !== 'chat') throw badRequest('model_not_found', `${field(name)}: ${notAModelMessage(id, 'chat')}`, field(name));
+        const known = models.get(id)?.kind === 'chat' || (await workspaceModels?.entryOf(principal.workspaceId, id, 'chat')) !== undefined;
+        if (!known) throw badRequest('model_not_found', `${field(name)}: ${notAModelMessage(id, 'chat')}`, field(name));
       }
       for (const { field: name, id: kbId } of namedIn(node, 'knowledgeBases')) {
         requireKnowledgeBaseAccess(principal, kbId);

@@ -19,7 +19,7 @@ export async function executeNode(node: WorkflowNode, scope: RunScope, deps: Eng
     combined.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const run = async () => nodeType(node.type).run({ config: node.config, scope, services: nodeServices(deps), signal: combined });
+    const run = async () => nodeType(node.type).run({ config: node.config, scope, services: nodeServices(deps, scope.workspaceId), signal: combined });
     const outputs = await Promise.race([run(), aborted]);
     return { ok: true, outputs };
   } catch (error) {
@@ -32,14 +32,14 @@ export async function executeNode(node: WorkflowNode, scope: RunScope, deps: Eng
   }
 }
 
-/** The executors' port over the services the HTTP API uses. */
-export function nodeServices(deps: EngineDeps): NodeServices {
+/** The executors' port over the services the HTTP API uses; a run's models are those of its workspace, never another's. */
+export function nodeServices(deps: EngineDeps, workspaceId: string): NodeServices {
   return {
     async retrieve({ workspaceId, knowledgeBaseId, ...request }, signal) {
       const kb = await deps.ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', knowledgeBaseId);
       if (!kb || kb.workspace_id !== workspaceId) return undefined;
       return deps.search.retrieveContext(kb, request, { signal, maxContextTokens: deps.maxContextTokens });
     },
-    chatModel: (id) => deps.chatModels.get(id),
+    chatModel: async (id) => deps.chatModels.get(id) ?? (await deps.workspaceModels?.chatModel(workspaceId, id)),
   };
 }

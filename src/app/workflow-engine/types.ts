@@ -1,6 +1,7 @@
 import type { ChatModel } from '../../ports/models.ts';
 import type { AppContext } from '../context.ts';
 import type { SearchService } from '../services/search.ts';
+import type { WorkspaceModelResolver } from '../services/workspace-models.ts';
 
 export { lookup, NodeFailure, type NodeOutputs, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
 
@@ -9,6 +10,8 @@ export type EngineDeps = {
   ctx: AppContext;
   search: SearchService;
   chatModels: ReadonlyMap<string, ChatModel>;
+  /** The chat models of the run's workspace's providers (`{provider}/{model}`), beside the deployment's. */
+  workspaceModels?: Pick<WorkspaceModelResolver, 'chatModel'>;
   /** The same budget chat uses, so a workflow's retrieval keeps the passages chat would. */
   maxContextTokens: number;
 };

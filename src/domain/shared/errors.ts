@@ -27,6 +27,6 @@ export const notFoundMessage = (kind: ResourceKind, id: string) => `No ${NOUNS[k
 
 /** One wording for a model id that names no model of the wanted kind here. */
 export const notAModelMessage = (id: string, kind: 'chat' | 'embedding' | 'rerank') =>
-  `'${id}' is not a${kind === 'embedding' ? 'n' : ''} ${kind} model of this deployment (see GET /v1/models).`;
+  `'${id}' is not a${kind === 'embedding' ? 'n' : ''} ${kind} model of this deployment or of your workspace's model providers (see GET /v1/models).`;
 
 export const missing = (kind: ResourceKind, id: string) => notFound(`${kind}_not_found`, notFoundMessage(kind, id));

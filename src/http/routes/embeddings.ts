@@ -14,8 +14,8 @@ export function embeddingsRoutes(embeddings: EmbeddingsService) {
       load: 'query',
       body: EmbeddingsBody,
       response: EmbeddingsResponse,
-      handle: async ({ body }) => {
-        const { model, vectors, promptTokens } = await embeddings.embed(body.model, textsOf(body.input), body.dimensions);
+      handle: async ({ body, principal }) => {
+        const { model, vectors, promptTokens } = await embeddings.embed(principal.workspaceId, body.model, textsOf(body.input), body.dimensions);
         const encode = body.encoding_format === 'base64' ? base64Of : (v: Float32Array) => Array.from(v);
         return {
           body: {

@@ -1946,6 +1946,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     settings?: {
+                        /** @description An embedding model of GET /v1/models: the deployment's, or one of the workspace's model providers' as {provider}/{model} (its dimensions given in the provider's models). */
                         embedding_model?: string;
                         top_k?: number;
                         score_threshold?: number;
@@ -1956,6 +1957,7 @@ export interface operations {
                         };
                         rerank?: {
                             enabled?: boolean;
+                            /** @description A rerank model of GET /v1/models, the deployment's or a workspace provider's ({provider}/{model}); null: the default. */
                             model?: string | null;
                         };
                         chunking?: {
@@ -2149,6 +2151,7 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     settings?: {
+                        /** @description An embedding model of GET /v1/models: the deployment's, or one of the workspace's model providers' as {provider}/{model} (its dimensions given in the provider's models). */
                         embedding_model?: string;
                         top_k?: number;
                         score_threshold?: number;
@@ -2159,6 +2162,7 @@ export interface operations {
                         };
                         rerank?: {
                             enabled?: boolean;
+                            /** @description A rerank model of GET /v1/models, the deployment's or a workspace provider's ({provider}/{model}); null: the default. */
                             model?: string | null;
                         };
                         chunking?: {

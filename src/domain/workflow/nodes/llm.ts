@@ -14,7 +14,7 @@ export const LlmConfig = z.strictObject({
 });
 export type LlmConfig = z.infer<typeof LlmConfig>;
 
-/** One completion by a chat model of the deployment: the system message and the prompt, rendered. */
+/** One completion by a chat model of the deployment or of the run's workspace's providers: the system message and the prompt, rendered. */
 export const llm = defineNodeType({
   type: 'llm',
   config: LlmConfig,
@@ -22,7 +22,7 @@ export const llm = defineNodeType({
   templates: ['system', 'prompt'],
   names: { chatModels: ['model'] },
   async run({ config, scope, services, signal }) {
-    const model = services.chatModel(config.model);
+    const model = await services.chatModel(config.model);
     if (!model) throw new NodeFailure('model_not_found', notAModelMessage(config.model, 'chat'));
     const values = lookup(scope);
     const messages = [

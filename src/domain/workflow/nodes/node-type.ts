@@ -59,8 +59,8 @@ export type NodeRun<Config> = { config: Config; scope: RunScope; services: NodeS
 export interface NodeServices {
   /** Retrieval as chat retrieves (same pipeline, budget, numbering, citations); undefined when the workspace has no such knowledge base. */
   retrieve(request: RetrieveRequest, signal: AbortSignal): Promise<RetrievedContext | undefined>;
-  /** The chat model of that id, if this deployment has one. */
-  chatModel(id: string): ChatCompleter | undefined;
+  /** The chat model of that id, the deployment's or a provider's of the run's workspace (`{provider}/{model}`); undefined when there is none. */
+  chatModel(id: string): Promise<ChatCompleter | undefined>;
 }
 
 export type RetrieveRequest = {

@@ -1,0 +1,29 @@
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(GET|VERIFY)_|EPROTO$)/;
+// Node's and undici's codes are upper case; a provider's own (`invalid_api_key` on an API error) is not a socket's.
+const SYSTEM_CODE = /^[A-Z][A-Z0-9_]+$/;
+
+export const isTlsCode = (code: string) => TLS_CODES.test(code);
+
+/** The error code of a failed fetch: undici (and the openai client around it) wraps the socket's error in `cause`, sometimes twice. */
+export function causeCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && SYSTEM_CODE.test(code)) return code;
+  }
+  return undefined;
+}
+
+export type ConnectionCause = { code: 'dns_failed' | 'connection_refused' | 'timeout' | 'tls_error' | 'connection_failed'; says: string };
+
+/**
+ * Why a connection failed, in words that say what to fix, from the socket's code. The host is not
+ * named here: a deployment's provider is not the caller's to know; callers that may name it do.
+ */
+export function connectionCause(error: unknown): ConnectionCause {
+  const code = causeCode(error);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns_failed', says: `its host name could not be resolved (${code})` };
+  if (code === 'ECONNREFUSED') return { code: 'connection_refused', says: 'it refused the connection (ECONNREFUSED): nothing listens on that port' };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT') return { code: 'timeout', says: `it did not accept the connection in time (${code})` };
+  if (code && isTlsCode(code)) return { code: 'tls_error', says: `the TLS handshake failed (${code}); check https/http and the certificate` };
+  return { code: 'connection_failed', says: `the connection failed${code ? ` (${code})` : ''}` };
+}
