@@ -1,5 +1,6 @@
 import type { Projection } from '../../projections/projection.ts';
 import type { RouteSpec } from '../http/route.ts';
+import { agents } from './agents.ts';
 import { apiKeys } from './api-keys.ts';
 import type { ApiDeps, Capability, WorkerDeps } from './capability.ts';
 import { chat } from './chat.ts';
@@ -37,6 +38,7 @@ export const CAPABILITIES: readonly Capability[] = [
   responses,
   conversations,
   workflows,
+  agents,
   mcp,
   files,
   vectorStores,

@@ -1,6 +1,8 @@
 import type { AppContext } from '../app/context.ts';
 import type { GroundChat } from '../app/services/chat-grounding.ts';
+import { createAgentService } from '../app/services/agents.ts';
 import { createChatService } from '../app/services/chat.ts';
+import { chatWithAgents } from '../app/services/chat-agent.ts';
 import { chatWithConversations } from '../app/services/chat-conversation.ts';
 import { createConversationService } from '../app/services/conversations.ts';
 import { createDocumentService } from '../app/services/documents.ts';
@@ -52,7 +54,13 @@ export type ServiceDeps = {
 export function createServices(deps: ServiceDeps) {
   const { ctx, models, search, blobs } = deps;
   const conversations = createConversationService(ctx);
-  const chat = chatWithConversations(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), conversations);
+  const workflows = createWorkflowService(ctx, models);
+  const agents = createAgentService({ ctx, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, workflows });
+  // An agent resolves to its model, knowledge bases and instructions first; a conversation's history goes before all of it.
+  const chat = chatWithConversations(
+    chatWithAgents(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), agents),
+    conversations,
+  );
   const knowledgeBases = createKnowledgeBaseService(ctx, models);
   const documents = createDocumentService(ctx, deps.passages, { blobs, renderer: deps.renderer });
   const files = createFileService(ctx, blobs);
@@ -66,7 +74,8 @@ export function createServices(deps: ServiceDeps) {
     feedback: createFeedbackService(ctx, conversations),
     knowledgeBases,
     documents,
-    workflows: createWorkflowService(ctx, models),
+    workflows,
+    agents,
     responses: createResponsesService({ ctx, search }),
     embeddings: createEmbeddingsService(deps.embedders),
     files,

@@ -1,0 +1,47 @@
+import type { KnowledgeBaseSettings } from '../../../schemas/knowledge-base-settings.ts';
+import type { AgentConfig } from '../../../schemas/events/agent.ts';
+import { badRequest } from '../errors.ts';
+import type { AgentService } from './agents.ts';
+import type { ChatInput, ChatService, PreparedChat } from './chat.ts';
+import type { Principal } from './principal.ts';
+
+/** An agent id where a model is named: `model: "agt_…"`. */
+export const isAgentId = (model: string) => model.startsWith('agt_');
+
+/** The agent's retrieval options over a knowledge base's own settings. */
+export function withAgentRetrieval(settings: KnowledgeBaseSettings, retrieval: AgentConfig['retrieval'] | undefined): KnowledgeBaseSettings {
+  if (!retrieval) return settings;
+  return {
+    ...settings,
+    ...(retrieval.top_k !== undefined && { top_k: retrieval.top_k }),
+    ...(retrieval.score_threshold !== undefined && { score_threshold: retrieval.score_threshold }),
+    ...(retrieval.rerank !== undefined && { rerank: { ...settings.rerank, enabled: retrieval.rerank } }),
+  };
+}
+
+/**
+ * Chat with an agent (`model: "agt_…"`): its instructions are the system prompt, its knowledge
+ * bases and retrieval options ground the answer, its model generates. The published version
+ * answers unless the request asks for the draft. The answer names the agent as its model, as
+ * OpenAI clients expect the model they asked for back. A workflow-backed agent is refused here
+ * for now (see docs/agents.md).
+ */
+export function chatWithAgents(chat: ChatService, agents: Pick<AgentService, 'forChat'>): ChatService {
+  return {
+    async prepare(principal: Principal, input: ChatInput, signal: AbortSignal): Promise<PreparedChat> {
+      if (!isAgentId(input.model)) return chat.prepare(principal, input, signal);
+      const { doc, config } = await agents.forChat(principal, input.model, input.agentVersion ?? 'published');
+      if (input.knowledgeBaseIds?.length) throw badRequest('unsupported_parameter', 'knowledge_base_ids: an agent answers from its own knowledge bases; leave them out', 'knowledge_base_ids');
+      if (config.workflow_id !== null) {
+        throw badRequest('unsupported_parameter', `model: agent '${doc.id}' is backed by a workflow; run it with POST /v1/workflows/${config.workflow_id}/run`, 'model');
+      }
+      const instructions = config.instructions ? [{ role: 'system' as const, content: config.instructions }] : [];
+      const prepared = await chat.prepare(
+        principal,
+        { ...input, model: config.model, knowledgeBaseIds: config.knowledge_base_ids, retrieval: config.retrieval, messages: [...instructions, ...input.messages] },
+        signal,
+      );
+      return { ...prepared, model: doc.id };
+    },
+  };
+}
