@@ -32,6 +32,7 @@ import { createHttpServer } from './http/server.ts';
 import { createApp, createOperationsApp } from './http/app.ts';
 import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
+import { masterKey, visitorCookieKey } from './composition/secret-store.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
 import { providerChatModelFactory } from './composition/workspace-provider-models.ts';
@@ -227,6 +228,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     workflowBlockingWaitMs: config.workflowBlockingWaitMs,
     loadShedder,
     version: VERSION,
+    landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: visitorCookieKey(masterKey(config)) },
     onServerError,
   };
   return createApp({

@@ -73,9 +73,14 @@ export const AgentDeleted = z.strictObject({
 
 export const agentEvents = { AgentCreated, AgentUpdated, AgentPublished, AgentUnpublished, AgentDeleted } as const;
 
-/** A public citation as the visitor's conversation keeps it: no knowledge-base id, chunk id or key. */
+/**
+ * A citation as a visitor's conversation keeps it. The knowledge base and chunk stay on the server
+ * (they find the page image to draw); the page is shown only the public shape (landing-page.md).
+ */
 export const VisitorCitation = z.strictObject({
   index: z.int(),
+  knowledge_base_id: z.string(),
+  chunk_id: z.string(),
   source: z.string(),
   page: z.int(),
   paragraph: z.string(),

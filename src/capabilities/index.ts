@@ -9,6 +9,7 @@ import { documents } from './documents.ts';
 import { embeddings } from './embeddings.ts';
 import { files } from './files.ts';
 import { knowledgeBases } from './knowledge-bases.ts';
+import { landingPage } from './landing-page.ts';
 import { mcp } from './mcp.ts';
 import { models } from './models.ts';
 import { modelProviders } from './model-providers.ts';
@@ -39,6 +40,7 @@ export const CAPABILITIES: readonly Capability[] = [
   conversations,
   workflows,
   agents,
+  landingPage,
   mcp,
   files,
   vectorStores,

@@ -4,7 +4,7 @@ import { openSqlite } from '../adapters/sqlite/database.ts';
 import { createSqliteSecretStore } from '../adapters/sqlite/secret-store.ts';
 import { type Config, parseSecretKey } from '../config.ts';
 import type { SecretStore } from '../ports/secret-store.ts';
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 
 /** Where the embedded profile keeps its master key when KBQA_SECRET_KEY is not set. */
 export const secretKeyFile = (dataDir: string) => join(dataDir, 'secret.key');
@@ -44,3 +44,10 @@ export function openSecretStore(config: Pick<Config, 'secretKey' | 'distributed'
   const store = createSqliteSecretStore(db, key);
   return { ...store, close: async () => void db.close() };
 }
+
+/**
+ * The key landing-page visitor cookies are signed with: derived from the master key (HKDF, its own
+ * label), so it is the same in every API process of a deployment, needs no setting of its own,
+ * and a leaked cookie key reveals nothing of the master key.
+ */
+export const visitorCookieKey = (master: Buffer): Buffer => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), 'kbqa landing-page visitor cookie v1', 32));

@@ -2,6 +2,8 @@ import type { AppContext } from '../app/context.ts';
 import type { GroundChat } from '../app/services/chat-grounding.ts';
 import { createAgentService } from '../app/services/agents.ts';
 import { createChatService } from '../app/services/chat.ts';
+import { createLandingPageService } from '../app/services/landing-page.ts';
+import { createLandingUsage } from '../app/services/landing-usage.ts';
 import { chatWithAgents } from '../app/services/chat-agent.ts';
 import { chatWithConversations } from '../app/services/chat-conversation.ts';
 import { createConversationService } from '../app/services/conversations.ts';
@@ -76,6 +78,8 @@ export function createServices(deps: ServiceDeps) {
     documents,
     workflows,
     agents,
+    // Its daily counts live in this process (landing-usage.ts says why).
+    landingPage: createLandingPageService({ ctx, agents, chat, documents, usage: createLandingUsage(ctx.now) }),
     responses: createResponsesService({ ctx, search }),
     embeddings: createEmbeddingsService(deps.embedders),
     files,

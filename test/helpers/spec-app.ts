@@ -186,6 +186,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
         loadShedder,
         version,
         onServerError,
+        landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: randomBytes(32) },
       },
     }),
     authenticator,

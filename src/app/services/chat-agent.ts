@@ -19,6 +19,12 @@ export function withAgentRetrieval(settings: KnowledgeBaseSettings, retrieval: A
   };
 }
 
+/** A chat as the agent has it: its instructions first, its model, its knowledge bases and their retrieval options. */
+export function agentChatInput(config: AgentConfig, input: ChatInput): ChatInput {
+  const instructions = config.instructions ? [{ role: 'system' as const, content: config.instructions }] : [];
+  return { ...input, model: config.model, knowledgeBaseIds: config.knowledge_base_ids, retrieval: config.retrieval, messages: [...instructions, ...input.messages] };
+}
+
 /**
  * Chat with an agent (`model: "agt_…"`): its instructions are the system prompt, its knowledge
  * bases and retrieval options ground the answer, its model generates. The published version
@@ -35,12 +41,7 @@ export function chatWithAgents(chat: ChatService, agents: Pick<AgentService, 'fo
       if (config.workflow_id !== null) {
         throw badRequest('unsupported_parameter', `model: agent '${doc.id}' is backed by a workflow; run it with POST /v1/workflows/${config.workflow_id}/run`, 'model');
       }
-      const instructions = config.instructions ? [{ role: 'system' as const, content: config.instructions }] : [];
-      const prepared = await chat.prepare(
-        principal,
-        { ...input, model: config.model, knowledgeBaseIds: config.knowledge_base_ids, retrieval: config.retrieval, messages: [...instructions, ...input.messages] },
-        signal,
-      );
+      const prepared = await chat.prepare(principal, agentChatInput(config, input), signal);
       return { ...prepared, model: doc.id };
     },
   };
