@@ -17,7 +17,7 @@ import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
 import { createModels } from './composition/models.ts';
-import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
+import { landingSettings, openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offload.ts';
 import { checkRole, partsOf, type Role } from './composition/roles.ts';
@@ -32,7 +32,6 @@ import { createHttpServer } from './http/server.ts';
 import { createApp, createOperationsApp } from './http/app.ts';
 import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
-import { masterKey, visitorCookieKey } from './composition/secret-store.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
 import { providerChatModelFactory } from './composition/workspace-provider-models.ts';
@@ -204,19 +203,17 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   }
 }
 
-
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
 /** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
 export function createHttpApp(runtime: Runtime, config: Config) {
-  const { loadShedder } = runtime;
+  const { loadShedder, logger } = runtime;
   const metrics = createMetrics({
     consumers: runtime.consumers,
     logHead: () => runtime.store.headPosition(),
     ...(runtime.parts.api && { load: loadShedder.stats, retrievals: runtime.retrievals }),
   });
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
-  const logger = runtime.logger;
   if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
   const settings = {
     blobs: runtime.blobs,
@@ -228,7 +225,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     workflowBlockingWaitMs: config.workflowBlockingWaitMs,
     loadShedder,
     version: VERSION,
-    landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: visitorCookieKey(masterKey(config)) },
+    landing: landingSettings(config),
     onServerError,
   };
   return createApp({

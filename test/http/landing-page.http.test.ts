@@ -66,7 +66,7 @@ test('chat answers with public citations only; the visitor’s history, page ima
   const [version, id, granted, signature] = cookie.split('=')[1]!.split('.');
   const tampered = `kbqa_visitor=${version}.${id!.slice(0, -1)}${id!.endsWith('A') ? 'B' : 'A'}.${granted}.${signature}`;
   for (const stranger of [undefined, tampered]) {
-    const headers = stranger ? { cookie: stranger } : {};
+    const headers: Record<string, string> = stranger ? { cookie: stranger } : {};
     const theirs = await server.call('GET', `/a/${slug}/history`, { key: null, headers });
     t.deepEqual(theirs.body.messages, []);
     t.truthy(cookieOf(theirs), 'a new visitor gets a cookie of their own');
