@@ -8,7 +8,7 @@ import { LandingChatBody, LandingChatCompletion, LandingFeedbackBody, LandingHis
 import { abortOnDisconnect } from '../client-abort.ts';
 import { landingPageHeaders, renderLandingPage } from '../landing/page-html.ts';
 import { streamLandingChat } from '../landing-chat-stream.ts';
-import { createRateLimiter } from '../rate-limit.ts';
+import { createRateLimiter, type RateLimiter } from '../rate-limit.ts';
 import { route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
 import { readVisitor, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
@@ -26,7 +26,8 @@ export type LandingRouteDeps = {
 
 /** The landing pages' routes (docs/landing-page.md): no key; the slug names the published agent, the cookie the visitor. */
 export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onServerError }: LandingRouteDeps) {
-  const perIp = createRateLimiter(messagesPerMinutePerIp);
+  // Made on first use: the OpenAPI description builds these routes without settings.
+  let perIp: RateLimiter | undefined;
 
   /** The page's agent and the visitor; a new visitor gets their cookie with this response. */
   async function visit(ctx: Context, slug: string): Promise<{ agent: PublishedAgent; visitor: Visitor }> {
@@ -38,6 +39,7 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onSe
 
   /** Messages a minute per address, as the contract names the refusal (`rate_limited`), with retry-after. */
   function limitIp(ctx: Context) {
+    perIp ??= createRateLimiter(messagesPerMinutePerIp);
     if (!perIp.enabled) return;
     try {
       perIp.check(`ip:${ctx.ip}`);
