@@ -91,7 +91,9 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage }
         const earlier = (await conversation(agent, visitorId))?.messages ?? [];
         history = earlier.slice(-HISTORY_TURNS).map(({ role, content }) => ({ role, content }));
       }
-      return chat.prepare(agentPrincipal(agent), agentChatInput(config, { model: config.model, messages: [...history, ...messages], stream }), signal);
+      const prepared = await chat.prepare(agentPrincipal(agent), agentChatInput(config, { model: config.model, messages: [...history, ...messages], stream }), signal);
+      // The page names the agent, not the model behind it (a workspace provider's name is the workspace's business).
+      return { ...prepared, model: config.name };
     },
 
     /** Keeps the question and the answer in the visitor's conversation (its latest messages, see the projection). */

@@ -98,7 +98,7 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onSe
             id: prepared.id,
             object: 'chat.completion',
             created: prepared.created,
-            model: agent.published.config.name,
+            model: prepared.model,
             choices: [{ index: 0, message: { role: 'assistant', content: outcome.content }, finish_reason: outcome.finishReason }],
             citations: present(quoted.length > 0 ? quoted : prepared.citations),
           },
