@@ -60,7 +60,7 @@ export function createServices(deps: ServiceDeps) {
   const agents = createAgentService({ ctx, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, workflows });
   // An agent resolves to its model, knowledge bases and instructions first; a conversation's history goes before all of it.
   const chat = chatWithConversations(
-    chatWithAgents(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), agents),
+    chatWithAgents(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), agents, { ctx, workflows }),
     conversations,
   );
   const knowledgeBases = createKnowledgeBaseService(ctx, models);
@@ -79,7 +79,7 @@ export function createServices(deps: ServiceDeps) {
     workflows,
     agents,
     // Its daily counts live in this process (landing-usage.ts says why).
-    landingPage: createLandingPageService({ ctx, agents, chat, documents, usage: createLandingUsage(ctx.now) }),
+    landingPage: createLandingPageService({ ctx, agents, chat, documents, workflows, usage: createLandingUsage(ctx.now) }),
     responses: createResponsesService({ ctx, search }),
     embeddings: createEmbeddingsService(deps.embedders),
     files,

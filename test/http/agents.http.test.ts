@@ -155,3 +155,19 @@ test.serial('an agent grounds its answers in its knowledge bases, with citations
   t.is(res.body.model, id);
   t.is((await server.call('POST', '/v1/chat/completions', { key: limited, json: { model: id, messages: [{ role: 'user', content: 'Hi' }] } })).status, 403);
 });
+
+test.serial('a workflow-backed agent runs its workflow with the question and answers with its output, in the API and on its page', async (t) => {
+  const wf = (await server.call('POST', '/v1/workflows', { json: { name: 'qa', template: 'knowledge-qa', knowledge_base_id: kb.kbId } })).body.id as string;
+  const id = (await create({ name: 'Workflow helper', model: 'kbqa-extractive', workflow_id: wf })).body.id as string;
+  t.is((await create({ name: 'Both', model: 'kbqa-extractive', workflow_id: wf, knowledge_base_ids: [kb.kbId] })).status, 400);
+  const slug = ((await server.call('POST', `/v1/agents/${id}/publish`)).body.public_url as string).slice('/a/'.length);
+  const res = await server.call('POST', '/v1/chat/completions', { json: { model: id, messages: [{ role: 'user', content: 'How long is each Zephyr-9 blade?' }] } });
+  t.is(res.status, 200);
+  t.true(res.body.choices[0].message.content.includes('78'));
+  t.is(res.body.model, id);
+  t.is((await server.call('GET', `/v1/agents/${id}`, { key: limited })).status, 403, 'its knowledge bases are its workflow’s: limited keys do not reach it');
+  const page = await server.call('POST', `/a/${slug}/chat`, { key: null, json: { messages: [{ role: 'user', content: 'How long is each Zephyr-9 blade?' }] } });
+  t.is(page.status, 200);
+  t.true(page.body.choices[0].message.content.includes('78'));
+  t.false(JSON.stringify(page.body).includes(kb.kbId));
+});

@@ -2,6 +2,7 @@ import type { KnowledgeBaseSettings } from '../../../schemas/knowledge-base-sett
 import type { AgentConfig } from '../../../schemas/events/agent.ts';
 import { badRequest } from '../errors.ts';
 import type { AgentService } from './agents.ts';
+import { prepareWorkflowChat, type WorkflowChatDeps } from './chat-agent-workflow.ts';
 import type { ChatInput, ChatService, PreparedChat } from './chat.ts';
 import type { Principal } from './principal.ts';
 
@@ -29,18 +30,16 @@ export function agentChatInput(config: AgentConfig, input: ChatInput): ChatInput
  * Chat with an agent (`model: "agt_…"`): its instructions are the system prompt, its knowledge
  * bases and retrieval options ground the answer, its model generates. The published version
  * answers unless the request asks for the draft. The answer names the agent as its model, as
- * OpenAI clients expect the model they asked for back. A workflow-backed agent is refused here
- * for now (see docs/agents.md).
+ * OpenAI clients expect the model they asked for back. A workflow-backed agent runs its workflow
+ * (chat-agent-workflow.ts).
  */
-export function chatWithAgents(chat: ChatService, agents: Pick<AgentService, 'forChat'>): ChatService {
+export function chatWithAgents(chat: ChatService, agents: Pick<AgentService, 'forChat'>, runs: WorkflowChatDeps): ChatService {
   return {
     async prepare(principal: Principal, input: ChatInput, signal: AbortSignal): Promise<PreparedChat> {
       if (!isAgentId(input.model)) return chat.prepare(principal, input, signal);
       const { doc, config } = await agents.forChat(principal, input.model, input.agentVersion ?? 'published');
       if (input.knowledgeBaseIds?.length) throw badRequest('unsupported_parameter', 'knowledge_base_ids: an agent answers from its own knowledge bases; leave them out', 'knowledge_base_ids');
-      if (config.workflow_id !== null) {
-        throw badRequest('unsupported_parameter', `model: agent '${doc.id}' is backed by a workflow; run it with POST /v1/workflows/${config.workflow_id}/run`, 'model');
-      }
+      if (config.workflow_id !== null) return prepareWorkflowChat(runs, principal, { workflowId: config.workflow_id, model: doc.id, messages: input.messages, signal });
       const prepared = await chat.prepare(principal, agentChatInput(config, input), signal);
       return { ...prepared, model: doc.id };
     },

@@ -7,11 +7,12 @@ import { agentVisitorDecider, visitorKey } from '../../domain/agent/visitor.ts';
 import type { ChatMessage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
-import { badRequest, notFoundError, unauthenticated } from '../errors.ts';
+import { notFoundError, unauthenticated } from '../errors.ts';
 import type { Citation } from '../retrieval/retrieved-context.ts';
 import { accessCodeMatches } from './agent-access-code.ts';
 import type { AgentService } from './agents.ts';
 import { agentChatInput } from './chat-agent.ts';
+import { prepareWorkflowChat, type WorkflowChatDeps } from './chat-agent-workflow.ts';
 import type { ChatOutcome, ChatService, PreparedChat } from './chat.ts';
 import type { DocumentService } from './documents.ts';
 import type { LandingUsage } from './landing-usage.ts';
@@ -45,10 +46,11 @@ export type LandingPageDeps = {
   chat: ChatService;
   documents: Pick<DocumentService, 'pageImage'>;
   usage: LandingUsage;
+  workflows: WorkflowChatDeps['workflows'];
 };
 
 /** A published agent's landing page: who may talk, within which caps, and the visitor's own conversation. */
-export function createLandingPageService({ ctx, agents, chat, documents, usage }: LandingPageDeps) {
+export function createLandingPageService({ ctx, agents, chat, documents, usage, workflows }: LandingPageDeps) {
   const conversation = (agent: PublishedAgent, visitorId: string) => ctx.readModels.get<AgentVisitorDoc>('agent_visitors', visitorKey(agent.id, visitorId));
 
   return {
@@ -85,7 +87,11 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage }
     /** The chat, as the published version has it; a single new message follows the visitor's last turns. */
     async prepare(agent: PublishedAgent, visitorId: string, messages: ChatMessage[], stream: boolean, signal: AbortSignal): Promise<PreparedChat> {
       const config = agent.published.config;
-      if (config.workflow_id !== null) throw badRequest('unsupported_agent', 'This assistant answers through a workflow, which its page cannot run yet.');
+      if (config.workflow_id !== null) {
+        // Its workflow is fixed by the published version; the workflow's own knowledge bases are what it may read.
+        const principal = { ...agentPrincipal(agent), knowledgeBaseIds: null };
+        return prepareWorkflowChat({ ctx, workflows }, principal, { workflowId: config.workflow_id, model: config.name, messages, signal });
+      }
       let history: ChatMessage[] = [];
       if (messages.length === 1) {
         const earlier = (await conversation(agent, visitorId))?.messages ?? [];
