@@ -171,3 +171,11 @@ test.serial('a workflow-backed agent runs its workflow with the question and ans
   t.true(page.body.choices[0].message.content.includes('78'));
   t.false(JSON.stringify(page.body).includes(kb.kbId));
 });
+
+test.serial('model: "agt_…" in /v1/responses answers from the published agent', async (t) => {
+  const id = (await create({ name: 'Responses persona', model: 'loop-chat', instructions: 'Persona: responses' })).body.id as string;
+  await server.call('POST', `/v1/agents/${id}/publish`);
+  const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
+  const response = await client.responses.create({ model: id, input: 'Who are you?' });
+  t.is(response.output_text, 'instructions: Persona: responses');
+});
