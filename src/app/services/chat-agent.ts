@@ -1,4 +1,3 @@
-import type { KnowledgeBaseSettings } from '../../../schemas/knowledge-base-settings.ts';
 import type { AgentConfig } from '../../../schemas/events/agent.ts';
 import { badRequest } from '../errors.ts';
 import type { AgentService } from './agents.ts';
@@ -8,17 +7,6 @@ import type { Principal } from './principal.ts';
 
 /** An agent id where a model is named: `model: "agt_…"`. */
 export const isAgentId = (model: string) => model.startsWith('agt_');
-
-/** The agent's retrieval options over a knowledge base's own settings. */
-export function withAgentRetrieval(settings: KnowledgeBaseSettings, retrieval: AgentConfig['retrieval'] | undefined): KnowledgeBaseSettings {
-  if (!retrieval) return settings;
-  return {
-    ...settings,
-    ...(retrieval.top_k !== undefined && { top_k: retrieval.top_k }),
-    ...(retrieval.score_threshold !== undefined && { score_threshold: retrieval.score_threshold }),
-    ...(retrieval.rerank !== undefined && { rerank: { ...settings.rerank, enabled: retrieval.rerank } }),
-  };
-}
 
 /** A chat as the agent has it: its instructions first, its model, its knowledge bases and their retrieval options. */
 export function agentChatInput(config: AgentConfig, input: ChatInput): ChatInput {

@@ -1,5 +1,5 @@
 import type { AgentConfig } from '../../../schemas/events/agent.ts';
-import { withAgentRetrieval } from './chat-agent.ts';
+import { withAgentRetrieval } from '../../domain/agent/retrieval.ts';
 import { quotesOf } from '../../domain/answer/quotes.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
 import { NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
