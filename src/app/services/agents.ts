@@ -64,7 +64,25 @@ const presentVersion = (doc: AgentVersionDoc): AgentVersion => ({
   ...presentConfig(doc.config),
 });
 
+/** How long another process's publish may take to show in GET /v1/models (this process's own show at once). */
+const PUBLISHED_TTL_MS = 5_000;
+
 export function createAgentService({ ctx, chatModels, workspaceModels, workflows }: AgentDeps) {
+  /**
+   * The workspace's published agents, cached: GET /v1/models asks on every request and answers
+   * from a cached listing otherwise (docs/benchmarks.md). This service's own changes evict the
+   * workspace's entry; another process's show within the TTL.
+   */
+  const publishedCache = new Map<string, { until: number; docs: Promise<AgentDoc[]> }>();
+  const evict = (workspaceId: string) => publishedCache.delete(workspaceId);
+  function publishedOf(workspaceId: string): Promise<AgentDoc[]> {
+    const cached = publishedCache.get(workspaceId);
+    if (cached && cached.until > Date.now()) return cached.docs;
+    const docs = ctx.readModels.find<AgentDoc>('agents', { where: { workspace_id: workspaceId } }).then((all) => all.filter((doc) => doc.published !== null));
+    publishedCache.set(workspaceId, { until: Date.now() + PUBLISHED_TTL_MS, docs });
+    docs.catch(() => evict(workspaceId));
+    return docs;
+  }
   /** An agent of the caller's workspace that the key may read (all of its knowledge bases), or 404 / 403. */
   async function agent(principal: Principal, id: string): Promise<AgentDoc> {
     const doc = await ctx.readModels.get<AgentDoc>('agents', id);
@@ -103,6 +121,8 @@ export function createAgentService({ ctx, chatModels, workspaceModels, workflows
       metadata: commandMetadata(ctx, principal.keyId, correlationId),
     });
     await settled(ctx, result);
+    // Once the read model shows the change: a listing read in between would otherwise be kept.
+    evict(principal.workspaceId);
     return result;
   }
 
@@ -155,6 +175,8 @@ export function createAgentService({ ctx, chatModels, workspaceModels, workflows
         metadata: commandMetadata(ctx, principal.keyId, correlationId),
       });
       await settled(ctx, result);
+      // Who may see a published agent depends on its draft's knowledge bases too.
+      evict(principal.workspaceId);
       return presentAgent(await agent(principal, id));
     },
 
@@ -202,9 +224,9 @@ export function createAgentService({ ctx, chatModels, workspaceModels, workflows
 
     /** The published agents the key may read, for GET /v1/models. */
     async published(principal: Principal): Promise<AgentDoc[]> {
-      const all = await ctx.readModels.find<AgentDoc>('agents', { where: { workspace_id: principal.workspaceId } });
       const visible = visibleTo(principal, knowledgeBasesOfAgent);
-      return all.filter((doc) => doc.published !== null && (visible?.(doc) ?? true));
+      const all = await publishedOf(principal.workspaceId);
+      return visible ? all.filter(visible) : all;
     },
 
     /** The landing page's agent: published, by its slug; null otherwise (no key here: the slug is the capability). */
