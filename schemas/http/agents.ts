@@ -7,7 +7,14 @@ const cap = z.int().min(1).max(1_000_000);
 /** The landing page's settings as a client sends them; `access_code` is hashed before anything keeps it. */
 const PublicSettingsBody = z.strictObject({
   access_code: text(200).min(4).nullable().optional().describe('Visitors must give it before chatting; stored only as a salted hash, never returned. null removes it.'),
-  allowed_origins: z.array(z.url().max(300)).max(20).optional().describe('Origins that may embed the page in a frame (frame-ancestors); none: no site may'),
+  allowed_origins: z
+    .array(
+      // An origin and nothing else: it goes into the page's Content-Security-Policy, where a path or a `;` could say more than meant.
+      z.url({ protocol: /^https?$/ }).max(300).refine((u) => URL.canParse(u) && new URL(u).origin === u, 'must be an origin: scheme, host and port only, such as https://example.com'),
+    )
+    .max(20)
+    .optional()
+    .describe('Origins that may embed the page in a frame (frame-ancestors); none: no site may'),
   daily_message_cap: cap.nullable().optional().describe('Messages a day the agent answers on its page, all visitors together (UTC days)'),
   visitor_daily_message_cap: cap.nullable().optional().describe('Messages a day one visitor may send (UTC days)'),
 });

@@ -85,6 +85,10 @@ test.serial('what an agent names is checked: a known chat model, knowledge bases
   t.is((await create({ ...base(), workflow_id: 'wf_missing', knowledge_base_ids: [] })).status, 404);
   t.is((await create({ ...base(), public: { access_code: 'x' } })).status, 400, 'an access code of 4 characters at least');
   t.is((await create({ ...base(), unknown: 1 })).status, 400);
+  for (const origin of ['https://example.com/path', 'https://example.com;script-src *', 'javascript:alert(1)', 'https://example.com/']) {
+    t.is((await create({ ...base(), public: { allowed_origins: [origin] } })).status, 400, origin);
+  }
+  t.is((await create({ ...base(), public: { allowed_origins: ['https://example.com:8443'] } })).status, 201);
 });
 
 test.serial('access: another workspace finds nothing, a limited key only agents within its knowledge bases, a read key cannot write', async (t) => {
