@@ -29,6 +29,7 @@ const Env = z.object({
   KBQA_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   KBQA_API_KEY: z.string().min(1).optional(),
   KBQA_RATE_LIMIT_PER_MINUTE: int(600),
+  KBQA_LANDING_MESSAGES_PER_MINUTE: int(20),
   KBQA_MAX_JSON_KB: int(1024, 1),
   KBQA_CONSISTENCY_TIMEOUT_MS: int(5000, 1),
   KBQA_SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
@@ -105,6 +106,8 @@ export type Config = {
    */
   cli: { apiKey: string | undefined };
   rateLimitPerMinute: number;
+  /** Messages a minute one IP address may send to agents' landing pages (0: no limit); a benchmark raises it. */
+  landingMessagesPerMinute: number;
   maxJsonBytes: number;
   consistencyTimeoutMs: number;
   shutdownTimeoutMs: number;
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: e.KBQA_ADMIN_KEY,
     cli: { apiKey: e.KBQA_API_KEY },
     rateLimitPerMinute: e.KBQA_RATE_LIMIT_PER_MINUTE,
+    landingMessagesPerMinute: e.KBQA_LANDING_MESSAGES_PER_MINUTE,
     maxJsonBytes: e.KBQA_MAX_JSON_KB * 1024,
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
     shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,

@@ -18,7 +18,7 @@ import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
 import { createModels } from './composition/models.ts';
-import { openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
+import { landingSettings, openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offload.ts';
 import { checkRole, partsOf, type Role } from './composition/roles.ts';
@@ -200,19 +200,17 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   }
 }
 
-
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
 /** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
 export function createHttpApp(runtime: Runtime, config: Config) {
-  const { loadShedder } = runtime;
+  const { loadShedder, logger } = runtime;
   const metrics = createMetrics({
     consumers: runtime.consumers,
     logHead: () => runtime.store.headPosition(),
     ...(runtime.parts.api && { load: loadShedder.stats, retrievals: runtime.retrievals }),
   });
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
-  const logger = runtime.logger;
   if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
   const settings = {
     blobs: runtime.blobs,
@@ -225,6 +223,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     loadShedder,
     consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
     version: VERSION,
+    landing: landingSettings(config),
     onServerError,
   };
   return createApp({

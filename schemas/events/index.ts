@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { agentEvents, agentVisitorEvents } from './agent.ts';
 import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
 import { conversationEvents } from './conversation.ts';
@@ -32,6 +33,8 @@ export const eventCatalog = {
   ...entries(secretEvents, 'secret'),
   ...entries(modelProviderEvents, 'model_provider'),
   ...entries(modelProviderNameEvents, 'model_provider_name'),
+  ...entries(agentEvents, 'agent'),
+  ...entries(agentVisitorEvents, 'agent_visitor'),
 };
 
 type Catalog = typeof eventCatalog;

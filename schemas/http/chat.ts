@@ -21,6 +21,7 @@ export const ChatCompletionBody = z
       .union([z.string().min(1).max(200), z.strictObject({ id: z.string().min(1).max(200) })])
       .optional()
       .describe('A conversation (`conv_…`, see /v1/conversations) the chat continues: its items go before `messages`, and the new messages and the answer are added to it'),
+    agent_version: z.literal('draft').optional().describe('With an agent (`agt_…`) for model: talk to its draft, not its published version (write scope)'),
     stream: z.boolean().optional(),
     stream_options: z.strictObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).nullable().optional(),
     temperature: z.number().min(0, 'must be between 0 and 2').max(2, 'must be between 0 and 2').nullable().optional(),

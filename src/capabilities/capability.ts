@@ -32,6 +32,8 @@ export type RouteSettings = {
   /** Sign-ins to the console per client address (KBQA_CONSOLE_SIGNINS_PER_MINUTE). */
   consoleSignIns: RateLimiter;
   version: string;
+  /** The landing pages' limits and the key their visitor cookies are signed with (derived from the deployment's master key). */
+  landing: { messagesPerMinutePerIp: number; cookieKey: Buffer };
   /** Hears failures past a response's start (mid-stream), with the request's id. */
   onServerError(error: unknown, requestId: string): void;
 };

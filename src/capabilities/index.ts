@@ -1,5 +1,6 @@
 import type { Projection } from '../../projections/projection.ts';
 import type { RouteSpec } from '../http/route.ts';
+import { agents } from './agents.ts';
 import { apiKeys } from './api-keys.ts';
 import type { ApiDeps, Capability, WorkerDeps } from './capability.ts';
 import { chat } from './chat.ts';
@@ -9,6 +10,7 @@ import { documents } from './documents.ts';
 import { embeddings } from './embeddings.ts';
 import { files } from './files.ts';
 import { knowledgeBases } from './knowledge-bases.ts';
+import { landingPage } from './landing-page.ts';
 import { mcp } from './mcp.ts';
 import { models } from './models.ts';
 import { modelProviders } from './model-providers.ts';
@@ -38,6 +40,8 @@ export const CAPABILITIES: readonly Capability[] = [
   responses,
   conversations,
   workflows,
+  agents,
+  landingPage,
   mcp,
   files,
   vectorStores,

@@ -21,7 +21,7 @@ import { createWorkerPageRenderer } from '../adapters/local/worker-page-renderer
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
 import type { SecretStore } from '../ports/secret-store.ts';
-import { consoleSessionKey, masterKey, openSecretStore } from './secret-store.ts';
+import { consoleSessionKey, masterKey, openSecretStore, visitorCookieKey } from './secret-store.ts';
 
 export type SearchIndexes = { vectors: VectorIndex; keywords: KeywordIndex; graph: EntityGraph; passages: PassageStore };
 
@@ -157,3 +157,6 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
     throw error;
   }
 }
+
+/** The landing pages' HTTP settings: the per-address message limit, and the visitor-cookie key derived from the master key. */
+export const landingSettings = (config: Config) => ({ messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: visitorCookieKey(masterKey(config)) });

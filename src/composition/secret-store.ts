@@ -47,3 +47,10 @@ export function openSecretStore(config: Pick<Config, 'dataDir'>, key: Buffer): S
   const store = createSqliteSecretStore(db, key);
   return { ...store, close: async () => void db.close() };
 }
+
+/**
+ * The key landing-page visitor cookies are signed with: derived from the master key (HKDF, its own
+ * label), so it is the same in every API process of a deployment, needs no setting of its own,
+ * and a leaked cookie key reveals nothing of the master key.
+ */
+export const visitorCookieKey = (master: Buffer): Buffer => deriveKey(master, 'kbqa landing-page visitor cookie v1');

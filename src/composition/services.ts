@@ -1,6 +1,10 @@
 import type { AppContext } from '../app/context.ts';
 import type { GroundChat } from '../app/services/chat-grounding.ts';
+import { createAgentService } from '../app/services/agents.ts';
 import { createChatService } from '../app/services/chat.ts';
+import { createLandingPageService } from '../app/services/landing-page.ts';
+import { createLandingUsage } from '../app/services/landing-usage.ts';
+import { chatWithAgents } from '../app/services/chat-agent.ts';
 import { chatWithConversations } from '../app/services/chat-conversation.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import { createConsoleSessions } from '../app/services/console-sessions.ts';
@@ -58,7 +62,13 @@ export type ServiceDeps = {
 export function createServices(deps: ServiceDeps) {
   const { ctx, models, search, blobs } = deps;
   const conversations = createConversationService(ctx);
-  const chat = chatWithConversations(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), conversations);
+  const workflows = createWorkflowService(ctx, models, deps.workspaceModels);
+  const agents = createAgentService({ ctx, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, workflows });
+  // An agent resolves to its model, knowledge bases and instructions first; a conversation's history goes before all of it.
+  const chat = chatWithConversations(
+    chatWithAgents(createChatService({ ctx, search, groundChat: deps.groundChat, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, storeContent: deps.storeContent }), agents, { ctx, workflows }),
+    conversations,
+  );
   const knowledgeBases = createKnowledgeBaseService(ctx, models, deps.workspaceModels);
   const documents = createDocumentService(ctx, deps.passages, { blobs, renderer: deps.renderer });
   const files = createFileService(ctx, blobs);
@@ -72,7 +82,10 @@ export function createServices(deps: ServiceDeps) {
     feedback: createFeedbackService(ctx, conversations),
     knowledgeBases,
     documents,
-    workflows: createWorkflowService(ctx, models, deps.workspaceModels),
+    workflows,
+    agents,
+    // Its daily counts live in this process (landing-usage.ts says why).
+    landingPage: createLandingPageService({ ctx, agents, chat, documents, workflows, usage: createLandingUsage(ctx.now) }),
     responses: createResponsesService({ ctx, search }),
     embeddings: createEmbeddingsService(deps.embedders, deps.workspaceModels),
     files,

@@ -122,7 +122,7 @@ async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, st
   // Refused before its body is read when its class is full: under overload refusals are most of the traffic.
   if (spec.load) deps.loadShedder.ensureRoom(spec.load);
   const query = spec.query ? parseOr400(spec.query, ctx.query) : {};
-  const body = spec.body ? parseOr400(spec.body, await readJson(ctx)) : undefined;
+  const body = spec.body ? parseOr400(spec.body, await (spec.maxBodyBytes ? readerOf(spec.maxBodyBytes, deps.bodyPace) : readJson)(ctx)) : undefined;
   // Only now, authenticated and with the body read: an unauthenticated flood or a slow body holds no slot.
   const release = spec.load ? await takeSlot(ctx, spec.load, deps.loadShedder) : null;
   let reply: Reply;
@@ -136,6 +136,15 @@ async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, st
   if (reply.headers) ctx.set(reply.headers);
   ctx.body = reply.body;
   if (release) holdUntilOver(ctx, reply.body, release);
+}
+
+const readers = new Map<string, JsonReader>();
+/** One reader per tighter body limit a route declares (and pace, which is the deployment's). */
+function readerOf(limit: number, pace: BodyPace): JsonReader {
+  const key = `${limit}:${pace.baseMs}:${pace.minBytesPerSecond}`;
+  let reader = readers.get(key);
+  if (!reader) readers.set(key, (reader = jsonReader(limit, pace)));
+  return reader;
 }
 
 /** A slot of the route's class; a client that leaves while waiting for one gives up its place. */

@@ -18,6 +18,7 @@ export function toChatInput(body: ChatCompletionBody): ChatInput {
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     stream: body.stream ?? false,
     options,
+    ...(body.agent_version !== undefined && { agentVersion: body.agent_version }),
     ...(body.conversation !== undefined && { conversationId: typeof body.conversation === 'string' ? body.conversation : body.conversation.id }),
   };
 }

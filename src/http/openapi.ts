@@ -28,6 +28,8 @@ const TAGS: Record<string, string> = {
   workflows: 'Graphs of nodes (retrieval, LLM, templates, conditions, replies) and their runs.',
   files: 'OpenAI’s Files API: workspace-level uploads (a key limited to some knowledge bases sees only its own), which vector stores attach.',
   'vector-stores': 'OpenAI’s Vector Stores API over knowledge bases: a vector store is a knowledge base (same id), its files are documents, their attributes the documents’ metadata.',
+  agents: 'Agents: instructions, a chat model and knowledge bases (or a workflow), edited as a draft and published as immutable versions; `model: "agt_…"` talks to one, and its landing page answers anyone at `/a/{slug}`.',
+  landing: 'A published agent’s public landing page: no key; the slug names the agent, a signed cookie the visitor (docs/landing-page.md).',
   mcp: 'The Model Context Protocol endpoint for agents (Claude Desktop, Cursor, agent frameworks): the same services and key checks as the REST API.',
   operations: 'Liveness, readiness, metrics and this document; no key needed.',
   console: 'The console’s sign-in: an API key checked once and sealed into an HttpOnly, SameSite=Strict session cookie, which then signs `/v1` requests that also send `X-KBQA-Console: 1`.',

@@ -46,6 +46,8 @@ export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
    */
   load?: LoadClass;
   body?: B;
+  /** A tighter limit on the JSON body than the deployment's (a public route's: the landing page's 32 KB). */
+  maxBodyBytes?: number;
   /** For routes that read the body themselves (multipart): how OpenAPI should describe it. */
   requestBody?: Record<string, unknown>;
   query?: Q;

@@ -191,6 +191,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
         consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
         version,
         onServerError,
+        landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: randomBytes(32) },
       },
     }),
     authenticator,

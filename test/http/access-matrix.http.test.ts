@@ -49,7 +49,7 @@ let routes: { key: string; scope: Scope | null }[];
 let requestBodies: Map<string, unknown>;
 
 test.before(async () => {
-  const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_CONSOLE_SIGNINS_PER_MINUTE: '0' });
+  const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_CONSOLE_SIGNINS_PER_MINUTE: '0', KBQA_LANDING_MESSAGES_PER_MINUTE: '0' });
   const other = await createWorkspaceWithAdminKey(server.runtime.ctx, 'other-workspace');
   const admins: Record<Workspace, string> = { main: ADMIN_KEY, other: other! };
   const ok = async (method: string, path: string, key: string, json?: unknown) => {

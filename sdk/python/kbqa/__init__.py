@@ -44,9 +44,15 @@ from .models import (
     Usage,
     Workflow,
     WorkflowRun,
+    Agent,
+    AgentPublication,
+    AgentVersion,
 )
 
 __all__ = [
+    "Agent",
+    "AgentPublication",
+    "AgentVersion",
     "DEFAULT_BASE_URL",
     "Kbqa",
     "RetryPolicy",

@@ -12,6 +12,7 @@ from ._documents import Documents
 from ._http import Transport
 from ._knowledge_bases import KnowledgeBases, Models
 from ._retry import RetryPolicy
+from ._agents import Agents
 from ._workflows import Workflows
 from .errors import KbqaError
 from .models import QueryResult, RetryInfo, SearchResponse, SearchResult, ServerEvent, WorkflowRun
@@ -62,6 +63,7 @@ class Kbqa:
         self.chat = Chat(self._transport, default_model)
         self.conversations = Conversations(self._transport)
         self.workflows = Workflows(self._transport)
+        self.agents = Agents(self._transport)
 
     def query(
         self,

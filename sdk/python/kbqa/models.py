@@ -314,3 +314,52 @@ class RetryInfo:
     path: str
     status: Optional[int]
     error: Exception
+
+
+@dataclass
+class Agent(_Result):
+    """An agent's draft, and which version its landing page answers from (``published_version``, ``public_url``)."""
+
+    id: str
+    name: str
+    status: str
+    """draft or published."""
+    published_version: Optional[int]
+    public_url: Optional[str]
+    model: str
+    instructions: Optional[str]
+    knowledge_base_ids: List[str]
+    workflow_id: Optional[str]
+    opening_message: Optional[str]
+    suggested_questions: List[str]
+    retrieval: Dict[str, Any]
+    public: Dict[str, Any]
+    """``access_code_set`` (never the code), ``allowed_origins``, ``daily_message_cap``, ``visitor_daily_message_cap``."""
+    created_at: str
+    updated_at: str
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class AgentVersion(_Result):
+    """A published version: the agent as it was when published, immutable."""
+
+    agent_id: str
+    version: int
+    published_at: str
+    name: str
+    model: str
+    instructions: Optional[str]
+    knowledge_base_ids: List[str]
+    raw: Dict[str, Any] = _raw()
+
+
+@dataclass
+class AgentPublication(_Result):
+    agent_id: str
+    version: int
+    public_url: str
+    """``/a/{slug}`` on the server."""
+    embed: Dict[str, str]
+    """``iframe`` and ``script`` snippets for a web page."""
+    raw: Dict[str, Any] = _raw()

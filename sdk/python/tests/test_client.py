@@ -263,6 +263,36 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(self.client.workflows.update(wf.id, name="QA 2", graph=wf.graph).version, 2)
         self.assertTrue(self.client.workflows.delete(wf.id).deleted)
 
+    def test_agents_created_changed_published_versioned_unpublished_and_deleted(self) -> None:
+        agent = self.client.agents.create(
+            "Turbine helper", model="kbqa-extractive", knowledge_base_ids=[self.kb.id],
+            instructions="Be brief.", suggested_questions=["How long is a blade?"], public={"access_code": "open-sesame"},
+        )
+        self.assertTrue(agent.id.startswith("agt_"))
+        self.assertEqual((agent.status, agent.published_version, agent.public_url), ("draft", None, None))
+        self.assertTrue(agent.public["access_code_set"])
+        self.assertNotIn("open-sesame", str(agent.raw))
+        self.assertIn(agent.id, [a.id for a in self.client.agents.list(limit=100).data])
+        self.assertEqual(self.client.agents.get(agent.id).name, "Turbine helper")
+        first = self.client.agents.publish(agent.id)
+        self.assertEqual(first.version, 1)
+        self.assertTrue(first.public_url.startswith("/a/"))
+        self.assertIn("data-kbqa-agent", first.embed["script"])
+        answer = self.client.chat.create([{"role": "user", "content": BLADE}], model=agent.id)
+        self.assertIn("78 metres", answer.content)
+        self.assertEqual(answer.model, agent.id)
+        changed = self.client.agents.update(agent.id, name="Turbine helper 2", instructions=None)
+        self.assertEqual((changed.name, changed.instructions, changed.published_version), ("Turbine helper 2", None, 1))
+        self.assertEqual(self.client.agents.publish(agent.id).version, 2)
+        versions = self.client.agents.versions(agent.id, order="asc").data
+        self.assertEqual([(v.version, v.name) for v in versions], [(1, "Turbine helper"), (2, "Turbine helper 2")])
+        self.assertEqual(self.client.agents.unpublish(agent.id).status, "draft")
+        with self.assertRaises(BadRequestError):
+            self.client.agents.create("Bad", model="no-such-model")
+        self.assertTrue(self.client.agents.delete(agent.id).deleted)
+        with self.assertRaises(NotFoundError):
+            self.client.agents.get(agent.id)
+
     def test_errors_are_typed_and_carry_the_api_error_body(self) -> None:
         stranger = Kbqa(f"{self.server.url}/v1/", "kbqa-not-a-real-key", max_retries=0)
         with self.assertRaises(AuthenticationError) as denied:

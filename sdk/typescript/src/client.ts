@@ -5,6 +5,7 @@ import { conversationsResource, type ConversationsResource } from './resources/c
 import { documentsResource, type DocumentsResource } from './resources/documents.ts';
 import { knowledgeBasesResource, type KnowledgeBasesResource } from './resources/knowledge-bases.ts';
 import { modelsResource, type ModelsResource } from './resources/models.ts';
+import { agentsResource, type AgentsResource } from './resources/agents.ts';
 import { workflowsResource, type RunOptions, type WorkflowsResource } from './resources/workflows.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { filterBody } from './citations.ts';
@@ -72,6 +73,7 @@ export class Kbqa {
   readonly chat: ChatResource;
   readonly conversations: ConversationsResource;
   readonly workflows: WorkflowsResource;
+  readonly agents: AgentsResource;
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -96,6 +98,7 @@ export class Kbqa {
     this.chat = chatResource(this.#transport, options.defaultModel ?? 'kbqa-extractive');
     this.conversations = conversationsResource(this.#transport);
     this.workflows = workflowsResource(this.#transport);
+    this.agents = agentsResource(this.#transport);
   }
 
   /** Asks a knowledge base (or several: an array) a question: `{answer, citations: [{source, page, text, knowledge_base_id, …}]}`. */

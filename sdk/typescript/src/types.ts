@@ -163,3 +163,11 @@ export type ConversationAnnotation = NonNullable<ConversationItem['content'][num
 export type ConversationItemInput = Body<'createConversationItems'>['items'][number];
 export type FeedbackParams = Body<'createChatCompletionFeedback'>;
 export type Feedback = Answer<'createChatCompletionFeedback', 201>;
+
+/** An agent: its draft, and which version its landing page and `model: "agt_…"` answer from. */
+export type Agent = Answer<'getAgent'>;
+export type CreateAgent = Body<'createAgent'>;
+/** Any subset of the draft's fields; `public.access_code: null` removes the code. */
+export type UpdateAgent = Body<'updateAgent'>;
+export type AgentPublication = Answer<'publishAgent'>;
+export type AgentVersion = Answer<'listAgentVersions'>['data'][number];

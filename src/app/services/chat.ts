@@ -1,3 +1,5 @@
+import type { AgentConfig } from '../../../schemas/events/agent.ts';
+import { withAgentRetrieval } from '../../domain/agent/retrieval.ts';
 import { quotesOf } from '../../domain/answer/quotes.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
 import { NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
@@ -31,6 +33,10 @@ export type ChatInput = {
   conversationId?: string;
   /** The knowledge bases whose text the messages carry (a stored conversation, earlier responses): the chat's provenance beside what it searches. */
   derivedFrom?: readonly string[];
+  /** With an agent for model: its draft instead of its published version (chat-agent.ts). */
+  agentVersion?: 'draft';
+  /** An agent's retrieval options, over its knowledge bases' own settings (chat-agent.ts). */
+  retrieval?: AgentConfig['retrieval'];
 };
 
 export type ChatOutcome = ChatAnswer & { firstTokenMs: number | null };
@@ -96,7 +102,8 @@ export function createChatService({ ctx, search, groundChat, chatModels, workspa
       let grounded: ChatGrounding | null = null;
       const kbIds = input.knowledgeBaseIds ?? [];
       if (kbIds.length > 0) {
-        const kbs = await search.knowledgeBases(principal, kbIds);
+        const read = await search.knowledgeBases(principal, kbIds);
+        const kbs = input.retrieval ? read.map((kb) => ({ ...kb, settings: withAgentRetrieval(kb.settings, input.retrieval) })) : read;
         const { messages: conversation, filter, temperature, maxTokens } = input;
         grounded = await groundChat(kbs, { messages: conversation, filter, model: model.model.id, temperature, maxTokens }, { signal });
         ({ citations, passages } = grounded);

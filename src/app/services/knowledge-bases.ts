@@ -1,3 +1,4 @@
+import { refuseWhileAgentsUse } from './agent-references.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { z } from 'zod';
 import type { VectorStoreSettings as VectorStoreSettingsSchema } from '../../../schemas/events/knowledge-base.ts';
@@ -96,6 +97,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
 
     async remove(principal: Principal, id: string, expectedRevision?: number, correlationId?: string) {
       requireKnowledgeBaseAccess(principal, id);
+      await refuseWhileAgentsUse(ctx.readModels, principal.workspaceId, { knowledgeBaseId: id }, `knowledge base '${id}'`);
       const result = await handleCommand(
         ctx.store,
         knowledgeBaseDecider,

@@ -1,3 +1,4 @@
+import { refuseWhileAgentsUse } from './agent-references.ts';
 import { createHash } from 'node:crypto';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
@@ -120,6 +121,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
 
     async remove(principal: Principal, id: string, correlationId?: string) {
       await workflow(principal, id);
+      await refuseWhileAgentsUse(ctx.readModels, principal.workspaceId, { workflowId: id }, `workflow '${id}'`);
       const result = await handleCommand(ctx.store, workflowDecider, id, {
         type: 'DeleteWorkflow',
         data: { workflow_id: id, workspace_id: principal.workspaceId },

@@ -1,4 +1,6 @@
 import { resourceNotFound } from '../../app/errors.ts';
+import type { AgentDoc } from '../../../projections/agents/index.ts';
+import type { Principal } from '../../app/services/principal.ts';
 import type { WorkspaceModelResolver } from '../../app/services/workspace-models.ts';
 import { type ModelCatalog, presentModel } from '../../app/services/models.ts';
 import type { ModelInfo } from '../../ports/models.ts';
@@ -7,7 +9,11 @@ import { Model } from '../../../schemas/http/models.ts';
 import { route } from '../route.ts';
 
 /** The deployment's models, then the caller's workspace's providers' models (`{provider}/{model}`), which no other workspace sees. */
-export function modelRoutes(models: ModelCatalog, providers: Pick<WorkspaceModelResolver, 'modelsOf' | 'listedModels'>) {
+export function modelRoutes(
+  models: ModelCatalog,
+  providers: Pick<WorkspaceModelResolver, 'modelsOf' | 'listedModels'>,
+  agents: { published(principal: Principal): Promise<AgentDoc[]> },
+) {
   // The deployment's catalogue is fixed at start-up: presented once, not on every request.
   let deployment: ReturnType<typeof presentModel>[] | undefined;
   const deploymentModels = () => (deployment ??= models.list().map((m) => presentModel(m)));
@@ -31,11 +37,14 @@ export function modelRoutes(models: ModelCatalog, providers: Pick<WorkspaceModel
       tag: 'models',
       scope: 'read',
       response: listOf(Model),
-      handle: ({ principal }) => {
+      handle: async ({ principal }) => {
         // A listing already read answers at once; the first request of a workspace (or after a provider changed) reads it.
-        const own = providers.listedModels(principal.workspaceId);
-        if (own) return { headers: json, body: listBody(own) };
-        return providers.modelsOf(principal.workspaceId).then((models) => ({ headers: json, body: listBody(models) }));
+        const own = providers.listedModels(principal.workspaceId) ?? (await providers.modelsOf(principal.workspaceId));
+        const published = await agents.published(principal);
+        if (published.length === 0) return { headers: json, body: listBody(own) };
+        // The published agents the key may read, after the models: built per request, since they differ by key.
+        const list = JSON.parse(listBody(own)) as { data: unknown[] };
+        return { body: { ...list, data: [...list.data, ...published.map(presentAgentModel)] } };
       },
     }),
     route({
@@ -48,6 +57,8 @@ export function modelRoutes(models: ModelCatalog, providers: Pick<WorkspaceModel
       handle: async ({ principal, params }) => {
         const model = models.get(params.model);
         if (model) return { body: presentModel(model) };
+        const agent = (await agents.published(principal)).find((a) => a.id === params.model);
+        if (agent) return { body: presentAgentModel(agent) };
         const own = (await workspaceModels(principal.workspaceId)).find((m) => m.id === params.model);
         if (!own) throw resourceNotFound('model', params.model);
         return { body: own };
@@ -55,3 +66,12 @@ export function modelRoutes(models: ModelCatalog, providers: Pick<WorkspaceModel
     }),
   ];
 }
+
+/** A published agent as a model (`model: "agt_…"` in chat): created when its current version was published. */
+const presentAgentModel = (agent: AgentDoc) => ({
+  id: agent.id,
+  object: 'model' as const,
+  created: Math.floor(Date.parse(agent.published!.published_at) / 1000),
+  owned_by: 'agent',
+  type: 'agent' as const,
+});

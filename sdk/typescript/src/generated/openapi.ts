@@ -634,6 +634,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List agents */
+        get: operations["listAgents"];
+        put?: never;
+        /** Create an agent (a draft): instructions, a chat model, and the knowledge bases or workflow it answers from */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent (its draft, and which version is published) */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        /** Delete an agent; its landing page is gone */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        /** Change an agent’s draft (the published version stays until published again) */
+        patch: operations["updateAgent"];
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the draft as a new immutable version: its landing page and `model: "agt_…"` answer from it */
+        post: operations["publishAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take the agent’s landing page down (its versions stay; publishing again makes the next one) */
+        post: operations["unpublishAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an agent’s published versions */
+        get: operations["listAgentVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A published agent’s landing page (HTML) */
+        get: operations["getA"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a/{slug}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Talk to the published agent: chat completion (or its chunk stream) with public citations */
+        post: operations["chatA"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a/{slug}/pages/{document_id}/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page cited in this visitor’s conversation, as PNG with the passage highlighted */
+        get: operations["get:documentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a/{slug}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rate an answer of this visitor’s conversation */
+        post: operations["feedbackA"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a/{slug}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This visitor’s conversation with the agent */
+        get: operations["getAHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1150,10 +1323,10 @@ export interface operations {
                             /** @constant */
                             object: "model";
                             created: number;
-                            /** @description `kbqa` for the offline models, `deployment` for the providers the environment configures, a workspace provider’s name for its models. */
+                            /** @description `kbqa` for the offline models, `deployment` for the providers the environment configures, a workspace provider’s name for its models, `agent` for a published agent (`agt_…`). */
                             owned_by: string;
                             /** @enum {string} */
-                            type: "chat" | "embedding" | "rerank";
+                            type: "chat" | "embedding" | "rerank" | "agent";
                         }[];
                         has_more: boolean;
                         first_id?: string | null;
@@ -1189,10 +1362,10 @@ export interface operations {
                         /** @constant */
                         object: "model";
                         created: number;
-                        /** @description `kbqa` for the offline models, `deployment` for the providers the environment configures, a workspace provider’s name for its models. */
+                        /** @description `kbqa` for the offline models, `deployment` for the providers the environment configures, a workspace provider’s name for its models, `agent` for a published agent (`agt_…`). */
                         owned_by: string;
                         /** @enum {string} */
-                        type: "chat" | "embedding" | "rerank";
+                        type: "chat" | "embedding" | "rerank" | "agent";
                     };
                 };
             };
@@ -3033,6 +3206,11 @@ export interface operations {
                     conversation?: string | {
                         id: string;
                     };
+                    /**
+                     * @description With an agent (`agt_…`) for model: talk to its draft, not its published version (write scope)
+                     * @constant
+                     */
+                    agent_version?: "draft";
                     stream?: boolean;
                     stream_options?: {
                         include_usage?: boolean;
@@ -3365,6 +3543,11 @@ export interface operations {
                     conversation?: string | {
                         id: string;
                     };
+                    /**
+                     * @description With an agent (`agt_…`) for model: talk to its draft, not its published version (write scope)
+                     * @constant
+                     */
+                    agent_version?: "draft";
                     stream?: boolean;
                     stream_options?: {
                         include_usage?: boolean;
@@ -5410,6 +5593,712 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            id: string;
+                            /** @constant */
+                            object: "agent";
+                            /** @enum {string} */
+                            status: "draft" | "published";
+                            published_version: number | null;
+                            /** @description `/a/{slug}` while published */
+                            public_url: string | null;
+                            name: string;
+                            instructions: string | null;
+                            model: string;
+                            knowledge_base_ids: string[];
+                            workflow_id: string | null;
+                            opening_message: string | null;
+                            suggested_questions: string[];
+                            retrieval: {
+                                top_k?: number;
+                                score_threshold?: number;
+                                /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                                rerank?: boolean;
+                            };
+                            public: {
+                                access_code_set: boolean;
+                                allowed_origins: string[];
+                                daily_message_cap: number | null;
+                                visitor_daily_message_cap: number | null;
+                            };
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        has_more: boolean;
+                        first_id?: string | null;
+                        last_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The system prompt */
+                    instructions?: string | null;
+                    /** @description A chat model: the deployment’s, or a workspace provider’s `{provider}/{model}` */
+                    model: string;
+                    /** @description What the agent’s answers are grounded in */
+                    knowledge_base_ids?: string[];
+                    /** @description Instead of knowledge bases: the workflow that answers (the question is its input) */
+                    workflow_id?: string | null;
+                    opening_message?: string | null;
+                    suggested_questions?: string[];
+                    retrieval?: {
+                        top_k?: number;
+                        score_threshold?: number;
+                        /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                        rerank?: boolean;
+                    };
+                    public?: {
+                        /** @description Visitors must give it before chatting; stored only as a salted hash, never returned. null removes it. */
+                        access_code?: string | null;
+                        /** @description Origins that may embed the page in a frame (frame-ancestors); none: no site may */
+                        allowed_origins?: string[];
+                        /** @description Messages a day the agent answers on its page, all visitors together (UTC days) */
+                        daily_message_cap?: number | null;
+                        /** @description Messages a day one visitor may send (UTC days) */
+                        visitor_daily_message_cap?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "agent";
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        published_version: number | null;
+                        /** @description `/a/{slug}` while published */
+                        public_url: string | null;
+                        name: string;
+                        instructions: string | null;
+                        model: string;
+                        knowledge_base_ids: string[];
+                        workflow_id: string | null;
+                        opening_message: string | null;
+                        suggested_questions: string[];
+                        retrieval: {
+                            top_k?: number;
+                            score_threshold?: number;
+                            /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                            rerank?: boolean;
+                        };
+                        public: {
+                            access_code_set: boolean;
+                            allowed_origins: string[];
+                            daily_message_cap: number | null;
+                            visitor_daily_message_cap: number | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "agent";
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        published_version: number | null;
+                        /** @description `/a/{slug}` while published */
+                        public_url: string | null;
+                        name: string;
+                        instructions: string | null;
+                        model: string;
+                        knowledge_base_ids: string[];
+                        workflow_id: string | null;
+                        opening_message: string | null;
+                        suggested_questions: string[];
+                        retrieval: {
+                            top_k?: number;
+                            score_threshold?: number;
+                            /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                            rerank?: boolean;
+                        };
+                        public: {
+                            access_code_set: boolean;
+                            allowed_origins: string[];
+                            daily_message_cap: number | null;
+                            visitor_daily_message_cap: number | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "agent.deleted";
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description The system prompt */
+                    instructions?: string | null;
+                    /** @description A chat model: the deployment’s, or a workspace provider’s `{provider}/{model}` */
+                    model?: string;
+                    /** @description What the agent’s answers are grounded in */
+                    knowledge_base_ids?: string[];
+                    /** @description Instead of knowledge bases: the workflow that answers (the question is its input) */
+                    workflow_id?: string | null;
+                    opening_message?: string | null;
+                    suggested_questions?: string[];
+                    retrieval?: {
+                        top_k?: number;
+                        score_threshold?: number;
+                        /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                        rerank?: boolean;
+                    };
+                    public?: {
+                        /** @description Visitors must give it before chatting; stored only as a salted hash, never returned. null removes it. */
+                        access_code?: string | null;
+                        /** @description Origins that may embed the page in a frame (frame-ancestors); none: no site may */
+                        allowed_origins?: string[];
+                        /** @description Messages a day the agent answers on its page, all visitors together (UTC days) */
+                        daily_message_cap?: number | null;
+                        /** @description Messages a day one visitor may send (UTC days) */
+                        visitor_daily_message_cap?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "agent";
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        published_version: number | null;
+                        /** @description `/a/{slug}` while published */
+                        public_url: string | null;
+                        name: string;
+                        instructions: string | null;
+                        model: string;
+                        knowledge_base_ids: string[];
+                        workflow_id: string | null;
+                        opening_message: string | null;
+                        suggested_questions: string[];
+                        retrieval: {
+                            top_k?: number;
+                            score_threshold?: number;
+                            /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                            rerank?: boolean;
+                        };
+                        public: {
+                            access_code_set: boolean;
+                            allowed_origins: string[];
+                            daily_message_cap: number | null;
+                            visitor_daily_message_cap: number | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    publishAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "agent.publication";
+                        agent_id: string;
+                        version: number;
+                        public_url: string;
+                        embed: {
+                            iframe: string;
+                            script: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    unpublishAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "agent";
+                        /** @enum {string} */
+                        status: "draft" | "published";
+                        published_version: number | null;
+                        /** @description `/a/{slug}` while published */
+                        public_url: string | null;
+                        name: string;
+                        instructions: string | null;
+                        model: string;
+                        knowledge_base_ids: string[];
+                        workflow_id: string | null;
+                        opening_message: string | null;
+                        suggested_questions: string[];
+                        retrieval: {
+                            top_k?: number;
+                            score_threshold?: number;
+                            /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                            rerank?: boolean;
+                        };
+                        public: {
+                            access_code_set: boolean;
+                            allowed_origins: string[];
+                            daily_message_cap: number | null;
+                            visitor_daily_message_cap: number | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listAgentVersions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "agent.version";
+                            agent_id: string;
+                            version: number;
+                            published_at: string;
+                            name: string;
+                            instructions: string | null;
+                            model: string;
+                            knowledge_base_ids: string[];
+                            workflow_id: string | null;
+                            opening_message: string | null;
+                            suggested_questions: string[];
+                            retrieval: {
+                                top_k?: number;
+                                score_threshold?: number;
+                                /** @description Whether retrieved passages are reranked (the knowledge bases’ rerank model) */
+                                rerank?: boolean;
+                            };
+                            public: {
+                                access_code_set: boolean;
+                                allowed_origins: string[];
+                                daily_message_cap: number | null;
+                                visitor_daily_message_cap: number | null;
+                            };
+                        }[];
+                        has_more: boolean;
+                        first_id?: string | null;
+                        last_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getA: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    chatA: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    messages: {
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: string;
+                    }[];
+                    stream?: boolean;
+                    access_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The JSON answer, or with the stream asked for: With `stream: true`: `chat.completion.chunk` objects; the first and the finishing one carry `citations` (public shape), every one the message id; then `data: [DONE]`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The answer’s message id, for feedback */
+                        id: string;
+                        /** @constant */
+                        object: "chat.completion";
+                        created: number;
+                        model: string;
+                        choices: {
+                            index: number;
+                            message: {
+                                /** @constant */
+                                role: "assistant";
+                                content: string;
+                            };
+                            finish_reason: string;
+                        }[];
+                        citations: {
+                            index: number;
+                            source: string;
+                            page: number;
+                            paragraph: string;
+                            quote: string | null;
+                            /** @description `/a/{slug}/pages/{document_id}/{page}?char_start=&char_end=`; null for formats without page images */
+                            image_url: string | null;
+                        }[];
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    "get:documentId": {
+        parameters: {
+            query?: {
+                char_start?: number;
+                char_end?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+                document_id: string;
+                n: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    feedbackA: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message_id: string;
+                    /** @enum {string} */
+                    rating: "up" | "down";
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getAHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: {
+                            id: string;
+                            /** @enum {string} */
+                            role: "user" | "assistant";
+                            content: string;
+                            citations?: {
+                                index: number;
+                                source: string;
+                                page: number;
+                                paragraph: string;
+                                quote: string | null;
+                                /** @description `/a/{slug}/pages/{document_id}/{page}?char_start=&char_end=`; null for formats without page images */
+                                image_url: string | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["ServerError"];
         };
     };

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import type { AgentDoc } from '../../../projections/agents/index.ts';
+import type { AgentVisitorDoc } from '../../../projections/agents/visitors.ts';
+import type { AgentConfig } from '../../../schemas/events/agent.ts';
+import type { VisitorMessage } from '../../../schemas/read-models/agents.ts';
+import { agentVisitorDecider, visitorKey } from '../../domain/agent/visitor.ts';
+import type { ChatMessage } from '../../ports/models.ts';
+import { handleCommand } from '../command-handler.ts';
+import { type AppContext, commandMetadata } from '../context.ts';
+import { notFoundError, unauthenticated } from '../errors.ts';
+import type { Citation } from '../retrieval/retrieved-context.ts';
+import { accessCodeMatches } from './agent-access-code.ts';
+import type { AgentService } from './agents.ts';
+import { agentChatInput } from './chat-agent.ts';
+import { prepareWorkflowChat, type WorkflowChatDeps } from './chat-agent-workflow.ts';
+import type { ChatOutcome, ChatService, PreparedChat } from './chat.ts';
+import type { DocumentService } from './documents.ts';
+import type { LandingUsage } from './landing-usage.ts';
+import type { Principal } from './principal.ts';
+
+export type PublishedAgent = AgentDoc & { published: NonNullable<AgentDoc['published']> };
+
+/** The public citation shape (docs/landing-page.md): no knowledge-base id, chunk id or key. */
+export type PublicCitation = { index: number; source: string; page: number; paragraph: string; quote: string | null; image_url: string | null };
+
+/** How many earlier messages of the visitor's conversation go before a single new one. */
+const HISTORY_TURNS = 20;
+
+/**
+ * The landing page's agent acts as a key of its own: the workspace's, limited to the published
+ * version's knowledge bases and read scope. Whatever a visitor asks can reach nothing else.
+ */
+const agentPrincipal = (agent: PublishedAgent, knowledgeBaseIds = agent.published.config.knowledge_base_ids): Principal => ({
+  keyId: `agent:${agent.id}`,
+  workspaceId: agent.workspace_id,
+  scopes: ['read'],
+  knowledgeBaseIds: [...knowledgeBaseIds],
+});
+
+/** The access code's fingerprint a visitor's cookie holds once they gave it: a new code asks everyone again. */
+const accessFingerprint = (config: AgentConfig) => (config.public.access_code_hash ? createHash('sha256').update(config.public.access_code_hash).digest('base64url').slice(0, 16) : null);
+
+export type LandingPageDeps = {
+  ctx: AppContext;
+  agents: Pick<AgentService, 'bySlug'>;
+  chat: ChatService;
+  documents: Pick<DocumentService, 'pageImage'>;
+  usage: LandingUsage;
+  workflows: WorkflowChatDeps['workflows'];
+};
+
+/** A published agent's landing page: who may talk, within which caps, and the visitor's own conversation. */
+export function createLandingPageService({ ctx, agents, chat, documents, usage, workflows }: LandingPageDeps) {
+  const conversation = (agent: PublishedAgent, visitorId: string) => ctx.readModels.get<AgentVisitorDoc>('agent_visitors', visitorKey(agent.id, visitorId));
+
+  return {
+    /** The published agent at this slug, or 404 `agent_not_found` (unknown, unpublished or deleted look the same). */
+    async agent(slug: string): Promise<PublishedAgent> {
+      const agent = await agents.bySlug(slug);
+      if (!agent) throw notFoundError('agent_not_found', 'No published agent here.');
+      return agent;
+    },
+
+    view: (agent: PublishedAgent) => {
+      const { name, opening_message, suggested_questions, public: pub } = agent.published.config;
+      return { slug: agent.slug, name, opening_message, suggested_questions, access_code_required: pub.access_code_hash !== null };
+    },
+
+    /**
+     * Whether the visitor may talk: no code asked, or their cookie says they gave the current one,
+     * or they give it now. Returns the fingerprint to keep in their cookie (null: none to keep).
+     */
+    async admit(agent: PublishedAgent, granted: string | null, code: string | undefined): Promise<string | null> {
+      const fingerprint = accessFingerprint(agent.published.config);
+      if (fingerprint === null || granted === fingerprint) return fingerprint;
+      if (code === undefined) throw unauthenticated('access_code_required', 'This assistant asks for an access code.');
+      if (!(await accessCodeMatches(code, agent.published.config.public.access_code_hash!))) throw unauthenticated('access_code_invalid', 'That access code is not right.');
+      return fingerprint;
+    },
+
+    /** Counts the message against the day's caps (429 when one is reached). */
+    count(agent: PublishedAgent, visitorId: string) {
+      const { daily_message_cap, visitor_daily_message_cap } = agent.published.config.public;
+      usage.take(agent.id, visitorId, { agent: daily_message_cap, visitor: visitor_daily_message_cap });
+    },
+
+    /** The chat, as the published version has it; a single new message follows the visitor's last turns. */
+    async prepare(agent: PublishedAgent, visitorId: string, messages: ChatMessage[], stream: boolean, signal: AbortSignal): Promise<PreparedChat> {
+      const config = agent.published.config;
+      if (config.workflow_id !== null) {
+        // Its workflow is fixed by the published version; the workflow's own knowledge bases are what it may read.
+        const principal = { ...agentPrincipal(agent), knowledgeBaseIds: null };
+        return prepareWorkflowChat({ ctx, workflows }, principal, { workflowId: config.workflow_id, model: config.name, messages, signal });
+      }
+      let history: ChatMessage[] = [];
+      if (messages.length === 1) {
+        const earlier = (await conversation(agent, visitorId))?.messages ?? [];
+        history = earlier.slice(-HISTORY_TURNS).map(({ role, content }) => ({ role, content }));
+      }
+      const prepared = await chat.prepare(agentPrincipal(agent), agentChatInput(config, { model: config.model, messages: [...history, ...messages], stream }), signal);
+      // The page names the agent, not the model behind it (a workspace provider's name is the workspace's business).
+      return { ...prepared, model: config.name };
+    },
+
+    /** Keeps the question and the answer in the visitor's conversation (its latest messages, see the projection). */
+    async record(agent: PublishedAgent, visitorId: string, question: string, prepared: PreparedChat, outcome: ChatOutcome) {
+      await prepared.record(outcome);
+      const citations = prepared.quotedCitations(outcome.content);
+      await handleCommand(ctx.store, agentVisitorDecider, visitorKey(agent.id, visitorId), {
+        type: 'RecordExchange',
+        data: {
+          agent_id: agent.id,
+          workspace_id: agent.workspace_id,
+          visitor_id: visitorId,
+          agent_version: agent.published.version,
+          question: { id: `msg_${prepared.id.slice('chatcmpl-'.length)}_q`, content: question },
+          answer: {
+            id: prepared.id,
+            content: outcome.content,
+            citations: (citations.length > 0 ? citations : prepared.citations).map((c) => ({
+              index: c.index,
+              knowledge_base_id: c.knowledge_base_id,
+              chunk_id: c.chunk_id,
+              source: c.source,
+              page: c.page,
+              paragraph: c.paragraph,
+              quote: c.quote?.text ?? null,
+              document_id: c.document_id,
+              char_start: c.char_start,
+              char_end: c.char_end,
+              has_image: c.boxes.length > 0,
+            })),
+          },
+        },
+        metadata: commandMetadata(ctx, `agent:${agent.id}`),
+      });
+    },
+
+    async history(agent: PublishedAgent, visitorId: string) {
+      const doc = await conversation(agent, visitorId);
+      return { messages: (doc?.messages ?? []).map((m) => publicMessage(agent.slug, m)) };
+    },
+
+    async feedback(agent: PublishedAgent, visitorId: string, body: { message_id: string; rating: 'up' | 'down'; comment?: string }) {
+      await handleCommand(ctx.store, agentVisitorDecider, visitorKey(agent.id, visitorId), {
+        type: 'GiveFeedback',
+        data: { agent_id: agent.id, workspace_id: agent.workspace_id, visitor_id: visitorId, message_id: body.message_id, rating: body.rating, comment: body.comment ?? null },
+        metadata: commandMetadata(ctx, `agent:${agent.id}`),
+      });
+    },
+
+    /** A page this visitor's conversation cites, drawn with the passage highlighted; any other page is 404. */
+    async pageImage(agent: PublishedAgent, visitorId: string, documentId: string, page: number, span: { char_start?: number; char_end?: number }) {
+      const doc = await conversation(agent, visitorId);
+      const cited = doc?.messages.flatMap((m) => m.citations ?? []).find((c) => c.document_id === documentId && c.page === page && c.has_image);
+      if (!cited) throw notFoundError('page_not_found', 'No such page in your conversation.');
+      const highlight = span.char_start !== undefined && span.char_end !== undefined ? { highlight: cited.chunk_id, ...span } : { highlight: cited.chunk_id };
+      return documents.pageImage(agentPrincipal(agent, [cited.knowledge_base_id]), cited.knowledge_base_id, documentId, { page, width: 1000, ...highlight });
+    },
+  };
+}
+
+export type LandingPageService = ReturnType<typeof createLandingPageService>;
+
+const imageUrl = (slug: string, c: { document_id: string; page: number; char_start: number | null; char_end: number | null }) =>
+  `/a/${slug}/pages/${encodeURIComponent(c.document_id)}/${c.page}${c.char_start !== null && c.char_end !== null ? `?char_start=${c.char_start}&char_end=${c.char_end}` : ''}`;
+
+/** A fresh citation as the page sees it. */
+export const publicCitation = (slug: string, c: Citation): PublicCitation => ({
+  index: c.index,
+  source: c.source,
+  page: c.page,
+  paragraph: c.paragraph,
+  quote: c.quote?.text ?? null,
+  image_url: c.boxes.length > 0 ? imageUrl(slug, c) : null,
+});
+
+function publicMessage(slug: string, m: VisitorMessage) {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    ...(m.citations && {
+      citations: m.citations.map((c) => ({ index: c.index, source: c.source, page: c.page, paragraph: c.paragraph, quote: c.quote, image_url: c.has_image ? imageUrl(slug, c) : null })),
+    }),
+  };
+}

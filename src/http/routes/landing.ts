@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import type { LandingPageService, PublishedAgent } from '../../app/services/landing-page.ts';
+import { publicCitation } from '../../app/services/landing-page.ts';
+import { badRequest } from '../../app/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
+import { LandingChatBody, LandingChatCompletion, LandingFeedbackBody, LandingHistory, LandingPageImageQuery } from '../../../schemas/http/landing.ts';
+import { abortOnDisconnect } from '../client-abort.ts';
+import { landingPageHeaders, renderLandingPage } from '../landing/page-html.ts';
+import { streamLandingChat } from '../landing-chat-stream.ts';
+import { createRateLimiter, type RateLimiter } from '../rate-limit.ts';
+import { route } from '../route.ts';
+import { openEventStream } from '../sse.ts';
+import { readVisitor, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
+
+const tag = 'landing';
+/** A visitor's request is small: a question and a few earlier turns. */
+export const LANDING_MAX_BODY_BYTES = 32 * 1024;
+
+export type LandingRouteDeps = {
+  landing: LandingPageService;
+  messagesPerMinutePerIp: number;
+  cookieKey: Buffer;
+  onServerError(error: unknown, requestId: string): void;
+};
+
+/** The landing pages' routes (docs/landing-page.md): no key; the slug names the published agent, the cookie the visitor. */
+export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onServerError }: LandingRouteDeps) {
+  // Made on first use: the OpenAPI description builds these routes without settings.
+  let perIp: RateLimiter | undefined;
+
+  /** The page's agent and the visitor; a new visitor gets their cookie with this response. */
+  async function visit(ctx: Context, slug: string): Promise<{ agent: PublishedAgent; visitor: Visitor }> {
+    const agent = await landing.agent(slug);
+    const visitor = readVisitor(cookieKey, slug, ctx.cookies.get(VISITOR_COOKIE));
+    if (visitor.fresh) ctx.append('set-cookie', visitorCookie(cookieKey, slug, visitor, ctx.secure));
+    return { agent, visitor };
+  }
+
+  /** Messages a minute per address, as the contract names the refusal (`rate_limited`), with retry-after. */
+  function limitIp(ctx: Context) {
+    perIp ??= createRateLimiter(messagesPerMinutePerIp);
+    if (!perIp.enabled) return;
+    try {
+      perIp.check(`ip:${ctx.ip}`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      throw new ApiError(429, 'rate_limit_error', 'rate_limited', `At most ${messagesPerMinutePerIp} messages a minute; retry after ${error.headers['retry-after']} s.`, { headers: { 'retry-after': error.headers['retry-after']! } });
+    }
+  }
+
+  return [
+    route({
+      method: 'get',
+      path: '/a/:slug',
+      summary: 'A published agent’s landing page (HTML)',
+      tag,
+      scope: 'public',
+      mediaType: 'text/html',
+      handle: async ({ params }) => {
+        const agent = await landing.agent(params.slug);
+        const nonce = randomBytes(16).toString('base64');
+        return { headers: landingPageHeaders(nonce, agent.published.config.public.allowed_origins), body: renderLandingPage(landing.view(agent), { nonce }) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/a/:slug/chat',
+      summary: 'Talk to the published agent: chat completion (or its chunk stream) with public citations',
+      tag,
+      scope: 'public',
+      load: 'query',
+      body: LandingChatBody,
+      maxBodyBytes: LANDING_MAX_BODY_BYTES,
+      response: LandingChatCompletion,
+      eventStream: 'With `stream: true`: `chat.completion.chunk` objects; the first and the finishing one carry `citations` (public shape), every one the message id; then `data: [DONE]`.',
+      handle: async ({ ctx, params, body, requestId }) => {
+        limitIp(ctx);
+        const { agent, visitor } = await visit(ctx, params.slug);
+        const granted = await landing.admit(agent, visitor.granted, body.access_code);
+        if (granted !== visitor.granted) ctx.append('set-cookie', visitorCookie(cookieKey, params.slug, { id: visitor.id, granted }, ctx.secure));
+        landing.count(agent, visitor.id);
+        const abort = abortOnDisconnect(ctx);
+        const question = body.messages.at(-1)!.content;
+        const prepared = await landing.prepare(agent, visitor.id, body.messages, body.stream ?? false, abort.signal);
+        const present = (citations: Parameters<typeof publicCitation>[1][]) => citations.map((c) => publicCitation(params.slug, c));
+        const record = (outcome: Parameters<typeof prepared.record>[0]) => landing.record(agent, visitor.id, question, prepared, outcome).catch((error: unknown) => onServerError(error, requestId));
+        if (body.stream) {
+          const stream = openEventStream(ctx, { onServerError: (error) => onServerError(error, requestId) });
+          streamLandingChat(prepared, stream, present, (outcome) => void record(outcome));
+          return stream.reply;
+        }
+        const outcome = await prepared.complete(abort.signal);
+        await record(outcome);
+        const quoted = prepared.quotedCitations(outcome.content);
+        return {
+          body: {
+            id: prepared.id,
+            object: 'chat.completion',
+            created: prepared.created,
+            model: prepared.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: outcome.content }, finish_reason: outcome.finishReason }],
+            citations: present(quoted.length > 0 ? quoted : prepared.citations),
+          },
+        };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/a/:slug/pages/:document_id/:n',
+      summary: 'A page cited in this visitor’s conversation, as PNG with the passage highlighted',
+      tag,
+      scope: 'public',
+      load: 'query',
+      query: LandingPageImageQuery,
+      mediaType: 'image/png',
+      handle: async ({ ctx, params, query }) => {
+        const page = /^[1-9]\d{0,5}$/.test(params.n) ? Number(params.n) : NaN;
+        if (!Number.isInteger(page)) throw badRequest('invalid_page', 'page must be a page number from 1.', 'n');
+        const { agent, visitor } = await visit(ctx, params.slug);
+        const image = await landing.pageImage(agent, visitor.id, params.document_id, page, query);
+        return { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=300' }, body: Buffer.from(image.png) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/a/:slug/feedback',
+      summary: 'Rate an answer of this visitor’s conversation',
+      tag,
+      scope: 'public',
+      body: LandingFeedbackBody,
+      maxBodyBytes: LANDING_MAX_BODY_BYTES,
+      status: 204,
+      handle: async ({ ctx, params, body }) => {
+        const { agent, visitor } = await visit(ctx, params.slug);
+        await landing.feedback(agent, visitor.id, body);
+        return { status: 204, body: null };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/a/:slug/history',
+      summary: 'This visitor’s conversation with the agent',
+      tag,
+      scope: 'public',
+      response: LandingHistory,
+      handle: async ({ ctx, params }) => {
+        const { agent, visitor } = await visit(ctx, params.slug);
+        return { body: await landing.history(agent, visitor.id) };
+      },
+    }),
+  ];
+}
