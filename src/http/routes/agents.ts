@@ -65,8 +65,9 @@ export function agentRoutes(agents: AgentService) {
       scope: 'write',
       response: AgentPublication,
       handle: async ({ ctx, principal, params, requestId }) => {
+        // Koa 3's ctx.origin is the Origin header (absent without a browser): the snippet names this server.
         const { version, slug, name } = await agents.publish(principal, params.agent_id, requestId);
-        return { body: { object: 'agent.publication', agent_id: params.agent_id, version, public_url: publicUrl(slug), embed: embedSnippet(ctx.origin, slug, name) } };
+        return { body: { object: 'agent.publication', agent_id: params.agent_id, version, public_url: publicUrl(slug), embed: embedSnippet(`${ctx.protocol}://${ctx.host}`, slug, name) } };
       },
     }),
     route({
