@@ -2,15 +2,15 @@ import { request } from 'node:http';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { findChromium } from '../test/helpers/browser.ts';
-import { startLandingTestServer } from '../test/helpers/landing-test-server.ts';
+import { json, withKbqa } from './kbqa-api.ts';
 import { log, round } from './util.ts';
 
 const JS_BUDGET_BYTES = 60 * 1024;
 const MIN_SCORE = 95;
 
 /**
- * The landing page's weight and Lighthouse scores at `url` (any server: the loopback stand-in
- * below now, the real /a/{slug} once its routes exist). Bytes are as transferred, gzip accepted.
+ * The landing page's weight and Lighthouse scores at `url` (any server's /a/{slug}). Bytes are as
+ * transferred, gzip accepted.
  */
 export async function landingPageFigures(url: string) {
   const html = await get(url);
@@ -70,17 +70,23 @@ function get(url: string): Promise<{ url: string; body: string; transferred: num
   });
 }
 
-/** `npm run bench -- landing_page`: the page served by the loopback stand-in of its routes (test/helpers/landing-test-server.ts). */
+/**
+ * `npm run bench -- landing_page`: the real page of an agent published through the API, served by
+ * `npm start`'s server over a small knowledge base (the page's weight does not depend on its size).
+ */
 export async function landingPageBench() {
-  const server = await startLandingTestServer();
-  try {
-    const url = server.agent({
-      view: { slug: 'bench', name: 'Handbook helper', opening_message: 'Ask me anything about the staff handbook: leave, travel, expenses.', suggested_questions: ['How much leave carries over?', 'How do I claim travel expenses?'], access_code_required: false },
-      answers: { default: { chunks: ['Five days.'] } },
+  return withKbqa('landing-page', async (api) => {
+    const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'handbook' })).id;
+    const agent = await json(api, 'POST', '/v1/agents', {
+      name: 'Handbook helper',
+      model: 'kbqa-extractive',
+      knowledge_base_ids: [kb],
+      opening_message: 'Ask me anything about the staff handbook: leave, travel, expenses.',
+      suggested_questions: ['How much leave carries over?', 'How do I claim travel expenses?'],
     });
+    const { public_url } = await json(api, 'POST', `/v1/agents/${agent.id}/publish`);
+    const url = `${api.base}${public_url}`;
     log(`landing_page: ${url}`);
-    return { server: 'loopback stand-in (test/helpers/landing-test-server.ts)', ...(await landingPageFigures(url)) };
-  } finally {
-    await server.close();
-  }
+    return { server: 'npm start (embedded), an agent published through the API', ...(await landingPageFigures(url)) };
+  });
 }

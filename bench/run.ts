@@ -22,6 +22,7 @@ import { metadataFilterBench } from './metadata-filter.bench.ts';
 import { projectorStreamsBench } from './projector-streams.bench.ts';
 import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
+import { publicChatBench } from './public-chat.bench.ts';
 import { searchChatBench } from './search.bench.ts';
 import { specHelperBench } from './spec-helper.bench.ts';
 import { workflowBench } from './workflow.bench.ts';
@@ -48,6 +49,7 @@ const BENCHES = {
   vector_prefilter: vectorPrefilterBench,
   reranker: rerankerBench,
   search_chat: searchChatBench,
+  public_chat: publicChatBench,
   metadata_filter: metadataFilterBench,
   workflow: workflowBench,
   kafka_messages: kafkaMessagesBench,
