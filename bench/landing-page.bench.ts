@@ -14,7 +14,7 @@ const MIN_SCORE = 95;
  */
 export async function landingPageFigures(url: string) {
   const html = await get(url);
-  const assets = [...html.body.matchAll(/(?:src|href)="(\/a\/_assets\/[^"]+)"/g)].map((m) => new URL(m[1]!, url).href);
+  const assets = [...html.body.matchAll(/(?:src|href)="(\/assets\/landing\/[^"]+)"/g)].map((m) => new URL(m[1]!, url).href);
   const files = await Promise.all(assets.map(get));
   const bytes = (ext: string) => files.filter((f) => f.url.endsWith(ext)).reduce((sum, f) => sum + f.transferred, 0);
   const transferred = { html: html.transferred, js_gz: bytes('.js'), css_gz: bytes('.css'), total: html.transferred + bytes('.js') + bytes('.css') };

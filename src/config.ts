@@ -187,6 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  // How every call to a model provider is retried and timed out: the environment's, the workspaces' and the reranker.
+  const providerCalls = { maxRetries: e.KBQA_OPENAI_MAX_RETRIES, timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000 };
   return {
     port: e.PORT,
     host: e.HOST,
@@ -213,26 +215,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.KBQA_LOG_LEVEL,
     corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
     consoleSignInsPerMinute: e.KBQA_CONSOLE_SIGNINS_PER_MINUTE,
-    openai: e.OPENAI_API_KEY
-      ? {
-          apiKey: e.OPENAI_API_KEY,
-          baseUrl: e.OPENAI_BASE_URL,
-          ...openAiModels(e),
-          maxRetries: e.KBQA_OPENAI_MAX_RETRIES,
-          timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000,
-        }
-      : null,
-    workspaceProviders: { maxRetries: e.KBQA_OPENAI_MAX_RETRIES, timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000 },
+    openai: e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, ...openAiModels(e), ...providerCalls } : null,
+    workspaceProviders: providerCalls,
     defaultEmbeddingModel: e.KBQA_DEFAULT_EMBEDDING_MODEL,
-    rerank: e.KBQA_RERANK_URL
-      ? {
-          baseUrl: e.KBQA_RERANK_URL,
-          apiKey: e.KBQA_RERANK_API_KEY,
-          models: ids(e.KBQA_RERANK_MODELS),
-          maxRetries: e.KBQA_OPENAI_MAX_RETRIES,
-          timeoutMs: e.KBQA_OPENAI_TIMEOUT_S * 1000,
-        }
-      : null,
+    rerank: e.KBQA_RERANK_URL ? { baseUrl: e.KBQA_RERANK_URL, apiKey: e.KBQA_RERANK_API_KEY, models: ids(e.KBQA_RERANK_MODELS), ...providerCalls } : null,
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
     distributed: {

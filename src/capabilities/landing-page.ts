@@ -11,7 +11,7 @@ export const landingPage = defineCapability({
   events: agentVisitorEvents,
   deciders: [agentVisitorDecider],
   projections: [agentVisitorsProjection],
-  // The page's own files first: `/a/_assets/…` would otherwise match `/a/:slug/…` (no slug starts with `_`).
+  // The page's own files first: `/assets/landing/…` would otherwise match `/a/:slug/…` (no slug starts with `_`).
   routes: ({ services, settings }) => [
     ...landingAssetRoutes(),
     ...landingRoutes({ landing: services.landingPage, messagesPerMinutePerIp: settings.landing.messagesPerMinutePerIp, cookieKey: settings.landing.cookieKey, onServerError: settings.onServerError }),

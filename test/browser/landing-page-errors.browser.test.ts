@@ -82,7 +82,7 @@ test('the page runs under its CSP with no violation, and its assets are gzipped 
   page.on('pageerror', (error) => problems.push(error.message));
   const assets: { url: string; encoding?: string; cache?: string }[] = [];
   page.on('response', (response) => {
-    if (response.url().includes('/a/_assets/')) assets.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] });
+    if (response.url().includes('/assets/landing/')) assets.push({ url: response.url(), encoding: response.headers()['content-encoding'], cache: response.headers()['cache-control'] });
   });
   await landingPage(page).goto(url);
   await landingPage(page).ask('hi');

@@ -39,8 +39,8 @@ export async function startLandingTestServer() {
   app.use(async (ctx) => {
     const parts = ctx.path.split('/').slice(1).map(decodeURIComponent);
     if (parts[0] === 'host' && parts[1]) return hostPage(ctx, parts[1]);
+    if (parts[0] === 'assets' && parts[1] === 'landing' && parts[2]) return reply(ctx, await assets!.handle({ ctx, params: { file: parts[2] } } as never));
     if (parts[0] !== 'a' || !parts[1]) return notFound(ctx);
-    if (parts[1] === '_assets' && parts[2]) return reply(ctx, await assets!.handle({ ctx, params: { file: parts[2] } } as never));
     const agent = agents.get(parts[1]);
     if (!agent) return notFound(ctx, 'agent_not_found');
     const [, slug, action] = parts as [string, string, string | undefined];

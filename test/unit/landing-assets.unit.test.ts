@@ -7,7 +7,7 @@ import type { Reply } from '../../src/http/route.ts';
 
 const [assets] = landingAssetRoutes();
 
-/** The route's reply to GET /a/_assets/{file} with these request headers. */
+/** The route's reply to GET /assets/landing/{file} with these request headers. */
 function get(file: string, headers: Record<string, string> = {}) {
   const ctx = { get: (name: string) => headers[name] ?? '', acceptsEncodings: (...encodings: string[]) => (headers['accept-encoding']?.includes('gzip') ? 'gzip' : encodings.at(-1)) };
   return assets!.handle({ ctx: ctx as unknown as Context, params: { file } } as never) as Reply;

@@ -36,8 +36,8 @@ test('every script carries the nonce and none is inline code; the bundle and sty
   const html = renderLandingPage({ ...view, name: 'Helper', opening_message: 'Hi', suggested_questions: [] }, { nonce: 'abc123' });
   const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);
   t.true(scripts.every((attributes) => attributes.includes('nonce="abc123"')));
-  t.regex(html, /<script src="\/a\/_assets\/main-[A-Z0-9]+\.js" nonce="abc123" defer><\/script>/);
-  t.regex(html, /<link rel="stylesheet" href="\/a\/_assets\/style-[A-Z0-9]+\.css">/);
+  t.regex(html, /<script src="\/assets\/landing\/main-[A-Z0-9]+\.js" nonce="abc123" defer><\/script>/);
+  t.regex(html, /<link rel="stylesheet" href="\/assets\/landing\/style-[A-Z0-9]+\.css">/);
   t.false(/\son[a-z]+=/i.test(html), 'no inline event handler');
 });
 
@@ -62,6 +62,6 @@ test('the CSP allows only the nonce\'s scripts, this origin, and the allowed fra
 test('the embed snippet: the frame and the script, the owner\'s name and slug HTML-escaped', (t) => {
   t.deepEqual(embedSnippet('https://kb.example/', 'demo', 'Help "desk" <b>'), {
     iframe: '<iframe src="https://kb.example/a/demo" title="Help &#34;desk&#34; &#60;b&#62;" width="400" height="600" loading="lazy" allow="clipboard-write" style="border:0"></iframe>',
-    script: '<script src="https://kb.example/a/_assets/embed.js" data-kbqa-agent="demo" defer></script>',
+    script: '<script src="https://kb.example/assets/landing/embed.js" data-kbqa-agent="demo" defer></script>',
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The embed script (`<script src="{origin}/a/_assets/embed.js" data-kbqa-agent="{slug}" defer>`):
+ * The embed script (`<script src="{origin}/assets/landing/embed.js" data-kbqa-agent="{slug}" defer>`):
  * a chat bubble on someone else's page that opens the agent's landing page in a frame. It runs in
  * their page, so it touches nothing but the two elements it adds, sets no globals, and styles
  * through the CSSOM (which their CSP's style-src does not block, unlike style attributes).

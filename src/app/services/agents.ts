@@ -36,7 +36,7 @@ export function knowledgeBasesOfAgent(doc: AgentDoc): string[] | null {
 export const publicUrl = (slug: string) => `/a/${slug}`;
 
 /** The landing page's address: random and url-safe (16 characters, 96 bits), unrelated to the agent's id. */
-/** 96 random bits, url-safe; never starting with `_` or `-`, since `/a/_assets/…` is the page's own files. */
+/** 96 random bits, url-safe; never starting with `_` or `-`, since `/assets/landing/…` is the page's own files. */
 function newSlug(): string {
   for (;;) {
     const slug = randomBytes(12).toString('base64url');

@@ -8,7 +8,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SHORT = 'public, max-age=300';
 
 /**
- * `GET /a/_assets/{file}`: the landing page's script and style (capability `landing-page`). Calling
+ * `GET /assets/landing/{file}`: the landing page's script and style (capability `landing-page`). Calling
  * this builds the bundle (bundle.ts), so a server whose page cannot build fails at start, not at its
  * first visitor.
  */
@@ -17,9 +17,9 @@ export function landingAssetRoutes(): RouteSpec[] {
   return [
     route({
       method: 'get',
-      path: '/a/_assets/:file',
+      path: '/assets/landing/:file',
       summary: "The landing page's script and style, and the embed script",
-      tag: 'Landing page',
+      tag: 'landing',
       scope: 'public',
       operationId: 'getLandingPageAsset',
       // Also text/css for the style; OpenAPI describes the script, the common case.

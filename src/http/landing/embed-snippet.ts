@@ -10,6 +10,6 @@ export function embedSnippet(origin: string, slug: string, name: string): { ifra
   const page = escapeHtml(`${base}/a/${encodeURIComponent(slug)}`);
   return {
     iframe: `<iframe src="${page}" title="${escapeHtml(name)}" width="400" height="600" loading="lazy" allow="clipboard-write" style="border:0"></iframe>`,
-    script: `<script src="${escapeHtml(`${base}/a/_assets/embed.js`)}" data-kbqa-agent="${escapeHtml(slug)}" defer></script>`,
+    script: `<script src="${escapeHtml(`${base}/assets/landing/embed.js`)}" data-kbqa-agent="${escapeHtml(slug)}" defer></script>`,
   };
 }

@@ -27,7 +27,7 @@ async function visitor(w: World): Promise<{ cookie: string; messageId: string }>
 }
 
 export const recipes: Record<string, Recipe[]> = {
-  'GET /a/_assets/{file}': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/a/_assets/embed.js' }) }],
+  'GET /assets/landing/{file}': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/assets/landing/embed.js' }) }],
   'GET /a/{slug}': [{ via: 'public', ok: 200, request: async (_t, w) => ({ method: 'GET', path: `/a/${await slug(w)}` }) }],
   'POST /a/{slug}/chat': [{ via: 'public', ok: 200, request: async (_t, w) => ({ method: 'POST', path: `/a/${await slug(w)}/chat`, json: { messages: [{ role: 'user', content: QUESTION }] } }) }],
   'GET /a/{slug}/pages/{document_id}/{n}': [
