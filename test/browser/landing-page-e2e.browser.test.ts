@@ -99,3 +99,22 @@ test('an agent whose name and answer carry markup shows it as text: nothing of i
     await context.close();
   }
 });
+
+test('an agent behind an access code asks for it, then answers a conversation of several questions', async (t) => {
+  const { url } = await publish({ public: { access_code: 'turbine-42' } });
+  const context = await browser.newContext();
+  try {
+    const driver = landingPage(await context.newPage());
+    await driver.goto(url);
+    await driver.accessCodeBox().waitFor();
+    await driver.giveAccessCode('turbine-42');
+    const first = await driver.ask('How long is each Zephyr-9 blade?');
+    t.true((await first.textContent())!.includes('78'));
+    // The page sends the conversation so far, as chat completions take it; the server answers the last question.
+    const second = await driver.ask('What is the rated power of the Zephyr-9?');
+    t.truthy((await second.textContent())!.trim());
+    t.is((await driver.counts()).questions, 2);
+  } finally {
+    await context.close();
+  }
+});
