@@ -1,5 +1,5 @@
 /**
- * Writes the sample documents in samples/ that the README's quick start and `kbqa demo` load: a
+ * Writes the sample documents in samples/ that the quick start (docs/getting-started.md) and `kbqa demo` load: a
  * fictional wind turbine, the Zephyr-9, in three formats (PDF manual, DOCX service notes, XLSX
  * price list). The outputs are committed, so a fresh clone has them; run this again only to change
  * them (`node --import tsx scripts/make-samples.ts`). Every fact in them is invented.

@@ -20,7 +20,7 @@ const USAGE = `usage: kbqa <command>
                                           base 'demo' through a running server (key: --key or
                                           KBQA_API_KEY; url: http://localhost:$PORT); prints its id
 
-Configuration comes from the environment (see README): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY,
+Configuration comes from the environment (see docs/configuration.md): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY,
 EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
 
 async function run(argv: string[]) {

@@ -47,7 +47,7 @@ export type Infrastructure = {
   perStreamOrder: boolean;
   /** Publishes the log to the bus's topics (Kafka only; the in-process bus reads the log itself). */
   startRelay: (() => Promise<RelayHandle>) | null;
-  /** The adapter behind each port, for the startup log and the README's table. */
+  /** The adapter behind each port, for the startup log and the table in docs/deployment.md. */
   adapters: Record<string, string>;
   close(): Promise<void>;
 };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A fenced block of the README marked `<!-- quickstart:<kind> -->` on the line before it. */
+/** A fenced block of the quick start (docs/getting-started.md, linked from the README's first section) marked `<!-- quickstart:<kind> -->` on the line before it. */
 export type MarkedBlock = { kind: string; body: string };
 
 export function markedBlocks(readmePath: string): MarkedBlock[] {
@@ -10,7 +10,8 @@ export function markedBlocks(readmePath: string): MarkedBlock[] {
   return [...text.matchAll(marked)].map((m) => ({ kind: m[1]!, body: m[2]! }));
 }
 
-export const readmePath = (root: string) => join(root, 'README.md');
+/** The README opens with `npm start` and `npm test` and links here; the walkthrough with its marked blocks lives here. */
+export const readmePath = (root: string) => join(root, 'docs', 'getting-started.md');
 
 /**
  * What the README shows is an excerpt: `…` stands for what varies (ids, scores) or is left out.

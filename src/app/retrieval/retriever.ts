@@ -11,7 +11,7 @@ export type RetrievalQuery = {
   signal?: AbortSignal;
 };
 
-/** A chunk a recall found, with that recall's 0..1 score (see README, Search: `score`). */
+/** A chunk a recall found, with that recall's 0..1 score (see docs/api/search.md: `score`). */
 export type ScoredHit = { id: string; documentId: string; score: number };
 
 /** One recall (vector, keyword, graph): a query in, the best chunks out, best first. */

@@ -13,7 +13,7 @@ export type Candidate = {
   scores: Partial<Record<Recall, number>>;
   /** Reciprocal-rank fusion, scaled so 1 means first in every recall that ran. */
   fused: number;
-  /** The relevance reported to clients (see `score` in README: the strongest recall's score). */
+  /** The relevance reported to clients (see `score` in docs/api/search.md: the strongest recall's score). */
   score: number;
 };
 
