@@ -67,7 +67,7 @@ export interface paths {
         get: operations["getModelProvider"];
         put?: never;
         post?: never;
-        /** Delete a model provider and destroy its API key (409 in_use while knowledge bases use its models) */
+        /** Delete a model provider and destroy its API key (409 in_use while knowledge bases or agents use its models) */
         delete: operations["deleteModelProvider"];
         options?: never;
         head?: never;
@@ -714,6 +714,23 @@ export interface paths {
         };
         /** List an agent’s published versions */
         get: operations["listAgentVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/landing/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The landing page's script and style, and the embed script */
+        get: operations["getLandingPageAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6100,6 +6117,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getLandingPageAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["ServerError"];
         };
     };
