@@ -55,7 +55,7 @@ export function providerModels(provider: ModelProviderDoc): ModelInfo[] {
  *
  * While knowledge bases or agents name a provider's models, it is neither deleted nor renamed, nor
  * are those models dropped (409 `in_use` naming them). `isDeploymentModel`: ids the deployment
- * serves are its own even with a slash (`BAAI/bge-m3`), so they hold no provider of that name.
+ * serves are its own even with a slash (`intfloat/e5-large-v2`), so they hold no provider of that name.
  */
 export function createModelProviderService(ctx: AppContext, secrets: SecretStore, probe: ModelProviderProbe, isDeploymentModel: (id: string) => boolean = () => false) {
   const { readModels } = ctx;

@@ -26,7 +26,7 @@ export const agentUses = (agent: { id: string; draft: { name: string; model: str
 
 /**
  * The provider's model a use names, or null when it names none of its. `isDeployment`: the ids the
- * deployment serves are its own even with a slash in them (`BAAI/bge-m3`), as lookups find them first.
+ * deployment serves are its own even with a slash in them (`intfloat/e5-large-v2`), as lookups find them first.
  */
 function ownModel(providerName: string, model: string | null, isDeployment: (id: string) => boolean) {
   if (model === null || isDeployment(model)) return null;
