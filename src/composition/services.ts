@@ -93,7 +93,7 @@ export function createServices(deps: ServiceDeps) {
     vectorStoreSearch: createVectorStoreSearch({ search, stores: vectorStores, readModels: ctx.readModels }),
     vectorStoreBatches: createVectorStoreBatches(vectorStores, ctx.now),
     secrets: createSecretService(ctx, deps.secrets),
-    modelProviders: createModelProviderService(ctx, deps.secrets, deps.probe),
+    modelProviders: createModelProviderService(ctx, deps.secrets, deps.probe, (id) => models.get(id) !== undefined),
     // The workspace providers' models, resolved and listed through one cache that their events evict.
     workspaceModels: deps.workspaceModels,
     consoleSessions: createConsoleSessions({ authenticator: deps.authenticator, key: deps.consoleSessionKey, now: ctx.now }),

@@ -67,6 +67,18 @@ test('openai-compatible › a provider that keeps failing fails the call after t
   }
 });
 
+test('openai-compatible › vectors of another size than listed are the provider’s bad answer (502), naming both sizes', async (t) => {
+  const server = await startEmbeddingsServer({ dimensions: 8 });
+  try {
+    const client = createOpenAiClient({ apiKey: 'k', baseURL: server.baseUrl, maxRetries: 0, timeoutMs: 5000 });
+    const error = await t.throwsAsync(createOpenAiEmbedder({ client, model: 'emb-listed-6', dimensions: 6 }).embed(['x']));
+    t.like(error, { status: 502, code: 'provider_bad_response' });
+    t.regex(error!.message, /'emb-listed-6' made vectors of 8 dimensions where 6 were expected/);
+  } finally {
+    await server.close();
+  }
+});
+
 const realKey = process.env.OPENAI_API_KEY;
 if (realKey) {
   test('openai (real API, OPENAI_API_KEY set) › embeds two texts', async (t) => {

@@ -181,12 +181,17 @@ test.serial('a provider whose models a knowledge base uses is not deleted (409 i
   const renamed = await server.call('PATCH', `/v1/model-providers/${id}`, { json: { name: 'elsewhere' } });
   t.is(renamed.status, 409);
   t.is(renamed.body.error.code, 'in_use');
+  t.true(renamed.body.error.message.includes(kb.body.id) && renamed.body.error.message.includes(reranks.body.id), renamed.body.error.message);
   const patchModels = (models: unknown[]) => server.call('PATCH', `/v1/model-providers/${id}`, { json: { models } });
-  for (const models of [[rerank], [{ ...embed, dimensions: 16 }, rerank], [embed]]) {
-    const stranded = await patchModels(models);
-    t.is(stranded.status, 409, JSON.stringify(models));
-    t.is(stranded.body.error.code, 'in_use');
+  // Each list strands one of the two: the message names that one.
+  for (const [models, stranded] of [[[rerank], kb], [[{ ...embed, dimensions: 16 }, rerank], kb], [[embed], reranks]] as const) {
+    const refusedModels = await patchModels([...models]);
+    t.is(refusedModels.status, 409, JSON.stringify(models));
+    t.is(refusedModels.body.error.code, 'in_use');
+    t.true(refusedModels.body.error.message.includes(stranded.body.id), refusedModels.body.error.message);
   }
+  // Nothing changed: the provider is still there, under its name, with its models.
+  t.like((await server.call('GET', `/v1/model-providers/${id}`)).body, { name: 'in-use', models: [embed, rerank, { id: 'loop-chat', type: 'chat' }] });
   // Models no knowledge base uses come and go freely.
   t.is((await patchModels([embed, rerank])).status, 200);
   t.is((await server.call('DELETE', `/v1/knowledge-bases/${kb.body.id}`)).status, 200);

@@ -1,9 +1,12 @@
 import { createServer } from 'node:net';
 import test from 'ava';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
 import { type ChatServer, startChatServer } from '../helpers/provider-servers.ts';
 import { settledDocument } from '../helpers/documents.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 const PROVIDER_KEY = 'sk-workspace-provider-1a2b';
 let server: TestServer;
@@ -73,6 +76,83 @@ test.serial('grounded in a knowledge base, the provider’s model gets the retri
   t.true(JSON.stringify(provider.requests.at(-1)!.body.messages).includes('4417'));
   await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
   await server.call('DELETE', `/v1/model-providers/${created.body.id}`);
+});
+
+test.serial('the quick-start chat and MCP’s ask tool name a workspace chat model too, resolved by the caller’s workspace', async (t) => {
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'elsewhere', base_url: provider.baseUrl, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'tides' } })).body.id as string;
+  const upload = await server.call('POST', `/v1/knowledge-bases/${kb}/documents`, { json: { name: 'tide.md', text: 'High tide at the pier is at noon.' } });
+  t.is((await settledDocument(server, kb, upload.body.data[0].id)).status, 'ready');
+
+  const quick = await server.call('POST', '/v1/chat', { json: { model: 'elsewhere/loop-chat', knowledge_base_id: kb, messages: [{ role: 'user', content: 'When is high tide?' }] } });
+  t.is(quick.status, 200, JSON.stringify(quick.body));
+  t.like(quick.body, { object: 'chat.answer', model: 'elsewhere/loop-chat', content: 'Hello from the loopback.' });
+
+  const ask = async (key: string, knowledge_base_id: string) => {
+    const client = new Client({ name: 'kbqa-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      return (await client.callTool({ name: 'ask', arguments: { knowledge_base_id, question: 'When is high tide?', model: 'elsewhere/loop-chat' } })) as CallToolResult;
+    } finally {
+      await client.close();
+    }
+  };
+  const before = provider.requests.length;
+  const answered = await ask(ADMIN_KEY, kb);
+  t.falsy(answered.isError, JSON.stringify(answered.content));
+  t.like(answered.structuredContent, { model: 'elsewhere/loop-chat', answer: 'Hello from the loopback.' });
+  t.is(provider.requests.length, before + 1);
+  t.true(JSON.stringify(provider.requests.at(-1)!.body.messages).includes('noon'));
+
+  // Another workspace's key, over a knowledge base of its own: the name finds nothing, and the provider is not called.
+  const theirs = (await server.call('POST', '/v1/knowledge-bases', { key: other, json: { name: 'theirs' } })).body.id as string;
+  const foreign = await ask(other, theirs);
+  t.true(foreign.isError);
+  t.regex((foreign.content[0] as { text: string }).text, /^model_not_found: /);
+  t.is(provider.requests.length, before + 1);
+  await server.call('DELETE', `/v1/knowledge-bases/${kb}`);
+  await server.call('DELETE', `/v1/knowledge-bases/${theirs}`, { key: other });
+  await server.call('DELETE', `/v1/model-providers/${created.body.id}`);
+});
+
+test.serial('an agent names a workspace chat model: it answers in the API and on its page; another workspace cannot name it', async (t) => {
+  const created = await server.call('POST', '/v1/model-providers', { json: { name: 'persona', base_url: provider.baseUrl, api_key: PROVIDER_KEY, models: [{ id: 'loop-chat', type: 'chat' }] } });
+  const agent = await server.call('POST', '/v1/agents', { json: { name: 'Greeter', model: 'persona/loop-chat', instructions: 'Greet.' } });
+  t.is(agent.status, 201, JSON.stringify(agent.body));
+  const slug = ((await server.call('POST', `/v1/agents/${agent.body.id}/publish`)).body.public_url as string).slice('/a/'.length);
+  const before = provider.requests.length;
+  const api = await server.call('POST', '/v1/chat/completions', { json: { model: agent.body.id, messages: [{ role: 'user', content: 'Hi' }] } });
+  t.is(api.status, 200, JSON.stringify(api.body));
+  t.is(api.body.choices[0].message.content, 'Hello from the loopback.');
+  const page = await server.call('POST', `/a/${slug}/chat`, { key: null, json: { messages: [{ role: 'user', content: 'Hi' }] } });
+  t.is(page.status, 200, JSON.stringify(page.body));
+  t.is(page.body.choices[0].message.content, 'Hello from the loopback.');
+  t.is(provider.requests.length, before + 2);
+  t.is(provider.requests.at(-1)!.authorization, `Bearer ${PROVIDER_KEY}`);
+  t.true(JSON.stringify(provider.requests.at(-1)!.body.messages).includes('Greet.'));
+
+  const foreign = await server.call('POST', '/v1/agents', { key: other, json: { name: 'Greeter', model: 'persona/loop-chat' } });
+  t.is(foreign.status, 400);
+  t.like(foreign.body.error, { code: 'model_not_found', param: 'model' });
+
+  // While the agent (its draft or its published page) names the model, the provider stays: 409 in_use naming the agent.
+  const provider_ = `/v1/model-providers/${created.body.id}`;
+  const refusals = [
+    await server.call('DELETE', provider_),
+    await server.call('PATCH', provider_, { json: { name: 'renamed' } }),
+    await server.call('PATCH', provider_, { json: { models: [{ id: 'other-chat', type: 'chat' }] } }),
+  ];
+  for (const refused of refusals) {
+    t.is(refused.status, 409);
+    t.is(refused.body.error.code, 'in_use');
+    t.true(refused.body.error.message.includes(`Greeter (${agent.body.id})`), refused.body.error.message);
+  }
+  // The draft moved to another model, the published version still names it; once unpublished, nothing does.
+  t.is((await server.call('PATCH', `/v1/agents/${agent.body.id}`, { json: { model: 'kbqa-extractive' } })).status, 200);
+  t.is((await server.call('DELETE', provider_)).status, 409);
+  t.is((await server.call('POST', `/v1/agents/${agent.body.id}/unpublish`)).status, 200);
+  t.is((await server.call('DELETE', provider_)).status, 200);
+  await server.call('DELETE', `/v1/agents/${agent.body.id}`);
 });
 
 test.serial('a workflow’s LLM node names a workspace chat model: created and run with the run’s workspace, refused to another', async (t) => {

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { knowledgeBasesUsing, modelProviderDecider, type ModelProviderEvent, providerModelRef } from '../../src/domain/model-provider/model-provider.ts';
+import { agentUses, knowledgeBaseUses, strandedBy, usersOf } from '../../src/domain/model-provider/in-use.ts';
+import { modelProviderDecider, type ModelProviderEvent, providerModelRef } from '../../src/domain/model-provider/model-provider.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 
 const spec = deciderSpec(modelProviderDecider);
@@ -49,6 +50,42 @@ test('{provider}/{model} splits at the first slash; the knowledge bases using a 
   t.deepEqual(providerModelRef('acme/org/model'), { provider: 'acme', model: 'org/model' });
   t.is(providerModelRef('kbqa-hash-embed-512'), null);
   t.is(providerModelRef('/x'), null);
-  const kb = (id: string, embedding_model: string, rerank: string | null) => ({ id, settings: { embedding_model, rerank: { model: rerank } } });
-  t.deepEqual(knowledgeBasesUsing('acme', [kb('a', 'acme/e', null), kb('b', 'kbqa-hash-embed-512', 'acme/r'), kb('c', 'acme-two/e', null), kb('d', 'kbqa-hash-embed-512', null)]), ['a', 'b']);
+  const kb = (id: string, embedding_model: string, rerank: string | null) => knowledgeBaseUses({ id, settings: { embedding_model, rerank: { model: rerank } } });
+  const none = () => false;
+  t.deepEqual(usersOf('acme', [kb('a', 'acme/e', null), kb('b', 'kbqa-hash-embed-512', 'acme/r'), kb('c', 'acme-two/e', null), kb('d', 'kbqa-hash-embed-512', null)], none), ['a', 'b']);
+});
+
+const agent = (id: string, draft: string, published: string | null) => agentUses({ id, draft: { name: `Agent ${id}`, model: draft }, published: published === null ? null : { config: { model: published } } });
+
+test('an agent uses a provider by its draft’s or its published version’s chat model, and is named with its id', (t) => {
+  const none = () => false;
+  t.deepEqual(usersOf('acme', [agent('agt_1', 'acme/chat', null), agent('agt_2', 'kbqa-extractive', 'acme/chat'), agent('agt_3', 'kbqa-extractive', 'other/chat')], none), [
+    'Agent agt_1 (agt_1)',
+    'Agent agt_2 (agt_2)',
+  ]);
+});
+
+test('a deployment model with a slash in its id is the deployment’s, whatever provider shares its prefix', (t) => {
+  const deployment = (id: string) => id === 'acme/bge-m3';
+  const kbs = [knowledgeBaseUses({ id: 'kb_1', settings: { embedding_model: 'acme/bge-m3', rerank: { model: null } } })];
+  t.deepEqual(usersOf('acme', kbs, deployment), []);
+  t.deepEqual(usersOf('acme', kbs, () => false), ['kb_1']);
+  t.deepEqual(strandedBy('acme', [], [{ id: 'bge-m3', type: 'embedding', dimensions: 4 }], kbs, deployment), []);
+});
+
+test('a model list strands the users of a model it drops, or of an embedding model it resizes; other changes are free', (t) => {
+  const none = () => false;
+  const current = [
+    { id: 'e', type: 'embedding' as const, dimensions: 8 },
+    { id: 'r', type: 'rerank' as const },
+    { id: 'c', type: 'chat' as const },
+  ];
+  const users = [knowledgeBaseUses({ id: 'kb_e', settings: { embedding_model: 'acme/e', rerank: { model: 'acme/r' } } }), agent('agt_c', 'acme/c', null)];
+  t.deepEqual(strandedBy('acme', current, current, users, none), []);
+  t.deepEqual(strandedBy('acme', [...current, { id: 'new', type: 'chat' }], current, users, none), []);
+  t.deepEqual(strandedBy('acme', [current[0]!, current[2]!], current, users, none), ['kb_e']);
+  t.deepEqual(strandedBy('acme', [{ ...current[0]!, dimensions: 16 }, current[1]!, current[2]!], current, users, none), ['kb_e']);
+  t.deepEqual(strandedBy('acme', [current[0]!, current[1]!], current, users, none), ['Agent agt_c (agt_c)']);
+  // The same id with another type is another model: a chat model turned embedding strands its agent.
+  t.deepEqual(strandedBy('acme', [current[0]!, current[1]!, { id: 'c', type: 'embedding', dimensions: 4 }], current, users, none), ['Agent agt_c (agt_c)']);
 });

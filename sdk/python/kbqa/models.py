@@ -48,10 +48,11 @@ class Model(_Result):
     id: str
     created: int
     owned_by: str
-    """``kbqa`` (the offline models), ``deployment`` (the environment's providers), or the name of
-    the workspace's model provider whose model this is (its id is then ``{provider}/{model}``)."""
+    """``kbqa`` (the offline models), ``deployment`` (the environment's providers), the name of
+    the workspace's model provider whose model this is (its id is then ``{provider}/{model}``), or
+    ``agent`` for a published agent (its id is ``agt_…``)."""
     type: Optional[str]
-    """``chat``, ``embedding`` or ``rerank``: what the model is for (None from a server that does not say)."""
+    """``chat``, ``embedding``, ``rerank`` or ``agent``: what the model is for (None from a server that does not say)."""
     raw: Dict[str, Any] = _raw()
 
 

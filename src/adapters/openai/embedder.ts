@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { Embedder } from '../../ports/models.ts';
-import { toProviderApiError } from './provider-errors.ts';
+import { providerBadResponse, toProviderApiError } from './provider-errors.ts';
 
 export type OpenAiEmbedderOptions = {
   client: OpenAI;
@@ -32,10 +32,11 @@ export function createOpenAiEmbedder({ client, model, dimensions, batchSize = 12
         });
         // Providers may answer out of order; `index` says which input each vector belongs to.
         const ordered = [...response.data].sort((a, b) => a.index - b.index);
-        if (ordered.length !== input.length) throw new Error(`embedding provider returned ${ordered.length} vectors for ${input.length} inputs`);
+        // A wrong answer is the provider's (or its listed dimensions'), never ours: a 502 that names it, not a 500.
+        if (ordered.length !== input.length) throw providerBadResponse('embedding', `${ordered.length} vectors for ${input.length} inputs`);
         for (const item of ordered) {
           if (item.embedding.length !== size) {
-            throw new Error(`${model} returned ${item.embedding.length} dimensions, expected ${size}`);
+            throw providerBadResponse('embedding', `'${model}' made vectors of ${item.embedding.length} dimensions where ${size} were expected (the dimensions its model entry lists, or the request's)`);
           }
           out.push(Float32Array.from(item.embedding));
         }

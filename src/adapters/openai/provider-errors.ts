@@ -55,8 +55,9 @@ export const providerTimeout = (provider: string) =>
 export const providerUnavailable = (provider: string, cause?: string) =>
   new ApiError(502, 'server_error', 'provider_unavailable', cause ? `The ${provider} provider could not be reached: ${cause}.` : `The ${provider} provider is unavailable; retry later.`);
 
-export const providerBadResponse = (provider: string) =>
-  new ApiError(502, 'server_error', 'provider_bad_response', `The ${provider} provider sent an answer this server could not read.`);
+/** `detail`: what was wrong with it, when that tells the operator what to fix (an embedding model's dimensions set wrong). */
+export const providerBadResponse = (provider: string, detail?: string) =>
+  new ApiError(502, 'server_error', 'provider_bad_response', `The ${provider} provider sent an answer this server could not ${detail ? `use: ${detail}` : 'read'}.`);
 
 /**
  * Any failure of a provider call as our API error: OpenAI SDK errors, fetch's TimeoutError and

@@ -1,7 +1,9 @@
+import type { AgentDoc } from '../../../projections/agents/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { ModelProviderDoc } from '../../../projections/model-providers/index.ts';
 import type { ModelProvider } from '../../../schemas/http/model-providers.ts';
-import { knowledgeBasesStranded, knowledgeBasesUsing, type ProviderChanges, modelProviderDecider } from '../../domain/model-provider/model-provider.ts';
+import { agentUses, knowledgeBaseUses, type ModelUser, strandedBy, usersOf } from '../../domain/model-provider/in-use.ts';
+import { type ProviderChanges, modelProviderDecider } from '../../domain/model-provider/model-provider.ts';
 import { ApiError } from '../../ports/api-error.ts';
 import type { ModelProviderProbe } from '../../ports/model-provider-probe.ts';
 import type { ModelInfo } from '../../ports/models.ts';
@@ -50,8 +52,12 @@ export function providerModels(provider: ModelProviderDoc): ModelInfo[] {
  * A name is held by a claim of its own stream (app/provider-names.ts) from before the provider is
  * created or renamed until it is deleted or renamed again, so two requests racing for one name
  * cannot both have it.
+ *
+ * While knowledge bases or agents name a provider's models, it is neither deleted nor renamed, nor
+ * are those models dropped (409 `in_use` naming them). `isDeploymentModel`: ids the deployment
+ * serves are its own even with a slash (`intfloat/e5-large-v2`), so they hold no provider of that name.
  */
-export function createModelProviderService(ctx: AppContext, secrets: SecretStore, probe: ModelProviderProbe) {
+export function createModelProviderService(ctx: AppContext, secrets: SecretStore, probe: ModelProviderProbe, isDeploymentModel: (id: string) => boolean = () => false) {
   const { readModels } = ctx;
 
   async function find(principal: Principal, id: string): Promise<ModelProviderDoc> {
@@ -61,20 +67,28 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
     return doc;
   }
 
-  async function requireUnused(provider: ModelProviderDoc, doing: string) {
-    const using = knowledgeBasesUsing(provider.name, await allOf<KnowledgeBaseDoc>(readModels, 'knowledge_bases', provider.workspace_id));
-    if (using.length > 0) {
-      throw conflictError('in_use', `Cannot ${doing} model provider '${provider.name}': knowledge bases use its models: ${using.join(', ')}. Change their embedding_model and rerank.model first.`);
-    }
+  /** What names models in the workspace: its knowledge bases and its agents, each told apart in a refusal. */
+  async function modelUsers(workspaceId: string) {
+    const [kbs, agents] = await Promise.all([allOf<KnowledgeBaseDoc>(readModels, 'knowledge_bases', workspaceId), allOf<AgentDoc>(readModels, 'agents', workspaceId)]);
+    return { knowledgeBases: kbs.map(knowledgeBaseUses), agents: agents.map(agentUses) };
   }
 
-  /** A knowledge base's embedding model may not leave the list or change its dimensions, nor its rerank model leave it. */
-  async function requireModelsKept(provider: ModelProviderDoc, models: ModelProviderDoc['models']) {
-    const stranded = knowledgeBasesStranded(provider.name, models, await allOf<KnowledgeBaseDoc>(readModels, 'knowledge_bases', provider.workspace_id), provider.models);
-    if (stranded.length > 0) {
-      throw conflictError('in_use', `Cannot change the models of model provider '${provider.name}': knowledge bases use the models dropped or resized: ${stranded.join(', ')}. Change their embedding_model and rerank.model first.`);
-    }
+  /** `pick` finds the users concerned among each kind; a refusal names them all, or there is none. */
+  async function refuseIfUsed(provider: ModelProviderDoc, pick: (users: ModelUser[]) => string[], cannot: string, uses: string) {
+    const { knowledgeBases, agents } = await modelUsers(provider.workspace_id);
+    const named = [['knowledge bases', pick(knowledgeBases)], ['agents', pick(agents)]] as const;
+    const found = named.filter(([, labels]) => labels.length > 0).map(([kind, labels]) => `${kind} ${labels.join(', ')}`);
+    if (found.length === 0) return;
+    throw conflictError('in_use', `Cannot ${cannot} model provider '${provider.name}': ${found.join(' and ')} ${uses}. Change their models first (a knowledge base's embedding_model and rerank.model, an agent's model).`);
   }
+
+  /** Knowledge bases and agents name the provider's models by its name: deleting or renaming it would strand them. */
+  const requireUnused = (provider: ModelProviderDoc, doing: string) =>
+    refuseIfUsed(provider, (users) => usersOf(provider.name, users, isDeploymentModel), doing, 'use its models');
+
+  /** A model they use may not leave the list, nor an embedding model change its dimensions. */
+  const requireModelsKept = (provider: ModelProviderDoc, models: ModelProviderDoc['models']) =>
+    refuseIfUsed(provider, (users) => strandedBy(provider.name, models, provider.models, users, isDeploymentModel), 'change the models of', 'use the models dropped or resized');
 
   async function keyOf(provider: ModelProviderDoc): Promise<string> {
     const key = await secrets.get(provider.workspace_id, provider.secret_ref);
@@ -122,7 +136,7 @@ export function createModelProviderService(ctx: AppContext, secrets: SecretStore
       const renamed = patch.name !== undefined && patch.name !== current.name;
       const newName = { workspaceId: current.workspace_id, name: patch.name ?? current.name, providerId: id };
       if (renamed) {
-        // Knowledge bases name the provider's models by its name: renaming would strand them.
+        // Knowledge bases and agents name the provider's models by its name: renaming would strand them.
         await requireUnused(current, 'rename');
         if (!(await claimProviderName(ctx, newName, metadata))) throw nameTaken(newName.name);
       }

@@ -3,6 +3,7 @@ import type { ModelProviderDoc } from '../../../projections/model-providers/inde
 import { modelProviderEvents } from '../../../schemas/events/model-provider.ts';
 import { hasType, type RecordedEvent } from '../../../schemas/events/recorded.ts';
 import { providerModelRef } from '../../domain/model-provider/model-provider.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { ChatModel, Embedder, ModelInfo, Reranker } from '../../ports/models.ts';
 import type { ProviderModelFactories, ProviderModelSpec } from '../../ports/provider-models.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
@@ -14,17 +15,27 @@ const PROVIDER_EVENTS = new Set(Object.keys(modelProviderEvents) as (keyof typeo
 type Kind = ModelInfo['kind'];
 type Client = ChatModel | Embedder | Reranker;
 
+/**
+ * The provider and its model are there but its key is not in this process's secret store (one with
+ * a data directory of its own, docs/model-providers.md): a fault of the deployment, said as one
+ * rather than as a model that does not exist. A 503, so a consumer's retries may outlast a key
+ * being replaced at that moment.
+ */
+const keyUnavailable = (provider: string) =>
+  new ApiError(503, 'server_error', 'provider_key_unavailable', `The API key of model provider '${provider}' is not in this server's secret store.`);
+
 /** What a provider's model entry tells, with its key: enough to build its client. */
 type Found = ProviderModelSpec & { dimensions?: number };
 
 /**
  * `{provider}/{model}` → the chat model, embedder or reranker of that workspace's provider, or
  * undefined when the workspace has no such provider or the provider lists no such model of that
- * type (another workspace's provider is never looked at: the lookup is by workspace). An embedding
- * model without `dimensions` in its entry is undefined too: its vectors could not be checked. A resolved model (its
- * client, holding the decrypted key) is cached for `ttlMs`: `apply` evicts a workspace's entries the
- * moment this process projects one of its providers' events, and the TTL bounds how long a change
- * made through another process goes unseen. Misses are not cached, so a new provider works at once.
+ * type (another workspace's provider is never looked at: the lookup is by workspace); a 503 when
+ * its key cannot be read here. An embedding model without `dimensions` in its entry is undefined
+ * too: its vectors could not be checked. A resolved model (its client, holding the decrypted key)
+ * is cached for `ttlMs`: `apply` evicts a workspace's entries the moment this process projects one
+ * of its providers' events, and the TTL bounds how long a change made through another process goes
+ * unseen. Misses and failures are not cached, so a new provider works at once.
  */
 export function createWorkspaceModelResolver({
   readModels,
@@ -61,7 +72,7 @@ export function createWorkspaceModelResolver({
     if (!found || !info) return undefined;
     const { provider, entry } = found;
     const apiKey = await secrets.get(workspaceId, provider.secret_ref);
-    if (apiKey === null) return undefined;
+    if (apiKey === null) throw keyUnavailable(provider.name);
     return { baseUrl: provider.base_url, apiKey, model: found.model, info, ...(entry.dimensions !== undefined && { dimensions: entry.dimensions }) };
   }
 

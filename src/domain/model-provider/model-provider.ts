@@ -80,29 +80,3 @@ export function providerModelRef(modelId: string): { provider: string; model: st
   if (slash <= 0 || slash === modelId.length - 1) return null;
   return { provider: modelId.slice(0, slash), model: modelId.slice(slash + 1) };
 }
-
-type KnowledgeBaseModels = { id: string; settings: { embedding_model: string; rerank: { model: string | null } } };
-
-/** The knowledge bases whose embedding or rerank model is one of the provider's: while there are any, it may not go. */
-export function knowledgeBasesUsing(providerName: string, knowledgeBases: readonly KnowledgeBaseModels[]): string[] {
-  const uses = (model: string | null) => model !== null && providerModelRef(model)?.provider === providerName;
-  return knowledgeBases.filter((kb) => uses(kb.settings.embedding_model) || uses(kb.settings.rerank.model)).map((kb) => kb.id);
-}
-
-/**
- * The knowledge bases a new model list would strand: one whose embedding model leaves the list or
- * changes its dimensions (its index holds vectors of the old size), or whose rerank model leaves it.
- */
-export function knowledgeBasesStranded(providerName: string, models: readonly z.infer<typeof ProviderModel>[], knowledgeBases: readonly KnowledgeBaseModels[], current: readonly z.infer<typeof ProviderModel>[]): string[] {
-  const entry = (list: readonly z.infer<typeof ProviderModel>[], model: string | null, type: 'embedding' | 'rerank') => {
-    const ref = model === null ? null : providerModelRef(model);
-    return ref?.provider === providerName ? (list.find((m) => m.id === ref.model && m.type === type) ?? null) : undefined;
-  };
-  const stranded = (model: string | null, type: 'embedding' | 'rerank') => {
-    const before = entry(current, model, type);
-    if (before === undefined) return false;
-    const after = entry(models, model, type);
-    return after === null || (type === 'embedding' && after?.dimensions !== before?.dimensions);
-  };
-  return knowledgeBases.filter((kb) => stranded(kb.settings.embedding_model, 'embedding') || stranded(kb.settings.rerank.model, 'rerank')).map((kb) => kb.id);
-}

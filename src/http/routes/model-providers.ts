@@ -50,7 +50,7 @@ export function modelProviderRoutes(providers: ModelProviderService) {
     route({
       method: 'delete',
       path: '/v1/model-providers/:provider_id',
-      summary: 'Delete a model provider and destroy its API key (409 in_use while knowledge bases use its models)',
+      summary: 'Delete a model provider and destroy its API key (409 in_use while knowledge bases or agents use its models)',
       tag,
       scope: 'admin',
       response: Deleted('model_provider.deleted'),

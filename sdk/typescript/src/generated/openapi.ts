@@ -67,7 +67,7 @@ export interface paths {
         get: operations["getModelProvider"];
         put?: never;
         post?: never;
-        /** Delete a model provider and destroy its API key (409 in_use while knowledge bases use its models) */
+        /** Delete a model provider and destroy its API key (409 in_use while knowledge bases or agents use its models) */
         delete: operations["deleteModelProvider"];
         options?: never;
         head?: never;
