@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# The kbqa service. It ships TypeScript that tsx (a runtime dependency) compiles on load: no build step.
+# The kbqa service. It ships TypeScript that tsx (a runtime dependency) compiles on load; only the
+# console (web/console) is built ahead, in the `console` stage.
 #   docker build -t kbqa .
 #   docker run -p 2678:2678 -v kbqa-data:/data kbqa          embedded: everything under /data
 #   docker compose up                                        distributed: see docker-compose.yml
@@ -19,6 +20,19 @@ COPY vendor ./vendor
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --omit=dev --no-audit --no-fund
 
+# The console (web/console): built by Vite, a development dependency, so in a stage of its own with
+# every dependency and no install scripts (nothing native is needed to bundle); only dist/console leaves it.
+FROM ${NODE_IMAGE} AS console
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY vendor ./vendor
+RUN --mount=type=cache,target=/root/.npm \
+    npm ci --ignore-scripts --no-audit --no-fund
+COPY web ./web
+COPY sdk/typescript/src/generated ./sdk/typescript/src/generated
+COPY scripts/build-console.mjs ./scripts/
+RUN npm run build:console
+
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -37,6 +51,8 @@ COPY consumers ./consumers
 COPY samples ./samples
 # The landing page's sources: the server bundles them with esbuild when it starts (src/http/landing/bundle.ts).
 COPY web ./web
+# The console's build, served at / (src/http/console/).
+COPY --from=console /app/dist/console ./dist/console
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -18,9 +18,10 @@ export default defineConfig(
     rules: budgets,
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.{ts,tsx}'],
     extends: [tseslint.configs.base],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // The console's build config runs in Node, outside the console's browser project.
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['web/console/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname } },
     rules: { ...budgets, '@typescript-eslint/no-floating-promises': 'error' },
   },
 );

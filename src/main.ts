@@ -31,6 +31,8 @@ import { createMetrics } from './http/metrics.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { createHttpServer } from './http/server.ts';
 import { createApp, createOperationsApp } from './http/app.ts';
+import { readConsoleBuild } from './http/console/build-output.ts';
+import { consolePageFor } from './http/console/routes.ts';
 import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
@@ -221,6 +223,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     bodyPace: config.server.body,
     workflowBlockingWaitMs: config.workflowBlockingWaitMs,
     loadShedder,
+    console: readConsoleBuild(),
     consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
     version: VERSION,
     landing: landingSettings(config),
@@ -240,6 +243,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
     onServerError,
     logger,
     corsOrigins: config.corsOrigins,
+    pageFallback: consolePageFor(settings.console),
   });
 }
 

@@ -15,6 +15,7 @@ import type { DocumentParser, ParseLimits } from '../ports/document-parser.ts';
 import type { ParseLane } from '../domain/document/parse-lane.ts';
 import type { MediaTypeDetector } from '../ports/media-type-detector.ts';
 import type { SearchIndexes } from '../app/retrieval/retrieval.ts';
+import type { ConsoleBuild } from '../http/console/build-output.ts';
 
 /** What routes are built from besides the services: the HTTP settings that config.ts decides. */
 export type RouteSettings = {
@@ -29,6 +30,8 @@ export type RouteSettings = {
   /** How long a blocking workflow run is waited for before it answers 202. */
   workflowBlockingWaitMs: number;
   loadShedder: LoadShedder;
+  /** The console's built files (dist/console), or null when this installation has none. */
+  console: ConsoleBuild;
   /** Sign-ins to the console per client address (KBQA_CONSOLE_SIGNINS_PER_MINUTE). */
   consoleSignIns: RateLimiter;
   version: string;

@@ -4,6 +4,7 @@ import { agents } from './agents.ts';
 import { apiKeys } from './api-keys.ts';
 import type { ApiDeps, Capability, WorkerDeps } from './capability.ts';
 import { chat } from './chat.ts';
+import { consoleApp } from './console.ts';
 import { consoleSession } from './console-session.ts';
 import { conversations } from './conversations.ts';
 import { documents } from './documents.ts';
@@ -46,6 +47,7 @@ export const CAPABILITIES: readonly Capability[] = [
   files,
   vectorStores,
   consoleSession,
+  consoleApp,
 ];
 
 /** Every /v1 route and /mcp. */

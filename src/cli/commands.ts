@@ -34,7 +34,7 @@ export async function serve(config: Config, role: Role = 'all') {
   const hint = runtime.parts.api && !printed && !config.adminKey ? `No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n` : '';
   process.stdout.write(
     (runtime.parts.api
-      ? `KBQA listening on http://localhost:${http.port}/v1${where}\n`
+      ? `KBQA listening on http://localhost:${http.port}/v1${where}\nConsole: http://localhost:${http.port}/\n`
       : `KBQA ${role} running; health on http://localhost:${http.port}/readyz${where}\n`) + hint,
   );
   let stopping = false;

@@ -37,6 +37,8 @@ export type AppDeps = {
   onServerError: (error: unknown, requestId: string) => void;
   /** Where the access lines go (envelope.ts); without one there are none. */
   logger?: Logger;
+  /** A page for a browser request no route answers (the console's deep links), or undefined for the 404. */
+  pageFallback?: (ctx: Context) => Reply | undefined;
   /** Browser origins CORS allows (`*`: any); empty or absent, CORS is off. */
   corsOrigins?: readonly string[];
 };
@@ -58,6 +60,13 @@ export function createApp(deps: AppDeps): Koa {
   ];
   const readJson = jsonReader(deps.maxJsonBytes, deps.bodyPace);
   const table = createRouteTable(routes, (ctx, spec, params) => dispatch(ctx, spec, params, deps, readJson), (ctx, allowed) => {
+    const page = allowed.length === 0 ? deps.pageFallback?.(ctx) : undefined;
+    if (page) {
+      ctx.status = page.status ?? 200;
+      if (page.headers) ctx.set(page.headers);
+      ctx.body = page.body;
+      return;
+    }
     if (allowed.length === 0) throw new ApiError(404, 'not_found_error', 'route_not_found', `No route for ${ctx.method} ${ctx.path}.`);
     throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `Use ${allowed.join(', ')} on ${ctx.path}.`, { headers: { allow: allowed.join(', ') } });
   });

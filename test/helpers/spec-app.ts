@@ -36,6 +36,8 @@ import { detectMediaType } from '../../src/parsing/detect.ts';
 import { createServices } from '../../src/composition/services.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/http/app.ts';
+import { readConsoleBuild } from '../../src/http/console/build-output.ts';
+import { consolePageFor } from '../../src/http/console/routes.ts';
 import { createLoadShedder } from '../../src/http/load-shedding.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
@@ -176,6 +178,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   const serverErrors: unknown[] = [];
   const onServerError = (error: unknown) => void serverErrors.push(error);
   const version = 'spec';
+  const consoleBuild = readConsoleBuild();
   const app = createApp({
     routes: apiRoutes({
       services,
@@ -188,6 +191,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
         bodyPace: config.server.body,
         workflowBlockingWaitMs: config.workflowBlockingWaitMs,
         loadShedder,
+        console: consoleBuild,
         consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
         version,
         onServerError,
@@ -206,6 +210,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
     onServerError,
     logger: pino({ level: 'silent' }),
     corsOrigins: config.corsOrigins,
+    pageFallback: consolePageFor(consoleBuild),
   });
   await bootstrap(ctx, ADMIN_KEY);
 

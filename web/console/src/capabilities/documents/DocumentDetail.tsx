@@ -1,0 +1,4 @@
+/** Placeholder: being built (issue #33). */
+export default function DocumentDetail() {
+  return <h1>DocumentDetail</h1>;
+}

@@ -1,0 +1,4 @@
+/** Placeholder: being built (issue #33). */
+export default function ModelsScreen() {
+  return <h1>ModelsScreen</h1>;
+}
