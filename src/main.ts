@@ -18,7 +18,7 @@ import type { Config } from './config.ts';
 import { groupWatch, streamPositionWatch } from './app/projection-watch.ts';
 import { announcer } from './composition/announce.ts';
 import { createModels } from './composition/models.ts';
-import { landingSettings, openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
+import { landingCookieKey, openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offload.ts';
 import { checkRole, partsOf, type Role } from './composition/roles.ts';
@@ -28,12 +28,10 @@ import type { RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
 import { createLoadShedder } from './http/load-shedding.ts';
 import { createMetrics } from './http/metrics.ts';
-import { createRateLimiter } from './http/rate-limit.ts';
 import { createHttpServer } from './http/server.ts';
-import { createApp, createOperationsApp } from './http/app.ts';
-import { readConsoleBuild } from './http/console/build-output.ts';
-import { consolePageFor } from './http/console/routes.ts';
-import { allProjections, apiRoutes, workerConsumers } from './capabilities/index.ts';
+import { createOperationsApp } from './http/app.ts';
+import { composeApiApp } from './composition/api-app.ts';
+import { allProjections, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
@@ -214,36 +212,18 @@ export function createHttpApp(runtime: Runtime, config: Config) {
   });
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
   if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
-  const settings = {
-    blobs: runtime.blobs,
-    detectMediaType,
-    feed: runtime.feed,
-    maxUploadBytes: config.ingestion.maxUploadBytes,
-    maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
-    bodyPace: config.server.body,
-    workflowBlockingWaitMs: config.workflowBlockingWaitMs,
-    loadShedder,
-    console: readConsoleBuild(),
-    consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
-    version: VERSION,
-    landing: landingSettings(config),
-    onServerError,
-  };
-  return createApp({
-    routes: apiRoutes({ services: runtime.services, settings }),
+  return composeApiApp(config, {
+    services: runtime.services,
     authenticator: runtime.authenticator,
-    consoleSessions: runtime.services.consoleSessions,
-    metrics,
-    rateLimiter: createRateLimiter(config.rateLimitPerMinute),
-    maxJsonBytes: config.maxJsonBytes,
-    bodyPace: config.server.body,
+    blobs: runtime.blobs,
+    feed: runtime.feed,
     loadShedder,
-    version: VERSION,
+    metrics,
     readiness: runtime.readiness,
+    version: VERSION,
+    landingCookieKey: landingCookieKey(config),
     onServerError,
     logger,
-    corsOrigins: config.corsOrigins,
-    pageFallback: consolePageFor(settings.console),
   });
 }
 

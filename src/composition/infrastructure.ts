@@ -159,4 +159,4 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
 }
 
 /** The landing pages' HTTP settings: the per-address message limit, and the visitor-cookie key derived from the master key. */
-export const landingSettings = (config: Config) => ({ messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: visitorCookieKey(masterKey(config)) });
+export const landingCookieKey = (config: Config) => visitorCookieKey(masterKey(config));

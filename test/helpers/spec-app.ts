@@ -26,21 +26,17 @@ import { createAuthenticator } from '../../src/app/services/api-keys.ts';
 import { createModelCatalog } from '../../src/app/services/models.ts';
 import { createSearchService } from '../../src/app/services/search.ts';
 import { bootstrap } from '../../src/app/services/workspaces.ts';
-import { allProjections, apiRoutes } from '../../src/capabilities/index.ts';
+import { allProjections } from '../../src/capabilities/index.ts';
 import { announcer } from '../../src/composition/announce.ts';
 import { embeddedIndexes } from '../../src/composition/embedded-indexes.ts';
 import { createModels } from '../../src/composition/models.ts';
 import { createQueryServing } from '../../src/composition/query-serving.ts';
 import { consoleSessionKey } from '../../src/composition/secret-store.ts';
-import { detectMediaType } from '../../src/parsing/detect.ts';
 import { createServices } from '../../src/composition/services.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/http/app.ts';
-import { readConsoleBuild } from '../../src/http/console/build-output.ts';
-import { consolePageFor } from '../../src/http/console/routes.ts';
+import { composeApiApp } from '../../src/composition/api-app.ts';
 import { createLoadShedder } from '../../src/http/load-shedding.ts';
 import { createMetrics } from '../../src/http/metrics.ts';
-import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import type { Analyzer } from '../../src/ports/analyzer.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import type { PageRenderer } from '../../src/ports/page-renderer.ts';
@@ -178,39 +174,18 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
   const serverErrors: unknown[] = [];
   const onServerError = (error: unknown) => void serverErrors.push(error);
   const version = 'spec';
-  const consoleBuild = readConsoleBuild();
-  const app = createApp({
-    routes: apiRoutes({
-      services,
-      settings: {
-        blobs,
-        detectMediaType,
-        feed,
-        maxUploadBytes: config.ingestion.maxUploadBytes,
-        maxFilesPerUpload: config.ingestion.maxFilesPerUpload,
-        bodyPace: config.server.body,
-        workflowBlockingWaitMs: config.workflowBlockingWaitMs,
-        loadShedder,
-        console: consoleBuild,
-        consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
-        version,
-        onServerError,
-        landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: randomBytes(32) },
-      },
-    }),
+  const app = composeApiApp(config, {
+    services,
     authenticator,
-    consoleSessions: services.consoleSessions,
-    metrics: createMetrics({ consumers: () => ({ projector: projector.position() }), logHead: () => store.headPosition() }),
-    rateLimiter: createRateLimiter(config.rateLimitPerMinute),
-    maxJsonBytes: config.maxJsonBytes,
-    bodyPace: config.server.body,
+    blobs,
+    feed,
     loadShedder,
-    version,
+    metrics: createMetrics({ consumers: () => ({ projector: projector.position() }), logHead: () => store.headPosition() }),
     readiness: { event_store: () => store.ping(), read_models: () => readModels.ping() },
+    version,
+    landingCookieKey: randomBytes(32),
     onServerError,
     logger: pino({ level: 'silent' }),
-    corsOrigins: config.corsOrigins,
-    pageFallback: consolePageFor(consoleBuild),
   });
   await bootstrap(ctx, ADMIN_KEY);
 
