@@ -52,7 +52,8 @@ export type RuntimeOptions = { role?: Role };
 async function upgradeDataDir(deps: Parameters<typeof upgradeToChunkStreams>[0], logger: Logger) {
   const started = performance.now();
   const report = await upgradeToChunkStreams(deps);
-  if (!report) return;
+  // A fresh data directory has nothing to upgrade: no line for it.
+  if (!report || (report.documents === 0 && report.skipped.length === 0)) return;
   for (const { document, error } of report.skipped) logger.warn({ err: error, ...document }, 'a passage could not be upgraded; kbqa reindex writes it again');
   logger.info({ documents: report.documents, ms: Math.round(performance.now() - started) }, 'upgraded to chunk streams: passages placed');
 }

@@ -21,13 +21,17 @@ export async function serve(config: Config, role: Role = 'all') {
   const local = usesDataDir(config.distributed);
   const release = local ? lockDataDir(config.dataDir, 'serve') : () => {};
   const runtime = await createRuntime(config, logger, undefined, { role });
+  // Listening first: a start that cannot (the port taken) must not have made and printed the
+  // one-time key, or the next start would print none. A request before the key exists has no key to send.
+  const http = await listen(runtime, config).catch((error: unknown) => {
+    throw portTaken(error, config) ?? error;
+  });
   const printed = runtime.parts.api ? await bootstrap(runtime.ctx, config.adminKey) : null;
   if (printed) {
     process.stdout.write(
       `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
     );
   }
-  const http = await listen(runtime, config);
   const where = local ? ` (data in ${config.dataDir})` : '';
   // The first key is printed on the very first start only: a restart says how to get another.
   // One write, so that whoever waits for the listening line has the hint with it.
@@ -52,6 +56,15 @@ export async function serve(config: Config, role: Role = 'all') {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
+/** EADDRINUSE, said so that the user knows what to do. */
+function portTaken(error: unknown, config: Config): Error | undefined {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return undefined;
+  return new Error(`port ${config.port} on ${config.host} is taken by another process: set PORT to choose another (PORT=${config.port + 1} npm start)`);
+}
+
+/** A one-off command's terminal shows its answer, not the runtime's info lines: warnings and errors only. */
+const quietLogger = () => createLogger({ logLevel: 'warn' });
+
 /** One-off commands write through the API's services; beside a distributed cluster they start no consumers. */
 const toolRole = (config: Config): Role => (usesDataDir(config.distributed) ? 'all' : 'api');
 
@@ -59,7 +72,7 @@ export async function createKey(
   config: Config,
   options: { workspace: string; name: string; scopes: string; knowledgeBases?: string; expiresAt?: string },
 ) {
-  const runtime = await createRuntime(config, undefined, undefined, { role: toolRole(config) });
+  const runtime = await createRuntime(config, quietLogger(), undefined, { role: toolRole(config) });
   try {
     const scopes = options.scopes.split(',').map((s) => ApiKeyScope.parse(s.trim()));
     const kbs = options.knowledgeBases ? options.knowledgeBases.split(',').map((s) => s.trim()) : null;
@@ -80,7 +93,7 @@ export async function createKey(
 export async function createWorkspace(config: Config, workspaceId: string) {
   const problem = workspaceIdProblem(workspaceId);
   if (problem) throw new Error(problem);
-  const runtime = await createRuntime(config, undefined, undefined, { role: toolRole(config) });
+  const runtime = await createRuntime(config, quietLogger(), undefined, { role: toolRole(config) });
   try {
     const secret = await createWorkspaceWithAdminKey(runtime.ctx, workspaceId);
     if (secret === null) throw new Error(`workspace '${workspaceId}' already exists`);

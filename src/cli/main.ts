@@ -3,25 +3,34 @@ import { loadConfig } from '../config.ts';
 import { parseRole } from '../composition/roles.ts';
 import { createKey, createWorkspace, demo, reindex, replay, serve } from './commands.ts';
 
+/** Each command's usage, by name: `kbqa help <command>` and `kbqa <command> --help` print one. */
+const COMMANDS: Record<string, string> = {
+  serve: `  serve [--role all|api|relay|worker|projector]
+                                          start the service on $PORT (2678); a role other than
+                                          all runs one part of a distributed deployment`,
+  replay: `  replay [--restart]                      rebuild every read model from the event log; resumes an
+                                          interrupted replay unless --restart`,
+  reindex: `  reindex --kb <id> [--restart]           re-embed a knowledge base's chunks from the log into the
+                                          vector index with its current embedding model; resumes`,
+  keys: `  keys create [--workspace default] [--name NAME] [--scopes read,write,admin]
+              [--knowledge-bases kb_1,kb_2] [--expires-at ISO-8601]
+                                          create an API key and print its secret once`,
+  workspaces: `  workspaces create <id>                  create a workspace and print its first admin key`,
+  demo: `  demo [--key KEY] [--url URL]            load the sample documents (samples/) into a knowledge
+                                          base 'demo' through a running server (key: --key or
+                                          KBQA_API_KEY; url: http://localhost:$PORT); prints its id`,
+  help: `  help [command]                          this text, or one command's`,
+};
+
 const USAGE = `usage: kbqa <command>
 
-  serve [--role all|api|relay|worker|projector]
-                                          start the service on $PORT (2678); a role other than
-                                          all runs one part of a distributed deployment
-  replay [--restart]                      rebuild every read model from the event log; resumes an
-                                          interrupted replay unless --restart
-  reindex --kb <id> [--restart]           re-embed a knowledge base's chunks from the log into the
-                                          vector index with its current embedding model; resumes
-  keys create [--workspace default] [--name NAME] [--scopes read,write,admin]
-              [--knowledge-bases kb_1,kb_2] [--expires-at ISO-8601]
-                                          create an API key and print its secret once
-  workspaces create <id>                  create a workspace and print its first admin key
-  demo [--key KEY] [--url URL]            load the sample documents (samples/) into a knowledge
-                                          base 'demo' through a running server (key: --key or
-                                          KBQA_API_KEY; url: http://localhost:$PORT); prints its id
+${Object.values(COMMANDS).join('\n')}
 
 Configuration comes from the environment (see docs/configuration.md): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY,
 EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
+
+/** One command's usage when it is one, else everything. */
+const usageOf = (command: string | undefined) => (command && COMMANDS[command] ? `usage: kbqa\n\n${COMMANDS[command]}` : USAGE);
 
 async function run(argv: string[]) {
   const { positionals, values } = parseArgs({
@@ -42,7 +51,9 @@ async function run(argv: string[]) {
     },
   });
   const [command, sub, arg] = positionals;
-  if (values.help || !command) return void process.stdout.write(`${USAGE}\n`);
+  if (!command) return void process.stdout.write(`${USAGE}\n`);
+  if (command === 'help') return void process.stdout.write(`${usageOf(sub)}\n`);
+  if (values.help) return void process.stdout.write(`${usageOf(command)}\n`);
   const config = loadConfig();
   if (command === 'serve') return serve(config, parseRole(values.role));
   if (command === 'replay') return replay(config, { restart: values.restart! });
