@@ -9,7 +9,7 @@ const kbId = 'kb_target';
 const spec = (t: ExecutionContext) => httpSpec(t, { env: { KBQA_MAX_JSON_KB: '4' } });
 
 /** Each bad request: the status, the error's code and param, and not a single event appended. */
-const cases: { title: string; method: string; path: (kb: string) => string; json?: unknown; raw?: string; headers?: Record<string, string>; status: number; code: string; param: string | null }[] = [
+const cases: { title: string; method: string; path: (kb: string) => string; json?: unknown; raw?: string; headers?: Record<string, string>; status: number; code: string; param: string | null; says?: string }[] = [
   { title: 'malformed JSON', method: 'POST', path: () => '/v1/knowledge-bases', raw: '{"name": "x",', status: 400, code: 'invalid_json', param: null },
   { title: 'a body that is not the gzip it claims', method: 'POST', path: () => '/v1/knowledge-bases', raw: '{"name": "x"}', headers: { 'content-encoding': 'gzip' }, status: 400, code: 'invalid_json', param: null },
   { title: 'missing required field', method: 'POST', path: () => '/v1/knowledge-bases', json: {}, status: 400, code: 'missing_field', param: 'name' },
@@ -19,6 +19,7 @@ const cases: { title: string; method: string; path: (kb: string) => string; json
   { title: 'top_k not an integer', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { top_k: 2.5 } }, status: 400, code: 'invalid_value', param: 'settings.top_k' },
   { title: 'score_threshold above 1', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { score_threshold: 1.5 } }, status: 400, code: 'invalid_value', param: 'settings.score_threshold' },
   { title: 'unknown top-level field', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', colour: 'red' }, status: 400, code: 'unknown_field', param: 'colour' },
+  { title: 'a misspelt field (its right name then missing)', method: 'POST', path: (kb) => `/v1/knowledge-bases/${kb}/search`, json: { querry: 'blade length' }, status: 400, code: 'unknown_field', param: 'querry', says: "did you mean 'query'?" },
   { title: 'unknown nested field', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { recall: { fuzzy: true } } }, status: 400, code: 'unknown_field', param: 'settings.recall.fuzzy' },
   { title: 'unknown embedding model', method: 'POST', path: () => '/v1/knowledge-bases', json: { name: 'x', settings: { embedding_model: 'nope' } }, status: 400, code: 'model_not_found', param: 'settings.embedding_model' },
   { title: 'no recall left after a patch', method: 'PATCH', path: (kb) => `/v1/knowledge-bases/${kb}`, json: { settings: { recall: { vector: false, keyword: false } } }, status: 400, code: 'invalid_settings', param: 'settings.recall' },
@@ -45,6 +46,7 @@ for (const c of cases) {
     t.is(res.body.error.param, c.param);
     t.is(typeof res.body.error.message, 'string');
     if (c.param) t.true(res.body.error.message.includes(c.param), res.body.error.message);
+    if (c.says) t.true(res.body.error.message.includes(c.says), res.body.error.message);
   });
 }
 

@@ -197,6 +197,8 @@ test.serial('bad uploads: 415 for an unsupported type, 413 over the size limit, 
   t.is(binary.status, 415);
   t.is(binary.body.error.code, 'unsupported_media_type');
   t.regex(binary.body.error.message, /x\.bin/);
+  // Every format a parser reads is named, the older binary Office ones too.
+  for (const format of ['PDF', '.docx', '.doc', '.xlsx', '.xls', '.pptx', 'EPUB', '.eml', 'CSV', 'Markdown', 'HTML', 'TIFF']) t.true(binary.body.error.message.includes(format), format);
   const mixed = await uploadFiles(t.context.server, t.context.kb, [{ name: 'ok.txt', bytes: 'fine text' }, { name: 'y.bin', bytes: Buffer.alloc(64, 0) }]);
   t.is(mixed.status, 415, 'one bad file refuses the whole upload');
   const big = await uploadFiles(t.context.server, t.context.kb, [{ name: 'big.txt', bytes: 'a'.repeat(1024 * 1024 + 10) }]);

@@ -13,6 +13,7 @@ import { type FileService, toUnix } from './files.ts';
 import type { KnowledgeBaseService } from './knowledge-bases.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { type Principal, requireKnowledgeBasesAccess } from './principal.ts';
+import { SUPPORTED_FORMATS } from '../../domain/document/supported-formats.ts';
 import { fileIdsOf } from './file-links.ts';
 
 export type Attributes = Record<string, string | number | boolean>;
@@ -103,7 +104,7 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
     await kbOf(principal, kbId);
     const stored = await deps.files.get(principal, file.file_id);
     if (!PARSEABLE.has(stored.media_type)) {
-      throw badRequest('unsupported_file', `File ${stored.id} (${stored.filename}) is of a type no parser reads; supported: PDF, DOCX, XLSX, PPTX, EPUB, email, CSV, Markdown, text, HTML, images.`, 'file_id');
+      throw badRequest('unsupported_file', `File ${stored.id} (${stored.filename}) is of a type no parser reads; supported: ${SUPPORTED_FORMATS}.`, 'file_id');
     }
     const upload = { name: stored.filename, sha256: stored.sha256, sizeBytes: stored.bytes, mediaType: stored.media_type };
     const added = await deps.documents.upload(principal, kbId, [upload], { metadata: file.attributes ?? {}, chunking: chunkingOf(file.chunking_strategy), requestId });

@@ -15,6 +15,7 @@ import { streamDocumentEvents, type DocumentEventsDeps } from '../sse-document-e
 import { parseOr400 } from '../validate.ts';
 import type { KnowledgeBaseFeedDeps } from '../sse-knowledge-base-documents.ts';
 import { documentFeedRoute } from './document-feed.ts';
+import { SUPPORTED_FORMATS } from '../../domain/document/supported-formats.ts';
 import { pageImageRoute } from './page-images.ts';
 
 export type DocumentRouteDeps = {
@@ -69,9 +70,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
     }
     if (refused.length > 0) {
       await Promise.all(files.filter((f) => refused.includes(f.name)).map((f) => blobs.delete(f.sha256)));
-      throw unsupportedMediaType(
-        `Unsupported file type: ${refused.join(', ')}. Supported: PDF, DOCX, XLSX, PPTX, EPUB, email (.eml), CSV, Markdown, plain text, HTML, PNG, JPEG, TIFF.`,
-      );
+      throw unsupportedMediaType(`Unsupported file type: ${refused.join(', ')}. Supported: ${SUPPORTED_FORMATS}.`);
     }
     return out;
   }
