@@ -24,4 +24,14 @@ export default defineConfig(
     languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['web/console/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname } },
     rules: { ...budgets, '@typescript-eslint/no-floating-promises': 'error' },
   },
+  {
+    // Event data is typed by the event catalog (schemas/events): narrow on `type` or `in`, never cast.
+    files: ['src/**/*.ts', 'projections/**/*.ts', 'consumers/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "TSAsExpression > MemberExpression.expression[property.name='data'][object.name=/^(event|recorded|e)$/]", message: 'Do not cast event data: narrow the event by its type (RecordedEvent<T>) or with `in`.' },
+      ],
+    },
+  },
 );

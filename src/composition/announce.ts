@@ -28,7 +28,8 @@ export function announcer(feed: LiveFeed, authenticator: Authenticator) {
       if (event.type === 'ApiKeyRevoked') authenticator.evictKey(event.data.key_id);
       if (event.type === 'KnowledgeBaseDeleted') feed.publish(knowledgeBaseFeedKey(event.data.knowledge_base_id), lifecycleMessage(event));
       const category = categoryOfStream(event.streamId);
-      if (category === 'document') publishDocumentMessage(feed, event.data as { document_id: string; knowledge_base_id: string }, lifecycleMessage(event));
+      // Every event of a document's stream names the document and its knowledge base.
+      if (category === 'document' && 'document_id' in event.data && 'knowledge_base_id' in event.data) publishDocumentMessage(feed, event.data, lifecycleMessage(event));
       else if (category === 'workflow_run') feed.publish(event.streamId.slice(category.length + 1), { event: event.type, data: event.data });
     }
   };

@@ -94,10 +94,10 @@ export function createMetadataCatalog(readModels: ReadModelStore, options: { liv
     },
     apply(batch) {
       for (const event of batch) {
-        const kbId = (event.data as { knowledge_base_id?: unknown }).knowledge_base_id;
+        const kbId = 'knowledge_base_id' in event.data ? event.data.knowledge_base_id : undefined;
         const slot = typeof kbId === 'string' ? slots.get(kbId) : undefined;
-        if (!slot) continue;
-        if (event.type === 'KnowledgeBaseDeleted') slots.delete(kbId as string);
+        if (!slot || typeof kbId !== 'string') continue;
+        if (event.type === 'KnowledgeBaseDeleted') slots.delete(kbId);
         else if (slot.catalog) change(slot.catalog, event);
         else slot.pending.push(event);
       }
@@ -124,9 +124,10 @@ function scan(catalog: Catalog, filter: MetadataFilter): string[] {
  */
 function change(catalog: Catalog, event: RecordedEvent) {
   const { documents } = catalog;
-  const data = event.data as { document_id?: string; metadata?: Record<string, MetadataValue> };
-  if (!data.document_id) return;
-  const known = documents.get(data.document_id);
+  // Every event this reads names a document; the switch narrows each to its own data.
+  const documentId = 'document_id' in event.data ? event.data.document_id : undefined;
+  if (typeof documentId !== 'string') return;
+  const known = documents.get(documentId);
   const readiness = (ready: boolean) => {
     if (!known || known.ready === ready) return;
     known.ready = ready;
@@ -135,15 +136,15 @@ function change(catalog: Catalog, event: RecordedEvent) {
   switch (event.type) {
     case 'DocumentUploaded':
       if (known) return;
-      if (data.document_id < catalog.last) catalog.sorted = false;
-      else catalog.last = data.document_id;
-      documents.set(data.document_id, { ready: false, metadata: data.metadata ?? {} });
+      if (documentId < catalog.last) catalog.sorted = false;
+      else catalog.last = documentId;
+      documents.set(documentId, { ready: false, metadata: event.data.metadata ?? {} });
       return;
     case 'DocumentIndexed':
       return readiness(true);
     case 'DocumentMetadataUpdated':
       if (!known) return;
-      known.metadata = data.metadata ?? {};
+      known.metadata = event.data.metadata ?? {};
       catalog.answers.clear();
       return;
     case 'DocumentParsingStarted':
@@ -152,7 +153,7 @@ function change(catalog: Catalog, event: RecordedEvent) {
       return readiness(false);
     case 'DocumentDeleted':
       readiness(false);
-      documents.delete(data.document_id);
+      documents.delete(documentId);
       return;
   }
 }
