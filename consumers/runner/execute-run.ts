@@ -1,4 +1,5 @@
 import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
+import { type Citation, quotedCitations } from '../../src/app/retrieval/retrieved-context.ts';
 import { executeNode } from '../../src/app/workflow-engine/execute-node.ts';
 import { type EngineDeps, lookup, type NodeOutputs, type RunScope } from '../../src/app/workflow-engine/types.ts';
 import { templateFields, topologicalOrder } from '../../src/domain/workflow/graph.ts';
@@ -69,6 +70,8 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
     const error = { code: 'no_reply', message: `no ${REPLY_TYPES} node was reached on the branches this run took`, node_id: null };
     return write({ type: 'FailRun', data: { run_id: runId, error } });
   }
+  // A retrieval's citations, pointed at the spans the answer quotes: the same objects chat gives.
+  if (Array.isArray(citations) && typeof answer === 'string') citations = quotedCitations(citations as Citation[], answer);
   return write({
     type: 'CompleteRun',
     data: { run_id: runId, outputs: { answer, ...(citations !== undefined && { citations }) } },

@@ -15,7 +15,7 @@ export const workflowRunsProjection = defineProjection<WorkflowRunDoc>()({
   evolve(doc, event) {
     switch (event.type) {
       case 'WorkflowRunRequested':
-        return requested(event.data);
+        return runAsRequested(event.data);
       case 'WorkflowRunStarted':
         return doc && { ...doc, status: 'running', started_at: event.data.started_at };
       case 'NodeRunStarted': {
@@ -57,7 +57,8 @@ export const workflowRunsProjection = defineProjection<WorkflowRunDoc>()({
   },
 });
 
-function requested(d: EventData<'WorkflowRunRequested'>): WorkflowRunDoc {
+/** A run as it is accepted, before any worker has it: also what an async run request answers. */
+export function runAsRequested(d: EventData<'WorkflowRunRequested'>): WorkflowRunDoc {
   return {
     id: d.run_id,
     object: 'workflow_run',

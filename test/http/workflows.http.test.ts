@@ -34,10 +34,9 @@ test('blocking run answers like the chat endpoint, with the same citations', asy
     json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content: question }] },
   });
   t.is(body.outputs.answer, chat.body.choices[0].message.content);
-  // Chat's citations also point at the span its answer quotes (quote, char_start/char_end and its lines' boxes); otherwise they are the retrieval's own.
-  type Pointed = { quote: unknown; char_start: unknown; char_end: unknown; boxes: unknown };
-  const unpointed = (cs: Pointed[]) => cs.map(({ quote: _q, char_start: _s, char_end: _e, boxes: _b, ...c }) => c);
-  t.deepEqual(unpointed(body.outputs.citations), unpointed(chat.body.citations));
+  // The same objects: each pointed at the span the answer quotes (quote, char_start/char_end and its lines' boxes).
+  t.deepEqual(body.outputs.citations, chat.body.citations);
+  t.true(chat.body.citations.some((c: { quote: unknown }) => c.quote !== null), 'the answer quotes a span');
   const fetched = await server.call('GET', `/v1/workflow-runs/${body.id}`);
   t.deepEqual(fetched.body, body);
 });
@@ -46,7 +45,10 @@ test('async answers 202 queued; the run finishes on its own', async (t) => {
   const wf = await qa();
   const { status, body } = await run(wf.id, { inputs: { question: 'What makes sourdough bread rise?' }, response_mode: 'async' });
   t.is(status, 202);
-  t.true(['queued', 'running', 'succeeded'].includes(body.status));
+  // What was accepted, however fast the worker takes it.
+  t.is(body.status, 'queued');
+  t.deepEqual(body.node_runs, []);
+  t.is(body.outputs, null);
   const deadline = Date.now() + 10_000;
   let doc = body;
   while (doc.status !== 'succeeded' && doc.status !== 'failed' && Date.now() < deadline) {

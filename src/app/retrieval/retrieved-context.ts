@@ -1,6 +1,6 @@
 import { fitContext } from '../../domain/chat/prompt.ts';
 import { underHeadings } from '../../domain/retrieval/passage-text.ts';
-import type { Quote } from '../../domain/answer/quotes.ts';
+import { type Quote, quotesOf } from '../../domain/answer/quotes.ts';
 import { boxesOfSpan, type Box } from '../../domain/document/box.ts';
 import type { ContextPassage } from '../../ports/models.ts';
 import type { Answerability } from './answerability.ts';
@@ -42,6 +42,19 @@ export function pointAt(citation: Citation, chunk: ChunkPlace, quote: Quote | nu
   if (!quote) return { ...citation, quote, char_start: charStart, char_end: charStart + citation.paragraph.length, boxes: [...boxes] };
   const lines = boxesOfSpan(boxes, quote.start, quote.end);
   return { ...citation, quote, char_start: charStart + quote.start, char_end: charStart + quote.end, boxes: lines.length ? lines : [...boxes] };
+}
+
+/**
+ * The citations an answer makes: each with the span of its chunk the answer quotes (null for a
+ * passage it does not cite), none when the answer cites nothing (a model saying the passages do
+ * not hold the answer). Chat, /v1/chat and a workflow's run all cite through here, so a citation
+ * is the same object wherever it comes from.
+ */
+export function quotedCitations(citations: Citation[], answer: string): Citation[] {
+  if (!/\[\d+\]/.test(answer)) return [];
+  const quotes = quotesOf(answer, new Map(citations.map((c) => [c.index, c.paragraph])));
+  // Fresh from the retrieval, a citation still points at its whole chunk: its boxes and start are the chunk's.
+  return citations.map((c) => pointAt(c, { boxes: c.boxes, charStart: c.char_start }, quotes.get(c.index) ?? null));
 }
 
 /**

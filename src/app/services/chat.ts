@@ -1,6 +1,5 @@
 import type { AgentConfig } from '../../../schemas/events/agent.ts';
 import { withAgentRetrieval } from '../../domain/agent/retrieval.ts';
-import { quotesOf } from '../../domain/answer/quotes.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
 import { NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
@@ -11,7 +10,7 @@ import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
 import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { ApiError } from '../../ports/api-error.ts';
-import { pointAt, type Citation } from '../retrieval/retrieved-context.ts';
+import { type Citation, quotedCitations } from '../retrieval/retrieved-context.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { ChatGrounding, GroundChat } from './chat-grounding.ts';
 import type { Principal } from './principal.ts';
@@ -132,7 +131,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, workspa
         query: grounded?.query ?? null,
         citations,
         grounding,
-        quotedCitations: (answer) => withQuotes(citations, answer),
+        quotedCitations: (answer) => quotedCitations(citations, answer),
         generate(abort) {
           if (notCovered) return fixedAnswer(NOT_COVERED_ANSWER, promptTokens());
           if (answered && model.local) return model.local.replay(answered, abort);
@@ -184,14 +183,6 @@ export type ChatService = ReturnType<typeof createChatService>;
 async function* fixedAnswer(content: string, promptTokens: number): AsyncIterable<ChatDelta> {
   yield { content };
   yield { finishReason: 'stop', usage: { promptTokens, completionTokens: countTokens(content) } };
-}
-
-/** An answer that cites nothing (a model saying the passages do not hold the answer) has no citations. */
-function withQuotes(citations: Citation[], answer: string): Citation[] {
-  if (!/\[\d+\]/.test(answer)) return [];
-  const quotes = quotesOf(answer, new Map(citations.map((c) => [c.index, c.paragraph])));
-  // Fresh from the retrieval, a citation still points at its whole chunk: its boxes and start are the chunk's.
-  return citations.map((c) => pointAt(c, { boxes: c.boxes, charStart: c.char_start }, quotes.get(c.index) ?? null));
 }
 
 const hasTools = (options: ChatInput['options']) => Array.isArray(options?.tools) && options.tools.length > 0;

@@ -21,6 +21,7 @@ import type { ModelCatalog } from './models.ts';
 import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess, requireKnowledgeBasesAccess, visibleTo } from './principal.ts';
+import { runAsRequested } from '../../../projections/workflow-runs/index.ts';
 import { provenanceOf, requireProvenanceAccess } from './provenance.ts';
 
 export type WorkflowInput = {
@@ -144,7 +145,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
       const fingerprint = createHash('sha256').update(JSON.stringify([workflowId, checked.values, input.mode])).digest('hex');
       if (input.idempotencyKey) {
         const earlier = await claimIdempotencyKey(ctx, principal, input.idempotencyKey, fingerprint);
-        if (earlier) return { runId: earlier.resourceIds[0]! };
+        if (earlier) return { runId: earlier.resourceIds[0]!, accepted: null };
       }
       const runId = ctx.newId('run');
       const result = await handleCommand(ctx.store, workflowRunDecider, runId, {
@@ -163,7 +164,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
       });
       if (input.idempotencyKey) await completeIdempotencyKey(ctx, principal, input.idempotencyKey, 200, [runId]);
       await settled(ctx, result);
-      return { runId };
+      const requested = result.events.find((e) => e.type === 'WorkflowRunRequested');
+      return { runId, accepted: requested?.type === 'WorkflowRunRequested' ? runAsRequested(requested.data) : null };
     },
 
     async run(principal: Principal, runId: string): Promise<WorkflowRunDoc> {

@@ -104,13 +104,16 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
       handle: async ({ ctx, principal, params, body, requestId }) => {
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         const mode = body.response_mode;
-        const { runId } = await workflows.requestRun(principal, params.workflow_id, { inputs: body.inputs, mode, idempotencyKey });
+        const { runId, accepted } = await workflows.requestRun(principal, params.workflow_id, { inputs: body.inputs, mode, idempotencyKey });
         const read = () => workflows.run(principal, runId);
         if (mode === 'streaming') {
           const stream = openEventStream(ctx, { onServerError: (error) => deps.onError(error, requestId) });
           streamRun(stream, read, runId);
           return stream.reply;
         }
+        // Async answers what it accepted, a run `queued`, however fast a worker then takes it; a
+        // repeated Idempotency-Key answers the first run as it stands.
+        if (mode === 'async') return { status: 202, body: presentRun(accepted ?? (await read())) };
         const waitMs = mode === 'blocking' ? deps.blockingWaitMs : 0;
         const run = await waitForRun(deps, read, runId, waitMs);
         const finished = run.status === 'succeeded' || run.status === 'failed';
