@@ -29,6 +29,7 @@ import { workflowBench } from './workflow.bench.ts';
 import { vectorIndexBench } from './vector-index.bench.ts';
 import { vectorPrefilterBench } from './vector-prefilter.bench.ts';
 import { xquadRetrievalBench } from './xquad-retrieval.ts';
+import { manyKbsMemoryBench } from './many-kbs-memory.bench.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
 const BENCHES = {
@@ -60,6 +61,7 @@ const BENCHES = {
   xquad_retrieval: xquadRetrievalBench,
   conversation_history: conversationHistoryBench,
   idle_memory: idleMemoryBench,
+  many_kbs_memory: manyKbsMemoryBench,
   spec_helper: specHelperBench,
   landing_page: landingPageBench,
 } as const;
