@@ -1,0 +1,100 @@
+import test from 'ava';
+import { closeConsoleBrowser, consoleBrowserForTests, openConsole, type ConsoleSession } from '../helpers/console-browser.ts';
+import { readKey, SAMPLE_PDF, sampleKnowledgeBaseWithPdf } from '../helpers/console-sample.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const chromium = consoleBrowserForTests();
+const serial = chromium ? test.serial : test.serial.skip;
+let server: TestServer | undefined;
+
+test.before(async () => {
+  if (!chromium) return;
+  server = await startServer({ KBQA_STORE_CHAT_CONTENT: 'on' });
+  await sampleKnowledgeBaseWithPdf(server);
+});
+test.after.always(async () => {
+  await closeConsoleBrowser();
+  await server?.close();
+});
+
+/** Opens the chat with the sample knowledge base chosen, recording every length the answer's text had (it must grow as it streams). */
+async function openChat(c: ConsoleSession) {
+  await c.page.goto(`${server!.url}/chat`);
+  await c.page.locator('label.react-aria-Checkbox', { hasText: 'Zephyr manuals' }).click();
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals', checked: true }).waitFor({ state: 'attached' });
+  await c.page.evaluate(() => {
+    const seen: number[] = ((window as unknown as { __answerLengths: number[] }).__answerLengths = []);
+    new MutationObserver(() => {
+      const answers = document.querySelectorAll('.message-assistant .answer-text');
+      const last = answers[answers.length - 1];
+      if (last && seen.at(-1) !== last.textContent!.length) seen.push(last.textContent!.length);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+async function ask(c: ConsoleSession, question: string) {
+  await c.page.getByLabel('Message').fill(question);
+  await c.page.getByRole('button', { name: 'Send' }).click();
+  await c.page.locator('.message-assistant [aria-busy="false"]').last().waitFor();
+}
+
+serial('chat: a streamed answer, "Citation 1" shows the quote in its paragraph and on its page, feedback, conversations reopen', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await openChat(c);
+  await ask(c, 'What is the hub height?');
+  const answer = c.page.locator('.message-assistant .answer-text').last();
+  t.regex(await answer.innerText(), /110 metres/);
+  const lengths = await c.page.evaluate(() => (window as unknown as { __answerLengths: number[] }).__answerLengths);
+  t.true(lengths.filter((n) => n > 0).length >= 2, `the answer appeared piece by piece: ${lengths.join(', ')}`);
+
+  await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  const chosen = c.page.getByRole('region', { name: 'Citation 1' });
+  t.regex(await chosen.locator('mark').innerText(), /110 metres/);
+  await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();
+  t.true(await chosen.locator('.page-image .box').count() > 0, 'the quoted lines are drawn on the page');
+  await c.page.waitForFunction(() => (document.querySelector('.citation-panel img') as HTMLImageElement | null)?.complete === true);
+
+  await c.page.getByRole('button', { name: 'Good answer' }).click();
+  await c.page.getByText('Thanks, your rating was recorded.').waitFor();
+  t.is(await c.page.getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed'), 'true');
+
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('chat');
+
+  // The conversation is kept on the server: a new one starts empty, the old one reopens with its turns.
+  await c.page.getByRole('button', { name: 'New conversation' }).click();
+  await c.page.getByText(/Ask a question about your documents/).waitFor();
+  await c.page.getByRole('button', { name: /What is the hub height\?/ }).click();
+  await c.page.locator('.message-assistant .answer-text', { hasText: '110 metres' }).waitFor();
+  await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();
+  await c.page.getByRole('button', { name: 'Bad answer' }).click();
+  await c.page.getByText('Thanks, your rating was recorded.').waitFor();
+  t.deepEqual(c.cspViolations, []);
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('a question the knowledge base does not cover is shown as not covered, with no citation', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await openChat(c);
+  await ask(c, 'Who won the FIFA world cup final?');
+  const answer = c.page.locator('.message-assistant').last();
+  t.regex(await answer.innerText(), /Not covered/);
+  t.is(await answer.getByRole('button', { name: /^Citation/ }).count(), 0);
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('a read key may chat and rate (both are read routes): the whole playground is there', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn(await readKey(server!));
+  await openChat(c);
+  await ask(c, 'How long does the standard warranty last?');
+  t.regex(await c.page.locator('.message-assistant .answer-text').last().innerText(), /five years/);
+  await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();
+  await c.page.getByRole('button', { name: 'Good answer' }).click();
+  await c.page.getByText('Thanks, your rating was recorded.').waitFor();
+  t.deepEqual(c.pageErrors, []);
+});
