@@ -32,10 +32,10 @@ export function Feedback({ message, conversationId }: { message: ChatMessage; co
   return (
     <div className="feedback row" role="group" aria-label={t('feedback')}>
       <ToggleButton className="react-aria-Button quiet" aria-label={t('good')} isSelected={rating === 'up'} onChange={() => void rate('up')}>
-        <span aria-hidden="true">👍</span>
+        <Thumb />
       </ToggleButton>
       <ToggleButton className="react-aria-Button quiet" aria-label={t('bad')} isSelected={rating === 'down'} onChange={() => void rate('down')}>
-        <span aria-hidden="true">👎</span>
+        <Thumb down />
       </ToggleButton>
       {rating && (
         <span className="muted" role="status">
@@ -44,5 +44,14 @@ export function Feedback({ message, conversationId }: { message: ChatMessage; co
       )}
       <ErrorNote error={error} />
     </div>
+  );
+}
+
+/** A thumb drawn here: the console ships no icon font, and emoji are missing from many systems' fonts. */
+function Thumb({ down = false }: { down?: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" className={down ? 'thumb thumb-down' : 'thumb'}>
+      <path fill="currentColor" d="M2 10h4v11H2zM8 21h9.3a2 2 0 0 0 2-1.6l1.6-7A2 2 0 0 0 19 10h-5.4l.8-3.9a2 2 0 0 0-.5-1.8L12.6 3 8 8.3z" />
+    </svg>
   );
 }
