@@ -98,3 +98,17 @@ serial('a read key may chat and rate (both are read routes): the whole playgroun
   await c.page.getByText('Thanks, your rating was recorded.').waitFor();
   t.deepEqual(c.pageErrors, []);
 });
+
+serial('in Simplified Chinese: the same journey, with the citation and the page named in Chinese', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.getByLabel('Language').selectOption('zh-CN');
+  await openChat(c);
+  await c.page.getByLabel('消息').fill('What is the hub height?');
+  await c.page.getByRole('button', { name: '发送' }).click();
+  await c.page.getByRole('button', { name: '引用 1' }).first().click();
+  await c.page.getByRole('img', { name: `${SAMPLE_PDF} 的第 2 页` }).waitFor();
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('chat.zh-CN');
+  t.deepEqual(c.pageErrors, []);
+});

@@ -43,11 +43,12 @@ export default function ChatPlayground() {
       <section className="chat-main stack" aria-labelledby="chat-title">
         <h1 id="chat-title">{t('title')}</h1>
         <ChatSettings setup={setup} onChange={setSetup} />
-        <div className="chat-log" aria-live="polite" aria-relevant="additions">
+        {/* Busy while an answer streams: a screen reader reads the answer once, whole, not piece by piece. */}
+        <div className="chat-log" aria-live="polite" aria-busy={chat.sending}>
           <MessageList messages={chat.messages} conversationId={chat.conversationId} choice={choice} onCite={setChoice} />
         </div>
         <ErrorNote error={chat.error} />
-        <Composer disabled={!setup.model} sending={chat.sending} onSend={(text) => void chat.send(text, setup)} />
+        <Composer disabled={!setup.model} sending={chat.sending} onSend={(text) => void chat.send(text, setup)} onStop={chat.stop} />
       </section>
       <CitationPanel message={shown} choice={choice} onChoose={setChoice} />
     </div>

@@ -2,10 +2,10 @@ import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import { Button, Form, Label, Text, TextArea, TextField } from 'react-aria-components';
 import { useChatText } from './messages.ts';
 
-type Props = { disabled: boolean; sending: boolean; onSend(text: string): void };
+type Props = { disabled: boolean; sending: boolean; onSend(text: string): void; onStop(): void };
 
 /** The message box: Enter sends, Shift+Enter breaks the line (as in the peers' chat boxes). */
-export function Composer({ disabled, sending, onSend }: Props) {
+export function Composer({ disabled, sending, onSend, onStop }: Props) {
   const t = useChatText();
   const [text, setText] = useState('');
   const ready = text.trim() !== '' && !disabled && !sending;
@@ -30,9 +30,15 @@ export function Composer({ disabled, sending, onSend }: Props) {
         <TextArea rows={2} onKeyDown={onKeyDown} />
         <Text slot="description">{t('messageHint')}</Text>
       </TextField>
-      <Button type="submit" className="react-aria-Button primary" isDisabled={!ready}>
-        {t('send')}
-      </Button>
+      {sending ? (
+        <Button className="react-aria-Button" onPress={onStop}>
+          {t('stop')}
+        </Button>
+      ) : (
+        <Button type="submit" className="react-aria-Button primary" isDisabled={!ready}>
+          {t('send')}
+        </Button>
+      )}
     </Form>
   );
 }

@@ -1,4 +1,5 @@
 import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
 import type { KnownConversation } from './conversation-list.ts';
 import { useChatText } from './messages.ts';
 
@@ -7,6 +8,7 @@ type Props = { conversations: KnownConversation[]; current: string | null; onOpe
 /** New conversation, and the ones this browser started (the API lists none: conversation-list.ts). */
 export function ConversationSidebar({ conversations, current, onOpen }: Props) {
   const t = useChatText();
+  const { i18n } = useTranslation();
   return (
     <nav className="conversation-sidebar stack" aria-labelledby="conversations-title">
       <div className="spread">
@@ -24,7 +26,7 @@ export function ConversationSidebar({ conversations, current, onOpen }: Props) {
             <li key={c.id}>
               <Button className={`conversation-entry${c.id === current ? ' current' : ''}`} aria-current={c.id === current ? 'page' : undefined} onPress={() => onOpen(c.id)}>
                 <span className="conversation-title">{c.title || t('untitled')}</span>
-                <span className="muted">{new Date(c.created_at * 1000).toLocaleString()}</span>
+                <span className="muted">{new Date(c.created_at * 1000).toLocaleString(i18n.language)}</span>
               </Button>
             </li>
           ))}

@@ -70,5 +70,8 @@ export function useChat(onCreated: (conversation: { id: string; title: string; c
     }
   }, []);
 
-  return { conversationId, messages, error, sending, send, open };
+  // Closing the stream makes the server cancel the generation (and not record the half answer).
+  const stop = useCallback(() => abort.current?.abort(), []);
+
+  return { conversationId, messages, error, sending, send, open, stop };
 }
