@@ -69,6 +69,9 @@ serial('chat: a streamed answer, "Citation 1" shows the quote in its paragraph a
   await c.page.locator('.message-assistant .answer-text', { hasText: '110 metres' }).waitFor();
   await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
   await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();
+  // A stored answer keeps the chunk it cited: its passage and lines are read back from the document.
+  await c.page.locator('.citation-paragraph', { hasText: 'The hub height is 110 metres.' }).waitFor();
+  await c.page.locator('.citation-panel .page-image .box').first().waitFor();
   await c.page.getByRole('button', { name: 'Bad answer' }).click();
   await c.page.getByText('Thanks, your rating was recorded.').waitFor();
   t.deepEqual(c.cspViolations, []);

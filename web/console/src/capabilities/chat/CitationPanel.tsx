@@ -2,6 +2,7 @@ import { Button } from 'react-aria-components';
 import { PageImage } from '../../ui/PageImage.tsx';
 import { type ChatMessage, type CitationChoice, citedOnly, type ShownCitation } from './chat-model.ts';
 import { useChatText } from './messages.ts';
+import { useStoredPassage } from './use-stored-passage.ts';
 
 type Props = { message: ChatMessage | undefined; choice: CitationChoice | null; onChoose(choice: CitationChoice): void };
 
@@ -36,13 +37,16 @@ export function CitationPanel({ message, choice, onChoose }: Props) {
 
 const PAGED = /\.(pdf|png|jpe?g|tiff?)$/i;
 
-function ChosenCitation({ citation }: { citation: ShownCitation }) {
+function ChosenCitation({ citation: given }: { citation: ShownCitation }) {
   const t = useChatText();
+  const stored = useStoredPassage(given);
+  const citation = stored ? { ...given, ...stored } : given;
   // Only formats with page layout have page images: boxes say so, or for a stored answer, the file's type.
   const hasPage = citation.boxes ? citation.boxes.length > 0 : PAGED.test(citation.source);
   return (
     <section className="chosen-citation stack" aria-label={t('citation', { n: citation.index })}>
-      {citation.paragraph ? <QuotedParagraph paragraph={citation.paragraph} quote={citation.quote ?? null} /> : <p className="muted">{t('quoteUnknown')}</p>}
+      {given.paragraph === undefined && <p className="muted hint">{t('quoteUnknown')}</p>}
+      {citation.paragraph && <QuotedParagraph paragraph={citation.paragraph} quote={citation.quote ?? null} />}
       {hasPage && citation.knowledge_base_id && (
         <PageImage
           knowledgeBaseId={citation.knowledge_base_id}
