@@ -1,6 +1,7 @@
 import test from 'ava';
 import { closeConsoleBrowser, consoleBrowserForTests, openConsole, type ConsoleSession } from '../helpers/console-browser.ts';
 import { readKey, SAMPLE_PDF, sampleKnowledgeBaseWithPdf } from '../helpers/console-sample.ts';
+import { startChatServer } from '../helpers/provider-servers.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const chromium = consoleBrowserForTests();
@@ -113,5 +114,38 @@ serial('in Simplified Chinese: the same journey, with the citation and the page 
   await c.page.getByRole('img', { name: `${SAMPLE_PDF} 的第 2 页` }).waitFor();
   t.deepEqual(await c.accessibilityViolations(), []);
   await c.screenshot('chat.zh-CN');
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('a workspace provider’s model streams piece by piece and Stop ends it; a provider refusing its key is said in words', async (t) => {
+  const slow = await startChatServer({ pieces: Array.from({ length: 40 }, (_, i) => `piece${i} `), chunkDelayMs: 100 });
+  const refusing = await startChatServer({ failFirst: 1000, failure: { status: 401, body: { error: { message: 'bad key' } } } });
+  t.teardown(() => Promise.all([slow.close(), refusing.close()]));
+  for (const [name, provider] of [['slow', slow], ['refusing', refusing]] as const) {
+    const created = await server!.call('POST', '/v1/model-providers', { json: { name, base_url: provider.baseUrl, api_key: 'sk-loop-123456', models: [{ id: 'chat', type: 'chat' }] } });
+    t.is(created.status, 201, JSON.stringify(created.body));
+  }
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.goto(`${server!.url}/chat`);
+  const pick = async (model: string) => {
+    await c.page.locator('.chat-settings .react-aria-Select .react-aria-Button').click();
+    await c.page.getByRole('option', { name: model }).click();
+  };
+  await pick('slow/chat');
+  await c.page.getByLabel('Message').fill('Say something long.');
+  await c.page.getByRole('button', { name: 'Send' }).click();
+  await c.page.locator('.message-assistant .answer-text', { hasText: 'piece2' }).waitFor();
+  await c.page.getByRole('button', { name: 'Stop' }).click();
+  await c.page.getByRole('button', { name: 'Send' }).waitFor();
+  const shown = await c.page.locator('.message-assistant .answer-text').last().innerText();
+  t.false(shown.includes('piece39'), 'the answer stopped where it was');
+  t.is(await c.page.getByRole('button', { name: 'Good answer' }).count(), 0, 'a stopped answer is not recorded, so not rated');
+  await slow.untilDisconnects(1);
+
+  await pick('refusing/chat');
+  await c.page.getByLabel('Message').fill('Say hello.');
+  await c.page.getByRole('button', { name: 'Send' }).click();
+  t.regex(await c.page.getByRole('alert').innerText(), /provider|key|auth/i);
   t.deepEqual(c.pageErrors, []);
 });

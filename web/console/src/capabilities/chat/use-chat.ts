@@ -49,6 +49,8 @@ export function useChat(onCreated: (conversation: { id: string; title: string; c
         );
       } catch (failure) {
         if (!controller.signal.aborted) setError(failure);
+        // A stopped or failed answer was not recorded, so it cannot be rated; an empty one is not shown.
+        setMessages((all) => all.filter((m) => m.key !== answerKey || m.content !== '').map((m) => (m.key === answerKey ? { ...m, completionId: undefined } : m)));
       } finally {
         patch(answerKey, () => ({ streaming: false }));
         setSending(false);
