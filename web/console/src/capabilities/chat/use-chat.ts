@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { api } from '../../api/client.ts';
 import { type ChatMessage, messageKey } from './chat-model.ts';
 import { conversationMessages } from './conversation-items.ts';
@@ -42,7 +43,8 @@ export function useChat(onCreated: (conversation: { id: string; title: string; c
           { model: setup.model, conversation: id, messages: [{ role: 'user', content: text }], ...(kbs.length === 1 ? { knowledge_base_id: kbs[0] } : kbs.length > 1 ? { knowledge_base_ids: kbs } : {}) },
           {
             onMeta: (meta) => patch(answerKey, (m) => ({ completionId: meta.id, citations: meta.citations ?? m.citations, answerable: meta.answerable ?? m.answerable, coverage: meta.coverage ?? m.coverage })),
-            onText: (piece) => patch(answerKey, (m) => ({ content: m.content + piece })),
+            // Rendered now, not at the scheduler's next turn: a piece is on screen before the next is read.
+            onText: (piece) => flushSync(() => patch(answerKey, (m) => ({ content: m.content + piece }))),
             onFinish: () => undefined,
           },
           controller.signal,
