@@ -15,6 +15,7 @@ import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
+import { consoleFirstTokenBench } from './console-first-token.bench.ts';
 import { conversationHistoryBench } from './conversation-history.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
 import { overloadBench } from './overload.bench.ts';
@@ -64,6 +65,7 @@ const BENCHES = {
   many_kbs_memory: manyKbsMemoryBench,
   spec_helper: specHelperBench,
   landing_page: landingPageBench,
+  console_first_token: consoleFirstTokenBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

@@ -1,0 +1,151 @@
+import test from 'ava';
+import { closeConsoleBrowser, consoleBrowserForTests, openConsole, type ConsoleSession } from '../helpers/console-browser.ts';
+import { readKey, SAMPLE_PDF, sampleKnowledgeBaseWithPdf } from '../helpers/console-sample.ts';
+import { startChatServer } from '../helpers/provider-servers.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const chromium = consoleBrowserForTests();
+const serial = chromium ? test.serial : test.serial.skip;
+let server: TestServer | undefined;
+
+test.before(async () => {
+  if (!chromium) return;
+  server = await startServer({ KBQA_STORE_CHAT_CONTENT: 'on' });
+  await sampleKnowledgeBaseWithPdf(server);
+});
+test.after.always(async () => {
+  await closeConsoleBrowser();
+  await server?.close();
+});
+
+/** Opens the chat with the sample knowledge base chosen, recording every length the answer's text had (it must grow as it streams). */
+async function openChat(c: ConsoleSession) {
+  await c.page.goto(`${server!.url}/chat`);
+  await c.page.locator('label.react-aria-Checkbox', { hasText: 'Zephyr manuals' }).click();
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals', checked: true }).waitFor({ state: 'attached' });
+  await c.page.evaluate(() => {
+    const seen: number[] = ((window as unknown as { __answerLengths: number[] }).__answerLengths = []);
+    new MutationObserver(() => {
+      const answers = document.querySelectorAll('.message-assistant .answer-text');
+      const last = answers[answers.length - 1];
+      if (last && seen.at(-1) !== last.textContent!.length) seen.push(last.textContent!.length);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+async function ask(c: ConsoleSession, question: string) {
+  await c.page.getByLabel('Message').fill(question);
+  await c.page.getByRole('button', { name: 'Send' }).click();
+  await c.page.locator('.message-assistant [aria-busy="false"]').last().waitFor();
+}
+
+serial('chat: a streamed answer, "Citation 1" shows the quote in its paragraph and on its page, feedback, conversations reopen', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await openChat(c);
+  await ask(c, 'What is the hub height?');
+  const answer = c.page.locator('.message-assistant .answer-text').last();
+  t.regex(await answer.innerText(), /110 metres/);
+  const lengths = await c.page.evaluate(() => (window as unknown as { __answerLengths: number[] }).__answerLengths);
+  t.true(lengths.filter((n) => n > 0).length >= 2, `the answer appeared piece by piece: ${lengths.join(', ')}`);
+
+  await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  const chosen = c.page.getByRole('region', { name: 'Citation 1' });
+  t.regex(await chosen.locator('mark').innerText(), /110 metres/);
+  await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();
+  t.true(await chosen.locator('.page-image .box').count() > 0, 'the quoted lines are drawn on the page');
+  await c.page.waitForFunction(() => (document.querySelector('.citation-panel img') as HTMLImageElement | null)?.complete === true);
+
+  await c.page.getByRole('button', { name: 'Good answer' }).click();
+  await c.page.getByText('Thanks, your rating was recorded.').waitFor();
+  t.is(await c.page.getByRole('button', { name: 'Good answer' }).getAttribute('aria-pressed'), 'true');
+
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('chat');
+
+  // The conversation is kept on the server: a new one starts empty, the old one reopens with its turns.
+  await c.page.getByRole('button', { name: 'New conversation' }).click();
+  await c.page.getByText(/Ask a question about your documents/).waitFor();
+  await c.page.getByRole('button', { name: /What is the hub height\?/ }).click();
+  await c.page.locator('.message-assistant .answer-text', { hasText: '110 metres' }).waitFor();
+  await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();
+  // A stored answer keeps the chunk it cited: its passage and lines are read back from the document.
+  await c.page.locator('.citation-paragraph', { hasText: 'The hub height is 110 metres.' }).waitFor();
+  await c.page.locator('.citation-panel .page-image .box').first().waitFor();
+  await c.page.getByRole('button', { name: 'Bad answer' }).click();
+  await c.page.getByText('Thanks, your rating was recorded.').waitFor();
+  t.deepEqual(c.cspViolations, []);
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('a question the knowledge base does not cover is shown as not covered, with no citation', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await openChat(c);
+  await ask(c, 'Who won the FIFA world cup final?');
+  const answer = c.page.locator('.message-assistant').last();
+  t.regex(await answer.innerText(), /Not covered/);
+  t.is(await answer.getByRole('button', { name: /^Citation/ }).count(), 0);
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('a read key may chat and rate (both are read routes): the whole playground is there', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn(await readKey(server!));
+  await openChat(c);
+  await ask(c, 'How long does the standard warranty last?');
+  t.regex(await c.page.locator('.message-assistant .answer-text').last().innerText(), /five years/);
+  await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();
+  await c.page.getByRole('button', { name: 'Good answer' }).click();
+  await c.page.getByText('Thanks, your rating was recorded.').waitFor();
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('in Simplified Chinese: the same journey, with the citation and the page named in Chinese', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.getByLabel('Language').selectOption('zh-CN');
+  await openChat(c);
+  await c.page.getByLabel('消息').fill('What is the hub height?');
+  await c.page.getByRole('button', { name: '发送' }).click();
+  await c.page.getByRole('button', { name: '引用 1' }).first().click();
+  await c.page.getByRole('img', { name: `${SAMPLE_PDF} 的第 2 页` }).waitFor();
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('chat.zh-CN');
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('a workspace provider’s model streams piece by piece and Stop ends it; a provider refusing its key is said in words', async (t) => {
+  const slow = await startChatServer({ pieces: Array.from({ length: 40 }, (_, i) => `piece${i} `), chunkDelayMs: 100 });
+  const refusing = await startChatServer({ failFirst: 1000, failure: { status: 401, body: { error: { message: 'bad key' } } } });
+  t.teardown(() => Promise.all([slow.close(), refusing.close()]));
+  for (const [name, provider] of [['slow', slow], ['refusing', refusing]] as const) {
+    const created = await server!.call('POST', '/v1/model-providers', { json: { name, base_url: provider.baseUrl, api_key: 'sk-loop-123456', models: [{ id: 'chat', type: 'chat' }] } });
+    t.is(created.status, 201, JSON.stringify(created.body));
+  }
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.goto(`${server!.url}/chat`);
+  const pick = async (model: string) => {
+    await c.page.locator('.chat-settings .react-aria-Select .react-aria-Button').click();
+    await c.page.getByRole('option', { name: model }).click();
+  };
+  await pick('slow/chat');
+  await c.page.getByLabel('Message').fill('Say something long.');
+  await c.page.getByRole('button', { name: 'Send' }).click();
+  await c.page.locator('.message-assistant .answer-text', { hasText: 'piece2' }).waitFor();
+  await c.page.getByRole('button', { name: 'Stop' }).click();
+  await c.page.getByRole('button', { name: 'Send' }).waitFor();
+  const shown = await c.page.locator('.message-assistant .answer-text').last().innerText();
+  t.false(shown.includes('piece39'), 'the answer stopped where it was');
+  t.is(await c.page.getByRole('button', { name: 'Good answer' }).count(), 0, 'a stopped answer is not recorded, so not rated');
+  await slow.untilDisconnects(1);
+
+  await pick('refusing/chat');
+  await c.page.getByLabel('Message').fill('Say hello.');
+  await c.page.getByRole('button', { name: 'Send' }).click();
+  t.regex(await c.page.getByRole('alert').innerText(), /provider|key|auth/i);
+  t.deepEqual(c.pageErrors, []);
+});
