@@ -36,11 +36,15 @@ import { createServices } from './composition/services.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
 import { providerModelFactories } from './composition/workspace-provider-models.ts';
+import { idleCollection } from './adapters/local/idle-collection.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 
 export { createModels };
 
 export const VERSION = '0.1.0';
+
+/** How long the server is quiet before it gives memory back: longer than the pauses between a client's requests. */
+const IDLE_COLLECTION_MS = 30_000;
 
 export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, base: { service: 'kbqa' } }, pino.destination(2));
@@ -240,10 +244,15 @@ export async function listen(runtime: Runtime, config: Config) {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // Memory a burst of requests committed goes back once the server is quiet (idle-collection.ts).
+  const quiet = idleCollection(IDLE_COLLECTION_MS);
+  server.on('request', quiet.touch);
+  quiet.touch();
   return {
     server,
     port,
     async close() {
+      quiet.stop();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets turn idle as their last response ends; close each as soon as it does.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
