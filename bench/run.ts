@@ -15,6 +15,7 @@ import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
+import { consoleBench } from './console.bench.ts';
 import { conversationHistoryBench } from './conversation-history.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
 import { overloadBench } from './overload.bench.ts';
@@ -62,6 +63,7 @@ const BENCHES = {
   idle_memory: idleMemoryBench,
   spec_helper: specHelperBench,
   landing_page: landingPageBench,
+  console: consoleBench,
 } as const;
 type Name = keyof typeof BENCHES;
 
