@@ -1,9 +1,6 @@
-import { request } from 'node:http';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import { findChromium } from '../test/helpers/browser.ts';
 import { json, withKbqa } from './kbqa-api.ts';
-import { log, round } from './util.ts';
+import { getGzipped as get, lighthouseScores } from './lighthouse.ts';
+import { log } from './util.ts';
 
 const JS_BUDGET_BYTES = 60 * 1024;
 const MIN_SCORE = 95;
@@ -18,7 +15,7 @@ export async function landingPageFigures(url: string) {
   const files = await Promise.all(assets.map(get));
   const bytes = (ext: string) => files.filter((f) => f.url.endsWith(ext)).reduce((sum, f) => sum + f.transferred, 0);
   const transferred = { html: html.transferred, js_gz: bytes('.js'), css_gz: bytes('.css'), total: html.transferred + bytes('.js') + bytes('.css') };
-  const scores = await lighthouseScores(url);
+  const { scores } = await lighthouseScores(url);
   return {
     url,
     transferred_bytes: transferred,
@@ -26,48 +23,6 @@ export async function landingPageFigures(url: string) {
     lighthouse: scores,
     pass: transferred.js_gz <= JS_BUDGET_BYTES && scores.performance >= MIN_SCORE && scores.accessibility >= MIN_SCORE,
   };
-}
-
-/** Lighthouse 12.2.3's default run (mobile emulation, simulated slow 4G and 4× CPU slowdown) in headless Chromium. */
-async function lighthouseScores(url: string) {
-  const chromePath = findChromium() ?? '/usr/bin/chromium';
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
-  try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] });
-    if (!result) throw new Error('lighthouse returned nothing');
-    const { categories, audits } = result.lhr;
-    const score = (name: string) => round((categories[name]?.score ?? 0) * 100);
-    const ms = (id: string) => round(audits[id]?.numericValue ?? Number.NaN);
-    const failing = Object.values(categories.accessibility?.auditRefs ?? []).filter((ref) => ref.weight > 0 && audits[ref.id]?.score === 0).map((ref) => ref.id);
-    return {
-      performance: score('performance'),
-      accessibility: score('accessibility'),
-      fcp_ms: ms('first-contentful-paint'),
-      lcp_ms: ms('largest-contentful-paint'),
-      tbt_ms: ms('total-blocking-time'),
-      cls: round(audits['cumulative-layout-shift']?.numericValue ?? Number.NaN, 3),
-      failing_accessibility_audits: failing,
-    };
-  } finally {
-    chrome.kill();
-  }
-}
-
-/** One GET, counting the bytes as they came over the wire (before gunzip). */
-function get(url: string): Promise<{ url: string; body: string; transferred: number; encoding: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        resolve({ url, body: raw.toString('utf8'), transferred: raw.length, encoding: res.headers['content-encoding'] });
-      });
-      res.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
 }
 
 /**

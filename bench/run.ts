@@ -16,6 +16,7 @@ import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
 import { consoleFirstTokenBench } from './console-first-token.bench.ts';
+import { consoleBench } from './console.bench.ts';
 import { conversationHistoryBench } from './conversation-history.bench.ts';
 import { keywordIndexBench } from './keyword-index.bench.ts';
 import { overloadBench } from './overload.bench.ts';
@@ -66,6 +67,7 @@ const BENCHES = {
   spec_helper: specHelperBench,
   landing_page: landingPageBench,
   console_first_token: consoleFirstTokenBench,
+  console: consoleBench,
 } as const;
 type Name = keyof typeof BENCHES;
 
