@@ -35,7 +35,9 @@ export function ConfirmButton({ label, confirmLabel, cancelLabel, question, onCo
                 </Button>
                 <Button
                   className="react-aria-Button danger"
-                  isPending={pending}
+                  // Not isPending: React Aria would announce this button by reference, and it is
+                  // gone once the action succeeds, leaving a nameless element in the live region.
+                  isDisabled={pending}
                   onPress={async () => {
                     setPending(true);
                     try {

@@ -57,7 +57,8 @@ function NewKnowledgeBaseForm({ close }: { close(): void }) {
       <ErrorNote error={error} />
       <div className="dialog-actions">
         <Button onPress={close}>{t('cancel')}</Button>
-        <Button type="submit" className="react-aria-Button primary" isPending={pending}>
+        {/* Not isPending: announced by reference, the button is gone once created (ConfirmButton says more). */}
+        <Button type="submit" className="react-aria-Button primary" isDisabled={pending}>
           {t('create')}
         </Button>
       </div>

@@ -1,0 +1,121 @@
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { ADMIN_KEY } from '../helpers/admin-key.ts';
+import { closeConsoleBrowser, consoleBrowserForTests, type ConsoleSession, openConsole } from '../helpers/console-browser.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const chromium = consoleBrowserForTests();
+const serial = chromium ? test.serial : test.serial.skip;
+let server: TestServer | undefined;
+test.before(async () => {
+  if (chromium) server = await startServer();
+});
+test.after.always(async () => {
+  await closeConsoleBrowser();
+  await server?.close();
+});
+
+const SAMPLES = ['samples/zephyr-9.pdf', 'samples/service-notes.docx', 'samples/prices.xlsx'];
+
+async function expectClean(t: import('ava').ExecutionContext, c: ConsoleSession, screen: string) {
+  t.deepEqual(await c.accessibilityViolations(), [], `axe on ${screen}`);
+  await c.screenshot(screen);
+}
+
+function row(page: Page, name: string) {
+  return page.getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
+}
+
+serial('knowledge bases and documents: create, upload many, watch them get ready live, chunks on their pages, history, settings, delete', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  const { page } = c;
+  await c.signIn();
+  await page.getByText('No knowledge bases yet').waitFor();
+
+  await page.getByRole('button', { name: 'New knowledge base' }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Name' }).fill('Product manuals');
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Description' }).fill('Manuals and price lists of the Zephyr line');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Product manuals' }).waitFor();
+  const kbId = new URL(page.url()).pathname.split('/')[2]!;
+  t.regex(kbId, /^kb_/);
+
+  await page.getByLabel('Upload documents').setInputFiles(SAMPLES);
+  // Live: the rows reach "ready" from the event stream, without a reload.
+  for (const file of ['zephyr-9.pdf', 'service-notes.docx', 'prices.xlsx']) await row(page, file).locator('.status-ready').waitFor({ timeout: 30_000 });
+  t.is(await row(page, 'zephyr-9.pdf').locator('.status').innerText(), 'ready');
+  t.true(await page.getByRole('progressbar', { name: 'zephyr-9.pdf' }).isVisible());
+
+  // Many at once: eight more files, each its own row, all ready.
+  const notes = Array.from({ length: 8 }, (_, i) => ({ name: `note-${i + 1}.md`, mimeType: 'text/markdown', buffer: Buffer.from(`# Note ${i + 1}\n\nThe Zephyr ${i + 1} fan runs at ${1000 + i * 100} rpm.\n`) }));
+  await page.getByLabel('Upload documents').setInputFiles(notes);
+  await page.locator('.document-row .status-ready').nth(10).waitFor({ timeout: 30_000 });
+  t.is(await page.locator('.document-row').count(), 11);
+  await expectClean(t, c, 'documents');
+
+  await page.getByRole('link', { name: 'zephyr-9.pdf' }).click();
+  await page.getByRole('img', { name: 'Page 1 of zephyr-9.pdf' }).waitFor();
+  t.true((await page.getByRole('option').count()) > 0, 'the chunks are listed');
+  await expectClean(t, c, 'document-chunks');
+
+  await page.getByRole('tab', { name: 'History' }).click();
+  const timeline = page.getByRole('tabpanel').getByRole('list');
+  await timeline.getByText('Indexed').waitFor();
+  for (const step of ['Uploaded', 'Parsing started', 'Parsed']) t.true(await timeline.getByText(step, { exact: true }).isVisible(), step);
+  await expectClean(t, c, 'document-history');
+
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('textbox', { name: 'Top K' }).fill('8');
+  await page.getByRole('textbox', { name: 'Score threshold' }).fill('0.2');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved.').waitFor();
+  const saved = await server!.call('GET', `/v1/knowledge-bases/${kbId}`, { key: ADMIN_KEY });
+  t.is(saved.body.settings.top_k, 8);
+  t.is(saved.body.settings.score_threshold, 0.2);
+  await page.reload();
+  t.is(await page.getByRole('textbox', { name: 'Top K' }).inputValue(), '8');
+  await expectClean(t, c, 'knowledge-base-settings');
+
+  await page.getByRole('link', { name: 'Documents' }).click();
+  await page.getByRole('button', { name: 'Delete prices.xlsx' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await row(page, 'prices.xlsx').waitFor({ state: 'detached' });
+  const left = await server!.call('GET', `/v1/knowledge-bases/${kbId}/documents?limit=100`, { key: ADMIN_KEY });
+  t.false(left.body.data.some((d: { name: string }) => d.name === 'prices.xlsx'));
+
+  await page.getByRole('navigation').getByRole('link', { name: 'Knowledge bases' }).click();
+  await page.getByRole('link', { name: 'Product manuals' }).waitFor();
+  await expectClean(t, c, 'knowledge-bases');
+  t.deepEqual(c.cspViolations, []);
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('a read key sees the knowledge bases, documents and settings, and no control that would write', async (t) => {
+  const kb = (await server!.call('POST', '/v1/knowledge-bases', { key: ADMIN_KEY, json: { name: 'Read only base' } })).body;
+  await server!.call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { key: ADMIN_KEY, json: { name: 'faq.md', text: '# FAQ\n\nThe warranty lasts two years.' } });
+  const reader = (await server!.call('POST', '/v1/api-keys', { key: ADMIN_KEY, json: { name: 'reader', scopes: ['read'] } })).body.secret as string;
+  const c = await openConsole(t, chromium!, { server });
+  const { page } = c;
+  await c.signIn(reader);
+  // The sign-in button's "pending" announcement (React Aria's live region) names the button, gone
+  // once the console opens: axe calls it an image without a name until it is cleared (7 s).
+  await page.locator('[aria-live] [role=img]').waitFor({ state: 'detached', timeout: 10_000 });
+
+  await page.getByRole('link', { name: 'Read only base' }).waitFor();
+  t.is(await page.getByRole('button', { name: 'New knowledge base' }).count(), 0);
+  t.deepEqual(await c.accessibilityViolations(), []);
+
+  await page.getByRole('link', { name: 'Read only base' }).click();
+  await row(page, 'faq.md').locator('.status-ready').waitFor({ timeout: 20_000 });
+  t.is(await page.getByLabel('Upload documents').count(), 0);
+  t.is(await page.getByRole('button', { name: /Delete|Upload again/ }).count(), 0);
+  t.deepEqual(await c.accessibilityViolations(), []);
+
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('textbox', { name: 'Top K' }).waitFor();
+  t.is(await page.getByRole('button', { name: /Save|Delete/ }).count(), 0);
+  t.is(await page.getByRole('textbox', { name: 'Name' }).getAttribute('readonly'), '');
+  t.deepEqual(await c.accessibilityViolations(), []);
+  t.deepEqual(c.cspViolations, []);
+  t.deepEqual(c.pageErrors, []);
+});
