@@ -1,4 +1,4 @@
-import { NavLink, Outlet, useParams } from 'react-router';
+import { NavLink, Outlet, useLocation, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import type { KnowledgeBaseContext } from './context.ts';
@@ -10,6 +10,7 @@ import { useResource } from './useResource.ts';
 export default function KnowledgeBaseLayout() {
   const t = useKnowledgeBaseText();
   const kbId = useParams().kbId!;
+  const { pathname } = useLocation();
   const { data, setData, error } = useResource(async (signal) => (await api.GET('/v1/knowledge-bases/{kb_id}', { params: { path: { kb_id: kbId } }, signal })).data!, [kbId]);
 
   if (error) return <ErrorNote error={error} />;
@@ -22,7 +23,8 @@ export default function KnowledgeBaseLayout() {
         {data.description && <p className="muted">{data.description}</p>}
       </div>
       <nav aria-label={t('tabs')} className="tab-links">
-        <NavLink to="" end>
+        {/* A document's page belongs to the Documents tab too. */}
+        <NavLink to="" end className={({ isActive }) => (isActive || pathname.includes('/documents/') ? 'active' : undefined)}>
           {t('tabDocuments')}
         </NavLink>
         <NavLink to="retrieval">{t('tabRetrieval')}</NavLink>

@@ -1,4 +1,5 @@
-import { Checkbox, Group, Input, Label, NumberField, Switch, Text, TextArea, TextField, Button } from 'react-aria-components';
+import { useEffect, useState } from 'react';
+import { Checkbox, FieldError, Input, Label, Switch, Text, TextArea, TextField } from 'react-aria-components';
 import { LanguageSelect } from './LanguageSelect.tsx';
 import { useKnowledgeBaseText } from './messages.ts';
 import { ModelSelect } from './ModelSelect.tsx';
@@ -26,10 +27,10 @@ export function SettingsFields({ draft, change, readOnly }: Props) {
       <fieldset>
         <legend>{t('retrieval')}</legend>
         <div className="fields-2">
-          <Number label={t('topK')} hint={t('topKHint')} value={draft.top_k} min={1} max={100} step={1} readOnly={readOnly} onChange={(top_k) => change({ top_k })} />
-          <Number label={t('scoreThreshold')} hint={t('scoreThresholdHint')} value={draft.score_threshold} min={0} max={1} step={0.01} readOnly={readOnly} onChange={(score_threshold) => change({ score_threshold })} />
+          <NumberInput label={t('topK')} hint={t('topKHint')} value={draft.top_k} min={1} max={100} step={1} readOnly={readOnly} onChange={(top_k) => change({ top_k })} />
+          <NumberInput label={t('scoreThreshold')} hint={t('scoreThresholdHint')} value={draft.score_threshold} min={0} max={1} step={0.01} readOnly={readOnly} onChange={(score_threshold) => change({ score_threshold })} />
         </div>
-        <Number label={t('minCoverage')} hint={t('minCoverageHint')} value={draft.min_coverage} min={0} max={1} step={0.05} readOnly={readOnly} onChange={(min_coverage) => change({ min_coverage })} />
+        <NumberInput label={t('minCoverage')} hint={t('minCoverageHint')} value={draft.min_coverage} min={0} max={1} step={0.05} readOnly={readOnly} onChange={(min_coverage) => change({ min_coverage })} />
         <div className="row">
           {(['vector', 'keyword', 'graph'] as const).map((way) => (
             <Checkbox key={way} isSelected={draft.recall[way]} isDisabled={readOnly} onChange={(on) => change({ recall: { ...draft.recall, [way]: on } })}>
@@ -54,16 +55,31 @@ export function SettingsFields({ draft, change, readOnly }: Props) {
 
 type NumberProps = { label: string; hint: string; value: number; min: number; max: number; step: number; readOnly: boolean; onChange(value: number): void };
 
-function Number({ label, hint, value, min, max, step, readOnly, onChange }: NumberProps) {
+/**
+ * A number as a text field, not React Aria's NumberField: its spin button clears the live announcer
+ * with innerHTML, which the console's Trusted Types policy refuses (the screen would crash on blur).
+ */
+function NumberInput({ label, hint, value, min, max, step, readOnly, onChange }: NumberProps) {
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const parsed = Number(text.replace(',', '.'));
+  const invalid = text.trim() === '' || !Number.isFinite(parsed) || parsed < min || parsed > max || (step === 1 && !Number.isInteger(parsed));
   return (
-    <NumberField value={value} minValue={min} maxValue={max} step={step} isReadOnly={readOnly} onChange={(v) => !isNaN(v) && onChange(v)} formatOptions={{ maximumFractionDigits: 2 }}>
+    <TextField
+      value={text}
+      isReadOnly={readOnly}
+      inputMode={step === 1 ? 'numeric' : 'decimal'}
+      isInvalid={invalid}
+      onChange={(next) => {
+        setText(next);
+        const n = Number(next.replace(',', '.'));
+        if (next.trim() !== '' && Number.isFinite(n) && n >= min && n <= max) onChange(n);
+      }}
+    >
       <Label>{label}</Label>
-      <Group>
-        {!readOnly && <Button slot="decrement">−</Button>}
-        <Input />
-        {!readOnly && <Button slot="increment">+</Button>}
-      </Group>
+      <Input />
       <Text slot="description">{hint}</Text>
-    </NumberField>
+      {invalid && <FieldError>{`${min}–${max}`}</FieldError>}
+    </TextField>
   );
 }
