@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { ADMIN_KEY } from '../helpers/admin-key.ts';
@@ -15,11 +17,25 @@ test.after.always(async () => {
   await server?.close();
 });
 
-const SAMPLES = ['samples/zephyr-9.pdf', 'samples/service-notes.docx', 'samples/prices.xlsx'];
+const SAMPLES = ['zephyr-9.pdf', 'service-notes.docx', 'prices.xlsx'].map((name) => ({ name, mimeType: 'application/octet-stream', buffer: readFileSync(join('samples', name)) }));
+/** A PDF that pdf.js cannot read: the parser fails it as `corrupt`. */
+const BROKEN = { name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog garbage') };
 
 async function expectClean(t: import('ava').ExecutionContext, c: ConsoleSession, screen: string) {
   t.deepEqual(await c.accessibilityViolations(), [], `axe on ${screen}`);
   await c.screenshot(screen);
+}
+
+async function documentIds(server: TestServer, kbId: string, name: string): Promise<string[]> {
+  const { body } = await server.call('GET', `/v1/knowledge-bases/${kbId}/documents?limit=100`, { key: ADMIN_KEY });
+  return body.data.filter((d: { name: string }) => d.name === name).map((d: { id: string }) => d.id);
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000) {
+  for (const end = Date.now() + timeoutMs; !(await condition()); ) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function row(page: Page, name: string) {
@@ -40,17 +56,28 @@ serial('knowledge bases and documents: create, upload many, watch them get ready
   const kbId = new URL(page.url()).pathname.split('/')[2]!;
   t.regex(kbId, /^kb_/);
 
-  await page.getByLabel('Upload documents').setInputFiles(SAMPLES);
+  await page.getByLabel('Upload documents').setInputFiles([...SAMPLES, BROKEN]);
   // Live: the rows reach "ready" from the event stream, without a reload.
   for (const file of ['zephyr-9.pdf', 'service-notes.docx', 'prices.xlsx']) await row(page, file).locator('.status-ready').waitFor({ timeout: 30_000 });
   t.is(await row(page, 'zephyr-9.pdf').locator('.status').innerText(), 'ready');
   t.true(await page.getByRole('progressbar', { name: 'zephyr-9.pdf' }).isVisible());
+  await row(page, 'broken.pdf').locator('.status-failed').waitFor({ timeout: 30_000 });
+  t.regex(await row(page, 'broken.pdf').locator('.failure').innerText(), /^Failed at parsing: \S/, 'why, in words');
 
   // Many at once: eight more files, each its own row, all ready.
   const notes = Array.from({ length: 8 }, (_, i) => ({ name: `note-${i + 1}.md`, mimeType: 'text/markdown', buffer: Buffer.from(`# Note ${i + 1}\n\nThe Zephyr ${i + 1} fan runs at ${1000 + i * 100} rpm.\n`) }));
   await page.getByLabel('Upload documents').setInputFiles(notes);
   await page.locator('.document-row .status-ready').nth(10).waitFor({ timeout: 30_000 });
-  t.is(await page.locator('.document-row').count(), 11);
+  t.is(await page.locator('.document-row').count(), 12);
+
+  // Upload again: the API keeps no versions, so the old document goes and the file comes in anew.
+  const before = await documentIds(server!, kbId, 'note-1.md');
+  await page.getByRole('button', { name: 'Upload note-1.md again' }).click();
+  await until(async () => (await documentIds(server!, kbId, 'note-1.md')).join() !== before.join());
+  const after = await documentIds(server!, kbId, 'note-1.md');
+  t.is(after.length, 1);
+  t.not(after[0], before[0]);
+  await row(page, 'note-1.md').locator('.status-ready').waitFor({ timeout: 20_000 });
   await expectClean(t, c, 'documents');
 
   await page.getByRole('link', { name: 'zephyr-9.pdf' }).click();
