@@ -7,7 +7,8 @@ import { type DocumentRow, percentDone } from './rows.ts';
 export function RowProgress({ row }: { row: DocumentRow }) {
   const t = useDocumentText();
   const percent = percentDone(row);
-  const words = row.uploaded !== undefined ? `${t('uploading')} ${t('progressValue', { percent })}` : `${t(row.status)} ${t('progressValue', { percent })}`;
+  const words =
+    row.status === 'failed' ? t('failed') : row.uploaded !== undefined ? `${t('uploading')} ${t('progressValue', { percent })}` : `${t(row.status)} ${t('progressValue', { percent })}`;
   return (
     <ProgressBar value={percent} valueLabel={words} className={`react-aria-ProgressBar row-progress progress-${row.status}`}>
       {({ percentage, valueText }) => (
