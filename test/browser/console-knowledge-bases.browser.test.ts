@@ -116,6 +116,12 @@ serial('knowledge bases and documents: create, upload many, watch them get ready
   await page.getByRole('navigation').getByRole('link', { name: 'Knowledge bases' }).click();
   await page.getByRole('link', { name: 'Product manuals' }).waitFor();
   await expectClean(t, c, 'knowledge-bases');
+  // The dialog, checked here rather than at first: the sign-in button's announcement would still be
+  // in React Aria's live region (see the read-key test).
+  await page.getByRole('button', { name: 'New knowledge base' }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Name' }).waitFor();
+  await expectClean(t, c, 'new-knowledge-base');
+  await page.getByRole('button', { name: 'Cancel' }).click();
   t.deepEqual(c.cspViolations, []);
   t.deepEqual(c.pageErrors, []);
 });

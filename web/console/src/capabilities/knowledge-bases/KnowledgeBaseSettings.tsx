@@ -45,6 +45,7 @@ export default function KnowledgeBaseSettings() {
       <h2>{t('settings')}</h2>
       <Form onSubmit={save} className="stack">
         <SettingsFields
+          knowledgeBaseId={knowledgeBase.id}
           draft={draft}
           readOnly={!canWrite}
           change={(patch) => {

@@ -5,10 +5,10 @@ import { useKnowledgeBaseText } from './messages.ts';
 import { ModelSelect } from './ModelSelect.tsx';
 import type { SettingsDraft } from './settings-draft.ts';
 
-type Props = { draft: SettingsDraft; change(patch: Partial<SettingsDraft>): void; readOnly: boolean };
+type Props = { knowledgeBaseId: string; draft: SettingsDraft; change(patch: Partial<SettingsDraft>): void; readOnly: boolean };
 
 /** The settings form's fields, grouped as the API groups them; read-only for a key without write. */
-export function SettingsFields({ draft, change, readOnly }: Props) {
+export function SettingsFields({ knowledgeBaseId, draft, change, readOnly }: Props) {
   const t = useKnowledgeBaseText();
   return (
     <>
@@ -42,7 +42,7 @@ export function SettingsFields({ draft, change, readOnly }: Props) {
       </fieldset>
       <fieldset>
         <legend>{t('models')}</legend>
-        <ModelSelect label={t('embeddingModel')} description={t('embeddingHint')} type="embedding" value={draft.embedding_model} isDisabled={readOnly} onChange={(id) => id && change({ embedding_model: id })} />
+        <ModelSelect label={t('embeddingModel')} description={t('embeddingHint', { id: knowledgeBaseId })} type="embedding" value={draft.embedding_model} isDisabled={readOnly} onChange={(id) => id && change({ embedding_model: id })} />
         <Switch isSelected={draft.rerank_enabled} isDisabled={readOnly} onChange={(rerank_enabled) => change({ rerank_enabled })}>
           <div className="indicator" />
           {t('rerankEnabled')}
