@@ -79,6 +79,22 @@ function Metadata({ doc }: { doc: Document }) {
         <dd>{ms(doc.timings.parse_ms)}</dd>
         <dt>{t('indexTime')}</dt>
         <dd>{ms(doc.timings.index_ms)}</dd>
+        {doc.parent_document_id && (
+          <>
+            <dt>{t('attachedTo')}</dt>
+            <dd>
+              <Link to={`/knowledge-bases/${encodeURIComponent(doc.knowledge_base_id)}/documents/${encodeURIComponent(doc.parent_document_id)}`}>
+                {doc.parent_document_id}
+              </Link>
+            </dd>
+          </>
+        )}
+        {Object.keys(doc.metadata).length > 0 && (
+          <>
+            <dt>{t('metadata')}</dt>
+            <dd>{Object.entries(doc.metadata).map(([key, value]) => `${key}: ${String(value)}`).join(' · ')}</dd>
+          </>
+        )}
         {doc.warnings.length > 0 && (
           <>
             <dt>{t('warnings')}</dt>
