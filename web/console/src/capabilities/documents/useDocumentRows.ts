@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { type Answer, api } from '../../api/client.ts';
+import { followEvents } from '../../api/event-stream.ts';
+import { uploadWithProgress } from '../../api/upload.ts';
+import { type Document, type DocumentRow, type Rows, withChange, withDocument, withEvent, without, withUploaded } from './rows.ts';
+
+type UploadAnswer = Answer<'/v1/knowledge-bases/{kb_id}/documents', 'post'>;
+
+/**
+ * Files sent at once: the browser holds six connections to the server, and the event stream and
+ * the screen's own calls need some of them while many files are dropped.
+ */
+const PARALLEL_UPLOADS = 3;
+
+let uploadCount = 0;
+
+/**
+ * The documents screen's rows, kept live by ONE event stream for the whole knowledge base: opened
+ * first, the list read once it is caught up (`ready`), so no change falls between the two.
+ */
+export function useDocumentRows(kbId: string) {
+  const [rows, setRows] = useState<Rows>(new Map());
+  const [loaded, setLoaded] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [reconnecting, setReconnecting] = useState(false);
+  const queue = useRef<{ id: string; file: File }[]>([]);
+  const sending = useRef(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let listed = false;
+    setRows(new Map());
+    setLoaded(false);
+    followEvents(`/v1/knowledge-bases/${encodeURIComponent(kbId)}/documents/events`, {
+      signal: controller.signal,
+      onState: (state) => setReconnecting(state === 'reconnecting'),
+      onEvent({ event, data }) {
+        if (event === 'ready' && !listed) {
+          listed = true;
+          listAll(kbId, controller.signal).then(
+            (docs) => {
+              setRows((current) => docs.reduce((acc, doc) => withDocument(acc, doc), current));
+              setLoaded(true);
+            },
+            (failure: unknown) => controller.signal.aborted || setError(failure),
+          );
+        } else setRows((current) => withEvent(current, event, data));
+      },
+    }).catch((failure: unknown) => controller.signal.aborted || setError(failure));
+    return () => controller.abort();
+  }, [kbId]);
+
+  const pump = useCallback(() => {
+    while (sending.current < PARALLEL_UPLOADS && queue.current.length > 0) {
+      const { id, file } = queue.current.shift()!;
+      sending.current++;
+      void send(kbId, id, file, setRows).finally(() => {
+        sending.current--;
+        pump();
+      });
+    }
+  }, [kbId]);
+
+  const upload = useCallback(
+    (files: File[]) => {
+      const added = files.map((file) => ({ id: `upload:${++uploadCount}`, file }));
+      setRows((current) => {
+        const next = new Map(current);
+        for (const { id, file } of added) next.set(id, { id, name: file.name, status: 'queued', uploaded: 0, file, stored: false });
+        return next;
+      });
+      queue.current.push(...added);
+      pump();
+    },
+    [pump],
+  );
+
+  const remove = useCallback(
+    async (row: DocumentRow) => {
+      if (row.stored) await api.DELETE('/v1/knowledge-bases/{kb_id}/documents/{document_id}', { params: { path: { kb_id: kbId, document_id: row.id } } });
+      setRows((current) => without(current, row.id));
+    },
+    [kbId],
+  );
+
+  /**
+   * The API keeps no versions and gives the same bytes back as the document that holds them, so
+   * sending a file again means: the old document out, the file in as a new one (parsed afresh
+   * with the base's current settings).
+   */
+  const uploadAgain = useCallback(
+    async (row: DocumentRow, file: File) => {
+      await remove(row);
+      upload([file]);
+    },
+    [remove, upload],
+  );
+
+  return { rows: [...rows.values()], loaded, error, reconnecting, upload, remove, uploadAgain };
+}
+
+async function send(kbId: string, id: string, file: File, setRows: (update: (rows: Rows) => Rows) => void) {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  try {
+    const answer = await uploadWithProgress<UploadAnswer>(`/v1/knowledge-bases/${encodeURIComponent(kbId)}/documents`, form, (fraction) =>
+      setRows((rows) => withChange(rows, id, () => ({ uploaded: fraction }))),
+    );
+    const doc = answer.data[0] as Document | undefined;
+    setRows((rows) => (doc ? withUploaded(rows, id, doc, file) : without(rows, id)));
+  } catch (failure) {
+    const message = failure instanceof Error ? failure.message : String(failure);
+    setRows((rows) => withChange(rows, id, () => ({ status: 'failed', uploaded: undefined, error: { stage: 'upload', code: 'upload_failed', message } })));
+  }
+}
+
+async function listAll(kbId: string, signal: AbortSignal): Promise<Document[]> {
+  const docs: Document[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const { data } = await api.GET('/v1/knowledge-bases/{kb_id}/documents', { params: { path: { kb_id: kbId }, query: { limit: 100, order: 'asc', ...(after && { after }) } }, signal });
+    docs.push(...data!.data);
+    if (!data!.has_more || !data!.last_id) return docs;
+    after = data!.last_id;
+  }
+}
