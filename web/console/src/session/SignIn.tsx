@@ -43,7 +43,8 @@ export default function SignIn() {
             <FieldError />
           </TextField>
           <ErrorNote error={error} />
-          <Button type="submit" className="react-aria-Button primary" isPending={pending}>
+          {/* isDisabled, not isPending: a pending button leaves a nameless progress element behind for seconds once it is gone (axe: role-img-alt). */}
+          <Button type="submit" className="react-aria-Button primary" isDisabled={pending}>
             {pending ? t('signingIn') : t('signIn')}
           </Button>
         </Form>
