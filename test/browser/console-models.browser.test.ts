@@ -123,8 +123,11 @@ serial('workflows: the list shows a workflow created through the API; a read key
   await page.getByRole('navigation').getByRole('link', { name: 'Workflows' }).click();
   const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /Handbook QA/ }) });
   await row.waitFor();
-  t.regex(await row.innerText(), new RegExp(`${created.body.graph.nodes.length}\\s+1`));
-  t.true(await page.getByText(/canvas editor is coming \(issue #34\).*docs\/api\/workflows\.md/).isVisible());
+  const cells = await row.getByRole('gridcell').allInnerTexts();
+  t.is(cells[0]!.split('\n')[0], String(created.body.graph.nodes.length));
+  t.is(cells[1], '1', 'its version');
+  t.regex(await page.getByText(/canvas editor is coming \(issue #34\)/).innerText(), /docs\/api\/workflows\.md/);
+  t.regex(await row.innerText(), /start → knowledge_retrieval/);
   await expectClean(t, c, 'workflows');
 
   const reader = (await server!.call('POST', '/v1/api-keys', { key: ADMIN_KEY, json: { name: 'reader', scopes: ['read'] } })).body.secret as string;
@@ -138,4 +141,13 @@ serial('workflows: the list shows a workflow created through the API; a read key
   await r.page.getByRole('navigation').getByRole('link', { name: 'Workflows' }).click();
   await r.page.getByRole('rowheader', { name: /Handbook QA/ }).waitFor();
   t.is(await r.page.locator('main').getByRole('button').count(), 0);
+
+  // In Chinese, every word of the screen is Chinese (the models' ids aside).
+  const zh = await openConsole(t, chromium!, { server });
+  await zh.signIn();
+  await zh.page.getByLabel('Language').selectOption('zh-CN');
+  await zh.page.getByRole('navigation').getByRole('link', { name: '模型' }).click();
+  await zh.page.getByRole('button', { name: '添加模型供应商' }).waitFor();
+  await modelRow(zh.page, 'kbqa-extractive').waitFor();
+  await zh.screenshot('models.zh-CN');
 });

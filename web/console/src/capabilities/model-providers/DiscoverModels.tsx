@@ -35,16 +35,14 @@ export function DiscoverModels({ providerId, entries, onChange }: Props) {
   }
 
   return (
-    <div className="stack">
-      <div className="row">
-        <Button onPress={discover} isDisabled={pending}>
-          {t('discover')}
-        </Button>
-        <span aria-live="polite" className="muted">
-          {pending ? t('discovering') : found !== null ? t('discovered', { count: found }) : ''}
-        </span>
-      </div>
+    <>
+      <Button onPress={discover} isDisabled={pending}>
+        {t('discover')}
+      </Button>
+      <span aria-live="polite" className="muted">
+        {pending ? t('discovering') : found !== null ? t('discovered', { count: found }) : ''}
+      </span>
       <ErrorNote error={error} />
-    </div>
+    </>
   );
 }

@@ -1,19 +1,30 @@
 import { Button, Input, ListBox, ListBoxItem, NumberField, Popover, Select, SelectValue, TextField } from 'react-aria-components';
+import { DiscoverModels } from './DiscoverModels.tsx';
 import { useModelsText } from './messages.ts';
 import { PROVIDER_MODEL_TYPES, type ProviderModel } from './types.ts';
 
 type Props = {
+  /** A saved provider's id: its own /models can then be asked ("Discover models"). */
+  providerId?: string;
   entries: ProviderModel[];
   onChange(entries: ProviderModel[]): void;
 };
 
 /** The provider's `models` list: each model's id, type and (an embedding model's) dimensions. */
-export function ModelEntries({ entries, onChange }: Props) {
+export function ModelEntries({ providerId, entries, onChange }: Props) {
   const t = useModelsText();
   const change = (index: number, entry: ProviderModel) => onChange(entries.map((e, i) => (i === index ? entry : e)));
   return (
     <div className="stack model-entries">
       {entries.length === 0 && <p className="muted">{t('noProviderModels')}</p>}
+      {entries.length > 0 && (
+        // Each field has its own accessible name ("Model 2 type"); these headings are for the eye only.
+        <div className="model-entry model-entry-head" aria-hidden="true">
+          <span>{t('modelIdHead')}</span>
+          <span>{t('type')}</span>
+          <span>{t('dimensions')}</span>
+        </div>
+      )}
       {entries.map((entry, index) => {
         const n = index + 1;
         return (
@@ -54,8 +65,9 @@ export function ModelEntries({ entries, onChange }: Props) {
           </div>
         );
       })}
-      <div>
+      <div className="row">
         <Button onPress={() => onChange([...entries, { id: '', type: 'chat' }])}>{t('addModel')}</Button>
+        {providerId && <DiscoverModels providerId={providerId} entries={entries} onChange={onChange} />}
       </div>
     </div>
   );

@@ -2,7 +2,6 @@ import { type FormEvent, useState } from 'react';
 import { Button, Dialog, DialogTrigger, Form, Heading, Input, Label, Modal, Text, TextField } from 'react-aria-components';
 import { api } from '../../api/client.ts';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
-import { DiscoverModels } from './DiscoverModels.tsx';
 import { useModelsText } from './messages.ts';
 import { ModelEntries } from './ModelEntries.tsx';
 import type { Provider, ProviderBody, ProviderModel } from './types.ts';
@@ -71,8 +70,7 @@ function ProviderForm({ provider, close, onSaved }: Props & { close(): void }) {
       </TextField>
       <fieldset className="provider-models">
         <legend>{t('modelsOfProvider')}</legend>
-        <ModelEntries entries={models} onChange={setModels} />
-        {provider && <DiscoverModels providerId={provider.id} entries={models} onChange={setModels} />}
+        <ModelEntries providerId={provider?.id} entries={models} onChange={setModels} />
       </fieldset>
       <ErrorNote error={error} />
       <div className="dialog-actions">

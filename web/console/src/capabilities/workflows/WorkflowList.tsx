@@ -19,7 +19,9 @@ export default function WorkflowList() {
       <div>
         <h1>{t('title')}</h1>
         <p className="muted">{t('intro')}</p>
-        <p className="workflow-editor-note">{t('editorComing', { path: API_DOCS })}</p>
+        <p className="workflow-editor-note">
+          {t('editorComing')} <code>{API_DOCS}</code>
+        </p>
       </div>
       <ErrorNote error={error} />
       {!data && !error && <p aria-live="polite">{t('loading')}</p>}
@@ -45,7 +47,10 @@ export default function WorkflowList() {
                   {workflow.description && <div className="muted">{workflow.description}</div>}
                   <div className="muted mono">{workflow.id}</div>
                 </Cell>
-                <Cell>{workflow.graph.nodes.length}</Cell>
+                <Cell>
+                  <div>{workflow.graph.nodes.length}</div>
+                  <div className="muted workflow-steps">{workflow.graph.nodes.map((node) => node.type).join(' → ')}</div>
+                </Cell>
                 <Cell>{workflow.version}</Cell>
                 <Cell>{dates.format(new Date(workflow.updated_at))}</Cell>
               </Row>

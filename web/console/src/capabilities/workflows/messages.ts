@@ -5,7 +5,7 @@ export const useWorkflowText = defineMessages(
   {
     title: 'Workflows',
     intro: 'Workflows chain retrieval, model calls, templates and conditions into one run, started through the API or by an agent.',
-    editorComing: 'A canvas editor is coming (issue #34). Until then, workflows are created and run through the API: see {{path}}.',
+    editorComing: 'A canvas editor is coming (issue #34). Until then, workflows are created and run through the API, as described in',
     listLabel: 'Workflows of this workspace',
     name: 'Name',
     nodes: 'Nodes',
@@ -18,7 +18,7 @@ export const useWorkflowText = defineMessages(
   {
     title: '工作流',
     intro: '工作流把检索、模型调用、模板和条件串成一次运行，可通过 API 或智能体启动。',
-    editorComing: '画布编辑器即将推出（issue #34）。在此之前，请通过 API 创建和运行工作流：参见 {{path}}。',
+    editorComing: '画布编辑器即将推出（issue #34）。在此之前，请通过 API 创建和运行工作流，详见',
     listLabel: '此工作区的工作流',
     name: '名称',
     nodes: '节点数',
