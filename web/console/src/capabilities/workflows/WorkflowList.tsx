@@ -1,4 +1,63 @@
-/** Placeholder: being built (issue #33). */
+import { Cell, Column, Row, Table, TableBody, TableHeader } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client.ts';
+import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { useResource } from '../knowledge-bases/useResource.ts';
+import { useWorkflowText } from './messages.ts';
+import './workflows.css';
+
+const API_DOCS = 'docs/api/workflows.md';
+
+/** /workflows: the workspace's workflows, read-only until the canvas editor (issue #34) comes. */
 export default function WorkflowList() {
-  return <h1>WorkflowList</h1>;
+  const t = useWorkflowText();
+  const { i18n } = useTranslation();
+  const { data, error } = useResource(async (signal) => (await api.GET('/v1/workflows', { params: { query: { limit: 100 } }, signal })).data!.data, []);
+  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <section className="stack">
+      <div>
+        <h1>{t('title')}</h1>
+        <p className="muted">{t('intro')}</p>
+        <p className="workflow-editor-note">
+          {t('editorComing')} <code>{API_DOCS}</code>
+        </p>
+      </div>
+      <ErrorNote error={error} />
+      {!data && !error && <p aria-live="polite">{t('loading')}</p>}
+      {data?.length === 0 && (
+        <div className="card workflow-empty">
+          <h2>{t('emptyTitle')}</h2>
+          <p>{t('emptyText')}</p>
+        </div>
+      )}
+      {data && data.length > 0 && (
+        <Table aria-label={t('listLabel')} className="react-aria-Table workflow-table">
+          <TableHeader>
+            <Column isRowHeader>{t('name')}</Column>
+            <Column>{t('nodes')}</Column>
+            <Column>{t('version')}</Column>
+            <Column>{t('updated')}</Column>
+          </TableHeader>
+          <TableBody items={data}>
+            {(workflow) => (
+              <Row id={workflow.id}>
+                <Cell>
+                  <div className="workflow-name">{workflow.name}</div>
+                  {workflow.description && <div className="muted">{workflow.description}</div>}
+                  <div className="muted mono">{workflow.id}</div>
+                </Cell>
+                <Cell>
+                  <div>{workflow.graph.nodes.length}</div>
+                  <div className="muted workflow-steps">{workflow.graph.nodes.map((node) => node.type).join(' → ')}</div>
+                </Cell>
+                <Cell>{workflow.version}</Cell>
+                <Cell>{dates.format(new Date(workflow.updated_at))}</Cell>
+              </Row>
+            )}
+          </TableBody>
+        </Table>
+      )}
+    </section>
+  );
 }
