@@ -2,6 +2,7 @@ import { Checkbox, CheckboxGroup, Label, Text } from 'react-aria-components';
 import { api } from '../api/client.ts';
 import { useResource } from '../capabilities/knowledge-bases/useResource.ts';
 import { ErrorNote } from './ErrorNote.tsx';
+import './knowledge-base-checks.css';
 
 type Props = {
   label: string;

@@ -3,6 +3,7 @@ import { api } from '../../api/client.ts';
 import { useCan, useSession } from '../../session/session.tsx';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
+import '../../ui/radio.css';
 import './api-keys.css';
 import { ApiKeyTable } from './ApiKeyTable.tsx';
 import { useApiKeyText } from './messages.ts';

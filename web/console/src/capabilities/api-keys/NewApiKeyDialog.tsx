@@ -60,13 +60,13 @@ function NewApiKeyForm({ close, onCreated }: { close(): void; onCreated(key: Cre
         <Label>{t('name')}</Label>
         <Input />
       </TextField>
-      <RadioGroup value={scope} onChange={(value) => setScope(value as Scope)} className="react-aria-RadioGroup stacked">
+      <RadioGroup value={scope} onChange={(value) => setScope(value as Scope)}>
         <Label>{t('scopes')}</Label>
         <Radio value="read">{t('scopeRead')}</Radio>
         <Radio value="write">{t('scopeWrite')}</Radio>
         <Radio value="admin">{t('scopeAdmin')}</Radio>
       </RadioGroup>
-      <RadioGroup value={limited ? 'some' : 'all'} onChange={(value) => setLimited(value === 'some')} className="react-aria-RadioGroup stacked">
+      <RadioGroup value={limited ? 'some' : 'all'} onChange={(value) => setLimited(value === 'some')}>
         <Label>{t('limit')}</Label>
         <Radio value="all">{t('limitToAll')}</Radio>
         <Radio value="some">{t('limitToSome')}</Radio>
