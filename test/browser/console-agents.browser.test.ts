@@ -129,3 +129,25 @@ serial('a read key sees keys and agents without a control that changes them', as
   t.deepEqual(c.cspViolations, []);
   t.deepEqual(c.pageErrors, []);
 });
+
+serial('agents: unpublish takes the page down, delete removes the agent', async (t) => {
+  const { body: models } = await server!.call('GET', '/v1/models');
+  const model = (models.data as { id: string; type: string }[]).find((m) => m.type === 'chat')!.id;
+  const { body: agent } = await server!.call('POST', '/v1/agents', { json: { name: 'Short-lived', model } });
+  const { body: publication } = await server!.call('POST', `/v1/agents/${agent.id}/publish`);
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.goto(`${server!.url}/agents/${agent.id}`);
+  await c.page.getByText('Published: version 1').waitFor();
+  await c.page.getByRole('button', { name: 'Unpublish' }).click();
+  await c.page.getByRole('alertdialog').getByRole('button', { name: 'Unpublish' }).click();
+  await c.page.getByText('Not published: only the console can try the draft.').waitFor();
+  t.is((await fetch(`${server!.url}${publication.public_url}`)).status, 404);
+
+  await c.page.getByRole('button', { name: 'Delete agent' }).click();
+  await c.page.getByRole('alertdialog').getByRole('button', { name: 'Delete agent' }).click();
+  await c.page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
+  t.is((await server!.call('GET', `/v1/agents/${agent.id}`)).status, 404);
+  t.deepEqual(c.cspViolations, []);
+  t.deepEqual(c.pageErrors, []);
+});

@@ -12,10 +12,12 @@ export function RetrievalFields({ form, change, readOnly }: FieldProps) {
         <NumberField isReadOnly={readOnly} value={form.topK} onChange={(topK) => change({ topK })} minValue={1} maxValue={100} step={1}>
           <Label>{t('topK')}</Label>
           <Input />
+          <Text slot="description">{t('kbDefault')}</Text>
         </NumberField>
         <NumberField isReadOnly={readOnly} value={form.scoreThreshold} onChange={(scoreThreshold) => change({ scoreThreshold })} minValue={0} maxValue={1} step={0.01}>
           <Label>{t('scoreThreshold')}</Label>
           <Input />
+          <Text slot="description">{t('kbDefault')}</Text>
         </NumberField>
       </div>
       <Switch isSelected={form.rerank} isDisabled={readOnly} onChange={(rerank) => change({ rerank })}>

@@ -6,6 +6,7 @@ import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
 import { AgentDraftForm } from './AgentDraftForm.tsx';
 import { AgentPreview } from './AgentPreview.tsx';
+import { DeleteAgent } from './DeleteAgent.tsx';
 import '../../ui/radio.css';
 import './agents.css';
 import { useAgentText } from './messages.ts';
@@ -37,7 +38,7 @@ export default function AgentEditor() {
             <h1>{agent.name}</h1>
             <span className={`status status-${agent.status}`}>{t(agent.status)}</span>
           </div>
-          {!canWrite && <p className="card">{t('readOnly')}</p>}
+          {!canWrite && <p className="muted">{t('readOnly')}</p>}
           <div className="agent-editor">
             <AgentDraftForm key={agent.id} agent={agent} readOnly={!canWrite} onSaved={setAgent} />
             <div className="stack agent-side">
@@ -51,6 +52,7 @@ export default function AgentEditor() {
               />
               {canWrite && <AgentPreview agentId={agent.id} openingMessage={agent.opening_message} />}
               <VersionList agentId={agent.id} round={round} />
+              {canWrite && <DeleteAgent agent={agent} />}
             </div>
           </div>
         </>

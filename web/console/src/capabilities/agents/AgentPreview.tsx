@@ -62,9 +62,9 @@ export function AgentPreview({ agentId, openingMessage }: { agentId: string; ope
           <div key={i} className={`turn turn-${turn.role}`}>
             <span className="turn-who">{turn.role === 'user' ? t('you') : t('agent')}</span>
             <p>{turn.content || '…'}</p>
-            {turn.citations.length > 0 && (
+            {cited(turn.citations).length > 0 && (
               <ol className="turn-sources">
-                {turn.citations.map((c) => (
+                {cited(turn.citations).map((c) => (
                   <li key={c.index} value={c.index}>
                     {t('sourcePage', { source: c.source, page: c.page })}
                   </li>
@@ -89,4 +89,10 @@ export function AgentPreview({ agentId, openingMessage }: { agentId: string; ope
       </Form>
     </section>
   );
+}
+
+/** The passages the answer rests on (those it quotes); all retrieved ones when none is marked. */
+function cited(citations: Citation[]): Citation[] {
+  const quoted = citations.filter((c) => c.quote);
+  return quoted.length > 0 ? quoted : citations;
 }

@@ -45,10 +45,7 @@ export function PublishPanel({ agent, canWrite, onChanged }: Props) {
 
   return (
     <section className="card stack" aria-labelledby="agent-publish-title">
-      <div className="spread">
-        <h2 id="agent-publish-title">{t('publicAccess')}</h2>
-        <span className={`status status-${agent.status}`}>{t(agent.status)}</span>
-      </div>
+      <h2 id="agent-publish-title">{t('publicAccess')}</h2>
       <p className="muted">{agent.published_version !== null ? t('publishedAs', { version: agent.published_version }) : t('notPublishedYet')}</p>
       {url && (
         <div className="row publish-link">
