@@ -29,6 +29,11 @@ serial('API keys: a read key is created and its secret shown once, another key i
   await c.page.getByRole('button', { name: 'New API key' }).click();
   await c.page.getByRole('textbox', { name: 'Name' }).fill('console reader');
   await c.page.getByRole('radio', { name: /^read/ }).check({ force: true });
+  await c.page.getByRole('radio', { name: /^Only the knowledge bases/ }).check({ force: true });
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals' }).waitFor({ state: 'attached' });
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('api-keys.new');
+  await c.page.getByRole('radio', { name: /^Every knowledge base/ }).check({ force: true });
   await c.page.getByRole('button', { name: 'Create' }).click();
   const secret = c.page.getByRole('textbox', { name: 'API key secret' });
   await secret.waitFor();
@@ -37,6 +42,7 @@ serial('API keys: a read key is created and its secret shown once, another key i
   t.regex(await c.page.getByRole('dialog').innerText(), /will not be shown again/);
   t.true(await c.page.getByRole('button', { name: 'Copy' }).isVisible());
   t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('api-keys.secret');
   await c.page.getByRole('button', { name: 'Done' }).click();
   await c.page.getByRole('dialog').waitFor({ state: 'detached' });
   t.false((await c.page.content()).includes(readSecret), 'the secret is gone from the page');
