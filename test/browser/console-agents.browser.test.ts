@@ -54,6 +54,19 @@ serial('API keys: a read key is created and its secret shown once, another key i
   const keys = await server!.call('GET', '/v1/api-keys');
   t.false((keys.body.data as { name: string }[]).some((key) => key.name === 'old integration'));
 
+  // A key limited to one knowledge base, expiring at the end of a day.
+  await c.page.getByRole('button', { name: 'New API key' }).click();
+  await c.page.getByRole('textbox', { name: 'Name' }).fill('zephyr only');
+  await c.page.getByRole('radio', { name: /^Only the knowledge bases/ }).check({ force: true });
+  await c.page.locator('label.react-aria-Checkbox', { hasText: 'Zephyr manuals' }).click();
+  await c.page.getByLabel('Expires on (optional)').fill('2099-12-31');
+  await c.page.getByRole('button', { name: 'Create' }).click();
+  await c.page.getByRole('button', { name: 'Done' }).click();
+  t.regex(await c.page.getByRole('row', { name: /zephyr only/ }).innerText(), /read[\s\S]*Zephyr manuals[\s\S]*2099/);
+  const limited = (await server!.call('GET', '/v1/api-keys')).body.data.find((key: { name: string }) => key.name === 'zephyr only');
+  t.is(limited.expires_at, '2099-12-31T23:59:59Z');
+  t.is(limited.knowledge_base_ids.length, 1);
+
   t.deepEqual(await c.accessibilityViolations(), []);
   await c.screenshot('api-keys');
   t.deepEqual(c.cspViolations, []);
