@@ -1,4 +1,66 @@
-/** Placeholder: being built (issue #33). */
+import { Cell, Column, Row, Table, TableBody, TableHeader } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../../api/client.ts';
+import { useCan } from '../../session/session.tsx';
+import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { useResource } from '../knowledge-bases/useResource.ts';
+import './agents.css';
+import { useAgentText } from './messages.ts';
+import { NewAgentDialog } from './NewAgentDialog.tsx';
+import { PublicLink } from './PublicLink.tsx';
+
+/** /agents: the workspace's agents, their state and public link, and (with write) a new one. */
 export default function AgentList() {
-  return <h1>AgentList</h1>;
+  const t = useAgentText();
+  const canWrite = useCan('write');
+  const { i18n } = useTranslation();
+  const { data, error } = useResource(async (signal) => (await api.GET('/v1/agents', { params: { query: { limit: 100, order: 'desc' } }, signal })).data!.data, []);
+  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <section className="stack">
+      <div className="spread">
+        <div>
+          <h1>{t('title')}</h1>
+          <p className="muted">{t('intro')}</p>
+        </div>
+        {canWrite && <NewAgentDialog />}
+      </div>
+      <ErrorNote error={error} />
+      {!data && !error && <p aria-live="polite">{t('loading')}</p>}
+      {data?.length === 0 && (
+        <div className="card empty-state">
+          <h2>{t('emptyTitle')}</h2>
+          <p>{canWrite ? t('emptyWrite') : t('emptyRead')}</p>
+        </div>
+      )}
+      {data && data.length > 0 && (
+        <Table aria-label={t('listLabel')} className="react-aria-Table agents-table">
+          <TableHeader>
+            <Column isRowHeader>{t('name')}</Column>
+            <Column>{t('model')}</Column>
+            <Column>{t('status')}</Column>
+            <Column>{t('publicLink')}</Column>
+            <Column>{t('updated')}</Column>
+          </TableHeader>
+          <TableBody items={data}>
+            {(agent) => (
+              <Row id={agent.id}>
+                <Cell>
+                  <Link to={`/agents/${encodeURIComponent(agent.id)}`}>{agent.name}</Link>
+                </Cell>
+                <Cell className="mono">{agent.model}</Cell>
+                <Cell>
+                  <span className={`status status-${agent.status}`}>{t(agent.status)}</span>
+                  {agent.published_version !== null && <span className="muted"> v{agent.published_version}</span>}
+                </Cell>
+                <Cell>{agent.public_url ? <PublicLink path={agent.public_url} /> : <span className="muted">{t('notPublished')}</span>}</Cell>
+                <Cell>{dates.format(new Date(agent.updated_at))}</Cell>
+              </Row>
+            )}
+          </TableBody>
+        </Table>
+      )}
+    </section>
+  );
 }
