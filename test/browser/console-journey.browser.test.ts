@@ -54,10 +54,12 @@ serial('a new user: sign in, create a knowledge base, upload, ready, retrieval, 
   await page.getByRole('button', { name: 'New API key' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'Name' }).fill('reader');
-  await dialog.getByRole('radio', { name: /read/i }).first().check();
+  await dialog.getByRole('radio', { name: /^read/ }).check({ force: true });
   await dialog.getByRole('button', { name: 'Create' }).click();
   const secret = await page.getByRole('textbox', { name: 'API key secret' }).inputValue();
   t.regex(secret, /^kbqa-/);
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await c.signIn(secret);
