@@ -9,7 +9,8 @@ type Value = string | number | boolean;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const CURRENCY = '[$€£¥]|\\b(?:USD|EUR|GBP|CNY|RMB|JPY)\\s?';
 const AMOUNT = '-?\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|-?\\d+(?:\\.\\d+)?';
-const NUMBER = new RegExp(`(${CURRENCY})?(${AMOUNT})(\\s?[kKmM]\\b)?(\\s?(?:USD|EUR|GBP|CNY|RMB|JPY|dollars?|euros?|pounds?|yuan|元))?`, 'g');
+// Not inside a word or a code: the 1742 of "A-1742" is no number of its own, nor negative.
+const NUMBER = new RegExp(`(?<![\\p{L}\\p{N}_.-])(${CURRENCY})?(${AMOUNT})(\\s?[kKmM]\\b)?(\\s?(?:USD|EUR|GBP|CNY|RMB|JPY|dollars?|euros?|pounds?|yuan|元))?`, 'gu');
 const MONEY_WORDS = /amount|price|cost|total|budget|fee|salary|pay|refund|money|usd|eur|dollar/i;
 const YES = /\b(yes|yeah|yep|true|sure|correct)\b/i;
 const NO = /\b(no|nope|false|not really)\b/i;
@@ -83,15 +84,30 @@ function numberFor(text: string, name: string, property: ParameterProperty, pool
   const fits = (n: FoundNumber) => property.type === 'number' || Number.isInteger(n.value);
   const wantsMoney = MONEY_WORDS.test(`${name} ${property.description ?? ''}`);
   const words = name.toLowerCase().split('_').filter((word) => word.length > 1);
-  const near = (n: FoundNumber) => {
-    const around = text.slice(Math.max(0, n.start - 30), n.end + 30).toLowerCase();
-    return words.some((word) => around.includes(word));
-  };
+  const nearest = nearestTo(text.toLowerCase(), words, pools.numbers.filter(fits));
   const chosen =
     (wantsMoney ? pools.next(pools.numbers, (n) => n.money && fits(n)) : undefined) ??
-    pools.next(pools.numbers, (n) => fits(n) && near(n)) ??
+    nearest.find((n) => pools.next(pools.numbers, (candidate) => candidate === n) !== undefined) ??
     pools.next(pools.numbers, fits);
   return chosen?.value;
+}
+
+/** Numbers with one of the words within 30 characters, nearest first ("2 children and 4 adults": adults is 4). */
+function nearestTo(text: string, words: readonly string[], numbers: readonly FoundNumber[]): FoundNumber[] {
+  const distance = (n: FoundNumber) => {
+    let best = Infinity;
+    for (const word of words) {
+      for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + 1)) {
+        best = Math.min(best, at >= n.end ? at - n.end : Math.max(0, n.start - (at + word.length)));
+      }
+    }
+    return best;
+  };
+  return numbers
+    .map((n) => ({ n, d: distance(n) }))
+    .filter(({ d }) => d <= 30)
+    .sort((a, b) => a.d - b.d)
+    .map(({ n }) => n);
 }
 
 /** The allowed value written earliest in the text, as the schema spells it (case does not matter). */
