@@ -109,7 +109,7 @@ test('a parameter_extractor schema the node cannot fill is 400 naming the field'
   t.regex(bad.body.error.param ?? '', /format/);
 });
 
-const perQuestion = (extra: Json = {}) => ({
+const perQuestion = (extra: Json = {}): Json => ({
   nodes: [
     { id: 'start', type: 'start', config: { inputs: [{ name: 'questions', type: 'string' }] } },
     {
@@ -166,4 +166,20 @@ test('an iteration sub-graph is checked on save: its faults and unknown models a
   const noModel = await create(graph);
   t.is(noModel.status, 400);
   t.is(noModel.body.error.code, 'model_not_found');
+});
+
+test('template intent-routing: a classifier over the knowledge bases named, each answered from its own', async (t) => {
+  const other = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'Bakery', description: 'Bread, baking, recipes and food' } })).body;
+  const created = await server.call('POST', '/v1/workflows', { json: { name: 'routing', template: 'intent-routing', knowledge_base_ids: [kb.kbId, other.id] } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.deepEqual(created.body.graph.nodes.map((n: Json) => n.type), ['start', 'question_classifier', 'knowledge_retrieval', 'llm', 'knowledge_retrieval', 'llm', 'variable_aggregator', 'direct_reply']);
+  const run = (await server.call('POST', `/v1/workflows/${created.body.id}/run`, { json: { inputs: { question: 'How do I bake bread with a recipe?' } } })).body;
+  t.is(run.status, 'succeeded', JSON.stringify(run.error));
+  t.true(ran(run).includes('retrieve_2'), JSON.stringify(ran(run)));
+  t.false(ran(run).includes('retrieve_1'));
+  const missing = await server.call('POST', '/v1/workflows', { json: { name: 'r', template: 'intent-routing', knowledge_base_ids: [kb.kbId, 'kb_nope'] } });
+  t.is(missing.status, 404);
+  t.is(missing.body.error.param, 'knowledge_base_ids.1');
+  const stray = await server.call('POST', '/v1/workflows', { json: { name: 'r', template: 'intent-routing', knowledge_base_id: kb.kbId } });
+  t.is(stray.status, 400);
 });

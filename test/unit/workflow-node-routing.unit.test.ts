@@ -3,7 +3,8 @@ import { WorkflowGraph, type WorkflowGraphInput } from '../../schemas/workflow.t
 import { createTextAnalyzer } from '../../src/adapters/text/analyzer.ts';
 import { createHashingEmbedder } from '../../src/adapters/local/hashing-embedder.ts';
 import { textSimilarity } from '../../src/app/workflow-engine/similarity.ts';
-import { validateGraph } from '../../src/domain/workflow/graph.ts';
+import { knowledgeBasesOf, validateGraph } from '../../src/domain/workflow/graph.ts';
+import { intentRoutingGraph } from '../../src/domain/workflow/intent-routing.ts';
 import { classNamed } from '../../src/domain/workflow/nodes/classify-by-prompt.ts';
 import { nodeType } from '../../src/domain/workflow/nodes/index.ts';
 import { pickBySimilarity } from '../../src/domain/workflow/nodes/question-classifier.ts';
@@ -120,4 +121,16 @@ test('runOutputsOf: a reply and an end together give the answer and the named ou
   const g = graph([start, reply('a', 'x'), { id: 'done', type: 'end', config: { outputs: { n: '1' } } }], [{ from: 'start', to: 'a' }, { from: 'a', to: 'done' }]);
   t.deepEqual(runOutputsOf(g, new Map([['start', {}], ['a', { answer: 'x' }], ['done', { n: '1' }]])), { answer: 'x', n: '1' });
   t.is(runOutputsOf(g, new Map([['start', {}]])), undefined);
+});
+
+test('the intent-routing template: a valid graph, one class and branch per knowledge base, names made unique', (t) => {
+  const g = intentRoutingGraph([
+    { knowledgeBaseId: 'kb_a', name: 'Docs', description: 'Product manuals' },
+    { knowledgeBaseId: 'kb_b', name: 'docs', description: null },
+  ]);
+  t.deepEqual(validateGraph(g), []);
+  t.deepEqual(WorkflowGraph.parse(g), g);
+  t.like(g.nodes[1], { type: 'question_classifier', config: { classes: [{ name: 'Docs', description: 'Product manuals' }, { name: 'docs (2)', description: 'docs' }] } });
+  t.deepEqual(g.edges.filter((e) => e.from === 'route').map((e) => [e.to, e.when]), [['retrieve_1', 'Docs'], ['retrieve_2', 'docs (2)']]);
+  t.deepEqual(knowledgeBasesOf(g), ['kb_a', 'kb_b']);
 });

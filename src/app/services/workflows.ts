@@ -9,6 +9,7 @@ import type { WorkflowGraph } from '../../../schemas/workflow.ts';
 import { allNodes, knowledgeBasesOf } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
 import { namedIn } from '../../domain/workflow/nodes/index.ts';
+import { intentRoutingGraph } from '../../domain/workflow/intent-routing.ts';
 import { knowledgeQaGraph } from '../../domain/workflow/knowledge-qa.ts';
 import { workflowRunDecider } from '../../domain/workflow/run.ts';
 import { workflowDecider } from '../../domain/workflow/workflow.ts';
@@ -27,8 +28,9 @@ export type WorkflowInput = {
   name: string;
   description?: string | null;
   graph?: WorkflowGraph;
-  template?: 'knowledge-qa';
+  template?: 'knowledge-qa' | 'intent-routing';
   knowledge_base_id?: string;
+  knowledge_base_ids?: string[];
   model?: string;
 };
 
@@ -85,11 +87,25 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
     }
   }
 
+  /** The graph to save: the client's, or a template's built for the knowledge bases it names (which the key must read). */
+  async function graphOf(principal: Principal, input: WorkflowInput): Promise<WorkflowGraph> {
+    if (input.template === 'knowledge-qa') return knowledgeQaGraph(input.knowledge_base_id!, input.model);
+    if (input.template !== 'intent-routing') return input.graph!;
+    const routes = [];
+    for (const [i, kbId] of (input.knowledge_base_ids ?? []).entries()) {
+      requireKnowledgeBaseAccess(principal, kbId);
+      const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
+      if (!kb || kb.workspace_id !== principal.workspaceId) throw resourceNotFound('knowledge_base', kbId, `knowledge_base_ids.${i}`);
+      routes.push({ knowledgeBaseId: kbId, name: kb.name, description: kb.description });
+    }
+    return intentRoutingGraph(routes, input.model);
+  }
+
   return {
     workflow,
 
     async create(principal: Principal, input: WorkflowInput, correlationId?: string) {
-      const graph = input.template ? knowledgeQaGraph(input.knowledge_base_id!, input.model) : input.graph!;
+      const graph = await graphOf(principal, input);
       await checkReferences(principal, graph, input.template !== undefined);
       const id = ctx.newId('wf');
       const result = await handleCommand(ctx.store, workflowDecider, id, {

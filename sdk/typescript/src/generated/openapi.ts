@@ -573,7 +573,7 @@ export interface paths {
         /** List workflows */
         get: operations["listWorkflows"];
         put?: never;
-        /** Create a workflow from a graph of nodes, or from the knowledge-qa template */
+        /** Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing) */
         post: operations["createWorkflow"];
         delete?: never;
         options?: never;
@@ -5176,9 +5176,10 @@ export interface operations {
                             when?: boolean | string;
                         }[];
                     };
-                    /** @constant */
-                    template?: "knowledge-qa";
+                    /** @enum {string} */
+                    template?: "knowledge-qa" | "intent-routing";
                     knowledge_base_id?: string;
+                    knowledge_base_ids?: string[];
                     model?: string;
                 };
             };
