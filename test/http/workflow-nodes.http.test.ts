@@ -166,6 +166,7 @@ test('an iteration sub-graph is checked on save: its faults and unknown models a
   const noModel = await create(graph);
   t.is(noModel.status, 400);
   t.is(noModel.body.error.code, 'model_not_found');
+  t.is(noModel.body.error.param, 'graph.nodes.each.config.graph.nodes.llm.config.model');
 });
 
 test('template intent-routing: a classifier over the knowledge bases named, each answered from its own', async (t) => {

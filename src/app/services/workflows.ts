@@ -6,7 +6,7 @@ import type { WorkflowDoc } from '../../../projections/workflows/index.ts';
 import type { ResponseMode } from '../../../schemas/events/workflow-run.ts';
 import type { Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
-import { allNodes, knowledgeBasesOf } from '../../domain/workflow/graph.ts';
+import { knowledgeBasesOf, nodesAt } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
 import { namedIn } from '../../domain/workflow/nodes/index.ts';
 import { intentRoutingGraph } from '../../domain/workflow/intent-routing.ts';
@@ -69,9 +69,9 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
    * knowledge bases. A template's graph was not written by the client: its faults name the request's own fields.
    */
   async function checkReferences(principal: Principal, graph: WorkflowGraph, fromTemplate = false) {
-    // A sub-graph's nodes (an iteration's) name models and knowledge bases too; their faults name the node holding them.
-    for (const node of allNodes(graph)) {
-      const param = fromTemplate ? null : `graph.nodes.${node.id}.config`;
+    // A sub-graph's nodes (an iteration's) name models and knowledge bases too; their faults give the path through the node holding them.
+    for (const { node, param: at } of nodesAt(graph)) {
+      const param = fromTemplate ? null : `${at}.config`;
       const field = (name: string) => (param ? `${param}.${name}` : name);
       for (const { field: name, id } of namedIn(node, 'chatModels')) {
         const known = models.get(id)?.kind === 'chat' || (await workspaceModels?.entryOf(principal.workspaceId, id, 'chat')) !== undefined;

@@ -61,9 +61,16 @@ function subgraphFaults(node: WorkflowNode): GraphFault[] {
 
 /** The graph's nodes and those of the sub-graphs inside them, however deep: what names models and knowledge bases. */
 export function allNodes(graph: WorkflowGraph): WorkflowNode[] {
+  return nodesAt(graph).map(({ node }) => node);
+}
+
+/** Each node with where a fault about it points: `graph.nodes.loop.config.graph.nodes.llm` for one inside iteration 'loop'. */
+export function nodesAt(graph: WorkflowGraph, prefix = 'graph'): { node: WorkflowNode; param: string }[] {
   return graph.nodes.flatMap((node) => {
+    const param = `${prefix}.nodes.${node.id}`;
     const parsed = parseSubgraph(node);
-    return [node, ...(parsed?.ok ? allNodes(parsed.graph) : [])];
+    const field = nodeType(node.type).subgraph ?? 'graph';
+    return [{ node, param }, ...(parsed?.ok ? nodesAt(parsed.graph, `${param}.config.${field}`) : [])];
   });
 }
 
