@@ -36,8 +36,11 @@ export type WorkflowNode = z.infer<typeof WorkflowNode>;
 export type WorkflowNodeType = WorkflowNode['type'];
 export type NodeOfType<T extends WorkflowNodeType> = Extract<WorkflowNode, { type: T }>;
 
-/** `when` selects the branch of a condition node; edges out of other nodes are always taken. */
-export const WorkflowEdge = z.strictObject({ from: nodeId, to: nodeId, when: z.boolean().optional() });
+/**
+ * `when` selects the branch of a branching node: true or false out of a condition, a class name out
+ * of a question_classifier; edges out of other nodes are always taken.
+ */
+export const WorkflowEdge = z.strictObject({ from: nodeId, to: nodeId, when: z.union([z.boolean(), z.string().min(1).max(100)]).optional() });
 export type WorkflowEdge = z.infer<typeof WorkflowEdge>;
 
 export const WorkflowGraph = z.strictObject({

@@ -6,6 +6,7 @@ import { templateFields, topologicalOrder } from '../../src/domain/workflow/grap
 import { nodeType, REPLY_TYPES } from '../../src/domain/workflow/nodes/index.ts';
 import type { WorkflowRunState } from '../../src/domain/workflow/run.ts';
 import { render } from '../../src/domain/workflow/templates.ts';
+import { isLive, runOutputsOf } from '../../src/domain/workflow/walk.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import type { RunWriter } from './run-commands.ts';
 
@@ -22,7 +23,7 @@ export type RunRecord = { runId: string; run: Run; history: readonly RecordedEve
  * Walks the graph in topological order. A node already finished in the run's stream is not run
  * again: its outputs come from the stream, which is what makes a redelivered request or a resumed
  * run execute each node once. The run's outputs are those its node types declare as runOutputs
- * (the last node to give one wins); without an answer the run fails.
+ * (walk.ts); without an answer or an end the run fails.
  */
 export async function executeRun(deps: RunnerDeps, { runId, run, history, write }: RunRecord, graph: WorkflowGraph, progress: Progress) {
   const state = await write({ type: 'StartRun', data: { run_id: runId } });
@@ -30,12 +31,10 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
   const outputs = new Map<string, NodeOutputs>();
   const scope: RunScope = { workspaceId: run.workspaceId, inputs: run.inputs, outputs, nodeTypes: new Map(graph.nodes.map((n) => [n.id, n.type])) };
   const recorded = state.status === 'absent' ? {} : state.nodes;
-  let answer: unknown;
-  let citations: unknown;
 
   for (const id of topologicalOrder(graph)) {
     const node = nodes.get(id)!;
-    if (!isLive(node, graph, outputs, nodes)) continue;
+    if (!isLive(node, graph, outputs)) continue;
     const previous = recorded[id];
     if (previous?.status === 'failed') {
       const error = failureOf(history, id);
@@ -61,37 +60,17 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
       progress.nodeId = null;
     }
     outputs.set(id, result);
-    const gives = nodeType(node.type).runOutputs;
-    if (gives?.answer !== undefined) answer = result[gives.answer];
-    if (gives?.citations !== undefined) citations = result[gives.citations];
   }
 
-  if (answer === undefined) {
+  const runOutputs = runOutputsOf(graph, outputs);
+  if (runOutputs === undefined) {
     const error = { code: 'no_reply', message: `no ${REPLY_TYPES} node was reached on the branches this run took`, node_id: null };
     return write({ type: 'FailRun', data: { run_id: runId, error } });
   }
   // A retrieval's citations, pointed at the spans the answer quotes: the same objects chat gives.
-  if (Array.isArray(citations) && typeof answer === 'string') citations = quotedCitations(citations as Citation[], answer);
-  return write({
-    type: 'CompleteRun',
-    data: { run_id: runId, outputs: { answer, ...(citations !== undefined && { citations }) } },
-  });
-}
-
-/**
- * A node runs when one of its incoming edges is live: its source ran and, out of a branch (a
- * condition), the edge's `when` is the branch's output. The entry (start) node has no incoming edges and always runs.
- */
-function isLive(node: WorkflowNode, graph: WorkflowGraph, ran: ReadonlyMap<string, NodeOutputs>, nodes: ReadonlyMap<string, WorkflowNode>): boolean {
-  if (nodeType(node.type).entry) return true;
-  return graph.edges.some((edge) => {
-    if (edge.to !== node.id) return false;
-    const source = ran.get(edge.from);
-    const from = nodes.get(edge.from);
-    if (!source || !from) return false;
-    const branchOn = nodeType(from.type).branchOn;
-    return branchOn === undefined || edge.when === source[branchOn];
-  });
+  const { answer, citations } = runOutputs;
+  if (Array.isArray(citations) && typeof answer === 'string') runOutputs.citations = quotedCitations(citations as Citation[], answer);
+  return write({ type: 'CompleteRun', data: { run_id: runId, outputs: runOutputs } });
 }
 
 function renderedInputs(node: WorkflowNode, scope: RunScope): Record<string, string> {

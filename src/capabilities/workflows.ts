@@ -22,6 +22,8 @@ export const workflows = defineCapability({
       chatModels: deps.chatModels,
       workspaceModels: deps.services.workspaceModels,
       maxContextTokens: deps.maxContextTokens,
+      // The deployment's own embedder (owned by kbqa), never a provider's: classifying must not cost a network call.
+      offlineEmbedder: [...deps.embedders.values()].find((embedder) => embedder.model.ownedBy === 'kbqa'),
       onInternalError: (error, runId) => deps.logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
     }),
   }),

@@ -6,9 +6,10 @@ import type { WorkflowDoc } from '../../../projections/workflows/index.ts';
 import type { ResponseMode } from '../../../schemas/events/workflow-run.ts';
 import type { Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
-import { knowledgeBasesOf } from '../../domain/workflow/graph.ts';
+import { knowledgeBasesOf, nodesAt } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
 import { namedIn } from '../../domain/workflow/nodes/index.ts';
+import { intentRoutingGraph } from '../../domain/workflow/intent-routing.ts';
 import { knowledgeQaGraph } from '../../domain/workflow/knowledge-qa.ts';
 import { workflowRunDecider } from '../../domain/workflow/run.ts';
 import { workflowDecider } from '../../domain/workflow/workflow.ts';
@@ -28,8 +29,9 @@ export type WorkflowInput = {
   name: string;
   description?: string | null;
   graph?: WorkflowGraph;
-  template?: 'knowledge-qa';
+  template?: 'knowledge-qa' | 'intent-routing';
   knowledge_base_id?: string;
+  knowledge_base_ids?: string[];
   model?: string;
 };
 
@@ -68,8 +70,9 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
    * knowledge bases. A template's graph was not written by the client: its faults name the request's own fields.
    */
   async function checkReferences(principal: Principal, graph: WorkflowGraph, fromTemplate = false) {
-    for (const node of graph.nodes) {
-      const param = fromTemplate ? null : `graph.nodes.${node.id}.config`;
+    // A sub-graph's nodes (an iteration's) name models and knowledge bases too; their faults give the path through the node holding them.
+    for (const { node, param: at } of nodesAt(graph)) {
+      const param = fromTemplate ? null : `${at}.config`;
       const field = (name: string) => (param ? `${param}.${name}` : name);
       for (const { field: name, id } of namedIn(node, 'chatModels')) {
         const known = models.get(id)?.kind === 'chat' || (await workspaceModels?.entryOf(principal.workspaceId, id, 'chat')) !== undefined;
@@ -85,11 +88,25 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
     }
   }
 
+  /** The graph to save: the client's, or a template's built for the knowledge bases it names (which the key must read). */
+  async function graphOf(principal: Principal, input: WorkflowInput): Promise<WorkflowGraph> {
+    if (input.template === 'knowledge-qa') return knowledgeQaGraph(input.knowledge_base_id!, input.model);
+    if (input.template !== 'intent-routing') return input.graph!;
+    const routes = [];
+    for (const [i, kbId] of (input.knowledge_base_ids ?? []).entries()) {
+      requireKnowledgeBaseAccess(principal, kbId);
+      const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
+      if (!kb || kb.workspace_id !== principal.workspaceId) throw resourceNotFound('knowledge_base', kbId, `knowledge_base_ids.${i}`);
+      routes.push({ knowledgeBaseId: kbId, name: kb.name, description: kb.description });
+    }
+    return intentRoutingGraph(routes, input.model);
+  }
+
   return {
     workflow,
 
     async create(principal: Principal, input: WorkflowInput, correlationId?: string) {
-      const graph = input.template ? knowledgeQaGraph(input.knowledge_base_id!, input.model) : input.graph!;
+      const graph = await graphOf(principal, input);
       await checkReferences(principal, graph, input.template !== undefined);
       const id = ctx.newId('wf');
       const result = await handleCommand(ctx.store, workflowDecider, id, {

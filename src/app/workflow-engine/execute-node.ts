@@ -1,8 +1,11 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
-import type { WorkflowNode } from '../../../schemas/workflow.ts';
-import { NodeFailure, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
-import { nodeType } from '../../domain/workflow/nodes/index.ts';
+import { WorkflowGraph, type WorkflowNode } from '../../../schemas/workflow.ts';
+import { topologicalOrder } from '../../domain/workflow/graph.ts';
+import { NodeFailure, type NodeOutputs, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
+import { nodeType, REPLY_TYPES } from '../../domain/workflow/nodes/index.ts';
+import { isLive, runOutputsOf } from '../../domain/workflow/walk.ts';
 import { ApiError } from '../../ports/api-error.ts';
+import { textSimilarity } from './similarity.ts';
 import type { EngineDeps, NodeResult } from './types.ts';
 
 /**
@@ -41,5 +44,27 @@ export function nodeServices(deps: EngineDeps, workspaceId: string): NodeService
       return deps.search.retrieveContext(kb, request, { signal, maxContextTokens: deps.maxContextTokens });
     },
     chatModel: async (id) => deps.chatModels.get(id) ?? (await deps.workspaceModels?.chatModel(workspaceId, id)),
+    similarity: async (query, texts) => textSimilarity({ analyzer: deps.search.analyzer, embedder: deps.offlineEmbedder }, query, texts),
+    runSubgraph: async (graph, inputs, signal) => runSubgraph(WorkflowGraph.parse(graph), inputs, { deps, workspaceId, signal }),
   };
+}
+
+/**
+ * A sub-graph's run inside its iteration node: walked as the runner walks a graph (walk.ts), but
+ * in memory, as one step of the iteration that holds it: its nodes' steps are not recorded, the
+ * iteration's results are. The first node to fail fails it, named.
+ */
+async function runSubgraph(graph: WorkflowGraph, inputs: Record<string, unknown>, run: { deps: EngineDeps; workspaceId: string; signal: AbortSignal }): Promise<NodeOutputs> {
+  const outputs = new Map<string, NodeOutputs>();
+  const scope: RunScope = { workspaceId: run.workspaceId, inputs, outputs, nodeTypes: new Map(graph.nodes.map((n) => [n.id, n.type])) };
+  for (const id of topologicalOrder(graph)) {
+    const node = graph.nodes.find((n) => n.id === id)!;
+    if (!isLive(node, graph, outputs)) continue;
+    const result = await executeNode(node, scope, run.deps, run.signal);
+    if (!result.ok) throw new NodeFailure(result.code, `node '${id}' failed: ${result.message}`);
+    outputs.set(id, result.outputs);
+  }
+  const runOutputs = runOutputsOf(graph, outputs);
+  if (runOutputs === undefined) throw new NodeFailure('no_reply', `no ${REPLY_TYPES} node of the sub-graph was reached on the branches it took`);
+  return runOutputs;
 }

@@ -1,4 +1,4 @@
-import type { ChatModel } from '../../ports/models.ts';
+import type { ChatModel, Embedder } from '../../ports/models.ts';
 import type { AppContext } from '../context.ts';
 import type { SearchService } from '../services/search.ts';
 import type { WorkspaceModelResolver } from '../services/workspace-models.ts';
@@ -14,6 +14,8 @@ export type EngineDeps = {
   workspaceModels?: Pick<WorkspaceModelResolver, 'chatModel'>;
   /** The same budget chat uses, so a workflow's retrieval keeps the passages chat would. */
   maxContextTokens: number;
+  /** The built-in embedder an offline question classifier compares with; without it, term overlap alone. */
+  offlineEmbedder?: Embedder;
 };
 
 export type NodeResult = { ok: true; outputs: Record<string, unknown> } | { ok: false; code: string; message: string };

@@ -1,5 +1,7 @@
 import type { WorkflowGraph, WorkflowNode } from '../../../schemas/workflow.ts';
-import { BRANCH_TYPES, describeOutputs, ENTRY_TYPES, namedIn, nodeType, outputFields, REPLY_TYPES, templateFields } from './nodes/index.ts';
+import { branchEdgeFaults } from './graph-branches.ts';
+import { parseSubgraph, subgraphInputFaults } from './graph-subgraphs.ts';
+import { describeOutputs, ENTRY_TYPES, isReplyType, namedIn, nodeType, outputFields, REPLY_TYPES, templateFields } from './nodes/index.ts';
 import { referencesIn } from './templates.ts';
 
 export { templateFields } from './nodes/index.ts';
@@ -14,7 +16,8 @@ export type GraphFaultCode =
   | 'unreachable'
   | 'no_reply'
   | 'self_reference'
-  | 'unresolved_reference';
+  | 'unresolved_reference'
+  | 'invalid_subgraph';
 
 /** `node` is the node the client has to change, or null when the fault is the graph as a whole. */
 export type GraphFault = { node: string | null; code: GraphFaultCode; message: string };
@@ -34,12 +37,41 @@ export function validateGraph(graph: WorkflowGraph): GraphFault[] {
   faults.push(...startCountFaults(starts));
   faults.push(...unknownNodeFaults(graph, index.byId));
   faults.push(...startIncomingFaults(starts, edges));
-  faults.push(...conditionEdgeFaults(graph.nodes, edges));
+  faults.push(...branchEdgeFaults(graph.nodes, edges));
   faults.push(...cycleFaults(index.order, edges));
   const start = starts.length === 1 ? starts[0] : undefined;
   if (start) faults.push(...reachabilityFaults(start, index, edges));
   faults.push(...referenceFaults(index, edges));
+  faults.push(...graph.nodes.flatMap(subgraphFaults));
   return faults;
+}
+
+/** A sub-graph (an iteration's) is a graph of its own, checked as one; its faults name the node holding it. */
+function subgraphFaults(node: WorkflowNode): GraphFault[] {
+  const parsed = parseSubgraph(node);
+  if (parsed === undefined) return [];
+  if (!parsed.ok) return [parsed.fault];
+  const inner = validateGraph(parsed.graph).map((fault) => ({
+    node: node.id,
+    code: fault.code,
+    message: `in the sub-graph of ${node.type} '${node.id}': ${fault.message}`,
+  }));
+  return [...inner, ...subgraphInputFaults(node, parsed.graph)];
+}
+
+/** The graph's nodes and those of the sub-graphs inside them, however deep: what names models and knowledge bases. */
+export function allNodes(graph: WorkflowGraph): WorkflowNode[] {
+  return nodesAt(graph).map(({ node }) => node);
+}
+
+/** Each node with where a fault about it points: `graph.nodes.loop.config.graph.nodes.llm` for one inside iteration 'loop'. */
+export function nodesAt(graph: WorkflowGraph, prefix = 'graph'): { node: WorkflowNode; param: string }[] {
+  return graph.nodes.flatMap((node) => {
+    const param = `${prefix}.nodes.${node.id}`;
+    const parsed = parseSubgraph(node);
+    const field = nodeType(node.type).subgraph ?? 'graph';
+    return [{ node, param }, ...(parsed?.ok ? nodesAt(parsed.graph, `${param}.config.${field}`) : [])];
+  });
 }
 
 /**
@@ -103,26 +135,6 @@ function startIncomingFaults(starts: readonly WorkflowNode[], edges: WorkflowGra
   );
 }
 
-function conditionEdgeFaults(nodes: readonly WorkflowNode[], edges: WorkflowGraph['edges']): GraphFault[] {
-  const faults: GraphFault[] = [];
-  for (const node of nodes) {
-    const outgoing = edges.filter((edge) => edge.from === node.id);
-    if (nodeType(node.type).branchOn !== undefined) {
-      if (outgoing.length === 0) {
-        faults.push({ node: node.id, code: 'condition_edges', message: `${node.type} '${node.id}' has no outgoing edges; add at least one with when: true or when: false` });
-      }
-      for (const edge of outgoing.filter((e) => e.when === undefined)) {
-        faults.push({ node: node.id, code: 'condition_edges', message: `edge '${node.id}' → '${edge.to}' leaves a ${node.type}, so it must carry when: true or when: false` });
-      }
-    } else {
-      for (const edge of outgoing.filter((e) => e.when !== undefined)) {
-        faults.push({ node: node.id, code: 'condition_edges', message: `edge '${node.id}' → '${edge.to}' carries when, but only edges out of a ${BRANCH_TYPES} node may; '${node.id}' is ${node.type}` });
-      }
-    }
-  }
-  return faults;
-}
-
 /** Depth-first search; the target of every back edge lies on a cycle, so it is the node named. */
 function cycleFaults(order: readonly string[], edges: WorkflowGraph['edges']): GraphFault[] {
   const successors = adjacency(order, edges, 'forward');
@@ -156,7 +168,7 @@ function reachabilityFaults(start: WorkflowNode, index: NodeIndex, edges: Workfl
   const faults: GraphFault[] = index.order
     .filter((id) => !reached.has(id))
     .map((id) => ({ node: id, code: 'unreachable', message: `node '${id}' cannot be reached from ${from}; connect it or remove it` }));
-  const isReply = (node: WorkflowNode | undefined) => node !== undefined && nodeType(node.type).runOutputs?.answer !== undefined;
+  const isReply = (node: WorkflowNode | undefined) => node !== undefined && isReplyType(nodeType(node.type));
   const replies = index.order.filter((id) => reached.has(id) && isReply(index.byId.get(id)));
   if (replies.length === 0) {
     faults.push({ node: null, code: 'no_reply', message: `no ${REPLY_TYPES} node can be reached from ${from}, so a run would produce no answer` });
@@ -219,5 +231,5 @@ function reachableFrom(id: string, neighbours: ReadonlyMap<string, readonly stri
  * A node names one in a config field its type declares (`names.knowledgeBases`).
  */
 export function knowledgeBasesOf(graph: WorkflowGraph): string[] {
-  return [...new Set(graph.nodes.flatMap((node) => namedIn(node, 'knowledgeBases').map(({ id }) => id)))];
+  return [...new Set(allNodes(graph).flatMap((node) => namedIn(node, 'knowledgeBases').map(({ id }) => id)))];
 }

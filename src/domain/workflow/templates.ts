@@ -15,6 +15,17 @@ export function render(template: string, values: (nodeId: string, field: string)
   return template.replace(REFERENCE, (_raw, nodeId: string, field: string) => stringify(values(nodeId, field)));
 }
 
+/**
+ * A template that is exactly one reference gives the referenced value itself (a list stays a list,
+ * an absent one is undefined); any other template renders to text. For fields that carry data
+ * rather than prose: an end's outputs, an iteration's items.
+ */
+export function renderValue(template: string, values: (nodeId: string, field: string) => unknown): unknown {
+  const [only] = referencesIn(template);
+  if (only && template.trim() === only.raw) return values(only.nodeId, only.field);
+  return render(template, values);
+}
+
 function stringify(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;

@@ -43,7 +43,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
     route({
       method: 'post',
       path: '/v1/workflows',
-      summary: 'Create a workflow from a graph of nodes, or from the knowledge-qa template',
+      summary: 'Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing)',
       tag,
       scope: 'write',
       body: CreateWorkflowBody,

@@ -573,7 +573,7 @@ export interface paths {
         /** List workflows */
         get: operations["listWorkflows"];
         put?: never;
-        /** Create a workflow from a graph of nodes, or from the knowledge-qa template */
+        /** Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing) */
         post: operations["createWorkflow"];
         delete?: never;
         options?: never;
@@ -1067,6 +1067,40 @@ export interface paths {
         post: operations["createConsoleSession"];
         /** Sign the console out: the cookie is cleared (204 whether or not there was one); send 'X-KBQA-Console: 1' */
         delete: operations["deleteConsoleSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console: a single-page app over this API (docs/console.md); 503 console_not_built when the installation has no build of it */
+        get: operations["getConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/console/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console's scripts and styles, named by their content's hash and cached for a year */
+        get: operations["getConsoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4846,11 +4880,100 @@ export interface operations {
                                     config: {
                                         template: string;
                                     };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "question_classifier";
+                                    config: {
+                                        /** @default {{start.question}} */
+                                        query: string;
+                                        classes: {
+                                            name: string;
+                                            description: string;
+                                            examples?: string[];
+                                        }[];
+                                        model?: string;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "parameter_extractor";
+                                    config: {
+                                        /** @default {{start.question}} */
+                                        text: string;
+                                        schema: {
+                                            /** @constant */
+                                            type: "object";
+                                            description?: string;
+                                            properties: {
+                                                [key: string]: {
+                                                    /** @enum {string} */
+                                                    type: "string" | "number" | "integer" | "boolean";
+                                                    description?: string;
+                                                    enum?: (string | number)[];
+                                                    /** @enum {string} */
+                                                    format?: "date" | "email";
+                                                };
+                                            };
+                                            required?: string[];
+                                        };
+                                        model?: string;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "iteration";
+                                    config: {
+                                        items: string;
+                                        graph: {
+                                            nodes: {
+                                                id: string;
+                                                type: string;
+                                                timeout_ms?: number;
+                                                config: {
+                                                    [key: string]: unknown;
+                                                };
+                                            }[];
+                                            edges: {
+                                                from: string;
+                                                to: string;
+                                                when?: boolean | string;
+                                            }[];
+                                        };
+                                        /** @default 1 */
+                                        parallelism: number;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "variable_aggregator";
+                                    config: {
+                                        values: string[];
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "end";
+                                    config: {
+                                        outputs: {
+                                            [key: string]: string;
+                                        };
+                                    };
                                 })[];
                                 edges: {
                                     from: string;
                                     to: string;
-                                    when?: boolean;
+                                    when?: boolean | string;
                                 }[];
                             };
                             version: number;
@@ -4957,16 +5080,106 @@ export interface operations {
                             config: {
                                 template: string;
                             };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "question_classifier";
+                            config: {
+                                /** @default {{start.question}} */
+                                query?: string;
+                                classes: {
+                                    name: string;
+                                    description: string;
+                                    examples?: string[];
+                                }[];
+                                model?: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "parameter_extractor";
+                            config: {
+                                /** @default {{start.question}} */
+                                text?: string;
+                                schema: {
+                                    /** @constant */
+                                    type: "object";
+                                    description?: string;
+                                    properties: {
+                                        [key: string]: {
+                                            /** @enum {string} */
+                                            type: "string" | "number" | "integer" | "boolean";
+                                            description?: string;
+                                            enum?: (string | number)[];
+                                            /** @enum {string} */
+                                            format?: "date" | "email";
+                                        };
+                                    };
+                                    required?: string[];
+                                };
+                                model?: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "iteration";
+                            config: {
+                                items: string;
+                                graph: {
+                                    nodes: {
+                                        id: string;
+                                        type: string;
+                                        timeout_ms?: number;
+                                        config: {
+                                            [key: string]: unknown;
+                                        };
+                                    }[];
+                                    edges: {
+                                        from: string;
+                                        to: string;
+                                        when?: boolean | string;
+                                    }[];
+                                };
+                                /** @default 1 */
+                                parallelism?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "variable_aggregator";
+                            config: {
+                                values: string[];
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "end";
+                            config: {
+                                outputs: {
+                                    [key: string]: string;
+                                };
+                            };
                         })[];
                         edges: {
                             from: string;
                             to: string;
-                            when?: boolean;
+                            when?: boolean | string;
                         }[];
                     };
-                    /** @constant */
-                    template?: "knowledge-qa";
+                    /** @enum {string} */
+                    template?: "knowledge-qa" | "intent-routing";
                     knowledge_base_id?: string;
+                    knowledge_base_ids?: string[];
                     model?: string;
                 };
             };
@@ -5059,11 +5272,100 @@ export interface operations {
                                 config: {
                                     template: string;
                                 };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "question_classifier";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    query: string;
+                                    classes: {
+                                        name: string;
+                                        description: string;
+                                        examples?: string[];
+                                    }[];
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "parameter_extractor";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    text: string;
+                                    schema: {
+                                        /** @constant */
+                                        type: "object";
+                                        description?: string;
+                                        properties: {
+                                            [key: string]: {
+                                                /** @enum {string} */
+                                                type: "string" | "number" | "integer" | "boolean";
+                                                description?: string;
+                                                enum?: (string | number)[];
+                                                /** @enum {string} */
+                                                format?: "date" | "email";
+                                            };
+                                        };
+                                        required?: string[];
+                                    };
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "iteration";
+                                config: {
+                                    items: string;
+                                    graph: {
+                                        nodes: {
+                                            id: string;
+                                            type: string;
+                                            timeout_ms?: number;
+                                            config: {
+                                                [key: string]: unknown;
+                                            };
+                                        }[];
+                                        edges: {
+                                            from: string;
+                                            to: string;
+                                            when?: boolean | string;
+                                        }[];
+                                    };
+                                    /** @default 1 */
+                                    parallelism: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "variable_aggregator";
+                                config: {
+                                    values: string[];
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "end";
+                                config: {
+                                    outputs: {
+                                        [key: string]: string;
+                                    };
+                                };
                             })[];
                             edges: {
                                 from: string;
                                 to: string;
-                                when?: boolean;
+                                when?: boolean | string;
                             }[];
                         };
                         version: number;
@@ -5182,11 +5484,100 @@ export interface operations {
                                 config: {
                                     template: string;
                                 };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "question_classifier";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    query: string;
+                                    classes: {
+                                        name: string;
+                                        description: string;
+                                        examples?: string[];
+                                    }[];
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "parameter_extractor";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    text: string;
+                                    schema: {
+                                        /** @constant */
+                                        type: "object";
+                                        description?: string;
+                                        properties: {
+                                            [key: string]: {
+                                                /** @enum {string} */
+                                                type: "string" | "number" | "integer" | "boolean";
+                                                description?: string;
+                                                enum?: (string | number)[];
+                                                /** @enum {string} */
+                                                format?: "date" | "email";
+                                            };
+                                        };
+                                        required?: string[];
+                                    };
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "iteration";
+                                config: {
+                                    items: string;
+                                    graph: {
+                                        nodes: {
+                                            id: string;
+                                            type: string;
+                                            timeout_ms?: number;
+                                            config: {
+                                                [key: string]: unknown;
+                                            };
+                                        }[];
+                                        edges: {
+                                            from: string;
+                                            to: string;
+                                            when?: boolean | string;
+                                        }[];
+                                    };
+                                    /** @default 1 */
+                                    parallelism: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "variable_aggregator";
+                                config: {
+                                    values: string[];
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "end";
+                                config: {
+                                    outputs: {
+                                        [key: string]: string;
+                                    };
+                                };
                             })[];
                             edges: {
                                 from: string;
                                 to: string;
-                                when?: boolean;
+                                when?: boolean | string;
                             }[];
                         };
                         version: number;
@@ -5292,11 +5683,100 @@ export interface operations {
                             config: {
                                 template: string;
                             };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "question_classifier";
+                            config: {
+                                /** @default {{start.question}} */
+                                query?: string;
+                                classes: {
+                                    name: string;
+                                    description: string;
+                                    examples?: string[];
+                                }[];
+                                model?: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "parameter_extractor";
+                            config: {
+                                /** @default {{start.question}} */
+                                text?: string;
+                                schema: {
+                                    /** @constant */
+                                    type: "object";
+                                    description?: string;
+                                    properties: {
+                                        [key: string]: {
+                                            /** @enum {string} */
+                                            type: "string" | "number" | "integer" | "boolean";
+                                            description?: string;
+                                            enum?: (string | number)[];
+                                            /** @enum {string} */
+                                            format?: "date" | "email";
+                                        };
+                                    };
+                                    required?: string[];
+                                };
+                                model?: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "iteration";
+                            config: {
+                                items: string;
+                                graph: {
+                                    nodes: {
+                                        id: string;
+                                        type: string;
+                                        timeout_ms?: number;
+                                        config: {
+                                            [key: string]: unknown;
+                                        };
+                                    }[];
+                                    edges: {
+                                        from: string;
+                                        to: string;
+                                        when?: boolean | string;
+                                    }[];
+                                };
+                                /** @default 1 */
+                                parallelism?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "variable_aggregator";
+                            config: {
+                                values: string[];
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "end";
+                            config: {
+                                outputs: {
+                                    [key: string]: string;
+                                };
+                            };
                         })[];
                         edges: {
                             from: string;
                             to: string;
-                            when?: boolean;
+                            when?: boolean | string;
                         }[];
                     };
                 };
@@ -5390,11 +5870,100 @@ export interface operations {
                                 config: {
                                     template: string;
                                 };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "question_classifier";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    query: string;
+                                    classes: {
+                                        name: string;
+                                        description: string;
+                                        examples?: string[];
+                                    }[];
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "parameter_extractor";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    text: string;
+                                    schema: {
+                                        /** @constant */
+                                        type: "object";
+                                        description?: string;
+                                        properties: {
+                                            [key: string]: {
+                                                /** @enum {string} */
+                                                type: "string" | "number" | "integer" | "boolean";
+                                                description?: string;
+                                                enum?: (string | number)[];
+                                                /** @enum {string} */
+                                                format?: "date" | "email";
+                                            };
+                                        };
+                                        required?: string[];
+                                    };
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "iteration";
+                                config: {
+                                    items: string;
+                                    graph: {
+                                        nodes: {
+                                            id: string;
+                                            type: string;
+                                            timeout_ms?: number;
+                                            config: {
+                                                [key: string]: unknown;
+                                            };
+                                        }[];
+                                        edges: {
+                                            from: string;
+                                            to: string;
+                                            when?: boolean | string;
+                                        }[];
+                                    };
+                                    /** @default 1 */
+                                    parallelism: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "variable_aggregator";
+                                config: {
+                                    values: string[];
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "end";
+                                config: {
+                                    outputs: {
+                                        [key: string]: string;
+                                    };
+                                };
                             })[];
                             edges: {
                                 from: string;
                                 to: string;
-                                when?: boolean;
+                                when?: boolean | string;
                             }[];
                         };
                         version: number;
@@ -7603,6 +8172,52 @@ export interface operations {
                 content?: never;
             };
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getConsoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["ServerError"];
         };
     };

@@ -19,11 +19,16 @@
 import type { z } from 'zod';
 import { condition } from './condition.ts';
 import { directReply } from './direct-reply.ts';
+import { end } from './end.ts';
+import { iteration } from './iteration.ts';
 import { knowledgeRetrieval } from './knowledge-retrieval.ts';
 import { llm } from './llm.ts';
 import type { NodeType } from './node-type.ts';
+import { parameterExtractor } from './parameter-extractor.ts';
+import { questionClassifier } from './question-classifier.ts';
 import { start } from './start.ts';
 import { template } from './template.ts';
+import { variableAggregator } from './variable-aggregator.ts';
 
 /** In the order the node union lists them (the OpenAPI document and schemas/json follow it). */
 export const NODE_TYPES = nodeTypeMap({
@@ -33,6 +38,11 @@ export const NODE_TYPES = nodeTypeMap({
   template,
   condition,
   direct_reply: directReply,
+  question_classifier: questionClassifier,
+  parameter_extractor: parameterExtractor,
+  iteration,
+  variable_aggregator: variableAggregator,
+  end,
 });
 
 export type NodeTypes = typeof NODE_TYPES;
@@ -70,12 +80,17 @@ export function describeOutputs(node: AnyNode): string {
   return describe ? describe(fields) : `${node.type} outputs ${fields.join(', ')}`;
 }
 
-/** Every template a node renders, named by its config field so a fault can point at it. */
+/**
+ * Every template a node renders, named by its config field so a fault can point at it: a field
+ * holds one template, a list of them (`values.0`) or a map of named ones (`outputs.answer`).
+ */
 export function templateFields(node: AnyNode): { field: string; template: string }[] {
   const config = configOf(node);
   return nodeType(node.type).templates.flatMap((field) => {
     const value = config[field];
-    return typeof value === 'string' ? [{ field, template: value }] : [];
+    if (typeof value === 'string') return [{ field, template: value }];
+    if (typeof value !== 'object' || value === null) return [];
+    return Object.entries(value).flatMap(([key, item]) => (typeof item === 'string' ? [{ field: `${field}.${key}`, template: item }] : []));
   });
 }
 
@@ -93,4 +108,22 @@ const typesWhere = (test: (type: AnyNodeType) => boolean) => NODE_TYPE_NAMES.fil
 /** Types a run may begin with, types that branch, types that reply: as words for messages ("start", "a or b"). */
 export const ENTRY_TYPES = typesWhere((type) => type.entry === true).join(' or ');
 export const BRANCH_TYPES = typesWhere((type) => type.branchOn !== undefined).join(' or ');
-export const REPLY_TYPES = typesWhere((type) => type.runOutputs?.answer !== undefined).join(' or ');
+export const REPLY_TYPES = typesWhere(isReplyType).join(' or ');
+
+/** A node of this type ends a run with outputs: an answer (direct_reply) or named outputs (end). */
+export function isReplyType(type: AnyNodeType): boolean {
+  return type.runOutputs?.answer !== undefined || type.runOutputs?.all === true;
+}
+
+/** What an edge out of a branching node may carry as `when`; undefined for a node that does not branch. */
+export function branchValues(node: AnyNode): readonly (boolean | string)[] | undefined {
+  const type = nodeType(node.type);
+  if (type.branchOn === undefined) return undefined;
+  return type.branches?.(configOf(node)) ?? [true, false];
+}
+
+/** The graph a node holds in its config (iteration's), as stored: unparsed, checked by graph.ts. */
+export function subgraphOf(node: AnyNode): unknown {
+  const field = nodeType(node.type).subgraph;
+  return field === undefined ? undefined : configOf(node)[field];
+}

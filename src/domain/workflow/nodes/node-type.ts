@@ -21,10 +21,17 @@ export type NodeType<T extends string = string, C extends z.ZodType<object> = z.
   readonly names?: { readonly knowledgeBases?: readonly ConfigField<C>[]; readonly chatModels?: readonly ConfigField<C>[] };
   /** The node a run begins with: exactly one per graph, no incoming edges; its inputs are the run's inputs. */
   readonly entry?: true;
-  /** The output whose boolean value picks the outgoing edges to take: each must carry a matching `when`. */
+  /** The output whose value picks the outgoing edges to take: each must carry a matching `when`. */
   readonly branchOn?: string;
-  /** Outputs that become the run's outputs; a node giving `answer` is a reply, which every graph must reach. */
-  readonly runOutputs?: { readonly answer?: string; readonly citations?: string };
+  /** The values `branchOn` can take, i.e. what an outgoing edge's `when` may be (condition: true, false; a classifier: its classes). */
+  branches?(config: z.output<C>): readonly (boolean | string)[];
+  /**
+   * Outputs that become the run's outputs; a node giving `answer` is a reply, and one giving `all`
+   * (end) makes every output of its own a run output: every graph must reach one or the other.
+   */
+  readonly runOutputs?: { readonly answer?: string; readonly citations?: string; readonly all?: true };
+  /** A config field holding a graph of its own (iteration), checked as a graph on save and run by the runner. */
+  readonly subgraph?: ConfigField<C>;
   /** Produces the outputs; a failure to report as is throws NodeFailure. */
   run(node: NodeRun<z.output<C>>): NodeOutputs | Promise<NodeOutputs>;
 };
@@ -61,6 +68,14 @@ export interface NodeServices {
   retrieve(request: RetrieveRequest, signal: AbortSignal): Promise<RetrievedContext | undefined>;
   /** The chat model of that id, the deployment's or a provider's of the run's workspace (`{provider}/{model}`); undefined when there is none. */
   chatModel(id: string): Promise<ChatCompleter | undefined>;
+  /**
+   * How close each text is to the query, 0–1, without a chat model: the analyzer's term overlap
+   * (BM25-like, over these texts alone) blended with the offline embedder's cosine. What an offline
+   * classifier compares a question with.
+   */
+  similarity(query: string, texts: readonly string[], signal: AbortSignal): Promise<number[]>;
+  /** Runs a sub-graph (already checked on save) with these inputs to its start; its run outputs, or a NodeFailure naming the sub-node at fault. */
+  runSubgraph(graph: unknown, inputs: Record<string, unknown>, signal: AbortSignal): Promise<NodeOutputs>;
 }
 
 export type RetrieveRequest = {
@@ -76,11 +91,15 @@ export type RetrieveRequest = {
 export type RetrievedContext = { passages: ContextPassage[]; citations: unknown[]; answerable: boolean; coverage: number };
 
 export interface ChatCompleter {
+  /** Whether `options` reach a provider (structured output); false for the offline model, which reads none. */
+  readonly passesOptions?: boolean;
   complete(request: {
     messages: { role: 'system' | 'user'; content: string }[];
     temperature?: number;
     maxTokens?: number;
     passages?: ContextPassage[];
+    /** OpenAI request fields (response_format …) for a model that passesOptions. */
+    options?: Readonly<Record<string, unknown>>;
     signal?: AbortSignal;
   }): Promise<{ content: string }>;
 }
