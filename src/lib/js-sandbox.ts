@@ -1,9 +1,10 @@
-import variant from '@jitl/quickjs-wasmfile-release-sync';
+import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import {
   newQuickJSWASMModuleFromVariant,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSRuntime,
+  type QuickJSSyncVariant,
   shouldInterruptAfterDeadline,
 } from 'quickjs-emscripten-core';
 
@@ -19,6 +20,9 @@ import {
  * handler is what stops an endless loop, and a runtime that hit a limit is thrown away, as its
  * heap may be left in any state.
  */
+
+// The package's types describe its CommonJS build; Node loads its ESM build, whose default export is the variant itself.
+const variant = releaseSync as unknown as QuickJSSyncVariant;
 
 export type SandboxLimits = { memoryBytes: number; maxStackBytes: number };
 export type CallLimits = { timeoutMs: number; maxOutputBytes: number };

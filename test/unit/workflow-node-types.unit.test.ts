@@ -15,7 +15,12 @@ const scope = (outputs: Record<string, Record<string, unknown>> = {}): RunScope 
   outputs: new Map(Object.entries(outputs)),
   nodeTypes: new Map(),
 });
-const noServices: NodeServices = { retrieve: async () => undefined, chatModel: async () => undefined };
+const noServices: NodeServices = {
+  retrieve: async () => undefined,
+  chatModel: async () => undefined,
+  runCode: async () => { throw new Error('no sandbox in this test'); },
+  httpRequest: async () => { throw new Error('no network in this test'); },
+};
 const signal = new AbortController().signal;
 
 /** The config fields of a type's schema (a refined object schema is still an object schema). */

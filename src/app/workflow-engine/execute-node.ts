@@ -3,6 +3,8 @@ import type { WorkflowNode } from '../../../schemas/workflow.ts';
 import { NodeFailure, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
 import { nodeType } from '../../domain/workflow/nodes/index.ts';
 import { ApiError } from '../../ports/api-error.ts';
+import { sharedCodeRunner } from './code-runner.ts';
+import { sendHttpRequest } from './http-client.ts';
 import type { EngineDeps, NodeResult } from './types.ts';
 
 /**
@@ -41,5 +43,8 @@ export function nodeServices(deps: EngineDeps, workspaceId: string): NodeService
       return deps.search.retrieveContext(kb, request, { signal, maxContextTokens: deps.maxContextTokens });
     },
     chatModel: async (id) => deps.chatModels.get(id) ?? (await deps.workspaceModels?.chatModel(workspaceId, id)),
+    runCode: (request) => (deps.code ?? sharedCodeRunner).run(request),
+    // The secrets read are always the run's workspace's, whatever the request says.
+    httpRequest: (request, signal) => sendHttpRequest({ allow: deps.httpAllow, secrets: deps.secrets }, { ...request, workspaceId }, signal),
   };
 }

@@ -17,8 +17,10 @@
  * domain); so no file of this folder may import schemas/workflow.ts, or that would be a cycle.
  */
 import type { z } from 'zod';
+import { code } from './code.ts';
 import { condition } from './condition.ts';
 import { directReply } from './direct-reply.ts';
+import { httpRequest } from './http-request.ts';
 import { knowledgeRetrieval } from './knowledge-retrieval.ts';
 import { llm } from './llm.ts';
 import type { NodeType } from './node-type.ts';
@@ -33,6 +35,8 @@ export const NODE_TYPES = nodeTypeMap({
   template,
   condition,
   direct_reply: directReply,
+  http_request: httpRequest,
+  code,
 });
 
 export type NodeTypes = typeof NODE_TYPES;
@@ -70,12 +74,18 @@ export function describeOutputs(node: AnyNode): string {
   return describe ? describe(fields) : `${node.type} outputs ${fields.join(', ')}`;
 }
 
-/** Every template a node renders, named by its config field so a fault can point at it. */
+/**
+ * Every template a node renders, named by its config field so a fault can point at it. A field
+ * may hold one template or a map of them (`headers`, `inputs`: name → template), each then named
+ * `field.name`.
+ */
 export function templateFields(node: AnyNode): { field: string; template: string }[] {
   const config = configOf(node);
   return nodeType(node.type).templates.flatMap((field) => {
     const value = config[field];
-    return typeof value === 'string' ? [{ field, template: value }] : [];
+    if (typeof value === 'string') return [{ field, template: value }];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+    return Object.entries(value).flatMap(([name, template]) => (typeof template === 'string' ? [{ field: `${field}.${name}`, template }] : []));
   });
 }
 

@@ -61,7 +61,33 @@ export interface NodeServices {
   retrieve(request: RetrieveRequest, signal: AbortSignal): Promise<RetrievedContext | undefined>;
   /** The chat model of that id, the deployment's or a provider's of the run's workspace (`{provider}/{model}`); undefined when there is none. */
   chatModel(id: string): Promise<ChatCompleter | undefined>;
+  /** Runs JavaScript in the sandbox (no I/O of any kind); a fault of the code throws NodeFailure (code_error, code_timeout, code_memory, …). */
+  runCode(request: CodeRequest, signal: AbortSignal): Promise<unknown>;
+  /**
+   * An outbound HTTP request, refused for non-public addresses (SSRF) unless the operator allows
+   * them. Secret headers name secrets of the run's workspace: their values are resolved behind this
+   * port and never come back, in the response or in an error.
+   */
+  httpRequest(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse>;
 }
+
+export type CodeRequest = { code: string; inputs: Record<string, unknown>; timeoutMs: number };
+
+export type HttpRequest = {
+  workspaceId: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Header name → secret name. */
+  secretHeaders: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Further attempts after a network failure or a 5xx answer. */
+  retries: number;
+};
+
+export type HttpResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 export type RetrieveRequest = {
   workspaceId: string;
