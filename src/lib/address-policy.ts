@@ -41,9 +41,12 @@ const V6: [string, number][] = [
   ['ff00::', 8],
 ];
 
-const FORBIDDEN = new BlockList();
-for (const [net, prefix] of V4) FORBIDDEN.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of V6) FORBIDDEN.addSubnet(net, prefix, 'ipv6');
+// Two lists: a BlockList matches an IPv4 address against its IPv6 rules as ::ffff:a.b.c.d, which
+// the ::ffff:0:0/96 rule would then refuse whatever the address.
+const FORBIDDEN_V4 = new BlockList();
+const FORBIDDEN_V6 = new BlockList();
+for (const [net, prefix] of V4) FORBIDDEN_V4.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of V6) FORBIDDEN_V6.addSubnet(net, prefix, 'ipv6');
 
 /** The IPv4 address an IPv4-mapped IPv6 address carries (`::ffff:127.0.0.1`, `::ffff:7f00:1`), else undefined. */
 export function mappedIpv4(address: string): string | undefined {
@@ -63,7 +66,7 @@ export function isNonPublicAddress(address: string): boolean {
   if (family === 0) return true;
   const mapped = family === 6 ? mappedIpv4(address) : undefined;
   if (mapped !== undefined) return isNonPublicAddress(mapped);
-  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? FORBIDDEN_V4.check(address, 'ipv4') : FORBIDDEN_V6.check(address, 'ipv6');
 }
 
 /**
@@ -77,7 +80,7 @@ export function parseHostAllowList(entries: readonly string[]): HostAllowList {
   const suffixes: string[] = [];
   const ranges = new BlockList();
   for (const raw of entries) {
-    const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const entry = raw.trim().toLowerCase().replace(/^\[([^\]]*)\]/, '$1');
     if (!entry) continue;
     const [net, prefix] = entry.split('/');
     const family = isIP(net!);
