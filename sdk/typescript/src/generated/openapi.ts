@@ -1072,6 +1072,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console: a single-page app over this API (docs/console.md); 503 console_not_built when the installation has no build of it */
+        get: operations["getConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/console/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console's scripts and styles, named by their content's hash and cached for a year */
+        get: operations["getConsoleAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -4846,6 +4880,48 @@ export interface operations {
                                     config: {
                                         template: string;
                                     };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "http_request";
+                                    config: {
+                                        /** @enum {string} */
+                                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                        url: string;
+                                        /** @default {} */
+                                        headers: {
+                                            [key: string]: string;
+                                        };
+                                        /** @default {} */
+                                        secret_headers: {
+                                            [key: string]: string;
+                                        };
+                                        body?: string;
+                                        /**
+                                         * @default json
+                                         * @enum {string}
+                                         */
+                                        body_type: "json" | "form" | "text";
+                                        timeout_ms?: number;
+                                        max_response_bytes?: number;
+                                        retries?: number;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "code";
+                                    config: {
+                                        code: string;
+                                        /** @default {} */
+                                        inputs: {
+                                            [key: string]: string;
+                                        };
+                                        time_limit_ms?: number;
+                                    };
                                 })[];
                                 edges: {
                                     from: string;
@@ -4957,6 +5033,48 @@ export interface operations {
                             config: {
                                 template: string;
                             };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "http_request";
+                            config: {
+                                /** @enum {string} */
+                                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                url: string;
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                /** @default {} */
+                                secret_headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: string;
+                                /**
+                                 * @default json
+                                 * @enum {string}
+                                 */
+                                body_type?: "json" | "form" | "text";
+                                timeout_ms?: number;
+                                max_response_bytes?: number;
+                                retries?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "code";
+                            config: {
+                                code: string;
+                                /** @default {} */
+                                inputs?: {
+                                    [key: string]: string;
+                                };
+                                time_limit_ms?: number;
+                            };
                         })[];
                         edges: {
                             from: string;
@@ -5058,6 +5176,48 @@ export interface operations {
                                 type: "direct_reply";
                                 config: {
                                     template: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "http_request";
+                                config: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                    url: string;
+                                    /** @default {} */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default {} */
+                                    secret_headers: {
+                                        [key: string]: string;
+                                    };
+                                    body?: string;
+                                    /**
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    body_type: "json" | "form" | "text";
+                                    timeout_ms?: number;
+                                    max_response_bytes?: number;
+                                    retries?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "code";
+                                config: {
+                                    code: string;
+                                    /** @default {} */
+                                    inputs: {
+                                        [key: string]: string;
+                                    };
+                                    time_limit_ms?: number;
                                 };
                             })[];
                             edges: {
@@ -5182,6 +5342,48 @@ export interface operations {
                                 config: {
                                     template: string;
                                 };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "http_request";
+                                config: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                    url: string;
+                                    /** @default {} */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default {} */
+                                    secret_headers: {
+                                        [key: string]: string;
+                                    };
+                                    body?: string;
+                                    /**
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    body_type: "json" | "form" | "text";
+                                    timeout_ms?: number;
+                                    max_response_bytes?: number;
+                                    retries?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "code";
+                                config: {
+                                    code: string;
+                                    /** @default {} */
+                                    inputs: {
+                                        [key: string]: string;
+                                    };
+                                    time_limit_ms?: number;
+                                };
                             })[];
                             edges: {
                                 from: string;
@@ -5292,6 +5494,48 @@ export interface operations {
                             config: {
                                 template: string;
                             };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "http_request";
+                            config: {
+                                /** @enum {string} */
+                                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                url: string;
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                /** @default {} */
+                                secret_headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: string;
+                                /**
+                                 * @default json
+                                 * @enum {string}
+                                 */
+                                body_type?: "json" | "form" | "text";
+                                timeout_ms?: number;
+                                max_response_bytes?: number;
+                                retries?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "code";
+                            config: {
+                                code: string;
+                                /** @default {} */
+                                inputs?: {
+                                    [key: string]: string;
+                                };
+                                time_limit_ms?: number;
+                            };
                         })[];
                         edges: {
                             from: string;
@@ -5389,6 +5633,48 @@ export interface operations {
                                 type: "direct_reply";
                                 config: {
                                     template: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "http_request";
+                                config: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                    url: string;
+                                    /** @default {} */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default {} */
+                                    secret_headers: {
+                                        [key: string]: string;
+                                    };
+                                    body?: string;
+                                    /**
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    body_type: "json" | "form" | "text";
+                                    timeout_ms?: number;
+                                    max_response_bytes?: number;
+                                    retries?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "code";
+                                config: {
+                                    code: string;
+                                    /** @default {} */
+                                    inputs: {
+                                        [key: string]: string;
+                                    };
+                                    time_limit_ms?: number;
                                 };
                             })[];
                             edges: {
@@ -7603,6 +7889,52 @@ export interface operations {
                 content?: never;
             };
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getConsoleAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["ServerError"];
         };
     };
