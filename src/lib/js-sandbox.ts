@@ -5,6 +5,7 @@ import {
   type QuickJSHandle,
   type QuickJSRuntime,
   type QuickJSSyncVariant,
+  type QuickJSWASMModule,
   shouldInterruptAfterDeadline,
 } from 'quickjs-emscripten-core';
 
@@ -53,10 +54,12 @@ const PRELUDE = `globalThis.__stringify = (() => { const s = JSON.stringify; con
 const wrap = (code: string) => `(function (inputs) {\n${code}\n;if (typeof main === 'function') return main(inputs);\n})(JSON.parse(globalThis.__inputs))`;
 
 export async function createJsSandbox(limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS) {
-  let module = await newQuickJSWASMModuleFromVariant(variant);
+  // A promise, so that calls made while a replacement compiles wait for it rather than use the old one.
+  let module = newQuickJSWASMModuleFromVariant(variant);
+  await module;
   let runtime: QuickJSRuntime | undefined;
-  const freshRuntime = () => {
-    const created = module.newRuntime();
+  const freshRuntime = (engine: QuickJSWASMModule) => {
+    const created = engine.newRuntime();
     created.setMemoryLimit(limits.memoryBytes);
     created.setMaxStackSize(limits.maxStackBytes);
     return created;
@@ -64,7 +67,8 @@ export async function createJsSandbox(limits: SandboxLimits = DEFAULT_SANDBOX_LI
 
   /** Runs one call; throws SandboxError for anything the code did wrong. */
   async function run(call: SandboxCall): Promise<unknown> {
-    runtime ??= freshRuntime();
+    const engine = await module;
+    runtime ??= freshRuntime(engine);
     const deadline = Date.now() + call.timeoutMs;
     runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
     const vm = runtime.newContext();
@@ -81,7 +85,7 @@ export async function createJsSandbox(limits: SandboxLimits = DEFAULT_SANDBOX_LI
       // WASM instance: the whole instance is dropped unfreed (the garbage collector takes its memory)
       // and the next call compiles a new one (tens of milliseconds, paid only after such a failure).
       runtime = undefined;
-      module = await newQuickJSWASMModuleFromVariant(variant);
+      module = newQuickJSWASMModuleFromVariant(variant);
       throw error instanceof SandboxError ? error : limitReached(deadline);
     }
   }
