@@ -4,6 +4,7 @@ import test from 'ava';
 import { NOTHING_ALLOWED, parseHostAllowList } from '../../src/lib/address-policy.ts';
 import { GuardedHttpError } from '../../src/lib/guarded-http/errors.ts';
 import { guardedRequest, type GuardedRequest } from '../../src/lib/guarded-http/request.ts';
+import { pinnedLookup } from '../../src/lib/guarded-http/resolve.ts';
 
 /** Serial tests: they read what the one local server saw. A local server: /ok answers JSON, /to?url= redirects there, /redirect-loop forever, /big 2 MB, /slow never. */
 let server: Server;
@@ -113,4 +114,10 @@ test.serial('a refused connection is a network failure (retriable), not a crash'
   const error = await t.throwsAsync(guardedRequest(base('http://127.0.0.1:1/', { allow: loopbackAllowed })), { instanceOf: GuardedHttpError });
   t.is(error?.code, 'http_network');
   t.true(error?.retriable);
+});
+
+test.serial('the connection is pinned: the lookup the socket uses answers with the checked address only, in both conventions', (t) => {
+  const lookup = pinnedLookup({ address: '93.184.216.34', family: 4 });
+  lookup('rebinding.example', {}, (error: unknown, address: unknown, family: unknown) => t.deepEqual([error, address, family], [null, '93.184.216.34', 4]));
+  lookup('rebinding.example', { all: true }, (error: unknown, all: unknown) => t.deepEqual([error, all], [null, [{ address: '93.184.216.34', family: 4 }]]));
 });
