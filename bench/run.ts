@@ -3,6 +3,7 @@
 //   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
 //   npm run bench -- kafka_messages projector_streams kb_totals   the costs the distributed profile adds
 import { appendBench, commandShellBench } from './event-store.bench.ts';
+import { codeNodeBench } from './code-node.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { idleMemoryBench } from './idle-memory.bench.ts';
@@ -55,6 +56,7 @@ const BENCHES = {
   public_chat: publicChatBench,
   metadata_filter: metadataFilterBench,
   workflow: workflowBench,
+  code_node: codeNodeBench,
   kafka_messages: kafkaMessagesBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,

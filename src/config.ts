@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
 import type { LoadLimits } from './http/load-shedding.ts';
+import { hostAllowList } from './config-lists.ts';
 import { MAX_OCR_READERS } from './parsing/parser-settings.ts';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
@@ -70,6 +71,7 @@ const Env = z.object({
   KBQA_STORE_CHAT_CONTENT: z.enum(['on', 'off']).default('off'),
   KBQA_CHAT_MAX_CONTEXT_TOKENS: int(3000, 100),
   KBQA_WORKFLOW_BLOCKING_WAIT_S: int(30, 1),
+  KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: hostAllowList,
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_CORS_ORIGINS: originList.optional(),
@@ -145,6 +147,8 @@ export type Config = {
   rerank: { baseUrl: string; apiKey: string | undefined; models: string[]; maxRetries: number; timeoutMs: number } | null;
   /** How long a blocking workflow run waits before answering 202 with the run so far. */
   workflowBlockingWaitMs: number;
+  /** Host names (`.example.com` for subdomains) and IP ranges http_request nodes may reach though not public (SSRF rules, docs/api/workflows.md). */
+  workflowHttpAllowHosts: string[];
   chat: {
     /** Whether ChatCompleted events carry the question and the answer, or only their metadata. */
     storeContent: boolean;
@@ -221,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rerank: e.KBQA_RERANK_URL ? { baseUrl: e.KBQA_RERANK_URL, apiKey: e.KBQA_RERANK_API_KEY, models: ids(e.KBQA_RERANK_MODELS), ...providerCalls } : null,
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
+    workflowHttpAllowHosts: e.KBQA_WORKFLOW_HTTP_ALLOW_HOSTS,
     distributed: {
       eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,
       kafka: e.KAFKA_BROKERS

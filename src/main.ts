@@ -154,20 +154,13 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       await upgradeDataDir({ store, readModels, passages: indexes.passages }, logger);
       await reanalyseKeywordIndex({ keywords: indexes.keywords, passages: indexes.passages, readModels }, logger);
       const consumers = workerConsumers({
-        services,
-        blobs,
-        feed,
+        ...{ services, blobs, feed, detectMediaType, limits, embedders, chatModels, indexes, logger },
         parsers: lanes.parsers,
-        detectMediaType,
-        limits,
         maxUploadBytes: ingestion.maxUploadBytes,
         parseTimeoutMs: ingestion.parseTimeoutMs,
         parseConcurrency: ingestion.parserThreads,
-        embedders,
-        chatModels,
-        indexes,
         maxContextTokens: config.chat.maxContextTokens,
-        logger,
+        workflowHttpAllowHosts: config.workflowHttpAllowHosts,
       });
       for (const [name, group] of consumers) groups.set(name, await bus.subscribe(group));
     }

@@ -60,6 +60,8 @@ export type WorkerDeps = {
   chatModels: ReadonlyMap<string, ChatModel>;
   indexes: SearchIndexes;
   maxContextTokens: number;
+  /** KBQA_WORKFLOW_HTTP_ALLOW_HOSTS, as entries. */
+  workflowHttpAllowHosts: readonly string[];
   logger: Logger;
 };
 

@@ -6,6 +6,7 @@ import { runnerConsumer } from '../../consumers/runner/index.ts';
 import { workflowRunDecider } from '../domain/workflow/run.ts';
 import { workflowDecider } from '../domain/workflow/workflow.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
+import { parseHostAllowList } from '../lib/address-policy.ts';
 import { defineCapability } from './capability.ts';
 
 /** Its node types are one file each in src/domain/workflow/nodes/, registered in NODE_TYPES there (docs/how-to-add-a-node-type.md). */
@@ -24,6 +25,8 @@ export const workflows = defineCapability({
       maxContextTokens: deps.maxContextTokens,
       // The deployment's own embedder (owned by kbqa), never a provider's: classifying must not cost a network call.
       offlineEmbedder: [...deps.embedders.values()].find((embedder) => embedder.model.ownedBy === 'kbqa'),
+      httpAllow: parseHostAllowList(deps.workflowHttpAllowHosts),
+      secrets: deps.services.secrets,
       onInternalError: (error, runId) => deps.logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
     }),
   }),

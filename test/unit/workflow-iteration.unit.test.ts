@@ -2,6 +2,7 @@ import test from 'ava';
 import { WorkflowGraph, type WorkflowGraphInput } from '../../schemas/workflow.ts';
 import { allNodes, knowledgeBasesOf, validateGraph } from '../../src/domain/workflow/graph.ts';
 import { nodeType } from '../../src/domain/workflow/nodes/index.ts';
+import { nodeServices } from '../helpers/node-services.ts';
 import { NodeFailure, type NodeServices, type RunScope } from '../../src/domain/workflow/nodes/node-type.ts';
 
 type NodeInput = WorkflowGraphInput['nodes'][number];
@@ -19,7 +20,7 @@ const subgraph = (inputs = ['item'], extra: Partial<{ nodes: unknown[]; edges: u
 });
 
 const iterate = async (config: Record<string, unknown>, outputs: Record<string, Record<string, unknown>>, runSubgraph: NodeServices['runSubgraph']) => {
-  const services: NodeServices = { retrieve: async () => undefined, chatModel: async () => undefined, similarity: async () => [], runSubgraph };
+  const services: NodeServices = nodeServices({ similarity: async () => [], runSubgraph });
   return nodeType('iteration').run({ config: nodeType('iteration').config.parse(config), scope: scope(outputs), services, signal });
 };
 

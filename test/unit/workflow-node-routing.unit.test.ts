@@ -9,18 +9,17 @@ import { classNamed } from '../../src/domain/workflow/nodes/classify-by-prompt.t
 import { nodeType } from '../../src/domain/workflow/nodes/index.ts';
 import { pickBySimilarity } from '../../src/domain/workflow/nodes/question-classifier.ts';
 import { NodeFailure, type ChatCompleter, type NodeServices, type RunScope } from '../../src/domain/workflow/nodes/node-type.ts';
+import { nodeServices } from '../helpers/node-services.ts';
 import { runOutputsOf } from '../../src/domain/workflow/walk.ts';
 
 const analyzer = createTextAnalyzer();
 const embedder = createHashingEmbedder({ analyzer });
 const scope = (outputs: Record<string, Record<string, unknown>>): RunScope => ({ workspaceId: 'ws_1', inputs: {}, outputs: new Map(Object.entries(outputs)), nodeTypes: new Map() });
 const signal = new AbortController().signal;
-const offline: NodeServices = {
-  retrieve: async () => undefined,
-  chatModel: async () => undefined,
+const offline: NodeServices = nodeServices({
   similarity: async (query, texts) => textSimilarity({ analyzer, embedder }, query, texts),
   runSubgraph: async () => ({}),
-};
+});
 const run = async (type: string, config: unknown, outputs: Record<string, Record<string, unknown>>, services = offline) =>
   nodeType(type).run({ config: nodeType(type).config.parse(config), scope: scope(outputs), services, signal });
 

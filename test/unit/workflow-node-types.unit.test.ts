@@ -20,6 +20,8 @@ const noServices: NodeServices = {
   chatModel: async () => undefined,
   similarity: async (_query, texts) => texts.map(() => 0),
   runSubgraph: async () => ({}),
+  runCode: async () => { throw new Error('no sandbox in this test'); },
+  httpRequest: async () => { throw new Error('no network in this test'); },
 };
 const signal = new AbortController().signal;
 

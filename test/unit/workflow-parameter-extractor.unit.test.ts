@@ -3,11 +3,12 @@ import { nodeType } from '../../src/domain/workflow/nodes/index.ts';
 import { NodeFailure, type ChatCompleter, type NodeServices, type RunScope } from '../../src/domain/workflow/nodes/node-type.ts';
 import { ParameterSchema } from '../../src/domain/workflow/nodes/parameter-schema.ts';
 import { findDates } from '../../src/domain/workflow/nodes/read-dates.ts';
+import { nodeServices } from '../helpers/node-services.ts';
 import { readParameters } from '../../src/domain/workflow/nodes/read-parameters.ts';
 
 const signal = new AbortController().signal;
 const scope = (question: string): RunScope => ({ workspaceId: 'ws_1', inputs: {}, outputs: new Map([['start', { question }]]), nodeTypes: new Map() });
-const services: NodeServices = { retrieve: async () => undefined, chatModel: async () => undefined, similarity: async () => [], runSubgraph: async () => ({}) };
+const services: NodeServices = nodeServices({ similarity: async () => [], runSubgraph: async () => ({}) });
 const extract = async (question: string, config: unknown, using = services) =>
   nodeType('parameter_extractor').run({ config: nodeType('parameter_extractor').config.parse(config), scope: scope(question), services: using, signal });
 

@@ -44,6 +44,13 @@ export function createSecretService(ctx: AppContext, secrets: SecretStore) {
       return { ...found, data: found.data.map(present), first_id: found.data[0]?.name ?? null, last_id: found.data.at(-1)?.name ?? null };
     },
 
+    /** A secret's value, for the workflow runner's http_request nodes only: no route returns it. */
+    async valueOf(workspaceId: string, name: string): Promise<string | undefined> {
+      const doc = await ctx.readModels.get<SecretDoc>('secrets', secretKey(workspaceId, name));
+      if (!doc || doc.workspace_id !== workspaceId) return undefined;
+      return (await secrets.get(workspaceId, doc.secret_ref)) ?? undefined;
+    },
+
     async delete(principal: Principal, name: string, correlationId?: string) {
       requireWorkspaceWide(principal, 'secrets');
       const doc = await ctx.readModels.get<SecretDoc>('secrets', secretKey(principal.workspaceId, name));

@@ -6,6 +6,8 @@ import { nodeType, REPLY_TYPES } from '../../domain/workflow/nodes/index.ts';
 import { isLive, runOutputsOf } from '../../domain/workflow/walk.ts';
 import { ApiError } from '../../ports/api-error.ts';
 import { textSimilarity } from './similarity.ts';
+import { sharedCodeRunner } from './code-runner.ts';
+import { sendHttpRequest } from './http-client.ts';
 import type { EngineDeps, NodeResult } from './types.ts';
 
 /**
@@ -46,6 +48,9 @@ export function nodeServices(deps: EngineDeps, workspaceId: string): NodeService
     chatModel: async (id) => deps.chatModels.get(id) ?? (await deps.workspaceModels?.chatModel(workspaceId, id)),
     similarity: async (query, texts) => textSimilarity({ analyzer: deps.search.analyzer, embedder: deps.offlineEmbedder }, query, texts),
     runSubgraph: async (graph, inputs, signal) => runSubgraph(WorkflowGraph.parse(graph), inputs, { deps, workspaceId, signal }),
+    runCode: (request) => (deps.code ?? sharedCodeRunner).run(request),
+    // The secrets read are always the run's workspace's, whatever the request says.
+    httpRequest: (request, signal) => sendHttpRequest({ allow: deps.httpAllow, secrets: deps.secrets }, { ...request, workspaceId }, signal),
   };
 }
 

@@ -1,7 +1,10 @@
+import type { HostAllowList } from '../../lib/address-policy.ts';
 import type { ChatModel, Embedder } from '../../ports/models.ts';
 import type { AppContext } from '../context.ts';
 import type { SearchService } from '../services/search.ts';
 import type { WorkspaceModelResolver } from '../services/workspace-models.ts';
+import type { CodeRunner } from './code-runner.ts';
+import type { SecretValues } from './http-client.ts';
 
 export { lookup, NodeFailure, type NodeOutputs, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
 
@@ -16,6 +19,12 @@ export type EngineDeps = {
   maxContextTokens: number;
   /** The built-in embedder an offline question classifier compares with; without it, term overlap alone. */
   offlineEmbedder?: Embedder;
+  /** The code nodes' sandbox; the process's shared one when not given. */
+  code?: CodeRunner;
+  /** Hosts and ranges the operator lets http_request nodes reach besides the public internet (KBQA_WORKFLOW_HTTP_ALLOW_HOSTS). */
+  httpAllow?: HostAllowList;
+  /** Where http_request nodes' secret headers are read; without it, a node naming a secret fails with secret_not_found. */
+  secrets?: SecretValues;
 };
 
 export type NodeResult = { ok: true; outputs: Record<string, unknown> } | { ok: false; code: string; message: string };

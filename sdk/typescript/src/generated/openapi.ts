@@ -4969,6 +4969,48 @@ export interface operations {
                                             [key: string]: string;
                                         };
                                     };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "http_request";
+                                    config: {
+                                        /** @enum {string} */
+                                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                        url: string;
+                                        /** @default {} */
+                                        headers: {
+                                            [key: string]: string;
+                                        };
+                                        /** @default {} */
+                                        secret_headers: {
+                                            [key: string]: string;
+                                        };
+                                        body?: string;
+                                        /**
+                                         * @default json
+                                         * @enum {string}
+                                         */
+                                        body_type: "json" | "form" | "text";
+                                        timeout_ms?: number;
+                                        max_response_bytes?: number;
+                                        retries?: number;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "code";
+                                    config: {
+                                        code: string;
+                                        /** @default {} */
+                                        inputs: {
+                                            [key: string]: string;
+                                        };
+                                        time_limit_ms?: number;
+                                    };
                                 })[];
                                 edges: {
                                     from: string;
@@ -5169,6 +5211,48 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "http_request";
+                            config: {
+                                /** @enum {string} */
+                                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                url: string;
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                /** @default {} */
+                                secret_headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: string;
+                                /**
+                                 * @default json
+                                 * @enum {string}
+                                 */
+                                body_type?: "json" | "form" | "text";
+                                timeout_ms?: number;
+                                max_response_bytes?: number;
+                                retries?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "code";
+                            config: {
+                                code: string;
+                                /** @default {} */
+                                inputs?: {
+                                    [key: string]: string;
+                                };
+                                time_limit_ms?: number;
+                            };
                         })[];
                         edges: {
                             from: string;
@@ -5360,6 +5444,48 @@ export interface operations {
                                     outputs: {
                                         [key: string]: string;
                                     };
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "http_request";
+                                config: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                    url: string;
+                                    /** @default {} */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default {} */
+                                    secret_headers: {
+                                        [key: string]: string;
+                                    };
+                                    body?: string;
+                                    /**
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    body_type: "json" | "form" | "text";
+                                    timeout_ms?: number;
+                                    max_response_bytes?: number;
+                                    retries?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "code";
+                                config: {
+                                    code: string;
+                                    /** @default {} */
+                                    inputs: {
+                                        [key: string]: string;
+                                    };
+                                    time_limit_ms?: number;
                                 };
                             })[];
                             edges: {
@@ -5573,6 +5699,48 @@ export interface operations {
                                         [key: string]: string;
                                     };
                                 };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "http_request";
+                                config: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                    url: string;
+                                    /** @default {} */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default {} */
+                                    secret_headers: {
+                                        [key: string]: string;
+                                    };
+                                    body?: string;
+                                    /**
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    body_type: "json" | "form" | "text";
+                                    timeout_ms?: number;
+                                    max_response_bytes?: number;
+                                    retries?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "code";
+                                config: {
+                                    code: string;
+                                    /** @default {} */
+                                    inputs: {
+                                        [key: string]: string;
+                                    };
+                                    time_limit_ms?: number;
+                                };
                             })[];
                             edges: {
                                 from: string;
@@ -5772,6 +5940,48 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "http_request";
+                            config: {
+                                /** @enum {string} */
+                                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                url: string;
+                                /** @default {} */
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                /** @default {} */
+                                secret_headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: string;
+                                /**
+                                 * @default json
+                                 * @enum {string}
+                                 */
+                                body_type?: "json" | "form" | "text";
+                                timeout_ms?: number;
+                                max_response_bytes?: number;
+                                retries?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @default 30000 */
+                            timeout_ms?: number;
+                            /** @constant */
+                            type: "code";
+                            config: {
+                                code: string;
+                                /** @default {} */
+                                inputs?: {
+                                    [key: string]: string;
+                                };
+                                time_limit_ms?: number;
+                            };
                         })[];
                         edges: {
                             from: string;
@@ -5958,6 +6168,48 @@ export interface operations {
                                     outputs: {
                                         [key: string]: string;
                                     };
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "http_request";
+                                config: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                    url: string;
+                                    /** @default {} */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default {} */
+                                    secret_headers: {
+                                        [key: string]: string;
+                                    };
+                                    body?: string;
+                                    /**
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    body_type: "json" | "form" | "text";
+                                    timeout_ms?: number;
+                                    max_response_bytes?: number;
+                                    retries?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "code";
+                                config: {
+                                    code: string;
+                                    /** @default {} */
+                                    inputs: {
+                                        [key: string]: string;
+                                    };
+                                    time_limit_ms?: number;
                                 };
                             })[];
                             edges: {

@@ -17,10 +17,12 @@
  * domain); so no file of this folder may import schemas/workflow.ts, or that would be a cycle.
  */
 import type { z } from 'zod';
+import { code } from './code.ts';
 import { condition } from './condition.ts';
 import { directReply } from './direct-reply.ts';
 import { end } from './end.ts';
 import { iteration } from './iteration.ts';
+import { httpRequest } from './http-request.ts';
 import { knowledgeRetrieval } from './knowledge-retrieval.ts';
 import { llm } from './llm.ts';
 import type { NodeType } from './node-type.ts';
@@ -43,6 +45,8 @@ export const NODE_TYPES = nodeTypeMap({
   iteration,
   variable_aggregator: variableAggregator,
   end,
+  http_request: httpRequest,
+  code,
 });
 
 export type NodeTypes = typeof NODE_TYPES;

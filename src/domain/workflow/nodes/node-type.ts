@@ -76,7 +76,33 @@ export interface NodeServices {
   similarity(query: string, texts: readonly string[], signal: AbortSignal): Promise<number[]>;
   /** Runs a sub-graph (already checked on save) with these inputs to its start; its run outputs, or a NodeFailure naming the sub-node at fault. */
   runSubgraph(graph: unknown, inputs: Record<string, unknown>, signal: AbortSignal): Promise<NodeOutputs>;
+  /** Runs JavaScript in the sandbox (no I/O of any kind); a fault of the code throws NodeFailure (code_error, code_timeout, code_memory, …). */
+  runCode(request: CodeRequest, signal: AbortSignal): Promise<unknown>;
+  /**
+   * An outbound HTTP request, refused for non-public addresses (SSRF) unless the operator allows
+   * them. Secret headers name secrets of the run's workspace: their values are resolved behind this
+   * port and never come back, in the response or in an error.
+   */
+  httpRequest(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse>;
 }
+
+export type CodeRequest = { code: string; inputs: Record<string, unknown>; timeoutMs: number };
+
+export type HttpRequest = {
+  workspaceId: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Header name → secret name. */
+  secretHeaders: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Further attempts after a network failure or a 5xx answer. */
+  retries: number;
+};
+
+export type HttpResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 export type RetrieveRequest = {
   workspaceId: string;

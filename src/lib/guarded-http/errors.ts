@@ -1,0 +1,13 @@
+/** A guarded request that could not be made or completed; `retriable` marks network failures worth another try. */
+export class GuardedHttpError extends Error {
+  constructor(
+    readonly code: 'http_forbidden_address' | 'http_bad_url' | 'http_network' | 'http_timeout' | 'http_too_large' | 'http_redirects',
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get retriable(): boolean {
+    return this.code === 'http_network';
+  }
+}
