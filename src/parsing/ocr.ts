@@ -99,7 +99,7 @@ export function createOcrEngine({ timeoutMs = 60_000, readers = 1, detectLanguag
     const readParts = async (languages: OcrLanguage[], regions: Region[]) => {
       const stacked = stackRegions(fed, regions);
       const key = languageSet(languages).join('+');
-      return wordsByStrip(readTsv(await run(key, (signal) => backend.readTsv(key, toPgm(stacked.image), signal))), stacked);
+      return wordsByStrip(readTsv(await run(key, (signal) => backend.readTsv(key, toPgm(stacked.image), signal, 'lines'))), stacked);
     };
     const abandon = (languages: OcrLanguage[]) => readings.get(languageSet(languages).join('+'))?.abort();
     const deps = { read: recognize, detectScript: () => detect(pgm), detectLanguage, concurrent: parallel, abandon, detectScriptOf, readParts };
