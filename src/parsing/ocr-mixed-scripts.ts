@@ -32,7 +32,8 @@ const MIN_LINE_ASPECT = 3;
 /** Rounds of script detection: two scripts besides English on a page at most. */
 const ROUNDS = 2;
 
-type Line = { key: string; words: OcrWord[]; confidence: number; region: Region };
+/** `wide`: the line's words span at least MIN_LINE_ASPECT times its height. */
+type Line = { key: string; words: OcrWord[]; confidence: number; region: Region; wide: boolean };
 
 const meanConfidence = (words: readonly OcrWord[]) => words.reduce((n, w) => n + w.confidence, 0) / Math.max(1, words.length);
 
@@ -46,11 +47,13 @@ function pageLines(page: OcrPage): Line[] {
     // A little above and below (accents, descenders), more to the sides: the English model may
     // have left a foreign line's first or last letters out of its words.
     const padY = Math.ceil(box.height * 0.2);
-    const left = Math.max(0, Math.min(...words.map((w) => w.left)) - 2 * box.height);
-    const right = Math.min(boxes.width, Math.max(...words.map((w) => w.left + w.width)) + 2 * box.height);
+    const x0 = Math.min(...words.map((w) => w.left));
+    const x1 = Math.max(...words.map((w) => w.left + w.width));
+    const left = Math.max(0, x0 - 2 * box.height);
+    const right = Math.min(boxes.width, x1 + 2 * box.height);
     const y0 = Math.max(0, box.top - padY);
     const y1 = Math.min(boxes.height, box.top + box.height + padY);
-    return { key, words, confidence: meanConfidence(words), region: { left, top: y0, width: right - left, height: y1 - y0 } };
+    return { key, words, confidence: meanConfidence(words), region: { left, top: y0, width: right - left, height: y1 - y0 }, wide: x1 - x0 >= MIN_LINE_ASPECT * box.height };
   });
 }
 
@@ -61,7 +64,7 @@ export function doubtedLines(page: OcrPage): Line[] {
   const total = lines.reduce((n, l) => n + l.words.length, 0);
   const sure = lines.filter((l) => l.confidence >= PAGE_SURE).reduce((n, l) => n + l.words.length, 0);
   if (sure < MIN_SURE_SHARE * total) return [];
-  return lines.filter((l) => l.confidence < LINE_SURE && l.region.width >= MIN_LINE_ASPECT * l.region.height);
+  return lines.filter((l) => l.confidence < LINE_SURE && l.wide);
 }
 
 /**
