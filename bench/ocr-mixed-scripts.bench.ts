@@ -20,7 +20,8 @@ import { log, round } from './util.ts';
  */
 
 const SCANNED = join(import.meta.dirname, '..', '..', 'shared', 'data', 'docs', 'scanned');
-const LATIN_SCANS = ['phototest.tif', 'testocr.png', 'cosmic.png', 'eurotext.tif'];
+// The layout JPEG has two lines of code the English model doubts: they cost a script detection.
+const LATIN_SCANS = ['phototest.tif', 'testocr.png', 'cosmic.png', 'eurotext.tif', 'layout-parser-paper-with-table.jpg'];
 
 async function timedText(engine: OcrEngine, image: GrayImage, runs: number) {
   await engine.recognize(image);
@@ -50,7 +51,8 @@ async function latinPages(): Promise<[string, GrayImage, string][]> {
   for (const file of LATIN_SCANS) {
     const bytes = readFileSync(join(SCANNED, file));
     const image = await (file.endsWith('.tif') ? openTiff(bytes).page(0) : decodePngOrJpeg(bytes));
-    pages.push([file, sizeForOcr(image), readFileSync(join(SCANNED, file.replace(/\.\w+$/, '.gt.txt')), 'utf8')]);
+    const truth = join(SCANNED, file.replace(/\.\w+$/, '.gt.txt'));
+    pages.push([file, sizeForOcr(image), existsSync(truth) ? readFileSync(truth, 'utf8') : '']);
   }
   return pages;
 }
@@ -66,7 +68,7 @@ export async function ocrMixedScriptsBench() {
     for (const [name, image, truth] of await latinPages()) {
       log(`ocr_mixed_scripts: ${name}`);
       const { text, s } = await timedText(engine, image, 3);
-      results[name] = { word_accuracy: round(wordAccuracy(truth, text), 3), s };
+      results[name] = { ...(truth && { word_accuracy: round(wordAccuracy(truth, text), 3) }), s };
     }
     return { engine: engine.kind, pages: results };
   } finally {
