@@ -11,6 +11,7 @@ import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.
 import { parseFairnessBench } from './parse-fairness.bench.ts';
 import { pdfEnginesBench } from './pdf-engines.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
+import { ocrMixedScriptsBench } from './ocr-mixed-scripts.bench.ts';
 import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
@@ -47,6 +48,7 @@ const BENCHES = {
   parse_fairness: parseFairnessBench,
   pdf_engines: pdfEnginesBench,
   ocr_languages: ocrLanguagesBench,
+  ocr_mixed_scripts: ocrMixedScriptsBench,
   peers: peersBench,
   keyword_index: keywordIndexBench,
   vector_index: vectorIndexBench,

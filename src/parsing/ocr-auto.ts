@@ -1,4 +1,5 @@
 import { CYRILLIC_LANGUAGES, LATIN_LANGUAGES, scriptLanguages, toOcrLanguage, type OcrLanguage } from './ocr-languages.ts';
+import { readMixedScripts, type LineDeps } from './ocr-mixed-scripts.ts';
 import { regionAround, type Region } from './ocr-region.ts';
 import { pageSentences, withSentencesFrom, type PageSentence } from './ocr-sentences.ts';
 import type { OcrPage } from './ocr-tsv.ts';
@@ -24,7 +25,7 @@ export type AutoDeps = {
   concurrent?: boolean;
   /** Stops a reading started at once with another and found not needed. */
   abandon?(languages: OcrLanguage[]): void;
-};
+} & Partial<LineDeps>;
 
 /**
  * English models read Cyrillic or CJK pages as garbage at 30-60 % confidence and real English
@@ -68,6 +69,10 @@ export async function readAuto(deps: AutoDeps, previous?: readonly OcrLanguage[]
     }
   }
   const first: AutoReading = { page: await (english ?? deps.read(['eng'])), languages: ['eng'] };
+  // A page of English lines and lines in another script: those lines alone are read again
+  // (ocr-mixed-scripts.ts). The next page starts from English, as most of this one was.
+  const mixed = await linesInOtherScripts(deps, first.page);
+  if (mixed) return { page: mixed, languages: ['eng'] };
   const confidence = pageConfidence(first.page);
   if (confidence < SURE) {
     const languages = scriptLanguages(await deps.detectScript());
@@ -170,6 +175,11 @@ async function cyrillicByWords(deps: AutoDeps, reading: AutoReading): Promise<Au
   const language = toOcrLanguage(await deps.detectLanguage(pageText(reading.page)));
   if (!language || language === read || !CYRILLIC_LANGUAGES.includes(language)) return reading;
   return better(reading, { page: await deps.read([language]), languages: [language] });
+}
+
+async function linesInOtherScripts(deps: AutoDeps, page: OcrPage): Promise<OcrPage | undefined> {
+  const { detectScriptOf, readParts } = deps;
+  return detectScriptOf && readParts ? (await readMixedScripts({ detectScriptOf, readParts }, page))?.page : undefined;
 }
 
 const better = (a: AutoReading, b: AutoReading) => (pageConfidence(b.page) > pageConfidence(a.page) ? b : a);

@@ -34,7 +34,8 @@ const CHILD_ENV = { ...process.env, OMP_THREAD_LIMIT: '1' };
  * no inversion pass. TSV by variable, not by the `tsv` config file, which lives beside the system's
  * models and not in our folder.
  */
-const READ_ARGS = ['--oem', '1', '--psm', '3', '-c', 'tessedit_do_invert=0', '-c', 'tessedit_create_tsv=1'];
+const READ_ARGS = ['--oem', '1', '-c', 'tessedit_do_invert=0', '-c', 'tessedit_create_tsv=1'];
+const PSM = { page: '3', lines: '6' } as const;
 
 export function createNativeBackend(command: string): OcrBackend {
   const running = new Set<ChildProcess>();
@@ -63,7 +64,8 @@ export function createNativeBackend(command: string): OcrBackend {
     });
 
   return {
-    readTsv: (languages, pgm, signal) => exec(['--tessdata-dir', plainTessdataDir(languages.split('+')), '-l', languages, ...READ_ARGS], pgm, signal),
+    readTsv: (languages, pgm, signal, layout = 'page') =>
+      exec(['--tessdata-dir', plainTessdataDir(languages.split('+')), '-l', languages, '--psm', PSM[layout], ...READ_ARGS], pgm, signal),
     async detectScript(pgm, signal) {
       const out = await exec(['--tessdata-dir', plainTessdataDir(['osd']), '-l', 'osd', '--psm', '0'], pgm, signal);
       return /^Script:\s*(\S+)/m.exec(out)?.[1] ?? null;

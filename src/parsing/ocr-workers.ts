@@ -159,7 +159,16 @@ export function createWasmBackend({ lanes = 1 } = {}): OcrBackend {
     }
   };
   return {
-    readTsv: (languages, pgm) => held(languages, async (w) => (await w.recognize(pgm, {}, { text: false, tsv: true })).data.tsv ?? ''),
+    readTsv: (languages, pgm, _signal, layout = 'page') =>
+      held(languages, async (w) => {
+        // Set per reading and put back, so the worker is always left reading whole pages.
+        if (layout === 'lines') await w.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+        try {
+          return (await w.recognize(pgm, {}, { text: false, tsv: true })).data.tsv ?? '';
+        } finally {
+          if (layout === 'lines') await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+        }
+      }),
     detectScript: (pgm) => held('osd', async (w) => (await w.detect(pgm)).data.script),
     drop: async (key) => void (await Promise.all(all.map((lane) => lane.pool.drop(key)))),
     close: async () => void (await Promise.all(all.map((lane) => lane.pool.close()))),

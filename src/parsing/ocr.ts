@@ -5,6 +5,7 @@ import { eldTextDetector, type TextLanguageDetector } from './ocr-language-detec
 import { languageSet, type OcrLanguage } from './ocr-languages.ts';
 import { cutRow, halves, joinHalves } from './ocr-halves.ts';
 import { cropGray, placeOnPage, type Region } from './ocr-region.ts';
+import { stackRegions, wordsByStrip } from './ocr-strips.ts';
 import { readTsv, type OcrPage } from './ocr-tsv.ts';
 import type { OcrBackend, OcrEngineChoice } from './ocr-backend.ts';
 import { createNativeBackend, findNativeTesseract } from './ocr-native.ts';
@@ -88,13 +89,21 @@ export function createOcrEngine({ timeoutMs = 60_000, readers = 1, detectLanguag
     };
     if (options.languages?.length) return recognize([...options.languages]);
     // A page OSD cannot make out (too few letters) keeps its English reading rather than failing.
-    const detectScript = () =>
-      run('osd', (signal) => backend.detectScript(pgm, signal)).catch((error: unknown) => {
+    const detect = (image: Buffer) =>
+      run('osd', (signal) => backend.detectScript(image, signal)).catch((error: unknown) => {
         if (error instanceof OcrTimeout) throw error;
         return null;
       });
+    // Lines of a page read on their own, stacked into one image (ocr-mixed-scripts.ts).
+    const detectScriptOf = (regions: Region[]) => detect(toPgm(stackRegions(fed, regions).image));
+    const readParts = async (languages: OcrLanguage[], regions: Region[]) => {
+      const stacked = stackRegions(fed, regions);
+      const key = languageSet(languages).join('+');
+      return wordsByStrip(readTsv(await run(key, (signal) => backend.readTsv(key, toPgm(stacked.image), signal, 'lines'))), stacked);
+    };
     const abandon = (languages: OcrLanguage[]) => readings.get(languageSet(languages).join('+'))?.abort();
-    const reading = await readAuto({ read: recognize, detectScript, detectLanguage, concurrent: parallel, abandon }, lastLanguages);
+    const deps = { read: recognize, detectScript: () => detect(pgm), detectLanguage, concurrent: parallel, abandon, detectScriptOf, readParts };
+    const reading = await readAuto(deps, lastLanguages);
     lastLanguages = reading.languages;
     return reading.page;
   };
