@@ -46,7 +46,8 @@ export async function ensureTopics(
   const existing = new Set(await admin.listTopics());
   const missing = topics.all.filter((topic) => !existing.has(topic));
   if (missing.length === 0) return;
-  await admin.createTopics({ topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) });
+  // waitForLeaders defaults to true in kafkajs: off, as waitForLeaders below does it.
+  await admin.createTopics({ waitForLeaders: false, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) });
   await waitForLeaders(admin, missing, timeoutMs);
 }
 
