@@ -31,7 +31,8 @@ function java(args: string[], options: Parameters<typeof spawnSync>[2] = {}) {
 function ensureJars(): void {
   if (existsSync(lib) && readdirSync(lib).some((f) => /^kafka_2\.13-.*\.jar$/.test(f))) return;
   process.stderr.write('kafka: fetching the broker jars with Maven (kafka/pom.xml)…\n');
-  const mvn = spawnSync('mvn', ['-q', '-B', '-f', join(root, 'kafka', 'pom.xml'), 'package'], { stdio: 'inherit' });
+  // Maven's output goes to stderr: stdout carries only the KAFKA_BROKERS line that callers read.
+  const mvn = spawnSync('mvn', ['-q', '-B', '-Dstyle.color=never', '-f', join(root, 'kafka', 'pom.xml'), 'package'], { stdio: ['ignore', 2, 'inherit'] });
   if (mvn.error || mvn.status !== 0) throw new Error(`mvn failed (${mvn.error?.message ?? `exit ${mvn.status}`}); Java 17+ and Maven are needed`);
 }
 
