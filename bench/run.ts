@@ -2,6 +2,7 @@
 //   npm run bench                 all of them
 //   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
 //   npm run bench -- kafka_messages projector_streams kb_totals   the costs the distributed profile adds
+//   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
@@ -12,6 +13,7 @@ import { pdfEnginesBench } from './pdf-engines.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
+import { kafkaRelayBench } from './kafka-relay.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
@@ -53,6 +55,7 @@ const BENCHES = {
   metadata_filter: metadataFilterBench,
   workflow: workflowBench,
   kafka_messages: kafkaMessagesBench,
+  kafka_relay: kafkaRelayBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,
   index_memory: indexMemoryBench,
