@@ -2,6 +2,7 @@
 //   npm run bench                 all of them
 //   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
 //   npm run bench -- kafka_messages projector_streams kb_totals   the costs the distributed profile adds
+//   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
@@ -14,6 +15,7 @@ import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { ocrMixedScriptsBench } from './ocr-mixed-scripts.bench.ts';
 import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
+import { kafkaRelayBench } from './kafka-relay.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
@@ -60,6 +62,7 @@ const BENCHES = {
   workflow: workflowBench,
   code_node: codeNodeBench,
   kafka_messages: kafkaMessagesBench,
+  kafka_relay: kafkaRelayBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,
   index_memory: indexMemoryBench,

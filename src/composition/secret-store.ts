@@ -13,13 +13,15 @@ export const secretKeyFile = (dataDir: string) => join(dataDir, 'secret.key');
 /**
  * The master key: KBQA_SECRET_KEY when set. Without it the embedded profile makes one on its
  * first start, readable by the owner alone; a distributed deployment refuses, since processes on
- * other machines could not share a file and a lost key loses every secret.
+ * other machines could not share a file and a lost key loses every secret. Kafka alone (the mixed
+ * profile) keeps the file: its topics carry events, never secrets, and the log and read models
+ * stay in the one data directory beside the key.
  */
 export function masterKey(config: Pick<Config, 'secretKey' | 'distributed' | 'dataDir'>): Buffer {
   if (config.secretKey) return config.secretKey;
-  const { eventStore, kafka, mongo } = config.distributed;
-  if (eventStore || kafka || mongo) {
-    throw new Error('KBQA_SECRET_KEY is required when EVENTSTORE_URL, KAFKA_BROKERS or MONGODB_URL is set: 32 bytes as base64 or hex (openssl rand -base64 32)');
+  const { eventStore, mongo } = config.distributed;
+  if (eventStore || mongo) {
+    throw new Error('KBQA_SECRET_KEY is required when EVENTSTORE_URL or MONGODB_URL is set: 32 bytes as base64 or hex (openssl rand -base64 32)');
   }
   const path = secretKeyFile(config.dataDir);
   mkdirSync(config.dataDir, { recursive: true });

@@ -32,7 +32,14 @@ withService(test, 'kafka bus', ['KAFKA_BROKERS'], (env) => {
     const kafka = new Kafka({ clientId: `kbqa-test-${unique}`, brokers, logLevel: logLevel.ERROR });
     const admin = kafka.admin();
     await admin.connect();
-    await ensureTopics(admin, { partitions: 1, replicationFactor: 1, topics });
+    try {
+      await ensureTopics(admin, { partitions: 1, replicationFactor: 1, topics });
+    } catch (error) {
+      // Without this a failed setup leaves the client and the log open, and AVA waits for them.
+      await admin.disconnect();
+      await log.close();
+      throw error;
+    }
     const publisher = await createKafkaPublisher(kafka);
     const relay = await createRelay({ store, publisher, checkpoints, topics, backoff: { baseMs: 10, maxMs: 200 } });
     const bus = createKafkaBus({

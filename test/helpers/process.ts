@@ -18,9 +18,17 @@ export async function freePort(): Promise<number> {
 
 export type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
+/**
+ * The variables that move a port onto a shared engine. CI sets KAFKA_BROKERS for the Kafka tests;
+ * a spawned service inherits it only when its test asks, or every embedded-profile process would
+ * join the same topics and consumer groups and take each other's events.
+ */
+const ENGINES = ['EVENTSTORE_URL', 'KAFKA_BROKERS', 'MONGODB_URL', 'PINECONE_API_KEY', 'PINECONE_INDEX'];
+const inherited = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !ENGINES.includes(name)));
+
 /** Runs a command in its own process group (npm start forks node: a kill must reach both). */
 export function run(command: string, args: string[], env: Record<string, string>): Started {
-  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: repoRoot, env: { ...inherited(), ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

@@ -27,10 +27,18 @@ test('the embedded profile makes its master key once, in <data dir>/secret.key w
 
 test('the distributed profile refuses to start without KBQA_SECRET_KEY, and names it', (t) => {
   const dir = tempDir();
-  for (const env of [{ EVENTSTORE_URL: 'esdb://es:2113' }, { KAFKA_BROKERS: 'kafka:9092' }, { MONGODB_URL: 'mongodb://mongo:27017' }]) {
+  for (const env of [{ EVENTSTORE_URL: 'esdb://es:2113' }, { MONGODB_URL: 'mongodb://mongo:27017' }]) {
     t.throws(() => masterKey(loadConfig({ KBQA_DATA_DIR: dir.path, ...env })), { message: /KBQA_SECRET_KEY is required/ });
   }
   const key = randomBytes(32);
   t.deepEqual(masterKey(loadConfig({ KBQA_DATA_DIR: dir.path, MONGODB_URL: 'mongodb://mongo:27017', KBQA_SECRET_KEY: key.toString('hex') })), key);
+  dir.remove();
+});
+
+test('Kafka alone (the mixed profile) keeps the data directory\'s key file: its topics carry no secrets', (t) => {
+  const dir = tempDir();
+  const config = loadConfig({ KBQA_DATA_DIR: dir.path, KAFKA_BROKERS: 'kafka:9092' });
+  t.deepEqual(masterKey(config), masterKey(config));
+  t.is(statSync(secretKeyFile(dir.path)).mode & 0o777, 0o600);
   dir.remove();
 });

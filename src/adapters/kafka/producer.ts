@@ -1,7 +1,9 @@
 import { type Admin, type Kafka, type Message, Partitioners, type TopicMessages } from 'kafkajs';
 import type { OutgoingMessage, Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { batchBySize } from '../../domain/shared/batch-by-size.ts';
+import { isRetriable } from '../../lib/retry.ts';
 
 export type KafkaPublisher = Publisher & { close(): Promise<void> };
 
@@ -33,12 +35,41 @@ export async function createKafkaPublisher(kafka: Kafka, maxRequestBytes = MAX_R
   };
 }
 
-/** Creates whichever topics of the map are missing; safe to run from several processes at once. */
-export async function ensureTopics(admin: Admin, { partitions, replicationFactor, topics = CONTRACT_TOPICS }: { partitions: number; replicationFactor: number; topics?: TopicMap }) {
+/**
+ * Creates whichever topics of the map are missing and waits until every partition has a leader;
+ * safe to run from several processes at once (createTopics resolves false for a topic another made).
+ */
+export async function ensureTopics(
+  admin: Admin,
+  { partitions, replicationFactor, topics = CONTRACT_TOPICS, timeoutMs = 30_000 }: { partitions: number; replicationFactor: number; topics?: TopicMap; timeoutMs?: number },
+) {
   const existing = new Set(await admin.listTopics());
   const missing = topics.all.filter((topic) => !existing.has(topic));
   if (missing.length === 0) return;
-  await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) });
+  // waitForLeaders defaults to true in kafkajs: off, as waitForLeaders below does it.
+  await admin.createTopics({ waitForLeaders: false, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor })) });
+  await waitForLeaders(admin, missing, timeoutMs);
+}
+
+/**
+ * Not kafkajs's `waitForLeaders`: it retries only LEADER_NOT_AVAILABLE, but a KRaft broker learns
+ * of a new topic from the controller's log a moment after CreateTopics returns, and until then
+ * answers UNKNOWN_TOPIC_OR_PARTITION (found against a real Kafka 4 broker; the stand-ins never lagged).
+ */
+async function waitForLeaders(admin: Admin, names: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let lastError: unknown = null;
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: names });
+      if (topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+    } catch (error) {
+      if (!isRetriable(error)) throw error;
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`topics ${names.join(', ')} have no leader after ${timeoutMs} ms`, { cause: lastError });
+    await sleep(100);
+  }
 }
 
 /** Consecutive runs of messages under `maxBytes` each (a larger message travels alone), in order. */
