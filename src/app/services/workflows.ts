@@ -23,6 +23,7 @@ import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess, requireKnowledgeBasesAccess, visibleTo } from './principal.ts';
 import { runAsRequested } from '../../../projections/workflow-runs/index.ts';
+import type { RecordedEvent } from '../../ports/event-store.ts';
 import { provenanceOf, requireProvenanceAccess } from './provenance.ts';
 
 export type WorkflowInput = {
@@ -183,6 +184,12 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
       await settled(ctx, result);
       const requested = result.events.find((e) => e.type === 'WorkflowRunRequested');
       return { runId, accepted: requested?.type === 'WorkflowRunRequested' ? runAsRequested(requested.data) : null };
+    },
+
+    /** The run's events as recorded, oldest first (the same access as the run). */
+    async runEvents(principal: Principal, runId: string): Promise<RecordedEvent[]> {
+      await this.run(principal, runId);
+      return ctx.store.readStream(workflowRunDecider.streamId(runId));
     },
 
     async run(principal: Principal, runId: string): Promise<WorkflowRunDoc> {

@@ -108,7 +108,7 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
         const read = () => workflows.run(principal, runId);
         if (mode === 'streaming') {
           const stream = openEventStream(ctx, { onServerError: (error) => deps.onError(error, requestId) });
-          streamRun(stream, read, runId);
+          streamRun(stream, read, () => workflows.runEvents(principal, runId), runId);
           return stream.reply;
         }
         // Async answers what it accepted, a run `queued`, however fast a worker then takes it; a
@@ -132,12 +132,29 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
   ];
 
   /** Node events as they are projected, then the finished run as the last event; a client that leaves stops both. */
-  function streamRun(stream: EventStream, read: () => Promise<WorkflowRunDoc>, runId: string) {
-    const unsubscribe = feed.subscribe(runId, (m) => {
-      if (!TERMINAL.has(m.event)) stream.send(m.data, m.event);
-    });
+  /**
+   * The run's events as they happen. A fast run (the in-process runner) may have run nodes before
+   * this subscribes, so what the run's stream already holds is sent first and the feed's messages
+   * meanwhile wait; an event both read and heard is sent once (the same type and data).
+   */
+  function streamRun(stream: EventStream, read: () => Promise<WorkflowRunDoc>, recorded: () => Promise<{ type: string; data: unknown }[]>, runId: string) {
+    const sent = new Set<string>();
+    const forward = (m: { event: string; data: unknown }) => {
+      const key = `${m.event}:${JSON.stringify(m.data)}`;
+      if (TERMINAL.has(m.event) || sent.has(key)) return;
+      sent.add(key);
+      stream.send(m.data, m.event);
+    };
+    let heard: { event: string; data: unknown }[] | null = [];
+    const unsubscribe = feed.subscribe(runId, (m) => (heard ? heard.push(m) : forward(m)));
     stream.signal.addEventListener('abort', unsubscribe, { once: true });
-    waitForRun(deps, read, runId, 600_000, stream.signal)
+    recorded()
+      .then((events) => {
+        for (const event of events) forward({ event: event.type, data: event.data });
+        for (const m of heard ?? []) forward(m);
+        heard = null;
+        return waitForRun(deps, read, runId, 600_000, stream.signal);
+      })
       .then((run) => {
         stream.send(presentRun(run), 'workflow_run');
         stream.end();
