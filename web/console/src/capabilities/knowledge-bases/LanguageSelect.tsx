@@ -1,5 +1,5 @@
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { SelectField } from '../../ui/SelectField.tsx';
 import { useKnowledgeBaseText } from './messages.ts';
 
 /**
@@ -15,23 +15,9 @@ export function LanguageSelect({ value, onChange, isDisabled }: Props) {
   const t = useKnowledgeBaseText();
   const { i18n } = useTranslation();
   const names = new Intl.DisplayNames([i18n.language], { type: 'language' });
-  return (
-    <Select selectedKey={value} onSelectionChange={(key) => key !== null && onChange(String(key))} isDisabled={isDisabled}>
-      <Label>{t('language')}</Label>
-      <Button>
-        <SelectValue />
-        <span aria-hidden="true">▾</span>
-      </Button>
-      <Popover>
-        <ListBox>
-          <ListBoxItem id="auto">{t('languageAuto')}</ListBoxItem>
-          {ANALYZER_LANGUAGES.map((code) => (
-            <ListBoxItem key={code} id={code} textValue={names.of(code) ?? code}>
-              {`${names.of(code) ?? code} (${code})`}
-            </ListBoxItem>
-          ))}
-        </ListBox>
-      </Popover>
-    </Select>
-  );
+  const options = [
+    { id: 'auto', label: t('languageAuto') },
+    ...ANALYZER_LANGUAGES.map((code) => ({ id: code, label: `${names.of(code) ?? code} (${code})`, textValue: names.of(code) ?? code })),
+  ];
+  return <SelectField label={t('language')} options={options} selectedKey={value} onChange={onChange} isDisabled={isDisabled} />;
 }

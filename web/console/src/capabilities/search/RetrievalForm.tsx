@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { Button, Form, Label, ListBox, ListBoxItem, NumberField, Group, Input, Popover, Select, SelectValue, TextArea, TextField, Text } from 'react-aria-components';
+import { Button, Form, Label, NumberField, Group, Input, TextArea, TextField, Text } from 'react-aria-components';
 import type { RequestBody } from '../../api/client.ts';
+import { SelectField } from '../../ui/SelectField.tsx';
 import { useSearchText } from './messages.ts';
 
 export type SearchBody = RequestBody<'/v1/knowledge-bases/{kb_id}/search', 'post'>;
@@ -45,37 +46,22 @@ export function RetrievalForm({ pending, defaults, onSearch }: Props) {
         <Text slot="description">{t('queryHint')}</Text>
       </TextField>
       <div className="retrieval-knobs">
-        <Select selectedKey={mode} onSelectionChange={(key) => setMode(key as Choice<Mode>)}>
-          <Label>{t('mode')}</Label>
-          <Button>
-            <SelectValue />
-            <span aria-hidden="true">▾</span>
-          </Button>
-          <Popover>
-            <ListBox>
-              <ListBoxItem id="default">{t('modeDefault')}</ListBoxItem>
-              {MODES.map((m) => (
-                <ListBoxItem key={m} id={m}>
-                  {t(`mode_${m}`)}
-                </ListBoxItem>
-              ))}
-            </ListBox>
-          </Popover>
-        </Select>
-        <Select selectedKey={rerank} onSelectionChange={(key) => setRerank(key as Choice<'on' | 'off'>)}>
-          <Label>{t('rerank')}</Label>
-          <Button>
-            <SelectValue />
-            <span aria-hidden="true">▾</span>
-          </Button>
-          <Popover>
-            <ListBox>
-              <ListBoxItem id="default">{t('rerankDefault')}</ListBoxItem>
-              <ListBoxItem id="on">{t('rerankOn')}</ListBoxItem>
-              <ListBoxItem id="off">{t('rerankOff')}</ListBoxItem>
-            </ListBox>
-          </Popover>
-        </Select>
+        <SelectField<Choice<Mode>>
+          label={t('mode')}
+          options={[{ id: 'default', label: t('modeDefault') }, ...MODES.map((m) => ({ id: m, label: t(`mode_${m}`) }))]}
+          selectedKey={mode}
+          onChange={setMode}
+        />
+        <SelectField<Choice<'on' | 'off'>>
+          label={t('rerank')}
+          options={[
+            { id: 'default', label: t('rerankDefault') },
+            { id: 'on', label: t('rerankOn') },
+            { id: 'off', label: t('rerankOff') },
+          ]}
+          selectedKey={rerank}
+          onChange={setRerank}
+        />
         <NumberField value={topK} onChange={setTopK} minValue={1} maxValue={100} step={1}>
           <Label>{t('topK')}</Label>
           <Group>
