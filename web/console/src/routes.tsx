@@ -39,6 +39,7 @@ export const routes: RouteObject[] = [
           },
           { path: 'chat', ...screen(() => import('./capabilities/chat/ChatPlayground.tsx')) },
           { path: 'workflows', ...screen(() => import('./capabilities/workflows/WorkflowList.tsx')) },
+          { path: 'workflows/:id', ...screen(() => import('./capabilities/workflows/WorkflowCanvas.tsx')) },
           { path: 'agents', ...screen(() => import('./capabilities/agents/AgentList.tsx')) },
           { path: 'agents/:agentId', ...screen(() => import('./capabilities/agents/AgentEditor.tsx')) },
           { path: 'models', ...screen(() => import('./capabilities/model-providers/ModelsScreen.tsx')) },

@@ -30,6 +30,8 @@ export class ApiFailure extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The request field at fault, when the API names one (a 400's `param`: `graph.nodes.llm.config.prompt`). */
+    readonly param: string | null = null,
   ) {
     super(message);
   }
@@ -46,15 +48,17 @@ export function onSessionExpired(listener: () => void) {
 export async function failureOf(response: Response): Promise<ApiFailure> {
   let code = `http_${response.status}`;
   let message = response.statusText || `HTTP ${response.status}`;
+  let param: string | null = null;
   try {
-    const body = (await response.clone().json()) as { error?: { message?: string; code?: string | null; type?: string } };
+    const body = (await response.clone().json()) as { error?: { message?: string; code?: string | null; type?: string; param?: string | null } };
     if (body.error?.message) message = body.error.message;
     code = body.error?.code ?? body.error?.type ?? code;
+    param = body.error?.param ?? null;
   } catch {
     // Not JSON (a proxy's page): the status line says what there is.
   }
   if (response.status === 401) for (const listener of expiryListeners) listener();
-  return new ApiFailure(response.status, code, message);
+  return new ApiFailure(response.status, code, message, param);
 }
 
 const throwOnFailure: Middleware = {

@@ -1,5 +1,6 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { type Answer, ApiFailure, consoleFetch, type RequestBody } from '../../api/client.ts';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { type Answer, ApiFailure, type RequestBody } from '../../api/client.ts';
+import { postEvents } from '../../api/post-events.ts';
 
 export type ChatRequest = RequestBody<'/v1/chat/completions', 'post'>;
 export type Citation = Answer<'/v1/chat/completions', 'post'>['citations'][number];
@@ -27,29 +28,16 @@ export type StreamHandlers = {
  * one is not resumable: a dropped answer is an error, not a reconnect.
  */
 export async function streamChat(body: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
-  const response = await consoleFetch('/v1/chat/completions', {
-    method: 'POST',
-    signal,
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ ...body, stream: true }),
-  });
   let failure: ApiFailure | null = null;
-  const parser = createParser({
-    onEvent(message: EventSourceMessage) {
-      if (message.data === '[DONE]') return;
-      if (message.event === 'error') {
-        failure = failureFrom(message.data);
-        return;
-      }
-      dispatch(JSON.parse(message.data) as Chunk, handlers);
-    },
-  });
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parser.feed(value);
-  }
+  const onEvent = (message: EventSourceMessage) => {
+    if (message.data === '[DONE]') return;
+    if (message.event === 'error') {
+      failure = failureFrom(message.data);
+      return;
+    }
+    dispatch(JSON.parse(message.data) as Chunk, handlers);
+  };
+  await postEvents('/v1/chat/completions', { ...body, stream: true }, onEvent, signal);
   if (failure) throw failure;
 }
 

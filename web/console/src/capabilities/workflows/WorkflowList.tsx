@@ -1,14 +1,14 @@
 import { Cell, Column, Row, Table, TableBody, TableHeader } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
 import { useWorkflowText } from './messages.ts';
+import { NewWorkflowDialog } from './NewWorkflowDialog.tsx';
 import './workflows.css';
 
-const API_DOCS = 'docs/api/workflows.md';
-
-/** /workflows: the workspace's workflows, read-only until the canvas editor (issue #34) comes. */
+/** /workflows: the workspace's workflows, each opening on the canvas, and "New workflow". */
 export default function WorkflowList() {
   const t = useWorkflowText();
   const { i18n } = useTranslation();
@@ -16,12 +16,12 @@ export default function WorkflowList() {
   const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <section className="stack">
-      <div>
-        <h1>{t('title')}</h1>
-        <p className="muted">{t('intro')}</p>
-        <p className="workflow-editor-note">
-          {t('editorComing')} <code>{API_DOCS}</code>
-        </p>
+      <div className="spread">
+        <div>
+          <h1>{t('title')}</h1>
+          <p className="muted">{t('intro')}</p>
+        </div>
+        <NewWorkflowDialog />
       </div>
       <ErrorNote error={error} />
       {!data && !error && <p aria-live="polite">{t('loading')}</p>}
@@ -43,7 +43,9 @@ export default function WorkflowList() {
             {(workflow) => (
               <Row id={workflow.id}>
                 <Cell>
-                  <div className="workflow-name">{workflow.name}</div>
+                  <Link className="workflow-name" to={`/workflows/${encodeURIComponent(workflow.id)}`}>
+                    {workflow.name}
+                  </Link>
                   {workflow.description && <div className="muted">{workflow.description}</div>}
                   <div className="muted mono">{workflow.id}</div>
                 </Cell>
