@@ -1,4 +1,4 @@
-import { Background, Controls, type Edge, type EdgeChange, MarkerType, type NodeChange, ReactFlow, useNodesInitialized } from '@xyflow/react';
+import { Background, Controls, type Edge, type EdgeChange, MarkerType, type NodeChange, ReactFlow, useNodesInitialized, useReactFlow } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useMemo, useState } from 'react';
 import { edgeKey } from './graph.ts';
@@ -11,6 +11,8 @@ import type { useGraphEditor } from './use-graph-editor.ts';
 type Props = { editor: ReturnType<typeof useGraphEditor>; statuses: Statuses; faults: Record<string, string[]> };
 
 const NODE_TYPES = { workflow: FlowNode };
+/** Never zoomed in past life size: a small graph stays readable rather than filling the area. */
+const FIT = { maxZoom: 1, padding: 0.15 };
 
 /**
  * The graph drawn by React Flow: nodes and edges are derived from the edited graph on each render
@@ -89,14 +91,29 @@ export function FlowView({ editor, statuses, faults }: Props) {
         deleteKeyCode="Delete"
         ariaLabelConfig={ariaLabelConfig}
         fitView
+        fitViewOptions={FIT}
         minZoom={0.1}
       >
         <Background />
         <Controls showInteractive={false} />
         <ReadyMark count={nodes.length} />
+        <FitOnChange trigger={`${nodes.length}:${editor.layoutRound}`} />
       </ReactFlow>
     </div>
   );
+}
+
+/** Brings every node into view when nodes come or go, or the graph is laid out again; a node moved by hand leaves the view alone. */
+function FitOnChange({ trigger }: { trigger: string }) {
+  const { fitView } = useReactFlow();
+  const initialized = useNodesInitialized();
+  const [fitted, setFitted] = useState(trigger);
+  useEffect(() => {
+    if (!initialized || fitted === trigger) return;
+    setFitted(trigger);
+    void fitView(FIT);
+  }, [initialized, trigger, fitted, fitView]);
+  return null;
 }
 
 /**

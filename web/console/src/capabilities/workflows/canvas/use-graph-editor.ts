@@ -15,6 +15,8 @@ export function useGraphEditor(initial: CanvasGraph) {
   const [history, setHistory] = useState<History>(() => historyOf(initial));
   const [positions, setPositions] = useState<Positions>(() => layOut(initial));
   const [selection, setSelection] = useState<Selection>(null);
+  // Counts the layouts since opening, so the view can follow a new one (and not a node dragged).
+  const [layoutRound, setLayoutRound] = useState(0);
   const graph = history.present;
 
   const edit = useCallback(
@@ -43,18 +45,22 @@ export function useGraphEditor(initial: CanvasGraph) {
         setPositions((p) => ({ ...p, [to]: p[from] ?? placeNew(p) }));
         setSelection({ kind: 'node', id: to });
       },
-      layOut: () => setPositions(layOut(history.present)),
+      layOut() {
+        setPositions(layOut(history.present));
+        setLayoutRound((n) => n + 1);
+      },
       undo: () => setHistory(undo),
       redo: () => setHistory(redo),
       /** Another graph altogether (theirs, after a conflict): a fresh history and layout. */
       replace(next: CanvasGraph) {
         setHistory(historyOf(next));
         setPositions(layOut(next));
+        setLayoutRound((n) => n + 1);
         setSelection(null);
       },
     }),
     [edit, history.present],
   );
 
-  return { graph, positions, setPositions, selection, setSelection, canUndo: history.past.length > 0, canRedo: history.future.length > 0, ...actions };
+  return { graph, positions, setPositions, layoutRound, selection, setSelection, canUndo: history.past.length > 0, canRedo: history.future.length > 0, ...actions };
 }
