@@ -19,6 +19,7 @@ import { kafkaRelayBench } from './kafka-relay.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
+import { consoleCanvasBench } from './console-canvas.bench.ts';
 import { consoleFirstTokenBench } from './console-first-token.bench.ts';
 import { consoleBench } from './console.bench.ts';
 import { conversationHistoryBench } from './conversation-history.bench.ts';
@@ -75,6 +76,7 @@ const BENCHES = {
   landing_page: landingPageBench,
   console_first_token: consoleFirstTokenBench,
   console: consoleBench,
+  console_canvas: consoleCanvasBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

@@ -90,7 +90,6 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
   await insertReference(page, 'template', '{{llm.text}}');
 
   await press(page.getByRole('button', { name: 'Save', exact: true }));
-  await page.waitForTimeout(1500); await c.screenshot('canvas-debug');
   await page.getByText('Draft: version 1').waitFor();
   workflowId = /\/workflows\/([^/]+)$/.exec(page.url())![1]!;
   const { body: stored } = await server!.call('GET', `/v1/workflows/${workflowId}`);
