@@ -141,6 +141,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       storeContent: config.chat.storeContent,
       authenticator,
       consoleSessionKey: infra.consoleSessionKey,
+      workflowLimits: { maxContextTokens: config.chat.maxContextTokens, httpAllowHosts: config.workflowHttpAllowHosts },
     });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });
@@ -159,8 +160,6 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
         maxUploadBytes: ingestion.maxUploadBytes,
         parseTimeoutMs: ingestion.parseTimeoutMs,
         parseConcurrency: ingestion.parserThreads,
-        maxContextTokens: config.chat.maxContextTokens,
-        workflowHttpAllowHosts: config.workflowHttpAllowHosts,
       });
       for (const [name, group] of consumers) groups.set(name, await bus.subscribe(group));
     }

@@ -1,6 +1,6 @@
 import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
 import { type Citation, quotedCitations } from '../../src/app/retrieval/retrieved-context.ts';
-import { executeNode } from '../../src/app/workflow-engine/execute-node.ts';
+import { executeNode, renderedInputs } from '../../src/app/workflow-engine/execute-node.ts';
 import { type EngineDeps, lookup, type NodeOutputs, type RunScope } from '../../src/app/workflow-engine/types.ts';
 import { templateFields, topologicalOrder } from '../../src/domain/workflow/graph.ts';
 import { nodeType, REPLY_TYPES } from '../../src/domain/workflow/nodes/index.ts';
@@ -16,8 +16,12 @@ export type RunnerDeps = EngineDeps;
 /** Which node is executing, so an unexpected error can name it when the run fails. */
 export type Progress = { nodeId: string | null };
 
-/** A run as the runner found it in its stream, and the writer that appends to that stream from there. */
-export type RunRecord = { runId: string; run: Run; history: readonly RecordedEvent[]; write: RunWriter };
+/**
+ * A run as the runner found it in its stream, and the writer that appends to that stream from
+ * there; `reused`: the outputs an earlier run recorded for the nodes this one takes over (a run
+ * from a chosen node), by node id.
+ */
+export type RunRecord = { runId: string; run: Run; history: readonly RecordedEvent[]; write: RunWriter; reused?: ReadonlyMap<string, NodeOutputs> };
 
 /**
  * Walks the graph in topological order. A node already finished in the run's stream is not run
@@ -25,7 +29,7 @@ export type RunRecord = { runId: string; run: Run; history: readonly RecordedEve
  * run execute each node once. The run's outputs are those its node types declare as runOutputs
  * (walk.ts); without an answer or an end the run fails.
  */
-export async function executeRun(deps: RunnerDeps, { runId, run, history, write }: RunRecord, graph: WorkflowGraph, progress: Progress) {
+export async function executeRun(deps: RunnerDeps, { runId, run, history, write, reused }: RunRecord, graph: WorkflowGraph, progress: Progress) {
   const state = await write({ type: 'StartRun', data: { run_id: runId } });
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const outputs = new Map<string, NodeOutputs>();
@@ -41,8 +45,15 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
       return write({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
     }
     let result: NodeOutputs;
+    const earlier = reused?.get(id);
     if (previous?.status === 'succeeded' && previous.outputs) {
       result = previous.outputs;
+    } else if (earlier && run.reuse) {
+      // Recorded as a step of this run (its trace shows where the outputs came from), not run again.
+      const inputs = nodeType(node.type).entry ? run.inputs : renderedInputs(node, scope);
+      await write({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs, reused_from: run.reuse.run_id } });
+      await write({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: earlier, elapsed_ms: 0 } });
+      result = earlier;
     } else {
       progress.nodeId = id;
       const inputs = nodeType(node.type).entry ? run.inputs : renderedInputs(node, scope);
@@ -71,10 +82,6 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write 
   const { answer, citations } = runOutputs;
   if (Array.isArray(citations) && typeof answer === 'string') runOutputs.citations = quotedCitations(citations as Citation[], answer);
   return write({ type: 'CompleteRun', data: { run_id: runId, outputs: runOutputs } });
-}
-
-function renderedInputs(node: WorkflowNode, scope: RunScope): Record<string, string> {
-  return Object.fromEntries(templateFields(node).map(({ field, template }) => [field, render(template, lookup(scope))]));
 }
 
 /** A node that failed before a crash kept its reason only in its event. */

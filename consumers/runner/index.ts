@@ -47,12 +47,23 @@ async function runOnce(deps: RunnerDeps & { onInternalError?: OnInternalError },
       await write({ type: 'FailRun', data: { run_id: runId, error } });
       return;
     }
-    await executeRun(deps, { runId, run, history, write }, loaded.graph, progress);
+    const reused = run.reuse ? await recordedOutputs(deps, run.reuse) : undefined;
+    await executeRun(deps, { runId, run, history, write, reused }, loaded.graph, progress);
   } catch (error) {
     // A bug or an outage fails this run, not the runner: the next runs of the batch still go.
     // Should even that append fail, the bus retries the batch and parks the event in the end.
     await failRun(deps, runId, progress.nodeId, error);
   }
+}
+
+/** The outputs the earlier run recorded for the nodes a run from a chosen node takes over. */
+async function recordedOutputs(deps: RunnerDeps, reuse: { run_id: string; node_ids: string[] }): Promise<Map<string, Record<string, unknown>>> {
+  const wanted = new Set(reuse.node_ids);
+  const outputs = new Map<string, Record<string, unknown>>();
+  for (const event of await deps.ctx.store.readStream(workflowRunDecider.streamId(reuse.run_id))) {
+    if (event.type === 'NodeRunSucceeded' && wanted.has(event.data.node_id)) outputs.set(event.data.node_id, event.data.outputs);
+  }
+  return outputs;
 }
 
 async function failRun(deps: RunnerDeps & { onInternalError?: OnInternalError }, runId: string, nodeId: string | null, error: unknown) {

@@ -21,13 +21,27 @@ export const WorkflowRunRequested = z.strictObject({
    * requested before it was recorded; readers then fall back to the workflow's current graph.
    */
   knowledge_base_ids: z.array(z.string()).optional(),
+  /**
+   * A run from a chosen node (the debugger): these nodes' outputs are taken from that earlier run
+   * of the same workflow instead of running them again. Absent on ordinary runs.
+   */
+  reuse: z.strictObject({ run_id: z.string(), node_ids: z.array(z.string()) }).optional(),
   requested_at: z.iso.datetime(),
 });
 
 export const WorkflowRunStarted = z.strictObject({ ...run, started_at: z.iso.datetime() });
 
 /** `attempt` counts starts of the node: a run resumed after a crash starts an unfinished node again. */
-export const NodeRunStarted = z.strictObject({ ...run, node_id: z.string(), node_type: z.string(), attempt: z.int().min(1), inputs: Values, started_at: z.iso.datetime() });
+export const NodeRunStarted = z.strictObject({
+  ...run,
+  node_id: z.string(),
+  node_type: z.string(),
+  attempt: z.int().min(1),
+  inputs: Values,
+  /** A run from a chosen node: this node's outputs were copied from that earlier run, not computed again. */
+  reused_from: z.string().optional(),
+  started_at: z.iso.datetime(),
+});
 
 export const NodeRunSucceeded = z.strictObject({ ...run, node_id: z.string(), outputs: Values, elapsed_ms: z.number().min(0), finished_at: z.iso.datetime() });
 

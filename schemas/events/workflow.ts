@@ -25,4 +25,10 @@ export const WorkflowUpdated = z.strictObject({
 
 export const WorkflowDeleted = z.strictObject({ ...ids, deleted_at: z.iso.datetime() });
 
-export const workflowEvents = { WorkflowCreated, WorkflowUpdated, WorkflowDeleted } as const;
+/**
+ * The draft at `version` becomes what runs by default (agents, runs that name no version). The
+ * graph is not repeated: the WorkflowCreated or WorkflowUpdated of that version holds it.
+ */
+export const WorkflowPublished = z.strictObject({ ...ids, version: z.int().min(1), published_at: z.iso.datetime() });
+
+export const workflowEvents = { WorkflowCreated, WorkflowUpdated, WorkflowDeleted, WorkflowPublished } as const;

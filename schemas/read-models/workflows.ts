@@ -9,7 +9,11 @@ export const WorkflowDoc = z.object({
   name: z.string(),
   description: z.string().nullable(),
   graph: WorkflowGraph,
+  /** The draft's version: each save adds one. */
   version: z.int(),
+  /** The version runs take when they name none; null until published (then the draft runs). */
+  published_version: z.int().nullable(),
+  published_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

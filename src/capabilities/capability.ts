@@ -59,9 +59,6 @@ export type WorkerDeps = {
   embedders: ReadonlyMap<string, Embedder>;
   chatModels: ReadonlyMap<string, ChatModel>;
   indexes: SearchIndexes;
-  maxContextTokens: number;
-  /** KBQA_WORKFLOW_HTTP_ALLOW_HOSTS, as entries. */
-  workflowHttpAllowHosts: readonly string[];
   logger: Logger;
 };
 

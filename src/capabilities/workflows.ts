@@ -5,8 +5,8 @@ import { workflowsProjection } from '../../projections/workflows/index.ts';
 import { runnerConsumer } from '../../consumers/runner/index.ts';
 import { workflowRunDecider } from '../domain/workflow/run.ts';
 import { workflowDecider } from '../domain/workflow/workflow.ts';
+import { workflowRunRoutes } from '../http/routes/workflow-runs.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
-import { parseHostAllowList } from '../lib/address-policy.ts';
 import { defineCapability } from './capability.ts';
 
 /** Its node types are one file each in src/domain/workflow/nodes/, registered in NODE_TYPES there (docs/how-to-add-a-node-type.md). */
@@ -18,23 +18,18 @@ export const workflows = defineCapability({
   projections: [workflowsProjection, workflowRunsProjection],
   consumers: (deps) => ({
     runner: runnerConsumer({
-      ctx: deps.services.ctx,
-      search: deps.services.search,
-      chatModels: deps.chatModels,
-      workspaceModels: deps.services.workspaceModels,
-      maxContextTokens: deps.maxContextTokens,
-      // The deployment's own embedder (owned by kbqa), never a provider's: classifying must not cost a network call.
-      offlineEmbedder: [...deps.embedders.values()].find((embedder) => embedder.model.ownedBy === 'kbqa'),
-      httpAllow: parseHostAllowList(deps.workflowHttpAllowHosts),
-      secrets: deps.services.secrets,
+      ...deps.services.workflowEngine,
       onInternalError: (error, runId) => deps.logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
     }),
   }),
-  routes: ({ services, settings }) =>
-    workflowRoutes({
+  routes: ({ services, settings }) => [
+    ...workflowRoutes({ workflows: services.workflows, debugger: services.workflowDebugger }),
+    ...workflowRunRoutes({
       workflows: services.workflows,
+      debugger: services.workflowDebugger,
       feed: settings.feed,
       blockingWaitMs: settings.workflowBlockingWaitMs,
       onError: settings.onServerError,
     }),
+  ],
 });

@@ -16,6 +16,9 @@ import { createFileService } from '../app/services/files.ts';
 import { createKnowledgeBaseService } from '../app/services/knowledge-bases.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
 import { createSecretService } from '../app/services/secrets.ts';
+import { createWorkflowDebugger } from '../app/services/workflow-debugger.ts';
+import type { EngineDeps } from '../app/workflow-engine/types.ts';
+import { parseHostAllowList } from '../lib/address-policy.ts';
 import { createModelProviderService } from '../app/services/model-providers.ts';
 import type { ModelProviderProbe } from '../ports/model-provider-probe.ts';
 import type { WorkspaceModelResolver } from '../app/services/workspace-models.ts';
@@ -53,6 +56,8 @@ export type ServiceDeps = {
   authenticator: Authenticator;
   /** Seals the console's session cookies (derived from the master key: composition/infrastructure.ts). */
   consoleSessionKey: Buffer;
+  /** What workflow nodes may use beyond the services: chat's context budget and the hosts http_request may reach (KBQA_WORKFLOW_HTTP_ALLOW_HOSTS). */
+  workflowLimits: { maxContextTokens: number; httpAllowHosts: readonly string[] };
 };
 
 /**
@@ -62,6 +67,19 @@ export type ServiceDeps = {
 export function createServices(deps: ServiceDeps) {
   const { ctx, models, search, blobs } = deps;
   const conversations = createConversationService(ctx);
+  const secrets = createSecretService(ctx, deps.secrets);
+  // One engine for the runner's runs and the debugger's single nodes: a node behaves the same in both.
+  const workflowEngine: EngineDeps = {
+    ctx,
+    search,
+    chatModels: deps.chatModels,
+    workspaceModels: deps.workspaceModels,
+    maxContextTokens: deps.workflowLimits.maxContextTokens,
+    // The deployment's own embedder (owned by kbqa), never a provider's: classifying must not cost a network call.
+    offlineEmbedder: [...deps.embedders.values()].find((embedder) => embedder.model.ownedBy === 'kbqa'),
+    httpAllow: parseHostAllowList(deps.workflowLimits.httpAllowHosts),
+    secrets,
+  };
   const workflows = createWorkflowService(ctx, models, deps.workspaceModels);
   const agents = createAgentService({ ctx, chatModels: deps.chatModels, workspaceModels: deps.workspaceModels, workflows });
   // An agent resolves to its model, knowledge bases and instructions first; a conversation's history goes before all of it.
@@ -83,6 +101,8 @@ export function createServices(deps: ServiceDeps) {
     knowledgeBases,
     documents,
     workflows,
+    workflowEngine,
+    workflowDebugger: createWorkflowDebugger({ ctx, workflows, engine: workflowEngine }),
     agents,
     // Its daily counts live in this process (landing-usage.ts says why).
     landingPage: createLandingPageService({ ctx, agents, chat, documents, workflows, usage: createLandingUsage(ctx.now) }),
@@ -92,7 +112,7 @@ export function createServices(deps: ServiceDeps) {
     vectorStores,
     vectorStoreSearch: createVectorStoreSearch({ search, stores: vectorStores, readModels: ctx.readModels }),
     vectorStoreBatches: createVectorStoreBatches(vectorStores, ctx.now),
-    secrets: createSecretService(ctx, deps.secrets),
+    secrets,
     modelProviders: createModelProviderService(ctx, deps.secrets, deps.probe, (id) => models.get(id) !== undefined),
     // The workspace providers' models, resolved and listed through one cache that their events evict.
     workspaceModels: deps.workspaceModels,

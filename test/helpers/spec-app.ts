@@ -167,6 +167,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
     storeContent: config.chat.storeContent,
     authenticator,
     consoleSessionKey: consoleSessionKey(master),
+    workflowLimits: { maxContextTokens: config.chat.maxContextTokens, httpAllowHosts: config.workflowHttpAllowHosts },
   });
 
   const loadShedder = createLoadShedder(config.load);

@@ -4,15 +4,18 @@ import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/inde
 import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
 import type { WorkflowDoc } from '../../../projections/workflows/index.ts';
 import type { ResponseMode } from '../../../schemas/events/workflow-run.ts';
-import type { Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
+import type { Workflow, WorkflowRun, WorkflowTemplate } from '../../../schemas/http/workflows.ts';
 import type { WorkflowGraph } from '../../../schemas/workflow.ts';
-import { knowledgeBasesOf, nodesAt } from '../../domain/workflow/graph.ts';
+import { fromNodeOn, knowledgeBasesOf, nodesAt } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
 import { namedIn } from '../../domain/workflow/nodes/index.ts';
 import { intentRoutingGraph } from '../../domain/workflow/intent-routing.ts';
 import { knowledgeQaGraph } from '../../domain/workflow/knowledge-qa.ts';
+import { httpLookupGraph } from '../../domain/workflow/http-lookup.ts';
+import { summariseEachGraph } from '../../domain/workflow/summarise-each.ts';
 import { workflowRunDecider } from '../../domain/workflow/run.ts';
 import { workflowDecider } from '../../domain/workflow/workflow.ts';
+import { resolveVersion, versionsOf, type VersionRequest } from '../../domain/workflow/versions.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
@@ -30,14 +33,24 @@ export type WorkflowInput = {
   name: string;
   description?: string | null;
   graph?: WorkflowGraph;
-  template?: 'knowledge-qa' | 'intent-routing';
+  template?: WorkflowTemplate;
   knowledge_base_id?: string;
   knowledge_base_ids?: string[];
+  lookup_url?: string;
   model?: string;
 };
 
+export type RunRequest = {
+  inputs: unknown;
+  mode: ResponseMode;
+  idempotencyKey?: string;
+  version?: VersionRequest;
+  from?: { run_id: string; node_id: string };
+};
+
 export function presentWorkflow({ workspace_id: _ws, ...visible }: WorkflowDoc): Workflow {
-  return visible;
+  // Docs projected before publishing existed lack the fields: never published.
+  return { ...visible, published_version: visible.published_version ?? null, published_at: visible.published_at ?? null };
 }
 
 export function presentRun({ workspace_id: _ws, response_mode: _mode, knowledge_base_ids: _kbs, ...visible }: WorkflowRunDoc): WorkflowRun {
@@ -92,6 +105,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
   /** The graph to save: the client's, or a template's built for the knowledge bases it names (which the key must read). */
   async function graphOf(principal: Principal, input: WorkflowInput): Promise<WorkflowGraph> {
     if (input.template === 'knowledge-qa') return knowledgeQaGraph(input.knowledge_base_id!, input.model);
+    if (input.template === 'http-lookup') return httpLookupGraph(input.knowledge_base_id!, input.lookup_url!, input.model);
+    if (input.template === 'summarise-each') return summariseEachGraph(input.knowledge_base_id!, input.model);
     if (input.template !== 'intent-routing') return input.graph!;
     const routes = [];
     for (const [i, kbId] of (input.knowledge_base_ids ?? []).entries()) {
@@ -101,6 +116,41 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
       routes.push({ knowledgeBaseId: kbId, name: kb.name, description: kb.description });
     }
     return intentRoutingGraph(routes, input.model);
+  }
+
+  /** The version a request names (resolveVersion) and its graph: the draft's from the read model, an older one from the stream. */
+  async function versionFor(principal: Principal, workflowId: string, wanted: VersionRequest | undefined): Promise<{ version: number; graph: WorkflowGraph }> {
+    const wf = await workflow(principal, workflowId);
+    const resolved = resolveVersion(wf.version, wf.published_version ?? null, wanted);
+    if (!resolved.ok) throw badRequest('version_not_found', resolved.message, 'version');
+    if (resolved.version === wf.version) return { version: wf.version, graph: wf.graph };
+    const saved = versionsOf(await workflowEvents(workflowId)).find((v) => v.version === resolved.version);
+    if (!saved) throw badRequest('version_not_found', `workflow ${workflowId} has no version ${resolved.version}`, 'version');
+    // The key must read what that version reads, as it must for the draft (workflow()).
+    requireKnowledgeBasesAccess(principal, knowledgeBasesOf(saved.graph));
+    return { version: resolved.version, graph: saved.graph };
+  }
+
+  /**
+   * What a run from `from.node_id` may take from the earlier run: the outputs of the nodes before
+   * that node (not it, nor any node after it) that succeeded there. The earlier run must be one of
+   * this workflow's that the key may read; the node must be in the graph about to run.
+   */
+  async function reusable(principal: Principal, workflowId: string, graph: WorkflowGraph, from: { run_id: string; node_id: string }) {
+    const earlier = await ctx.readModels.get<WorkflowRunDoc>('workflow_runs', from.run_id);
+    if (!earlier || earlier.workspace_id !== principal.workspaceId || earlier.workflow_id !== workflowId) throw resourceNotFound('workflow_run', from.run_id, 'from.run_id');
+    requireProvenanceAccess(principal, await knowledgeBasesOfRun(earlier));
+    if (!graph.nodes.some((node) => node.id === from.node_id)) throw badRequest('node_not_found', `from.node_id: this version of the workflow has no node '${from.node_id}'`, 'from.node_id');
+    const again = fromNodeOn(graph, from.node_id);
+    const inGraph = new Set(graph.nodes.map((node) => node.id));
+    const nodeIds = earlier.node_runs.filter((n) => n.status === 'succeeded' && inGraph.has(n.node_id) && !again.has(n.node_id)).map((n) => n.node_id);
+    return { runId: earlier.id, nodeIds, inputs: earlier.inputs };
+  }
+
+  /** The workflow's stream, for what the read model keeps only the latest of (versions). */
+  async function workflowEvents(id: string) {
+    const streamId = workflowDecider.streamId(id);
+    return (await ctx.store.readStream(streamId)).filter((event) => workflowDecider.isEvent(event));
   }
 
   return {
@@ -126,16 +176,48 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
 
     get: async (principal: Principal, id: string) => presentWorkflow(await workflow(principal, id)),
 
-    async replace(principal: Principal, id: string, input: { name: string; description?: string | null; graph: WorkflowGraph }, correlationId?: string) {
+    checkReferences,
+
+    graphFor: async (principal: Principal, id: string, wanted: VersionRequest) => (await versionFor(principal, id, wanted)).graph,
+
+    /** `expectedVersion` (If-Match): the version the client edited; a save made since is refused (409 concurrent_modification), nothing lost. */
+    async replace(principal: Principal, id: string, input: { name: string; description?: string | null; graph: WorkflowGraph }, expectedVersion?: number, correlationId?: string) {
       await workflow(principal, id);
       await checkReferences(principal, input.graph);
       const result = await handleCommand(ctx.store, workflowDecider, id, {
         type: 'UpdateWorkflow',
-        data: { workflow_id: id, workspace_id: principal.workspaceId, name: input.name, description: input.description ?? null, graph: input.graph },
+        data: { workflow_id: id, workspace_id: principal.workspaceId, name: input.name, description: input.description ?? null, graph: input.graph, expected_version: expectedVersion },
         metadata: commandMetadata(ctx, principal.keyId, correlationId),
       });
       await settled(ctx, result);
       return presentWorkflow(await workflow(principal, id));
+    },
+
+    /** The draft becomes the version that runs by default; publishing it again records nothing. */
+    async publish(principal: Principal, id: string, correlationId?: string) {
+      await workflow(principal, id);
+      const result = await handleCommand(ctx.store, workflowDecider, id, {
+        type: 'PublishWorkflow',
+        data: { workflow_id: id, workspace_id: principal.workspaceId },
+        metadata: commandMetadata(ctx, principal.keyId, correlationId),
+      });
+      await settled(ctx, result);
+      return presentWorkflow(await workflow(principal, id));
+    },
+
+    /** Every saved version, newest first, with when it was published. */
+    async versions(principal: Principal, id: string) {
+      await workflow(principal, id);
+      const versions = versionsOf(await workflowEvents(id)).reverse();
+      return { object: 'list' as const, data: versions.map((v) => ({ object: 'workflow_version' as const, workflow_id: id, ...v })) };
+    },
+
+    /** A workflow's runs, newest first (those the key may read). */
+    async runs(principal: Principal, id: string, page: PageRequest) {
+      const wf = await workflow(principal, id);
+      // Runs recorded before their knowledge bases were kept belong to the workflow's current ones (knowledgeBasesOfRun).
+      const readable = visibleTo(principal, (doc: WorkflowRunDoc) => doc.knowledge_base_ids ?? knowledgeBasesOf(wf.graph));
+      return findPage(ctx.readModels, 'workflow_runs', { workspace_id: principal.workspaceId, workflow_id: id }, page, { present: presentRun, visible: readable });
     },
 
     async remove(principal: Principal, id: string, correlationId?: string) {
@@ -151,16 +233,21 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
     },
 
     /**
-     * Checks the inputs against the start node and appends WorkflowRunRequested; the runner
-     * consumer executes it. A retry with the same Idempotency-Key gets the first run back.
+     * Checks the inputs against the start node of the version asked for (the published one, else
+     * the draft: resolveVersion) and appends WorkflowRunRequested; the runner consumer executes
+     * it. `from`: run again from a node of an earlier run, reusing what the nodes before it
+     * recorded (and, when no inputs are given, its inputs). A retry with the same Idempotency-Key
+     * gets the first run back.
      */
-    async requestRun(principal: Principal, workflowId: string, input: { inputs: unknown; mode: ResponseMode; idempotencyKey?: string }) {
-      const wf = await workflow(principal, workflowId);
-      const start = wf.graph.nodes.find((n) => n.type === 'start');
+    async requestRun(principal: Principal, workflowId: string, input: RunRequest) {
+      const { version, graph } = await versionFor(principal, workflowId, input.version);
+      const reuse = input.from ? await reusable(principal, workflowId, graph, input.from) : undefined;
+      const start = graph.nodes.find((n) => n.type === 'start');
       if (start?.type !== 'start') throw new Error(`workflow ${workflowId} has no start node`);
-      const checked = validateInputs(start.config, input.inputs ?? {});
+      const given = reuse && Object.keys(input.inputs ?? {}).length === 0 ? reuse.inputs : input.inputs;
+      const checked = validateInputs(start.config, given ?? {});
       if (!checked.ok) throw badRequest('invalid_input', checked.message, checked.param);
-      const fingerprint = createHash('sha256').update(JSON.stringify([workflowId, checked.values, input.mode])).digest('hex');
+      const fingerprint = createHash('sha256').update(JSON.stringify([workflowId, version, checked.values, input.mode, input.from ?? null])).digest('hex');
       if (input.idempotencyKey) {
         const earlier = await claimIdempotencyKey(ctx, principal, input.idempotencyKey, fingerprint);
         if (earlier) return { runId: earlier.resourceIds[0]!, accepted: null };
@@ -171,12 +258,13 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
         data: {
           run_id: runId,
           workflow_id: workflowId,
-          workflow_version: wf.version,
+          workflow_version: version,
           workspace_id: principal.workspaceId,
           inputs: checked.values,
           response_mode: input.mode,
           // Its outputs are built from what its nodes retrieve: the run's provenance (provenance.ts).
-          knowledge_base_ids: provenanceOf(knowledgeBasesOf(wf.graph)),
+          knowledge_base_ids: provenanceOf(knowledgeBasesOf(graph)),
+          ...(reuse && { reuse: { run_id: reuse.runId, node_ids: reuse.nodeIds } }),
         },
         metadata: commandMetadata(ctx, principal.keyId),
       });

@@ -1,7 +1,8 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { WorkflowGraph, type WorkflowNode } from '../../../schemas/workflow.ts';
-import { topologicalOrder } from '../../domain/workflow/graph.ts';
-import { NodeFailure, type NodeOutputs, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
+import { templateFields, topologicalOrder } from '../../domain/workflow/graph.ts';
+import { render } from '../../domain/workflow/templates.ts';
+import { lookup, NodeFailure, type NodeOutputs, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
 import { nodeType, REPLY_TYPES } from '../../domain/workflow/nodes/index.ts';
 import { isLive, runOutputsOf } from '../../domain/workflow/walk.ts';
 import { ApiError } from '../../ports/api-error.ts';
@@ -72,4 +73,9 @@ async function runSubgraph(graph: WorkflowGraph, inputs: Record<string, unknown>
   const runOutputs = runOutputsOf(graph, outputs);
   if (runOutputs === undefined) throw new NodeFailure('no_reply', `no ${REPLY_TYPES} node of the sub-graph was reached on the branches it took`);
   return runOutputs;
+}
+
+/** What a node's templates render to in this scope: the inputs a trace shows for the node. */
+export function renderedInputs(node: WorkflowNode, scope: RunScope): Record<string, string> {
+  return Object.fromEntries(templateFields(node).map(({ field, template }) => [field, render(template, lookup(scope))]));
 }

@@ -226,6 +226,12 @@ function reachableFrom(id: string, neighbours: ReadonlyMap<string, readonly stri
   return seen;
 }
 
+/** The node and every node after it: what a run from that node computes again (the rest it may reuse). */
+export function fromNodeOn(graph: WorkflowGraph, nodeId: string): Set<string> {
+  const order = graph.nodes.map((node) => node.id);
+  return reachableFrom(nodeId, adjacency(order, graph.edges, 'forward')).add(nodeId);
+}
+
 /**
  * The knowledge bases a graph reads, each once: what a workflow and its runs belong to for access.
  * A node names one in a config field its type declares (`names.knowledgeBases`).

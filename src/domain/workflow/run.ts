@@ -28,6 +28,8 @@ export type WorkflowRunState =
       workflowVersion: number;
       workspaceId: string;
       inputs: Record<string, unknown>;
+      /** A run from a chosen node: the nodes whose outputs come from an earlier run (WorkflowRunRequested.reuse). */
+      reuse: { run_id: string; node_ids: string[] } | null;
       nodes: Record<string, NodeState>;
     };
 
@@ -68,8 +70,8 @@ export const workflowRunDecider: Decider<WorkflowRunState, WorkflowRunCommand, W
   },
   evolve(state, event) {
     if (event.type === 'WorkflowRunRequested') {
-      const { workflow_id, workflow_version, workspace_id, inputs } = event.data;
-      return { status: 'queued', workflowId: workflow_id, workflowVersion: workflow_version, workspaceId: workspace_id, inputs, nodes: {} };
+      const { workflow_id, workflow_version, workspace_id, inputs, reuse } = event.data;
+      return { status: 'queued', workflowId: workflow_id, workflowVersion: workflow_version, workspaceId: workspace_id, inputs, reuse: reuse ?? null, nodes: {} };
     }
     if (state.status === 'absent') return state;
     switch (event.type) {

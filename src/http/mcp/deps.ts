@@ -5,7 +5,7 @@ import type { ModelCatalog } from '../../app/services/models.ts';
 import type { Principal } from '../../app/services/principal.ts';
 import type { SearchService } from '../../app/services/search.ts';
 import type { LoadShedder } from '../load-shedding.ts';
-import type { WorkflowRouteDeps } from '../routes/workflows.ts';
+import type { WorkflowRunRouteDeps } from '../routes/workflow-runs.ts';
 
 /** The app services the MCP tools and resources call, the same ones the /v1 routes call. */
 export type McpDeps = {
@@ -14,7 +14,7 @@ export type McpDeps = {
   documents: DocumentService;
   search: SearchService;
   chat: ChatService;
-  workflows: WorkflowRouteDeps;
+  workflows: Omit<WorkflowRunRouteDeps, 'debugger'>;
   loadShedder: LoadShedder;
   version: string;
   onServerError: (error: unknown, requestId: string) => void;

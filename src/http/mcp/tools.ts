@@ -5,7 +5,7 @@ import { presentRun } from '../../app/services/workflows.ts';
 import { recallsFor } from '../../app/retrieval/options.ts';
 import { SearchBody } from '../../../schemas/http/search.ts';
 import { includedParts, presentHit } from '../routes/search.ts';
-import { waitForRun } from '../routes/workflows.ts';
+import { waitForRun } from '../routes/workflow-runs.ts';
 import type { McpCall, McpDeps } from './deps.ts';
 import { asTool, toolResult, untilAborted, withSlot } from './results.ts';
 import { askTool } from './ask-tool.ts';

@@ -1,5 +1,4 @@
-import type { Context } from 'koa';
-import { badRequest } from '../../app/errors.ts';
+import { ifMatch } from '../if-match.ts';
 import type { KnowledgeBaseService, KnowledgeBaseView } from '../../app/services/knowledge-bases.ts';
 import { Deleted, ListQuery, listOf } from '../../../schemas/http/common.ts';
 import { CreateKnowledgeBaseBody, KnowledgeBase, UpdateKnowledgeBaseBody } from '../../../schemas/http/knowledge-bases.ts';
@@ -13,14 +12,6 @@ const withEtag = ({ body, revision }: KnowledgeBaseView, status = 200): Reply =>
   body,
   headers: { etag: `"${revision}"` },
 });
-
-function ifMatch(ctx: Context): number | undefined {
-  const header = ctx.get('if-match');
-  if (header === '' || header === '*') return undefined;
-  const match = /^(?:W\/)?"(\d+)"$/.exec(header.trim());
-  if (!match) throw badRequest('invalid_if_match', 'If-Match must be an ETag this API returned, such as "3".', 'If-Match');
-  return Number(match[1]);
-}
 
 export function knowledgeBaseRoutes(kbs: KnowledgeBaseService) {
   return [

@@ -1,55 +1,30 @@
-import type { WorkflowRunDoc } from '../../../projections/workflow-runs/index.ts';
-import type { LiveFeed } from '../../app/live-feed.ts';
-import { presentRun, type WorkflowService } from '../../app/services/workflows.ts';
+import type { WorkflowDebugger } from '../../app/services/workflow-debugger.ts';
+import type { WorkflowService } from '../../app/services/workflows.ts';
+import type { Workflow as WorkflowBody } from '../../../schemas/http/workflows.ts';
 import { Deleted, ListQuery, listOf } from '../../../schemas/http/common.ts';
-import { CreateWorkflowBody, ReplaceWorkflowBody, RunWorkflowBody, Workflow, WorkflowRun } from '../../../schemas/http/workflows.ts';
-import { route } from '../route.ts';
-import { type EventStream, openEventStream } from '../sse.ts';
+import { CreateWorkflowBody, ReplaceWorkflowBody, ValidateWorkflowBody, Workflow, WorkflowValidation, WorkflowVersion } from '../../../schemas/http/workflows.ts';
+import { ifMatch } from '../if-match.ts';
+import { type Reply, route } from '../route.ts';
 
 const tag = 'workflows';
-const TERMINAL = new Set(['WorkflowRunSucceeded', 'WorkflowRunFailed']);
 
-export type WorkflowRouteDeps = { workflows: WorkflowService; feed: LiveFeed; blockingWaitMs: number; onError(error: unknown, requestId: string): void };
+/** The draft's version travels as a strong ETag; If-Match sends it back, and a save made since answers 409. */
+const withEtag = (body: WorkflowBody, status = 200): Reply => ({ status, body, headers: { etag: `"${body.version}"` } });
 
-/**
- * Resolves when the run reaches a final state or `waitMs` passes, with the run as the read model
- * has it. The feed carries the run's events once projected; subscribing before the first read
- * means a run that finishes in between is still seen. An aborted `signal` stops the wait (its
- * subscription and timer go) and the promise never settles: no one is waiting any more.
- */
-export function waitForRun(deps: WorkflowRouteDeps, read: () => Promise<WorkflowRunDoc>, runId: string, waitMs: number, signal?: AbortSignal): Promise<WorkflowRunDoc> {
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const stop = () => {
-      done = true;
-      clearTimeout(timer);
-      unsubscribe();
-    };
-    const finish = () => {
-      if (done) return;
-      stop();
-      read().then(resolve, reject);
-    };
-    const unsubscribe = deps.feed.subscribe(runId, (m) => TERMINAL.has(m.event) && finish());
-    const timer = setTimeout(finish, waitMs);
-    signal?.addEventListener('abort', stop, { once: true });
-    read().then((doc) => (doc.status === 'succeeded' || doc.status === 'failed') && finish(), (error: unknown) => done || reject(error));
-  });
-}
+export type WorkflowRouteDeps = { workflows: WorkflowService; debugger: WorkflowDebugger };
 
-export function workflowRoutes(deps: WorkflowRouteDeps) {
-  const { workflows, feed } = deps;
+export function workflowRoutes({ workflows, debugger: debug }: WorkflowRouteDeps) {
   return [
     route({
       method: 'post',
       path: '/v1/workflows',
-      summary: 'Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing)',
+      summary: 'Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing, http-lookup, summarise-each)',
       tag,
       scope: 'write',
       body: CreateWorkflowBody,
       response: Workflow,
       status: 201,
-      handle: async ({ principal, body, requestId }) => ({ status: 201, body: await workflows.create(principal, body, requestId) }),
+      handle: async ({ principal, body, requestId }) => withEtag(await workflows.create(principal, body, requestId), 201),
     }),
     route({
       method: 'get',
@@ -64,21 +39,21 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
     route({
       method: 'get',
       path: '/v1/workflows/:workflow_id',
-      summary: 'Get a workflow (its current version)',
+      summary: 'Get a workflow: its draft (ETag: its version) and which version is published',
       tag,
       scope: 'read',
       response: Workflow,
-      handle: async ({ principal, params }) => ({ body: await workflows.get(principal, params.workflow_id) }),
+      handle: async ({ principal, params }) => withEtag(await workflows.get(principal, params.workflow_id)),
     }),
     route({
       method: 'put',
       path: '/v1/workflows/:workflow_id',
-      summary: 'Replace a workflow’s name, description and graph: a new version',
+      summary: 'Save a workflow’s name, description and graph: a new draft version (If-Match: the version edited; 409 concurrent_modification when another save came first)',
       tag,
       scope: 'write',
       body: ReplaceWorkflowBody,
       response: Workflow,
-      handle: async ({ principal, params, body, requestId }) => ({ body: await workflows.replace(principal, params.workflow_id, body, requestId) }),
+      handle: async ({ ctx, principal, params, body, requestId }) => withEtag(await workflows.replace(principal, params.workflow_id, body, ifMatch(ctx), requestId)),
     }),
     route({
       method: 'delete',
@@ -91,74 +66,31 @@ export function workflowRoutes(deps: WorkflowRouteDeps) {
     }),
     route({
       method: 'post',
-      path: '/v1/workflows/:workflow_id/run',
-      summary: 'Run a workflow: blocking (waits for the run), streaming (node events), or async (202, queued)',
+      path: '/v1/workflows/:workflow_id/publish',
+      summary: 'Publish the draft: the version runs and agents take unless a run names another',
       tag,
       scope: 'write',
-      load: 'run',
-      body: RunWorkflowBody,
-      response: WorkflowRun,
-      otherStatuses: { 202: 'The run as it stands: `response_mode: "async"`, or a blocking run still going when the wait ended.' },
-      eventStream:
-        'With `response_mode: "streaming"`: the run’s node events as they happen (`event:` WorkflowNodeStarted, WorkflowNodeSucceeded …), then `event: workflow_run` with the finished run.',
-      handle: async ({ ctx, principal, params, body, requestId }) => {
-        const idempotencyKey = ctx.get('idempotency-key') || undefined;
-        const mode = body.response_mode;
-        const { runId, accepted } = await workflows.requestRun(principal, params.workflow_id, { inputs: body.inputs, mode, idempotencyKey });
-        const read = () => workflows.run(principal, runId);
-        if (mode === 'streaming') {
-          const stream = openEventStream(ctx, { onServerError: (error) => deps.onError(error, requestId) });
-          streamRun(stream, read, () => workflows.runEvents(principal, runId), runId);
-          return stream.reply;
-        }
-        // Async answers what it accepted, a run `queued`, however fast a worker then takes it; a
-        // repeated Idempotency-Key answers the first run as it stands.
-        if (mode === 'async') return { status: 202, body: presentRun(accepted ?? (await read())) };
-        const waitMs = mode === 'blocking' ? deps.blockingWaitMs : 0;
-        const run = await waitForRun(deps, read, runId, waitMs);
-        const finished = run.status === 'succeeded' || run.status === 'failed';
-        return { status: finished && mode === 'blocking' ? 200 : 202, body: presentRun(run) };
-      },
+      response: Workflow,
+      handle: async ({ principal, params, requestId }) => withEtag(await workflows.publish(principal, params.workflow_id, requestId)),
     }),
     route({
       method: 'get',
-      path: '/v1/workflow-runs/:run_id',
-      summary: 'Get a workflow run with every node’s inputs, outputs, timings and error',
+      path: '/v1/workflows/:workflow_id/versions',
+      summary: 'Every saved version of a workflow, newest first, with when it was published',
       tag,
       scope: 'read',
-      response: WorkflowRun,
-      handle: async ({ principal, params }) => ({ body: presentRun(await workflows.run(principal, params.run_id)) }),
+      response: listOf(WorkflowVersion),
+      handle: async ({ principal, params }) => ({ body: await workflows.versions(principal, params.workflow_id) }),
+    }),
+    route({
+      method: 'post',
+      path: '/v1/workflows/validate',
+      summary: 'Check a graph without saving it: every fault at once, each on the node at fault',
+      tag,
+      scope: 'read',
+      body: ValidateWorkflowBody,
+      response: WorkflowValidation,
+      handle: async ({ principal, body }) => ({ body: await debug.validate(principal, body.graph) }),
     }),
   ];
-
-  /** Node events as they are projected, then the finished run as the last event; a client that leaves stops both. */
-  /**
-   * The run's events as they happen. A fast run (the in-process runner) may have run nodes before
-   * this subscribes, so what the run's stream already holds is sent first and the feed's messages
-   * meanwhile wait; an event both read and heard is sent once (the same type and data).
-   */
-  function streamRun(stream: EventStream, read: () => Promise<WorkflowRunDoc>, recorded: () => Promise<{ type: string; data: unknown }[]>, runId: string) {
-    const sent = new Set<string>();
-    const forward = (m: { event: string; data: unknown }) => {
-      const key = `${m.event}:${JSON.stringify(m.data)}`;
-      if (TERMINAL.has(m.event) || sent.has(key)) return;
-      sent.add(key);
-      stream.send(m.data, m.event);
-    };
-    let heard: { event: string; data: unknown }[] | null = [];
-    const unsubscribe = feed.subscribe(runId, (m) => (heard ? heard.push(m) : forward(m)));
-    stream.signal.addEventListener('abort', unsubscribe, { once: true });
-    recorded()
-      .then((events) => {
-        for (const event of events) forward({ event: event.type, data: event.data });
-        for (const m of heard ?? []) forward(m);
-        heard = null;
-        return waitForRun(deps, read, runId, 600_000, stream.signal);
-      })
-      .then((run) => {
-        stream.send(presentRun(run), 'workflow_run');
-        stream.end();
-      })
-      .catch((error: unknown) => stream.fail(error));
-  }
 }

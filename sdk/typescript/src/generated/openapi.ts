@@ -573,7 +573,7 @@ export interface paths {
         /** List workflows */
         get: operations["listWorkflows"];
         put?: never;
-        /** Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing) */
+        /** Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing, http-lookup, summarise-each) */
         post: operations["createWorkflow"];
         delete?: never;
         options?: never;
@@ -588,13 +588,64 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a workflow (its current version) */
+        /** Get a workflow: its draft (ETag: its version) and which version is published */
         get: operations["getWorkflow"];
-        /** Replace a workflow’s name, description and graph: a new version */
+        /** Save a workflow’s name, description and graph: a new draft version (If-Match: the version edited; 409 concurrent_modification when another save came first) */
         put: operations["replaceWorkflow"];
         post?: never;
         /** Delete a workflow (its queued runs fail) */
         delete: operations["deleteWorkflow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{workflow_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the draft: the version runs and agents take unless a run names another */
+        post: operations["publishWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{workflow_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every saved version of a workflow, newest first, with when it was published */
+        get: operations["listWorkflowVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a graph without saving it: every fault at once, each on the node at fault */
+        post: operations["createWorkflowsValidate"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -609,7 +660,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a workflow: blocking (waits for the run), streaming (node events), or async (202, queued) */
+        /** Run a workflow (the published version, else the draft; or `version`): blocking (waits for the run), streaming (node events), or async (202, queued); `from` runs again from a node of an earlier run */
         post: operations["runWorkflow"];
         delete?: never;
         options?: never;
@@ -628,6 +679,74 @@ export interface paths {
         get: operations["getWorkflowRun"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{workflow_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A workflow’s runs, newest first */
+        get: operations["listWorkflowRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflow-runs/{run_id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every node attempt of a run in order: inputs, outputs, time and error (an attempt cut short by a crash included) */
+        get: operations["getWorkflowRunTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflow-runs/{run_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow a run: its node events so far, then as they happen, then the finished run */
+        get: operations["listWorkflowRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{workflow_id}/nodes/{node_id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run one node alone (the draft’s, or `version`’s) with the outputs of the nodes it references given as inputs; nothing is recorded */
+        post: operations["runNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5019,6 +5138,8 @@ export interface operations {
                                 }[];
                             };
                             version: number;
+                            published_version: number | null;
+                            published_at: string | null;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -5495,6 +5616,8 @@ export interface operations {
                             }[];
                         };
                         version: number;
+                        published_version: number | null;
+                        published_at: string | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -5749,6 +5872,8 @@ export interface operations {
                             }[];
                         };
                         version: number;
+                        published_version: number | null;
+                        published_at: string | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -6219,6 +6344,8 @@ export interface operations {
                             }[];
                         };
                         version: number;
+                        published_version: number | null;
+                        published_at: string | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -6271,6 +6398,561 @@ export interface operations {
             default: components["responses"]["ServerError"];
         };
     };
+    publishWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "workflow";
+                        name: string;
+                        description: string | null;
+                        graph: {
+                            nodes: ({
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "start";
+                                config: {
+                                    inputs: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "string" | "number" | "boolean" | "object";
+                                        /** @default true */
+                                        required: boolean;
+                                        description?: string;
+                                    }[];
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "knowledge_retrieval";
+                                config: {
+                                    knowledge_base_id: string;
+                                    query: string;
+                                    top_k?: number;
+                                    score_threshold?: number;
+                                    /** @enum {string} */
+                                    mode?: "hybrid" | "vector" | "keyword" | "graph";
+                                    rerank?: boolean;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "llm";
+                                config: {
+                                    model: string;
+                                    system?: string;
+                                    prompt: string;
+                                    temperature?: number;
+                                    max_tokens?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "template";
+                                config: {
+                                    template: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "condition";
+                                config: {
+                                    left: string;
+                                    /** @enum {string} */
+                                    operator: "equals" | "not_equals" | "contains" | "empty" | "not_empty";
+                                    right?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "direct_reply";
+                                config: {
+                                    template: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "question_classifier";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    query: string;
+                                    classes: {
+                                        name: string;
+                                        description: string;
+                                        examples?: string[];
+                                    }[];
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "parameter_extractor";
+                                config: {
+                                    /** @default {{start.question}} */
+                                    text: string;
+                                    schema: {
+                                        /** @constant */
+                                        type: "object";
+                                        description?: string;
+                                        properties: {
+                                            [key: string]: {
+                                                /** @enum {string} */
+                                                type: "string" | "number" | "integer" | "boolean";
+                                                description?: string;
+                                                enum?: (string | number)[];
+                                                /** @enum {string} */
+                                                format?: "date" | "email";
+                                            };
+                                        };
+                                        required?: string[];
+                                    };
+                                    model?: string;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "iteration";
+                                config: {
+                                    items: string;
+                                    graph: {
+                                        nodes: {
+                                            id: string;
+                                            type: string;
+                                            timeout_ms?: number;
+                                            config: {
+                                                [key: string]: unknown;
+                                            };
+                                        }[];
+                                        edges: {
+                                            from: string;
+                                            to: string;
+                                            when?: boolean | string;
+                                        }[];
+                                    };
+                                    /** @default 1 */
+                                    parallelism: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "variable_aggregator";
+                                config: {
+                                    values: string[];
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "end";
+                                config: {
+                                    outputs: {
+                                        [key: string]: string;
+                                    };
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "http_request";
+                                config: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                    url: string;
+                                    /** @default {} */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @default {} */
+                                    secret_headers: {
+                                        [key: string]: string;
+                                    };
+                                    body?: string;
+                                    /**
+                                     * @default json
+                                     * @enum {string}
+                                     */
+                                    body_type: "json" | "form" | "text";
+                                    timeout_ms?: number;
+                                    max_response_bytes?: number;
+                                    retries?: number;
+                                };
+                            } | {
+                                id: string;
+                                /** @default 30000 */
+                                timeout_ms: number;
+                                /** @constant */
+                                type: "code";
+                                config: {
+                                    code: string;
+                                    /** @default {} */
+                                    inputs: {
+                                        [key: string]: string;
+                                    };
+                                    time_limit_ms?: number;
+                                };
+                            })[];
+                            edges: {
+                                from: string;
+                                to: string;
+                                when?: boolean | string;
+                            }[];
+                        };
+                        version: number;
+                        published_version: number | null;
+                        published_at: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listWorkflowVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "workflow_version";
+                            workflow_id: string;
+                            version: number;
+                            name: string;
+                            description: string | null;
+                            graph: {
+                                nodes: ({
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "start";
+                                    config: {
+                                        inputs: {
+                                            name: string;
+                                            /** @enum {string} */
+                                            type: "string" | "number" | "boolean" | "object";
+                                            /** @default true */
+                                            required: boolean;
+                                            description?: string;
+                                        }[];
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "knowledge_retrieval";
+                                    config: {
+                                        knowledge_base_id: string;
+                                        query: string;
+                                        top_k?: number;
+                                        score_threshold?: number;
+                                        /** @enum {string} */
+                                        mode?: "hybrid" | "vector" | "keyword" | "graph";
+                                        rerank?: boolean;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "llm";
+                                    config: {
+                                        model: string;
+                                        system?: string;
+                                        prompt: string;
+                                        temperature?: number;
+                                        max_tokens?: number;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "template";
+                                    config: {
+                                        template: string;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "condition";
+                                    config: {
+                                        left: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "not_equals" | "contains" | "empty" | "not_empty";
+                                        right?: string;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "direct_reply";
+                                    config: {
+                                        template: string;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "question_classifier";
+                                    config: {
+                                        /** @default {{start.question}} */
+                                        query: string;
+                                        classes: {
+                                            name: string;
+                                            description: string;
+                                            examples?: string[];
+                                        }[];
+                                        model?: string;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "parameter_extractor";
+                                    config: {
+                                        /** @default {{start.question}} */
+                                        text: string;
+                                        schema: {
+                                            /** @constant */
+                                            type: "object";
+                                            description?: string;
+                                            properties: {
+                                                [key: string]: {
+                                                    /** @enum {string} */
+                                                    type: "string" | "number" | "integer" | "boolean";
+                                                    description?: string;
+                                                    enum?: (string | number)[];
+                                                    /** @enum {string} */
+                                                    format?: "date" | "email";
+                                                };
+                                            };
+                                            required?: string[];
+                                        };
+                                        model?: string;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "iteration";
+                                    config: {
+                                        items: string;
+                                        graph: {
+                                            nodes: {
+                                                id: string;
+                                                type: string;
+                                                timeout_ms?: number;
+                                                config: {
+                                                    [key: string]: unknown;
+                                                };
+                                            }[];
+                                            edges: {
+                                                from: string;
+                                                to: string;
+                                                when?: boolean | string;
+                                            }[];
+                                        };
+                                        /** @default 1 */
+                                        parallelism: number;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "variable_aggregator";
+                                    config: {
+                                        values: string[];
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "end";
+                                    config: {
+                                        outputs: {
+                                            [key: string]: string;
+                                        };
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "http_request";
+                                    config: {
+                                        /** @enum {string} */
+                                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+                                        url: string;
+                                        /** @default {} */
+                                        headers: {
+                                            [key: string]: string;
+                                        };
+                                        /** @default {} */
+                                        secret_headers: {
+                                            [key: string]: string;
+                                        };
+                                        body?: string;
+                                        /**
+                                         * @default json
+                                         * @enum {string}
+                                         */
+                                        body_type: "json" | "form" | "text";
+                                        timeout_ms?: number;
+                                        max_response_bytes?: number;
+                                        retries?: number;
+                                    };
+                                } | {
+                                    id: string;
+                                    /** @default 30000 */
+                                    timeout_ms: number;
+                                    /** @constant */
+                                    type: "code";
+                                    config: {
+                                        code: string;
+                                        /** @default {} */
+                                        inputs: {
+                                            [key: string]: string;
+                                        };
+                                        time_limit_ms?: number;
+                                    };
+                                })[];
+                                edges: {
+                                    from: string;
+                                    to: string;
+                                    when?: boolean | string;
+                                }[];
+                            };
+                            saved_at: string;
+                            published_at: string | null;
+                        }[];
+                        has_more: boolean;
+                        first_id?: string | null;
+                        last_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createWorkflowsValidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    graph: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "workflow_validation";
+                        valid: boolean;
+                        errors: {
+                            node_id: string | null;
+                            code: string;
+                            message: string;
+                            param: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
     runWorkflow: {
         parameters: {
             query?: never;
@@ -6292,6 +6974,11 @@ export interface operations {
                      * @enum {string}
                      */
                     response_mode?: "blocking" | "streaming" | "async";
+                    version?: ("draft" | "published") | number;
+                    from?: {
+                        run_id: string;
+                        node_id: string;
+                    };
                 };
             };
         };
@@ -6431,6 +7118,215 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listWorkflowRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            id: string;
+                            /** @constant */
+                            object: "workflow_run";
+                            workflow_id: string;
+                            workflow_version: number;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed";
+                            inputs: {
+                                [key: string]: unknown;
+                            };
+                            outputs: {
+                                [key: string]: unknown;
+                            } | null;
+                            node_runs: {
+                                [key: string]: unknown;
+                            }[];
+                            error: {
+                                code: string;
+                                message: string;
+                                node_id: string | null;
+                            } | null;
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            elapsed_ms: number | null;
+                        }[];
+                        has_more: boolean;
+                        first_id?: string | null;
+                        last_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getWorkflowRunTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            node_id: string;
+                            node_type: string;
+                            attempt: number;
+                            /** @enum {string} */
+                            status: "running" | "succeeded" | "failed" | "interrupted";
+                            inputs: {
+                                [key: string]: unknown;
+                            };
+                            outputs: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            elapsed_ms: number | null;
+                            started_at: string;
+                            finished_at: string | null;
+                            reused_from: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    listWorkflowRunEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run’s node events (`event:` NodeRunStarted, NodeRunSucceeded, NodeRunFailed …) from its start, then `event: workflow_run` with the finished run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    runNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+                node_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default {} */
+                    inputs?: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    version?: ("draft" | "published") | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "workflow_node_run";
+                        node_id: string;
+                        node_type: string;
+                        /** @enum {string} */
+                        status: "succeeded" | "failed";
+                        inputs: {
+                            [key: string]: unknown;
+                        };
+                        outputs: {
+                            [key: string]: unknown;
+                        } | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        elapsed_ms: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["ServerError"];
         };
     };
