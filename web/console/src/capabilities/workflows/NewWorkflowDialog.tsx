@@ -9,7 +9,7 @@ import { createWorkflow } from './canvas/workflow-api.ts';
 import { useWorkflowText } from './messages.ts';
 import { NEW_WORKFLOW } from './new-workflow.ts';
 
-/** What a template needs besides a name: one knowledge base, or (intent routing) several to route between. */
+/** What a template needs besides a name: one knowledge base, or (intent routing) several to route between; http-lookup also the URL it asks. */
 const TEMPLATES = { blank: 'none', 'knowledge-qa': 'one', 'intent-routing': 'several', 'http-lookup': 'one', 'summarise-each': 'one' } as const;
 type Template = keyof typeof TEMPLATES;
 
@@ -32,11 +32,13 @@ function NewWorkflowForm({ close }: { close(): void }) {
   const [name, setName] = useState('');
   const [template, setTemplate] = useState<Template>('blank');
   const [kbIds, setKbIds] = useState<string[]>([]);
+  const [lookupUrl, setLookupUrl] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const { data: kbs } = useResource(async (signal) => (await api.GET('/v1/knowledge-bases', { params: { query: { limit: 100 } }, signal })).data!.data, []);
   const needs = TEMPLATES[template];
-  const ready = name.trim() !== '' && (needs === 'none' || (needs === 'one' ? kbIds.length === 1 : kbIds.length >= 2));
+  const ready =
+    name.trim() !== '' && (needs === 'none' || (needs === 'one' ? kbIds.length === 1 : kbIds.length >= 2)) && (template !== 'http-lookup' || lookupUrl.trim() !== '');
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -49,7 +51,7 @@ function NewWorkflowForm({ close }: { close(): void }) {
     setError(null);
     try {
       const kbField = needs === 'one' ? { knowledge_base_id: kbIds[0] } : { knowledge_base_ids: kbIds };
-      const created = await createWorkflow({ name: name.trim(), template, ...kbField });
+      const created = await createWorkflow({ name: name.trim(), template, ...kbField, ...(template === 'http-lookup' && { lookup_url: lookupUrl.trim() }) });
       close();
       void navigate(`/workflows/${encodeURIComponent(created.id)}`);
     } catch (failure) {
@@ -79,6 +81,12 @@ function NewWorkflowForm({ close }: { close(): void }) {
             </Checkbox>
           ))}
         </CheckboxGroup>
+      )}
+      {template === 'http-lookup' && (
+        <TextField isRequired type="url" value={lookupUrl} onChange={setLookupUrl}>
+          <Label>{t('lookupUrl')}</Label>
+          <Input />
+        </TextField>
       )}
       <ErrorNote error={error} />
       <div className="dialog-actions">

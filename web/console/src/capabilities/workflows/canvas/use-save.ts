@@ -10,7 +10,7 @@ export type SaveOutcome = 'saved' | 'invalid' | 'conflict' | 'failed' | 'publish
 
 /**
  * Saving as the API wants it: the graph checked first (POST /validate, whose messages go on the
- * nodes), then PUT with If-Match the version this screen started from. A 412 means someone else
+ * nodes), then PUT with If-Match the version this screen started from. A 409 means someone else
  * saved in between: the screen keeps the user's graph as it is and holds theirs, to reload or to
  * overwrite (PUT again with their version). A workflow not yet created is POSTed on its first save.
  */
@@ -47,7 +47,8 @@ export function useSave(stored: Workflow | null, onReload: (theirs: Workflow) =>
       if (!saved) void navigate(`/workflows/${encodeURIComponent(next.id)}`, { replace: true });
       return 'saved';
     } catch (failure) {
-      if (failure instanceof ApiFailure && failure.status === 412 && saved) {
+      // 409 concurrent_modification is this API's answer (as for knowledge bases); 412 is HTTP's own for a failed If-Match.
+      if (failure instanceof ApiFailure && (failure.status === 409 || failure.status === 412) && saved) {
         setTheirs(await loadWorkflow(saved.id));
         return 'conflict';
       }
