@@ -81,9 +81,11 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
   t.is(await panel(page).getByRole('textbox', { name: 'query' }).inputValue(), '{{start.question}}');
 
   await press(node(page, 'llm'));
-  await panel(page).getByRole('textbox', { name: 'prompt' }).fill('Answer the question from the context.\n');
-  await insertReference(page, 'prompt', '{{knowledge_retrieval.context}}');
-  t.regex(await panel(page).getByRole('textbox', { name: 'prompt' }).inputValue(), /\{\{knowledge_retrieval\.context\}\}$/);
+  // As chat does: the passages in the system message, the question as the user's.
+  await panel(page).getByRole('textbox', { name: 'system' }).fill('Answer from these passages only.\n');
+  await insertReference(page, 'system', '{{knowledge_retrieval.context}}');
+  t.regex(await panel(page).getByRole('textbox', { name: 'system' }).inputValue(), /passages only\.\n\{\{knowledge_retrieval\.context\}\}$/);
+  await insertReference(page, 'prompt', '{{start.question}}');
   await panel(page).getByRole('button', { name: /model$/ }).filter({ hasText: 'kbqa-extractive' }).waitFor();
 
   await press(node(page, 'direct_reply'));
