@@ -126,7 +126,7 @@ serial('workflows: the list shows a workflow created through the API; a read key
   const cells = await row.getByRole('gridcell').allInnerTexts();
   t.is(cells[0]!.split('\n')[0], String(created.body.graph.nodes.length));
   t.is(cells[1], '1', 'its version');
-  t.regex(await page.getByText(/canvas editor is coming \(issue #34\)/).innerText(), /docs\/api\/workflows\.md/);
+  t.is(await row.getByRole('link', { name: 'Handbook QA' }).getAttribute('href'), `/workflows/${created.body.id}`, 'it opens on the canvas');
   t.regex(await row.innerText(), /start → knowledge_retrieval/);
   await expectClean(t, c, 'workflows');
 

@@ -2,6 +2,7 @@ import { Cell, Column, Row, Table, TableBody, TableHeader } from 'react-aria-com
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
+import { useCan } from '../../session/session.tsx';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
 import { useWorkflowText } from './messages.ts';
@@ -12,6 +13,7 @@ import './workflows.css';
 export default function WorkflowList() {
   const t = useWorkflowText();
   const { i18n } = useTranslation();
+  const canWrite = useCan('write');
   const { data, error } = useResource(async (signal) => (await api.GET('/v1/workflows', { params: { query: { limit: 100 } }, signal })).data!.data, []);
   const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
@@ -21,7 +23,7 @@ export default function WorkflowList() {
           <h1>{t('title')}</h1>
           <p className="muted">{t('intro')}</p>
         </div>
-        <NewWorkflowDialog />
+        {canWrite && <NewWorkflowDialog />}
       </div>
       <ErrorNote error={error} />
       {!data && !error && <p aria-live="polite">{t('loading')}</p>}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useCan } from '../../../session/session.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { faultsByNode } from './faults.ts';
 import { FlowView } from './FlowView.tsx';
@@ -43,6 +44,8 @@ export function CanvasEditor({ stored, initialName }: { stored: Workflow | null;
   });
   const workflowId = saving.saved?.id;
   const runs = useRun(workflowId);
+  // A read key sees the graph, its runs and their traces; the server would refuse any change, so no control offers one.
+  const canWrite = useCan('write');
   useUndoKeys(editor.undo, editor.redo);
 
   const dirty = clean.graph !== editor.graph || clean.name !== name;
@@ -56,11 +59,11 @@ export function CanvasEditor({ stored, initialName }: { stored: Workflow | null;
 
   return (
     <section className="canvas-screen stack">
-      <CanvasToolbar editor={editor} saving={saving} name={name} onName={setName} dirty={dirty} onSave={save} />
+      <CanvasToolbar editor={editor} saving={saving} name={name} onName={setName} dirty={dirty} onSave={save} canWrite={canWrite} />
       <SaveNotes saving={saving} onOverwrite={overwrite} onSelectNode={(id) => editor.setSelection({ kind: 'node', id })} />
       <div className="canvas-body">
-        <Palette onAdd={editor.add} />
-        <FlowView editor={editor} statuses={runs.statuses} faults={faults} />
+        {canWrite ? <Palette onAdd={editor.add} /> : <div />}
+        <FlowView editor={editor} statuses={runs.statuses} faults={faults} canWrite={canWrite} />
         {selected ? (
           <NodePanel
             editor={editor}
@@ -75,7 +78,7 @@ export function CanvasEditor({ stored, initialName }: { stored: Workflow | null;
           <aside className="node-panel card muted">{t('selectNode')}</aside>
         )}
       </div>
-      <RunPanel graph={editor.graph} runs={runs} canRun={Boolean(workflowId) && !dirty} runHint={!workflowId ? t('saveFirst') : dirty ? t('unsavedRun') : null} />
+      <RunPanel graph={editor.graph} runs={runs} canRun={canWrite && Boolean(workflowId) && !dirty} runHint={!workflowId ? t('saveFirst') : dirty ? t('unsavedRun') : null} />
     </section>
   );
 }

@@ -6,7 +6,7 @@ export type FlowNodeData = { type: string; status?: NodeStatus; statusText?: str
 export type FlowNodeType = Node<FlowNodeData, 'workflow'>;
 
 /** A mark beside the status word, so a status is told by more than its colour. */
-const STATUS_MARK: Record<NodeStatus, string> = { running: '◌', succeeded: '✓', failed: '✕', reused: '↺' };
+const STATUS_MARK: Record<NodeStatus, string> = { running: '◌', succeeded: '✓', failed: '✕', interrupted: '⏸', reused: '↺' };
 
 /** One node on the canvas: its id and type, how far the run on show got with it, and whether the server found fault with it. */
 export const FlowNode = memo(function FlowNode({ id, data }: NodeProps<FlowNodeType>) {

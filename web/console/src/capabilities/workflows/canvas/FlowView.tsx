@@ -8,7 +8,7 @@ import { useCanvasText, useFlowLabels } from './messages.ts';
 import type { Statuses } from './run-status.ts';
 import type { useGraphEditor } from './use-graph-editor.ts';
 
-type Props = { editor: ReturnType<typeof useGraphEditor>; statuses: Statuses; faults: Record<string, string[]> };
+type Props = { editor: ReturnType<typeof useGraphEditor>; statuses: Statuses; faults: Record<string, string[]>; canWrite: boolean };
 
 const NODE_TYPES = { workflow: FlowNode };
 /** Never zoomed in past life size: a small graph stays readable rather than filling the area. */
@@ -20,7 +20,7 @@ const FIT = { maxZoom: 1, padding: 0.15 };
  * selection, a connection, a deletion) goes back into the editor. Nodes and edges take focus:
  * Tab reaches them, Enter selects, Delete removes, arrow keys move.
  */
-export function FlowView({ editor, statuses, faults }: Props) {
+export function FlowView({ editor, statuses, faults, canWrite }: Props) {
   const t = useCanvasText();
   const ariaLabelConfig = useFlowLabels();
   // React Flow measures each node once drawn; kept so that new node objects keep their size.
@@ -88,7 +88,8 @@ export function FlowView({ editor, statuses, faults }: Props) {
         onEdgesChange={onEdgesChange}
         onConnect={(c) => editor.connect({ from: c.source, to: c.target })}
         onDelete={({ nodes: gone, edges: cut }) => editor.remove(gone.map((n) => n.id), cut.map((e) => e.id))}
-        deleteKeyCode="Delete"
+        deleteKeyCode={canWrite ? 'Delete' : null}
+        nodesConnectable={canWrite}
         ariaLabelConfig={ariaLabelConfig}
         fitView
         fitViewOptions={FIT}

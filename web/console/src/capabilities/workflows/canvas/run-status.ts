@@ -1,7 +1,7 @@
 import type { NodeRun } from './workflow-api.ts';
 
-/** How far a node got in the run on screen; `reused` took a recorded run's outputs (run from here). */
-export type NodeStatus = 'running' | 'succeeded' | 'failed' | 'reused';
+/** How far a node got in the run on screen; `interrupted`: cut off by a restart (and tried again); `reused` took a recorded run's outputs (run from here). */
+export type NodeStatus = 'running' | 'succeeded' | 'failed' | 'interrupted' | 'reused';
 export type Statuses = Record<string, NodeStatus>;
 
 const EVENT_STATUS: Record<string, NodeStatus> = { NodeRunStarted: 'running', NodeRunSucceeded: 'succeeded', NodeRunFailed: 'failed' };
@@ -34,6 +34,6 @@ export function statusesOf(nodeRuns: readonly NodeRun[]): Statuses {
 /** One recorded attempt's status as the canvas shows it. */
 export function statusOfStep(step: Pick<NodeRun, 'status' | 'reused_from'>): NodeStatus {
   if (step.reused_from) return 'reused';
-  if (step.status === 'succeeded' || step.status === 'failed') return step.status;
+  if (step.status === 'succeeded' || step.status === 'failed' || step.status === 'interrupted') return step.status;
   return 'running';
 }

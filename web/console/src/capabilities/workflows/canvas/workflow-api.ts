@@ -28,7 +28,7 @@ export type NodeRun = {
   elapsed_ms: number | null;
   started_at?: string;
   finished_at?: string | null;
-  reused_from?: string;
+  reused_from?: string | null;
 };
 
 export type WorkflowRun = {
