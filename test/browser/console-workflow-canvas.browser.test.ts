@@ -173,3 +173,28 @@ serial('canvas: the server’s validation message shows on the node at fault and
   t.deepEqual(await c.accessibilityViolations(), []);
   t.deepEqual(c.pageErrors, []);
 });
+
+serial('canvas: an earlier run opens from the history; a node runs alone, and the workflow again from it, the nodes before reused', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  const { page } = c;
+  await c.signIn();
+  await page.goto(`${server!.url}/workflows/${workflowId}`);
+  await press(page.getByRole('button', { name: /: succeeded \(version 1\)$/ }));
+  await page.locator('.run-answer').waitFor();
+  t.regex((await node(page, 'llm').getAttribute('aria-label'))!, /succeeded/);
+
+  await press(node(page, 'llm'));
+  const upstream = panel(page).getByRole('textbox', { name: /^Upstream outputs/ });
+  t.regex(await upstream.inputValue(), /"knowledge_retrieval": \{[\s\S]*"context"/, 'the run on show gives the upstream outputs');
+  await press(panel(page).getByRole('button', { name: 'Run this node' }));
+  await panel(page).locator('[aria-live] .trace-step').waitFor();
+  t.regex(await panel(page).locator('[aria-live] .trace-step').innerText(), /succeeded[\s\S]*110 metres/);
+
+  await press(panel(page).getByRole('button', { name: 'Run from here' }));
+  await page.getByRole('button', { name: /: succeeded \(version \d\)$/ }).nth(1).waitFor();
+  await page.locator('.run-answer').waitFor();
+  t.regex((await node(page, 'knowledge_retrieval').getAttribute('aria-label'))!, /reused/);
+  t.regex((await node(page, 'llm').getAttribute('aria-label'))!, /succeeded/);
+  t.deepEqual(await c.accessibilityViolations(), []);
+  t.deepEqual(c.pageErrors, []);
+});

@@ -40,10 +40,11 @@ function TraceStep({ step }: { step: NodeRun }) {
         <span className={`status run-${statusOfStep(step)}`}>{t(`status_${statusOfStep(step)}`)}</span>{' '}
         {t('attempt', { n: step.attempt ?? 1 })} · {step.elapsed_ms === null ? '—' : t('elapsed', { ms: Math.round(step.elapsed_ms * 10) / 10 })}
       </p>
+      {/* Long values scroll inside their box, which takes focus so the keyboard can scroll it too. */}
       <h4>{t('inputs')}</h4>
-      <pre>{JSON.stringify(step.inputs, null, 2)}</pre>
+      <pre tabIndex={0}>{JSON.stringify(step.inputs, null, 2)}</pre>
       <h4>{t('outputs')}</h4>
-      <pre>{JSON.stringify(step.outputs, null, 2)}</pre>
+      <pre tabIndex={0}>{JSON.stringify(step.outputs, null, 2)}</pre>
       {step.error && <p className="error-note">{`${step.error.code}: ${step.error.message}`}</p>}
     </div>
   );
