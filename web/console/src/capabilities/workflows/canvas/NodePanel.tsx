@@ -6,7 +6,7 @@ import { useCanvasText } from './messages.ts';
 import { fieldsOf } from './node-types.ts';
 import { NodeTrace } from './NodeTrace.tsx';
 import type { useGraphEditor } from './use-graph-editor.ts';
-import type { NodeRun, WorkflowRun } from './workflow-api.ts';
+import type { NodeAttempt, WorkflowRun } from './workflow-api.ts';
 
 const NODE_ID = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -16,7 +16,7 @@ type Props = {
   faults: string[];
   workflowId: string | undefined;
   run: WorkflowRun | null;
-  trace: NodeRun[];
+  trace: NodeAttempt[];
   onRunFrom(nodeId: string): void;
 };
 

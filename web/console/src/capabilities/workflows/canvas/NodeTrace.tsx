@@ -4,9 +4,9 @@ import { ErrorNote } from '../../../ui/ErrorNote.tsx';
 import { type CanvasGraph, type CanvasNode, upstreamOf } from './graph.ts';
 import { useCanvasText } from './messages.ts';
 import { statusOfStep } from './run-status.ts';
-import { runOneNode, type NodeRun, type WorkflowRun } from './workflow-api.ts';
+import { type NodeAttempt, type NodeStep, runOneNode, type WorkflowRun } from './workflow-api.ts';
 
-type Props = { node: CanvasNode; graph: CanvasGraph; workflowId: string | undefined; run: WorkflowRun | null; trace: NodeRun[]; onRunFrom(nodeId: string): void };
+type Props = { node: CanvasNode; graph: CanvasGraph; workflowId: string | undefined; run: WorkflowRun | null; trace: NodeAttempt[]; onRunFrom(nodeId: string): void };
 
 /**
  * The debugger's part of the panel: each attempt of this node in the run on show (inputs,
@@ -32,7 +32,7 @@ export function NodeTrace({ node, graph, workflowId, run, trace, onRunFrom }: Pr
   );
 }
 
-function TraceStep({ step }: { step: NodeRun }) {
+function TraceStep({ step }: { step: NodeStep }) {
   const t = useCanvasText();
   return (
     <div className="trace-step">
@@ -51,11 +51,11 @@ function TraceStep({ step }: { step: NodeRun }) {
 }
 
 /** POST /v1/workflows/{id}/nodes/{node_id}/run with the upstream outputs as written here. */
-function RunAlone({ node, graph, workflowId, trace }: { node: CanvasNode; graph: CanvasGraph; workflowId: string; trace: NodeRun[] }) {
+function RunAlone({ node, graph, workflowId, trace }: { node: CanvasNode; graph: CanvasGraph; workflowId: string; trace: NodeAttempt[] }) {
   const t = useCanvasText();
   const recorded = Object.fromEntries(upstreamOf(graph, node.id).map((up) => [up.id, trace.find((step) => step.node_id === up.id)?.outputs ?? {}]));
   const [text, setText] = useState(() => JSON.stringify(recorded, null, 2));
-  const [result, setResult] = useState<NodeRun | null>(null);
+  const [result, setResult] = useState<NodeStep | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   async function go() {

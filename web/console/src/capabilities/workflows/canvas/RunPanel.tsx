@@ -100,12 +100,12 @@ function RunOutcome({ run }: { run: WorkflowRun }) {
   );
 }
 
-/** A citation's source and quote, whatever fields this version of the API gives it. */
+/** A citation's source and quote (the run's outputs are open records: whatever of these it carries). */
 function describeCitation(citation: unknown): string {
   if (!citation || typeof citation !== 'object') return String(citation);
-  const fields = citation as Record<string, unknown>;
-  const source = fields.document_name ?? fields.source ?? fields.document_id ?? '';
-  const quote = fields.quote ?? fields.text ?? '';
+  const field = (name: string) => (name in citation ? Reflect.get(citation, name) : undefined);
+  const source = field('document_name') ?? field('source') ?? field('document_id');
+  const quote = field('quote');
   return [source, quote].filter((part) => typeof part === 'string' && part !== '').join(' — ');
 }
 

@@ -65,7 +65,7 @@ export const NODE_TYPES: Record<string, TypeSpec> = {
   parameter_extractor: {
     fields: [t('text'), j('schema'), { name: 'model', kind: 'text' }],
     initial: () => ({ text: '{{start.question}}', schema: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } }),
-    outputs: (config) => ['data', 'missing', ...keysOf((config.schema as { properties?: unknown } | undefined)?.properties)],
+    outputs: (config) => ['data', 'missing', ...keysOf(config.schema && typeof config.schema === 'object' && 'properties' in config.schema ? config.schema.properties : undefined)],
   },
   iteration: {
     fields: [t('items'), j('graph'), n('parallelism')],

@@ -1,4 +1,4 @@
-import type { NodeRun } from './workflow-api.ts';
+import type { NodeStep } from './workflow-api.ts';
 
 /** How far a node got in the run on screen; `interrupted`: cut off by a restart (and tried again); `reused` took a recorded run's outputs (run from here). */
 export type NodeStatus = 'running' | 'succeeded' | 'failed' | 'interrupted' | 'reused';
@@ -25,14 +25,14 @@ export function applyRunEvent(statuses: Statuses, event: string | undefined, dat
 }
 
 /** A recorded run's (or trace's) statuses: the latest attempt of each node decides. */
-export function statusesOf(nodeRuns: readonly NodeRun[]): Statuses {
+export function statusesOf(nodeRuns: readonly NodeStep[]): Statuses {
   const statuses: Statuses = {};
   for (const run of nodeRuns) statuses[run.node_id] = statusOfStep(run);
   return statuses;
 }
 
 /** One recorded attempt's status as the canvas shows it. */
-export function statusOfStep(step: Pick<NodeRun, 'status' | 'reused_from'>): NodeStatus {
+export function statusOfStep(step: Pick<NodeStep, 'status' | 'reused_from'>): NodeStatus {
   if (step.reused_from) return 'reused';
   if (step.status === 'succeeded' || step.status === 'failed' || step.status === 'interrupted') return step.status;
   return 'running';

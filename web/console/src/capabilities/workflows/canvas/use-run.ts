@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiFailure } from '../../../api/client.ts';
 import { applyRunEvent, statusesOf, type Statuses } from './run-status.ts';
-import { listRuns, type NodeRun, type RunRequest, runTrace, streamRun, type WorkflowRun } from './workflow-api.ts';
+import { listRuns, type NodeAttempt, type RunRequest, runTrace, streamRun, type WorkflowRun } from './workflow-api.ts';
 
 /**
  * Runs of the workflow on screen: a run streamed as it happens (each node coloured as its events
@@ -11,7 +10,7 @@ import { listRuns, type NodeRun, type RunRequest, runTrace, streamRun, type Work
 export function useRun(workflowId: string | undefined) {
   const [statuses, setStatuses] = useState<Statuses>({});
   const [run, setRun] = useState<WorkflowRun | null>(null);
-  const [trace, setTrace] = useState<NodeRun[]>([]);
+  const [trace, setTrace] = useState<NodeAttempt[]>([]);
   const [history, setHistory] = useState<WorkflowRun[]>([]);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -31,17 +30,16 @@ export function useRun(workflowId: string | undefined) {
     return () => stream.current?.abort();
   }, [refreshHistory]);
 
-  /** Puts a finished run on show: its trace, or the node runs it carries when it has no trace to give. */
+  /** Puts a finished run on show, with its trace: every node attempt. */
   const show = useCallback(async (shown: WorkflowRun) => {
     setRun(shown);
-    let steps = shown.node_runs;
     try {
-      steps = await runTrace(shown.id);
+      const steps = await runTrace(shown.id);
+      setTrace(steps);
+      setStatuses(statusesOf(steps));
     } catch (failure) {
-      if (!(failure instanceof ApiFailure && failure.status === 404)) setError(failure);
+      setError(failure);
     }
-    setTrace(steps);
-    setStatuses(statusesOf(steps));
   }, []);
 
   async function start(request: RunRequest) {
@@ -54,19 +52,20 @@ export function useRun(workflowId: string | undefined) {
     setRun(null);
     setTrace([]);
     setStatuses({});
-    let finished: WorkflowRun | null = null;
+    // The stream's last event is the finished run, as GET /v1/workflow-runs/{id} answers it.
+    const outcome: { run: WorkflowRun | null } = { run: null };
     try {
       await streamRun(
         workflowId,
         request,
         (message) => {
-          if (message.event === 'workflow_run') finished = JSON.parse(message.data) as WorkflowRun;
+          if (message.event === 'workflow_run') outcome.run = JSON.parse(message.data);
           else if (message.event === 'error') setError(new Error(message.data));
           else setStatuses((current) => applyRunEvent(current, message.event, message.data));
         },
         controller.signal,
       );
-      if (finished) await show(finished);
+      if (outcome.run) await show(outcome.run);
       await refreshHistory();
     } catch (failure) {
       if (!controller.signal.aborted) setError(failure);

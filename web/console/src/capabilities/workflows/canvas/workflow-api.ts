@@ -1,97 +1,63 @@
 import type { EventSourceMessage } from 'eventsource-parser';
-import { consoleFetch } from '../../../api/client.ts';
+import { type Answer, api, consoleFetch } from '../../../api/client.ts';
 import { postEvents } from '../../../api/post-events.ts';
 import type { CanvasGraph } from './graph.ts';
 
-/**
- * The calls the canvas makes, with the shapes of docs/api/workflows.md. Through consoleFetch
- * rather than the typed `api`: a save needs its If-Match header and its 412 told apart, a run is
- * a stream, and a GET's ETag is read from the answer's headers.
- */
-export type Workflow = {
-  id: string;
-  name: string;
-  description: string | null;
-  graph: CanvasGraph;
-  version: number;
-  published_version?: number | null;
-};
+/** The canvas's calls, typed by the API's OpenAPI document (docs/api/workflows.md). */
+export type Workflow = Answer<'/v1/workflows/{workflow_id}', 'get'>;
+export type WorkflowRun = Answer<'/v1/workflow-runs/{run_id}', 'get'>;
+/** One node attempt of a run's trace. */
+export type NodeAttempt = Answer<'/v1/workflow-runs/{run_id}/trace', 'get'>['data'][number];
+/** A node run alone: an attempt without a place in a run. */
+export type NodeRunResult = Answer<'/v1/workflows/{workflow_id}/nodes/{node_id}/run', 'post'>;
+export type GraphFault = Answer<'/v1/workflows/validate', 'post'>['errors'][number];
+/** What the panel shows of either. */
+export type NodeStep = Pick<NodeAttempt, 'node_id' | 'status' | 'inputs' | 'outputs' | 'error' | 'elapsed_ms'> & { attempt?: number; reused_from?: string | null };
 
-export type NodeRun = {
-  node_id: string;
-  node_type: string;
-  attempt?: number;
-  status: string;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown> | null;
-  error: { code: string; message: string } | null;
-  elapsed_ms: number | null;
-  started_at?: string;
-  finished_at?: string | null;
-  reused_from?: string | null;
-};
+const at = (workflowId: string) => ({ params: { path: { workflow_id: workflowId } } });
 
-export type WorkflowRun = {
-  id: string;
-  workflow_version: number;
-  status: string;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown> | null;
-  node_runs: NodeRun[];
-  error: { code: string; message: string; node_id: string | null } | null;
-  created_at: string;
-  elapsed_ms: number | null;
-};
-
-export type GraphFault = { node_id: string | null; code: string; message: string; param: string | null };
-
-const path = (id: string) => `/v1/workflows/${encodeURIComponent(id)}`;
-const jsonBody = (method: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method,
-  headers: { 'content-type': 'application/json', ...headers },
-  body: JSON.stringify(body),
-});
-
-/** The workflow and the version its ETag names (what a save's If-Match must carry). */
 export async function loadWorkflow(id: string, signal?: AbortSignal): Promise<Workflow> {
-  return (await consoleFetch(path(id), { signal })).json();
+  return (await api.GET('/v1/workflows/{workflow_id}', { ...at(id), signal })).data!;
 }
 
+/**
+ * Create and save go through consoleFetch: the editor's graph holds each config as plain data
+ * (CanvasGraph), which the API's node union does not type, and the server checks it anyway. Save
+ * sends If-Match, the version this screen edited: a save made since is refused (409).
+ */
 export async function createWorkflow(body: Record<string, unknown>): Promise<Workflow> {
-  return (await consoleFetch('/v1/workflows', jsonBody('POST', body))).json();
+  return (await consoleFetch('/v1/workflows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
 }
 
-/** A new version, if the stored one is still `version`: someone else's save in between answers 412 (an ApiFailure). */
 export async function saveWorkflow(id: string, body: { name: string; description: string | null; graph: CanvasGraph }, version: number): Promise<Workflow> {
-  return (await consoleFetch(path(id), jsonBody('PUT', body, { 'if-match': `"${version}"` }))).json();
+  const init = { method: 'PUT', headers: { 'content-type': 'application/json', 'if-match': `"${version}"` }, body: JSON.stringify(body) };
+  return (await consoleFetch(`/v1/workflows/${encodeURIComponent(id)}`, init)).json();
 }
 
 export async function validateGraph(graph: CanvasGraph): Promise<{ valid: boolean; errors: GraphFault[] }> {
-  return (await consoleFetch('/v1/workflows/validate', jsonBody('POST', { graph }))).json();
+  return (await api.POST('/v1/workflows/validate', { body: { graph } })).data!;
 }
 
 export async function publishWorkflow(id: string): Promise<Workflow> {
-  return (await consoleFetch(`${path(id)}/publish`, jsonBody('POST', {}))).json();
+  return (await api.POST('/v1/workflows/{workflow_id}/publish', at(id))).data!;
 }
 
 export async function listRuns(id: string, signal?: AbortSignal): Promise<WorkflowRun[]> {
-  const answer: { data: WorkflowRun[] } = await (await consoleFetch(`${path(id)}/runs?limit=20`, { signal })).json();
-  return answer.data;
+  return (await api.GET('/v1/workflows/{workflow_id}/runs', { params: { path: { workflow_id: id }, query: { limit: 20 } }, signal })).data!.data;
 }
 
-export async function runTrace(runId: string, signal?: AbortSignal): Promise<NodeRun[]> {
-  const answer: { data: NodeRun[] } = await (await consoleFetch(`/v1/workflow-runs/${encodeURIComponent(runId)}/trace`, { signal })).json();
-  return answer.data;
+export async function runTrace(runId: string, signal?: AbortSignal): Promise<NodeAttempt[]> {
+  return (await api.GET('/v1/workflow-runs/{run_id}/trace', { params: { path: { run_id: runId } }, signal })).data!.data;
 }
 
 /** One node alone, given its upstream nodes' outputs: `{<node id>: {<field>: value}}`. */
-export async function runOneNode(id: string, nodeId: string, inputs: Record<string, Record<string, unknown>>): Promise<NodeRun> {
-  return (await consoleFetch(`${path(id)}/nodes/${encodeURIComponent(nodeId)}/run`, jsonBody('POST', { inputs }))).json();
+export async function runOneNode(id: string, nodeId: string, inputs: Record<string, Record<string, unknown>>): Promise<NodeRunResult> {
+  return (await api.POST('/v1/workflows/{workflow_id}/nodes/{node_id}/run', { params: { path: { workflow_id: id, node_id: nodeId } }, body: { inputs, version: 'draft' } })).data!;
 }
 
 export type RunRequest = { inputs: Record<string, unknown>; from?: { run_id: string; node_id: string } };
 
 /** A draft run, streamed: each node event and then `workflow_run` with the finished run, as they arrive. */
 export function streamRun(id: string, request: RunRequest, onEvent: (message: EventSourceMessage) => void, signal: AbortSignal): Promise<void> {
-  return postEvents(`${path(id)}/run`, { ...request, response_mode: 'streaming', version: 'draft' }, onEvent, signal);
+  return postEvents(`/v1/workflows/${encodeURIComponent(id)}/run`, { ...request, response_mode: 'streaming', version: 'draft' }, onEvent, signal);
 }
