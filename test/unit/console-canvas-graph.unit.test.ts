@@ -97,5 +97,5 @@ test('run events colour their node; other events and data without a node change 
   t.deepEqual(statuses, { llm: 'failed' });
   t.is(applyRunEvent(statuses, 'workflow_run', '{}'), statuses);
   t.is(applyRunEvent(statuses, 'NodeRunSucceeded', 'not json'), statuses);
-  t.deepEqual(statusesOf([{ node_id: 'a', node_type: 't', status: 'succeeded', inputs: {}, outputs: {}, error: null, elapsed_ms: 1, reused_from: 'run_1' }]), { a: 'reused' });
+  t.deepEqual(statusesOf([{ node_id: 'a', status: 'succeeded', inputs: {}, outputs: {}, error: null, elapsed_ms: 1, reused_from: 'run_1' }]), { a: 'reused' });
 });
