@@ -3,7 +3,7 @@ import { faultsByNode, nodeOfParam } from '../../web/console/src/capabilities/wo
 import { type CanvasGraph, connect, edgeKey, freshNodeId, parseWhen, removeNode, renameNode, upstreamOf } from '../../web/console/src/capabilities/workflows/canvas/graph.ts';
 import { historyOf, record, redo, undo } from '../../web/console/src/capabilities/workflows/canvas/history.ts';
 import { layOut, NODE_WIDTH } from '../../web/console/src/capabilities/workflows/canvas/layout.ts';
-import { branchesOf, fieldsOf, outputsOf } from '../../web/console/src/capabilities/workflows/canvas/node-types.ts';
+import { branchesOf, fieldsOf, outputsOf, unusedBranch } from '../../web/console/src/capabilities/workflows/canvas/node-types.ts';
 import { applyRunEvent, statusesOf } from '../../web/console/src/capabilities/workflows/canvas/run-status.ts';
 
 const qa: CanvasGraph = {
@@ -98,4 +98,12 @@ test('run events colour their node; other events and data without a node change 
   t.is(applyRunEvent(statuses, 'workflow_run', '{}'), statuses);
   t.is(applyRunEvent(statuses, 'NodeRunSucceeded', 'not json'), statuses);
   t.deepEqual(statusesOf([{ node_id: 'a', status: 'succeeded', inputs: {}, outputs: {}, error: null, elapsed_ms: 1, reused_from: 'run_1' }]), { a: 'reused' });
+});
+
+test('a new edge out of a branch takes its first value no edge carries yet; out of other nodes, none', (t) => {
+  const branching = { ...qa, nodes: [...qa.nodes, { id: 'check', type: 'condition', config: { left: '', operator: 'empty' } }] };
+  t.is(unusedBranch(branching, 'check'), true);
+  t.is(unusedBranch(connect(branching, { from: 'check', to: 'reply', when: true }), 'check'), false);
+  t.is(unusedBranch(branching, 'llm'), undefined);
+  t.deepEqual(connect(qa, { from: 'start', to: 'reply', when: undefined }).edges.at(-1), { from: 'start', to: 'reply' });
 });

@@ -3,7 +3,13 @@ import { Button, Dialog, DialogTrigger, Form, Heading, Input, Label, Modal, Text
 import { SelectField } from '../../../ui/SelectField.tsx';
 import { type CanvasEdge, type CanvasGraph, parseWhen } from './graph.ts';
 import { useCanvasText } from './messages.ts';
-import { branchesOf } from './node-types.ts';
+import { branchesOf, unusedBranch } from './node-types.ts';
+
+/** The `when` offered for an edge out of `from`, as text: its next unused branch, or nothing. */
+const branchText = (graph: CanvasGraph, from: string) => {
+  const value = unusedBranch(graph, from);
+  return value === undefined ? '' : String(value);
+};
 
 /** "Connect": the keyboard's way to draw an edge, by picking the two nodes by id and, out of a branch, its `when`. */
 export function ConnectDialog({ graph, onConnect }: { graph: CanvasGraph; onConnect(edge: CanvasEdge): void }) {
@@ -23,7 +29,7 @@ function ConnectForm({ graph, close, onConnect }: { graph: CanvasGraph; close():
   const ids = graph.nodes.map((node) => node.id);
   const [from, setFrom] = useState(ids.at(-2) ?? ids[0]!);
   const [to, setTo] = useState(ids.at(-1)!);
-  const [when, setWhen] = useState('');
+  const [when, setWhen] = useState(() => branchText(graph, from));
   const branches = branchesOf(graph.nodes.find((node) => node.id === from)!);
   const options = ids.map((id) => ({ id, label: id }));
 
@@ -35,7 +41,15 @@ function ConnectForm({ graph, close, onConnect }: { graph: CanvasGraph; close():
   return (
     <Form onSubmit={submit} className="stack">
       <Heading slot="title">{t('connectTitle')}</Heading>
-      <SelectField label={t('fromNode')} options={options} selectedKey={from} onChange={setFrom} />
+      <SelectField
+        label={t('fromNode')}
+        options={options}
+        selectedKey={from}
+        onChange={(id) => {
+          setFrom(id);
+          setWhen(branchText(graph, id));
+        }}
+      />
       <SelectField label={t('toNode')} options={options} selectedKey={to} onChange={setTo} />
       <TextField value={when} onChange={setWhen}>
         <Label>{t('when')}</Label>

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { edgeKey } from './graph.ts';
 import { FlowNode, type FlowNodeType } from './FlowNode.tsx';
 import { placeNew } from './layout.ts';
+import { unusedBranch } from './node-types.ts';
 import { useCanvasText, useFlowLabels } from './messages.ts';
 import type { Statuses } from './run-status.ts';
 import type { useGraphEditor } from './use-graph-editor.ts';
@@ -86,7 +87,7 @@ export function FlowView({ editor, statuses, faults, canWrite }: Props) {
         nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
-        onConnect={(c) => editor.connect({ from: c.source, to: c.target })}
+        onConnect={(c) => editor.connect({ from: c.source, to: c.target, when: unusedBranch(graph, c.source) })}
         onDelete={({ nodes: gone, edges: cut }) => editor.remove(gone.map((n) => n.id), cut.map((e) => e.id))}
         deleteKeyCode={canWrite ? 'Delete' : null}
         nodesConnectable={canWrite}

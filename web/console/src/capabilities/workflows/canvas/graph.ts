@@ -34,7 +34,8 @@ export function removeEdge(graph: CanvasGraph, key: string): CanvasGraph {
 /** Joins two nodes; the same edge twice, or a node to itself, changes nothing. */
 export function connect(graph: CanvasGraph, edge: CanvasEdge): CanvasGraph {
   if (edge.from === edge.to || graph.edges.some((e) => edgeKey(e) === edgeKey(edge))) return graph;
-  return { ...graph, edges: [...graph.edges, edge] };
+  const { from, to, when } = edge;
+  return { ...graph, edges: [...graph.edges, when === undefined ? { from, to } : { from, to, when }] };
 }
 
 export function replaceConfig(graph: CanvasGraph, id: string, config: Record<string, unknown>): CanvasGraph {

@@ -1,4 +1,4 @@
-import type { CanvasNode } from './graph.ts';
+import type { CanvasGraph, CanvasNode } from './graph.ts';
 
 /**
  * What the canvas knows of each node type: a new node's config, the fields the side panel draws,
@@ -117,3 +117,16 @@ export function fieldsOf(node: CanvasNode): FieldSpec[] {
 export const branchesOf = (node: CanvasNode): (boolean | string)[] | undefined => specOf(node.type)?.branches?.(node.config);
 
 export const initialConfig = (type: string): Record<string, unknown> => specOf(type)?.initial() ?? {};
+
+/**
+ * The `when` a new edge out of `from` takes: a branching node's first value no edge of it carries
+ * yet (a condition's true, then false), so an edge drawn by mouse is a branch at once; undefined
+ * out of a node that does not branch.
+ */
+export function unusedBranch(graph: CanvasGraph, from: string): boolean | string | undefined {
+  const node = graph.nodes.find((n) => n.id === from);
+  const values = node && branchesOf(node);
+  if (!values) return undefined;
+  const used = new Set(graph.edges.filter((edge) => edge.from === from).map((edge) => edge.when));
+  return values.find((value) => !used.has(value)) ?? values[0];
+}
