@@ -200,3 +200,18 @@ serial('canvas: an earlier run opens from the history; a node runs alone, and th
   t.deepEqual(await c.accessibilityViolations(), []);
   t.deepEqual(c.pageErrors, []);
 });
+
+serial('canvas in Simplified Chinese: the palette, the toolbar and the run panel speak it', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  const { page } = c;
+  await c.signIn();
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await page.goto(`${server!.url}/workflows/${workflowId}`);
+  await page.getByText(/草稿：第 \d+ 版/).waitFor();
+  for (const name of ['添加 llm', '保存', '发布', '撤销', '重做', '自动布局', '连接', '运行']) t.is(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+  await press(node(page, 'llm'));
+  await panel(page).getByRole('button', { name: '向 prompt 插入引用' }).waitFor();
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('workflow-canvas.zh-CN');
+  t.deepEqual(c.pageErrors, []);
+});
