@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorNote } from '../../../ui/ErrorNote.tsx';
 import type { CanvasGraph } from './graph.ts';
 import { useCanvasText } from './messages.ts';
+import { statusOfStep } from './run-status.ts';
 import type { useRun } from './use-run.ts';
 import type { WorkflowRun } from './workflow-api.ts';
 
@@ -75,7 +76,7 @@ function RunOutcome({ run }: { run: WorkflowRun }) {
   return (
     <div className="run-outcome stack" aria-live="polite">
       <p>
-        <span className={`status run-${run.status}`}>{t(run.status === 'succeeded' ? 'status_succeeded' : run.status === 'failed' ? 'status_failed' : 'status_running')}</span>{' '}
+        <span className={`status run-${run.status}`}>{t(`status_${statusOfStep(run)}`)}</span>{' '}
         {run.elapsed_ms !== null && t('elapsed', { ms: run.elapsed_ms })}
       </p>
       {typeof answer === 'string' && (
@@ -121,7 +122,7 @@ function RunHistory({ runs, shown, onOpen }: { runs: WorkflowRun[]; shown: strin
         {runs.map((run) => (
           <li key={run.id}>
             <Button className={`react-aria-Button quiet${run.id === shown ? ' current' : ''}`} onPress={() => onOpen(run)} aria-current={run.id === shown ? 'true' : undefined}>
-              {t('historyEntry', { when: dates.format(new Date(run.created_at)), status: run.status, version: run.workflow_version })}
+              {t('historyEntry', { when: dates.format(new Date(run.created_at)), status: t(`status_${statusOfStep(run)}`), version: run.workflow_version })}
             </Button>
           </li>
         ))}

@@ -32,7 +32,7 @@ export function statusesOf(nodeRuns: readonly NodeStep[]): Statuses {
 }
 
 /** One recorded attempt's status as the canvas shows it. */
-export function statusOfStep(step: Pick<NodeStep, 'status' | 'reused_from'>): NodeStatus {
+export function statusOfStep(step: { status: string; reused_from?: string | null }): NodeStatus {
   if (step.reused_from) return 'reused';
   if (step.status === 'succeeded' || step.status === 'failed' || step.status === 'interrupted') return step.status;
   return 'running';
