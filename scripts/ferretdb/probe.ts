@@ -11,7 +11,8 @@ if (!url) throw new Error('usage: node --import tsx scripts/ferretdb/probe.ts <m
 const client = new MongoClient(url);
 await client.connect();
 const db = client.db(`kbqa_probe_${Date.now()}`);
-const c = db.collection<Document>('probe');
+/** Ids are strings here, so the probes can name their documents. */
+const c = db.collection<{ _id: string } & Document>('probe');
 await c.insertMany([
   { _id: 't', ns: 'x', t: 'hello world' },
   { _id: 'g', e: ['a', 'b'] },
