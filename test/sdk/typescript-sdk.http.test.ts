@@ -238,25 +238,6 @@ test.serial('runWorkflow: blocking, async then fetched, streaming with node even
   t.is(replaced.version, 2);
 });
 
-test.serial('the workflow debugger: publish, versions, a stale save, validate, a run’s trace, one node alone, a run from a node', async (t) => {
-  const wf = await kbqa.workflows.get(state.workflowId);
-  t.is((await kbqa.workflows.publish(wf.id)).published_version, wf.version);
-  t.is((await kbqa.workflows.versions(wf.id)).data[0]!.version, wf.version);
-  await t.throwsAsync(kbqa.workflows.update(wf.id, { name: 'stale', graph: wf.graph }, { ifMatch: wf.version - 1 }), { instanceOf: ConflictError });
-  t.true((await kbqa.workflows.validate(wf.graph)).valid);
-  const question = 'How long is a Zephyr-9 blade?';
-  const run = await kbqa.runWorkflow(wf.id, { question }, { version: 'published' });
-  t.is(run.workflow_version, wf.version);
-  const trace = await kbqa.workflows.trace(run.id);
-  t.deepEqual(trace.data.map((a) => a.node_id), ['start', 'retrieve', 'llm', 'answer']);
-  t.is((await kbqa.workflows.listRuns(wf.id)).data[0]!.id, run.id);
-  const retrieve = await kbqa.workflows.runNode(wf.id, 'retrieve', { start: { question } });
-  t.is(retrieve.status, 'succeeded');
-  const again = await kbqa.runWorkflow(wf.id, {}, { from: { run_id: run.id, node_id: 'llm' } });
-  t.is(again.outputs!.answer, run.outputs!.answer);
-  t.is((await kbqa.workflows.trace(again.id)).data[0]!.reused_from, run.id);
-});
-
 test.serial('errors: a bad key and an unknown knowledge base, typed and carrying the API error body', async (t) => {
   const stranger = new Kbqa({ baseUrl: `${server.url}/v1/`, apiKey: 'kbqa-not-a-real-key', maxRetries: 0 });
   const denied = await t.throwsAsync(stranger.query(state.kbId, 'Anything?'), { instanceOf: AuthenticationError });
