@@ -30,6 +30,8 @@ export type PythonSubscriber = {
   lines(): string[];
   stderr(): string;
   waitFor(condition: (lines: string[]) => boolean, what: string, timeoutMs: number): Promise<void>;
+  /** Its exit, once a limit it was given (--max-messages, --timeout) stopped it. */
+  finished(): Promise<SubscriberRun>;
   /** SIGTERM (the subscriber leaves its group and prints its summary), then its exit. */
   stop(): Promise<SubscriberRun>;
 };
@@ -57,10 +59,10 @@ export function startPythonSubscriber(python: string, args: string[]): PythonSub
         await new Promise((r) => setTimeout(r, 50));
       }
     },
+    finished: async () => ({ code: await exited, stdout, stderr }),
     async stop() {
       if (!ended) child.kill('SIGTERM');
-      const code = await exited;
-      return { code, stdout, stderr };
+      return { code: await exited, stdout, stderr };
     },
   };
 }

@@ -1,9 +1,17 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { encodeEvent, type OutgoingMessage } from '../../src/adapters/kafka/messages.ts';
+import { ensureTopics } from '../../src/adapters/kafka/producer.ts';
+import { parseRecordedEvent } from '../../schemas/events/recorded.ts';
+import { JSON_SCHEMA_DIR } from '../../scripts/generate-json-schemas.ts';
 import { settledDocument, uploadFiles } from '../helpers/documents.ts';
 import { startMixedProfileServer } from '../helpers/mixed-profile.ts';
 import { startPythonSubscriber, subscriberPython } from '../helpers/python-subscriber.ts';
 import { withService } from '../helpers/services.ts';
+import { tempDir } from '../helpers/temp.ts';
 
 /**
  * A downstream system in another language: examples/python-subscriber (confluent-kafka) reads the
@@ -21,6 +29,7 @@ const FILES = [
 const LIFECYCLE = [/^uploaded$/, /^parsing$/, /^parsed \(\d+ chunks?\)$/, /^ready$/];
 
 withService(test, title, ['KAFKA_BROKERS'], (env) => {
+  const brokers = env.KAFKA_BROKERS!;
   const found = subscriberPython();
   if ('missing' in found) {
     test.skip(`${title} (skipped: ${found.missing})`, () => {});
@@ -29,7 +38,6 @@ withService(test, title, ['KAFKA_BROKERS'], (env) => {
   }
   test('prints each uploaded document’s lifecycle in order, ending ready, with no message failing its schema', async (t) => {
     t.timeout(240_000);
-    const brokers = env.KAFKA_BROKERS!;
     const server = await startMixedProfileServer(brokers, { KAFKA_TOPIC_PARTITIONS: '3' });
     // Its own group, from the beginning: the topic may also hold other tests' documents, which it checks too.
     const subscriber = startPythonSubscriber(found.python, ['--brokers', brokers, '--group', `python-subscriber-test-${randomUUID()}`, '--from-beginning', '--timeout', '200']);
@@ -62,4 +70,81 @@ withService(test, title, ['KAFKA_BROKERS'], (env) => {
       await server.close();
     }
   });
+
+  test('reports and counts each message that fails its schema, and goes on', async (t) => {
+    t.timeout(120_000);
+    // A topic of its own, named as the documents topic in a copy of schemas/json, so nothing
+    // malformed reaches the contract's topics (and the service's groups) on the shared broker.
+    const topic = `kbqa-test.python-subscriber-${randomUUID().slice(0, 8)}`;
+    const schemas = tempDir('kbqa-schemas-');
+    cpSync(JSON_SCHEMA_DIR, schemas.path, { recursive: true });
+    const index = JSON.parse(readFileSync(join(schemas.path, 'index.json'), 'utf8'));
+    index.topics = { [topic]: index.topics['kbqa.document'] };
+    writeFileSync(join(schemas.path, 'index.json'), JSON.stringify(index));
+    const kafka = new Kafka({ clientId: 'kbqa-test-python-subscriber', brokers: brokers.split(','), logLevel: logLevel.ERROR });
+    const admin = kafka.admin();
+    const producer = kafka.producer();
+    await admin.connect();
+    try {
+      await ensureTopics(admin, { partitions: 1, replicationFactor: 1, topics: { ofStream: () => topic, forEventTypes: () => [topic], deadLetter: topic, all: [topic] } });
+      await producer.connect();
+      const { valid, invalid } = fixtureMessages(topic);
+      await producer.send({ topic, messages: [valid, valid, ...invalid] });
+      const run = await startPythonSubscriber(found.python, ['--brokers', brokers, '--group', `python-subscriber-test-${randomUUID()}`, '--from-beginning', '--schemas', schemas.path, '--max-messages', String(2 + invalid.length), '--timeout', '90']).finished();
+
+      t.deepEqual(run.stdout.trim().split('\n'), [`${valid.key.slice('document-'.length)} uploaded`], 'the valid event once: its redelivery is a duplicate');
+      t.regex(run.stderr, /summary: 6 messages, 1 events, 1 duplicates, 4 invalid/);
+      const reports = run.stderr.split('\n').filter((line) => line.startsWith(`invalid ${topic}[0]@`));
+      t.is(reports.length, invalid.length, run.stderr);
+      t.regex(reports[0]!, /data\/sha256: 'not-a-hash' does not match/);
+      t.regex(reports[1]!, /header kbqa-event-type is missing/);
+      t.regex(reports[2]!, /the value is not JSON/);
+      t.regex(reports[3]!, /the key 'document-doc_someone_else' is not the stream id/);
+      t.is(run.code, 1, 'the exit status says some message failed');
+    } finally {
+      await producer.disconnect();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+      await admin.disconnect();
+      schemas.remove();
+    }
+  });
 });
+
+/** One DocumentUploaded as the relay encodes it, and four ways a message can break the contract. */
+function fixtureMessages(topic: string): { valid: OutgoingMessage; invalid: OutgoingMessage[] } {
+  const documentId = `doc_${randomUUID().replaceAll('-', '')}`;
+  const parsed = parseRecordedEvent({
+    id: randomUUID(),
+    type: 'DocumentUploaded',
+    streamId: `document-${documentId}`,
+    revision: 0,
+    position: 1n,
+    data: {
+      document_id: documentId,
+      knowledge_base_id: 'kb_downstream',
+      workspace_id: 'default',
+      name: 'tides.md',
+      media_type: 'text/markdown',
+      size_bytes: 78,
+      sha256: 'c8996810f0f01758140da57a689eca512c8b6741c5349732e7773f5f7d568a6c',
+      metadata: {},
+      chunking: { max_tokens: 512, overlap_tokens: 64 },
+      uploaded_at: '2026-11-28T12:00:00.000Z',
+    },
+    metadata: { schemaVersion: 1 },
+    recordedAt: '2026-11-28T12:00:00.000Z',
+  });
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const valid = encodeEvent(parsed.event, topic);
+  const value = JSON.parse(valid.value);
+  const { 'kbqa-event-type': _, ...untyped } = valid.headers;
+  return {
+    valid,
+    invalid: [
+      { ...valid, value: JSON.stringify({ ...value, data: { ...value.data, sha256: 'not-a-hash' } }) },
+      { ...valid, headers: untyped },
+      { ...valid, value: 'not json' },
+      { ...valid, key: 'document-doc_someone_else' },
+    ],
+  };
+}
