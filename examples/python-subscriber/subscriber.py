@@ -103,7 +103,11 @@ def consume(consumer, contract: Contract, counts: Counts, until) -> None:
             counts.events += 1
             event = checked.event
             print(lifecycles.record(event["data"].get("document_id", event["streamId"]), event["type"], event["data"]))
-        consumer.store_offsets(message=message)
+        try:
+            consumer.store_offsets(message=message)
+        except KafkaException as error:
+            # Its partition went to another member meanwhile: that member reads it again (at least once).
+            print(f"kafka: offset not stored: {error}", file=sys.stderr, flush=True)
 
 
 def on_assign(from_beginning: bool):
