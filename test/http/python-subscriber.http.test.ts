@@ -1,17 +1,13 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { encodeEvent, type OutgoingMessage } from '../../src/adapters/kafka/messages.ts';
 import { ensureTopics } from '../../src/adapters/kafka/producer.ts';
-import { parseRecordedEvent } from '../../schemas/events/recorded.ts';
-import { JSON_SCHEMA_DIR } from '../../scripts/generate-json-schemas.ts';
 import { settledDocument, uploadFiles } from '../helpers/documents.ts';
+import { documentLifecycle, schemasNamingDocumentsTopic } from '../helpers/document-topic-fixtures.ts';
 import { startMixedProfileServer } from '../helpers/mixed-profile.ts';
 import { startPythonSubscriber, subscriberPython } from '../helpers/python-subscriber.ts';
 import { withService } from '../helpers/services.ts';
-import { tempDir } from '../helpers/temp.ts';
 
 /**
  * A downstream system in another language: examples/python-subscriber (confluent-kafka) reads the
@@ -73,14 +69,9 @@ withService(test, title, ['KAFKA_BROKERS'], (env) => {
 
   test('reports and counts each message that fails its schema, and goes on', async (t) => {
     t.timeout(120_000);
-    // A topic of its own, named as the documents topic in a copy of schemas/json, so nothing
-    // malformed reaches the contract's topics (and the service's groups) on the shared broker.
+    // A topic of its own: nothing malformed reaches the contract's topics and the service's groups.
     const topic = `kbqa-test.python-subscriber-${randomUUID().slice(0, 8)}`;
-    const schemas = tempDir('kbqa-schemas-');
-    cpSync(JSON_SCHEMA_DIR, schemas.path, { recursive: true });
-    const index = JSON.parse(readFileSync(join(schemas.path, 'index.json'), 'utf8'));
-    index.topics = { [topic]: index.topics['kbqa.document'] };
-    writeFileSync(join(schemas.path, 'index.json'), JSON.stringify(index));
+    const schemas = schemasNamingDocumentsTopic(topic);
     const kafka = new Kafka({ clientId: 'kbqa-test-python-subscriber', brokers: brokers.split(','), logLevel: logLevel.ERROR });
     const admin = kafka.admin();
     const producer = kafka.producer();
@@ -112,30 +103,7 @@ withService(test, title, ['KAFKA_BROKERS'], (env) => {
 
 /** One DocumentUploaded as the relay encodes it, and four ways a message can break the contract. */
 function fixtureMessages(topic: string): { valid: OutgoingMessage; invalid: OutgoingMessage[] } {
-  const documentId = `doc_${randomUUID().replaceAll('-', '')}`;
-  const parsed = parseRecordedEvent({
-    id: randomUUID(),
-    type: 'DocumentUploaded',
-    streamId: `document-${documentId}`,
-    revision: 0,
-    position: 1n,
-    data: {
-      document_id: documentId,
-      knowledge_base_id: 'kb_downstream',
-      workspace_id: 'default',
-      name: 'tides.md',
-      media_type: 'text/markdown',
-      size_bytes: 78,
-      sha256: 'c8996810f0f01758140da57a689eca512c8b6741c5349732e7773f5f7d568a6c',
-      metadata: {},
-      chunking: { max_tokens: 512, overlap_tokens: 64 },
-      uploaded_at: '2026-11-28T12:00:00.000Z',
-    },
-    metadata: { schemaVersion: 1 },
-    recordedAt: '2026-11-28T12:00:00.000Z',
-  });
-  if (!parsed.ok) throw new Error(parsed.problem);
-  const valid = encodeEvent(parsed.event, topic);
+  const valid = encodeEvent(documentLifecycle(`doc_${randomUUID().replaceAll('-', '')}`)[0]!, topic);
   const value = JSON.parse(valid.value);
   const { 'kbqa-event-type': _, ...untyped } = valid.headers;
   return {
