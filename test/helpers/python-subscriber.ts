@@ -14,7 +14,7 @@ const SETUP = 'python3 -m venv .venv && .venv/bin/pip install -r examples/python
 export function subscriberPython(): { python: string } | { missing: string } {
   const venv = join(repoRoot, '.venv', 'bin', 'python');
   const python = process.env.KBQA_PYTHON || (existsSync(venv) ? venv : 'python3');
-  const probe = spawnSync(python, ['-c', 'import confluent_kafka, jsonschema, referencing'], { encoding: 'utf8' });
+  const probe = spawnSync(python, ['-c', 'import confluent_kafka, jsonschema'], { encoding: 'utf8' });
   if (probe.error) return { missing: `${python} cannot run (${probe.error.message}); set KBQA_PYTHON or run: ${SETUP}` };
   if (probe.status !== 0) {
     const why = probe.stderr.trim().split('\n').at(-1) ?? `exit ${probe.status}`;
