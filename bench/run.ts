@@ -3,6 +3,7 @@
 //   npm run bench -- append       only the named ones: append, command_shell, replay, http_models
 //   npm run bench -- kafka_messages projector_streams kb_totals   the costs the distributed profile adds
 //   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
+//   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
@@ -37,6 +38,7 @@ import { vectorIndexBench } from './vector-index.bench.ts';
 import { vectorPrefilterBench } from './vector-prefilter.bench.ts';
 import { xquadRetrievalBench } from './xquad-retrieval.ts';
 import { manyKbsMemoryBench } from './many-kbs-memory.bench.ts';
+import { pythonSubscriberBench } from './python-subscriber.bench.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
 const BENCHES = {
@@ -77,6 +79,7 @@ const BENCHES = {
   console_first_token: consoleFirstTokenBench,
   console: consoleBench,
   console_canvas: consoleCanvasBench,
+  python_subscriber: pythonSubscriberBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

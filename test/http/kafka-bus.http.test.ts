@@ -1,6 +1,6 @@
 import test from 'ava';
 import { withService } from '../helpers/services.ts';
-import { startServer } from '../helpers/server.ts';
+import { startMixedProfileServer } from '../helpers/mixed-profile.ts';
 import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
 
 /**
@@ -11,7 +11,7 @@ import { sampleKnowledgeBase } from '../helpers/knowledge-base.ts';
 withService(test, 'mixed profile (embedded store, Kafka bus)', ['KAFKA_BROKERS'], (env) => {
   test('uploads reach ready through the Kafka bus, and a search finds them', async (t) => {
     t.timeout(180_000);
-    const server = await startServer({ KAFKA_BROKERS: env.KAFKA_BROKERS!, KAFKA_TOPIC_PARTITIONS: '3' });
+    const server = await startMixedProfileServer(env.KAFKA_BROKERS!, { KAFKA_TOPIC_PARTITIONS: '3' });
     try {
       const { kbId, docs } = await sampleKnowledgeBase(server);
       const { body } = await server.call('POST', `/v1/knowledge-bases/${kbId}/search`, { json: { query: 'lava lake on Ross Island', top_k: 3 } });

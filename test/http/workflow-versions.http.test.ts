@@ -88,10 +88,14 @@ test('validate reports every fault at once, each on its node, before anything is
   const schema = (await server.call('POST', '/v1/workflows/validate', { json: { graph: badConfig } })).body;
   t.is(schema.errors[0].node_id, 'retrieve');
   t.regex(schema.errors[0].param, /^graph\.nodes\.retrieve\./);
-  // What exists only on the server: a knowledge base that is not there.
-  const elsewhere = knowledgeQaGraph('kb_missing');
-  const missing = (await server.call('POST', '/v1/workflows/validate', { json: { graph: elsewhere } })).body;
-  t.deepEqual(missing.errors.map((e: { node_id: string; code: string }) => [e.node_id, e.code]), [['retrieve', 'knowledge_base_not_found']]);
+  // What exists only on the server: a model that is not there is a fault; a knowledge base that is
+  // not there answers 404 as saving does (the access rule of every route), naming the node's field.
+  const noModel = { ...graph, nodes: graph.nodes.map((node) => (node.id === 'llm' ? { ...node, config: { ...node.config, model: 'no-such-model' } } : node)) };
+  const model = (await server.call('POST', '/v1/workflows/validate', { json: { graph: noModel } })).body;
+  t.deepEqual(model.errors.map((e: { node_id: string; code: string }) => [e.node_id, e.code]), [['llm', 'model_not_found']]);
+  const missing = await server.call('POST', '/v1/workflows/validate', { json: { graph: knowledgeQaGraph('kb_missing') } });
+  t.is(missing.status, 404);
+  t.is(missing.body.error.param, 'graph.nodes.retrieve.config.knowledge_base_id');
   t.is((await server.call('GET', '/v1/workflows')).body.data.length, 0, 'nothing saved');
 });
 

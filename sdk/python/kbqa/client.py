@@ -87,9 +87,11 @@ class Kbqa:
         mode: str = "blocking",
         on_event: Optional[Callable[[ServerEvent], None]] = None,
         idempotency_key: Union[str, bool, None] = None,
+        version: Union[str, int, None] = None,
+        from_node: Optional[Dict[str, str]] = None,
     ) -> WorkflowRun:
-        """Runs a workflow with its inputs and returns the run (see ``Workflows.run`` for the modes)."""
-        return self.workflows.run(workflow_id, inputs, mode=mode, on_event=on_event, idempotency_key=idempotency_key)
+        """Runs a workflow with its inputs and returns the run (see ``Workflows.run`` for the modes, ``version`` and ``from_node``)."""
+        return self.workflows.run(workflow_id, inputs, mode=mode, on_event=on_event, idempotency_key=idempotency_key, version=version, from_node=from_node)
 
     def search(
         self,

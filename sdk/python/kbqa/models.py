@@ -243,6 +243,9 @@ class Workflow(_Result):
     description: Optional[str]
     graph: Dict[str, Any]
     version: int
+    """The draft's version: each save adds one."""
+    published_version: Optional[int]
+    """The version runs take unless they name one; None until published (then the draft runs)."""
     created_at: str
     updated_at: str
     raw: Dict[str, Any] = _raw()

@@ -243,6 +243,22 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(NotFoundError):
             self.client.chat.feedback("chatcmpl-missing", "up")
 
+    def test_workflow_debugger(self) -> None:
+        wf = self.client.workflows.create("QA", template="knowledge-qa", knowledge_base_id=self.kb.id)
+        self.assertEqual(self.client.workflows.publish(wf.id).published_version, 1)
+        self.client.workflows.update(wf.id, name="QA 2", graph=wf.graph, if_match=1)
+        with self.assertRaises(ConflictError):
+            self.client.workflows.update(wf.id, name="stale", graph=wf.graph, if_match=1)
+        self.assertEqual([v["version"] for v in self.client.workflows.versions(wf.id)], [2, 1])
+        self.assertTrue(self.client.workflows.validate(wf.graph)["valid"])
+        run = self.client.run_workflow(wf.id, {"question": BLADE}, version="draft")
+        self.assertEqual(run.workflow_version, 2)
+        self.assertEqual([a["node_id"] for a in self.client.workflows.trace(run.id)], ["start", "retrieve", "llm", "answer"])
+        self.assertEqual(self.client.workflows.list_runs(wf.id).data[0].id, run.id)
+        self.assertEqual(self.client.workflows.run_node(wf.id, "retrieve", {"start": {"question": BLADE}})["status"], "succeeded")
+        again = self.client.run_workflow(wf.id, version="draft", from_node={"run_id": run.id, "node_id": "llm"})
+        self.assertEqual(again.outputs, run.outputs)
+
     def test_run_workflow_blocking_async_and_streaming(self) -> None:
         wf = self.client.workflows.create("QA", template="knowledge-qa", knowledge_base_id=self.kb.id)
         self.assertIn(wf.id, [w.id for w in self.client.workflows.list().data])

@@ -143,6 +143,12 @@ export type CreateWorkflow =
   | (WorkflowFields & { graph: WorkflowGraph })
   | (WorkflowFields & { template: 'knowledge-qa'; knowledge_base_id: string; model?: string });
 export type ReplaceWorkflow = WorkflowFields & { graph: WorkflowGraph };
+export type WorkflowVersion = Omit<Answer<'listWorkflowVersions'>['data'][number], 'graph'> & { graph: WorkflowGraph };
+export type WorkflowValidation = Answer<'validateWorkflow'>;
+export type WorkflowTrace = Answer<'getWorkflowRunTrace'>;
+export type WorkflowNodeRun = Answer<'runWorkflowNode'>;
+/** Which version runs: the draft, the published one, or a number (by default the published one, else the draft). */
+export type WorkflowVersionRequest = 'draft' | 'published' | number;
 
 export type WorkflowRunStatus = WorkflowRun['status'];
 export type ResponseMode = NonNullable<Body<'runWorkflow'>['response_mode']>;

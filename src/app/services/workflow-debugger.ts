@@ -62,7 +62,7 @@ export function createWorkflowDebugger({ ctx, workflows, engine }: { ctx: AppCon
       };
     },
 
-    /** Every fault of a graph, each on its node: the schema's, the graph's, then the first model or knowledge base it cannot use. */
+    /** Every fault of a graph, each on its node: the schema's, the graph's, then the first model it names that is not here. */
     async validate(principal: Principal, graph: unknown) {
       const problems = await problemsOf(principal, graph);
       return { object: 'workflow_validation' as const, valid: problems.length === 0, errors: problems };
@@ -81,7 +81,9 @@ export function createWorkflowDebugger({ ctx, workflows, engine }: { ctx: AppCon
     try {
       await workflows.checkReferences(principal, parsed.data);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      // A knowledge base the key may not use, or that is not there, answers as saving would (403,
+      // 404): the same rule on every route. What the client can fix in the graph is a fault.
+      if (!(error instanceof ApiError) || error.status !== 400) throw error;
       const param = error.param ?? 'graph';
       faults.push({ node_id: /^graph\.nodes\.([^.]+)/.exec(param)?.[1] ?? null, code: error.code, message: error.message, param });
     }

@@ -144,7 +144,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
     const again = fromNodeOn(graph, from.node_id);
     const inGraph = new Set(graph.nodes.map((node) => node.id));
     const nodeIds = earlier.node_runs.filter((n) => n.status === 'succeeded' && inGraph.has(n.node_id) && !again.has(n.node_id)).map((n) => n.node_id);
-    return { runId: earlier.id, nodeIds, inputs: earlier.inputs };
+    return { runId: earlier.id, nodeIds, inputs: earlier.inputs, knowledgeBaseIds: (await knowledgeBasesOfRun(earlier)) ?? [] };
   }
 
   /** The workflow's stream, for what the read model keeps only the latest of (versions). */
@@ -263,7 +263,8 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
           inputs: checked.values,
           response_mode: input.mode,
           // Its outputs are built from what its nodes retrieve: the run's provenance (provenance.ts).
-          knowledge_base_ids: provenanceOf(knowledgeBasesOf(graph)),
+          // A run from a node also carries what the outputs it reuses were built from.
+          knowledge_base_ids: provenanceOf([...knowledgeBasesOf(graph), ...(reuse?.knowledgeBaseIds ?? [])]),
           ...(reuse && { reuse: { run_id: reuse.runId, node_ids: reuse.nodeIds } }),
         },
         metadata: commandMetadata(ctx, principal.keyId),

@@ -111,6 +111,7 @@ export function workflowRunRoutes(deps: WorkflowRunRouteDeps) {
       path: '/v1/workflow-runs/:run_id/events',
       summary: 'Follow a run: its node events so far, then as they happen, then the finished run',
       tag,
+      operationId: 'followWorkflowRun',
       scope: 'read',
       eventStream: 'The run’s node events (`event:` NodeRunStarted, NodeRunSucceeded, NodeRunFailed …) from its start, then `event: workflow_run` with the finished run.',
       handle: async ({ ctx, principal, params, requestId }) => {
@@ -125,6 +126,7 @@ export function workflowRunRoutes(deps: WorkflowRunRouteDeps) {
       path: '/v1/workflows/:workflow_id/nodes/:node_id/run',
       summary: 'Run one node alone (the draft’s, or `version`’s) with the outputs of the nodes it references given as inputs; nothing is recorded',
       tag,
+      operationId: 'runWorkflowNode',
       scope: 'write',
       load: 'run',
       body: RunNodeBody,

@@ -87,6 +87,7 @@ export function workflowRoutes({ workflows, debugger: debug }: WorkflowRouteDeps
       path: '/v1/workflows/validate',
       summary: 'Check a graph without saving it: every fault at once, each on the node at fault',
       tag,
+      operationId: 'validateWorkflow',
       scope: 'read',
       body: ValidateWorkflowBody,
       response: WorkflowValidation,

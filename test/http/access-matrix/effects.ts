@@ -130,6 +130,17 @@ export const DERIVATIONS: Record<string, Derivation> = {
     const run = await post(w, `/v1/workflows/${wf.id}/run`, { inputs: { question: QUESTION } });
     return { method: 'GET', path: `/v1/workflow-runs/${run.id}` };
   },
+  'POST /v1/workflows/{workflow_id}/run run_id: the run from a node': async (w, source, searched) => {
+    // The earlier run retrieved from the source; the draft now retrieves from the searched base,
+    // but a run from the model's node reuses the source's passages: it carries both.
+    const wf = await post(w, '/v1/workflows', { name: 'derived', template: 'knowledge-qa', knowledge_base_id: source.id });
+    const earlier = await post(w, `/v1/workflows/${wf.id}/run`, { inputs: { question: QUESTION } });
+    const graph = { ...wf.graph, nodes: wf.graph.nodes.map((n: { id: string; config: object }) => (n.id === 'retrieve' ? { ...n, config: { ...n.config, knowledge_base_id: searched.id } } : n)) };
+    const { status } = await w.server.call('PUT', `/v1/workflows/${wf.id}`, { json: { name: 'derived', graph } });
+    if (status !== 200) throw new Error(`PUT the derived workflow: ${status}`);
+    const run = await post(w, `/v1/workflows/${wf.id}/run`, { version: 'draft', from: { run_id: earlier.id, node_id: 'llm' } });
+    return { method: 'GET', path: `/v1/workflow-runs/${run.id}` };
+  },
 };
 
 /**
@@ -137,6 +148,7 @@ export const DERIVATIONS: Record<string, Derivation> = {
  * or why it is not one. A new field that matches ITEM_FIELD fails the matrix until it is listed.
  */
 export const ITEM_FIELDS: Record<string, string> = {
+  'POST /v1/workflows/{workflow_id}/run run_id': 'derivation',
   'POST /v1/responses previous_response_id': 'derivation',
   'POST /v1/responses item_reference': 'derivation',
   'POST /v1/responses conversation': 'derivation',

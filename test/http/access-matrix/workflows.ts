@@ -1,3 +1,4 @@
+import { knowledgeQaGraph } from '../../../src/domain/workflow/knowledge-qa.ts';
 import { type Recipe, QUESTION } from './recipe.ts';
 
 /** The access matrix's recipes for the workflows capability's routes (see recipe.ts for what a recipe says). */
@@ -28,5 +29,19 @@ export const recipes: Record<string, Recipe[]> = {
       request: (t) => ({ method: 'POST', path: `/v1/workflows/${t.kb.workflowId}/run`, json: { inputs: { question: QUESTION }, response_mode: mode } }),
     }),
   ),
+  'POST /v1/workflows/{workflow_id}/publish': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'POST', path: `/v1/workflows/${t.kb.workflowId}/publish` }) }],
+  'GET /v1/workflows/{workflow_id}/versions': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflows/${t.kb.workflowId}/versions` }) }],
+  'POST /v1/workflows/validate': [{ via: 'kb', ok: 200, request: (t) => ({ method: 'POST', path: '/v1/workflows/validate', json: { graph: knowledgeQaGraph(t.kb.id) } }) }],
+  'GET /v1/workflows/{workflow_id}/runs': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflows/${t.kb.workflowId}/runs` }) }],
+  'POST /v1/workflows/{workflow_id}/nodes/{node_id}/run': [
+    {
+      via: 'owned',
+      ok: 200,
+      reveals: true,
+      request: (t) => ({ method: 'POST', path: `/v1/workflows/${t.kb.workflowId}/nodes/retrieve/run`, json: { inputs: { start: { question: QUESTION } } } }),
+    },
+  ],
+  'GET /v1/workflow-runs/{run_id}/trace': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflow-runs/${t.kb.runId}/trace` }) }],
+  'GET /v1/workflow-runs/{run_id}/events': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflow-runs/${t.kb.runId}/events` }) }],
   'GET /v1/workflow-runs/{run_id}': [{ via: 'owned', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `/v1/workflow-runs/${t.kb.runId}` }) }],
 };

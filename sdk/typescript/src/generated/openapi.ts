@@ -644,7 +644,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Check a graph without saving it: every fault at once, each on the node at fault */
-        post: operations["createWorkflowsValidate"];
+        post: operations["validateWorkflow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -727,7 +727,7 @@ export interface paths {
             cookie?: never;
         };
         /** Follow a run: its node events so far, then as they happen, then the finished run */
-        get: operations["listWorkflowRunEvents"];
+        get: operations["followWorkflowRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -746,7 +746,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Run one node alone (the draft’s, or `version`’s) with the outputs of the nodes it references given as inputs; nothing is recorded */
-        post: operations["runNode"];
+        post: operations["runWorkflowNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5382,9 +5382,11 @@ export interface operations {
                         }[];
                     };
                     /** @enum {string} */
-                    template?: "knowledge-qa" | "intent-routing";
+                    template?: "knowledge-qa" | "intent-routing" | "http-lookup" | "summarise-each";
                     knowledge_base_id?: string;
                     knowledge_base_ids?: string[];
+                    /** Format: uri */
+                    lookup_url?: string;
                     model?: string;
                 };
             };
@@ -6908,7 +6910,7 @@ export interface operations {
             default: components["responses"]["ServerError"];
         };
     };
-    createWorkflowsValidate: {
+    validateWorkflow: {
         parameters: {
             query?: never;
             header?: never;
@@ -7238,7 +7240,7 @@ export interface operations {
             default: components["responses"]["ServerError"];
         };
     };
-    listWorkflowRunEvents: {
+    followWorkflowRun: {
         parameters: {
             query?: never;
             header?: never;
@@ -7266,7 +7268,7 @@ export interface operations {
             default: components["responses"]["ServerError"];
         };
     };
-    runNode: {
+    runWorkflowNode: {
         parameters: {
             query?: never;
             header?: never;

@@ -3,7 +3,23 @@ import type { Transport } from '../http.ts';
 import { newIdempotencyKey } from '../idempotency.ts';
 import { sleep } from '../retry.ts';
 import { readJsonEvents } from '../sse.ts';
-import type { CreateWorkflow, Deleted, ListParams, Page, ReplaceWorkflow, ResponseMode, ServerEvent, Workflow, WorkflowRun } from '../types.ts';
+import type {
+  CreateWorkflow,
+  Deleted,
+  ListParams,
+  Page,
+  ReplaceWorkflow,
+  ResponseMode,
+  ServerEvent,
+  Workflow,
+  WorkflowGraph,
+  WorkflowNodeRun,
+  WorkflowRun,
+  WorkflowTrace,
+  WorkflowValidation,
+  WorkflowVersion,
+  WorkflowVersionRequest,
+} from '../types.ts';
 
 export type RunOptions = {
   /**
@@ -15,6 +31,10 @@ export type RunOptions = {
   onEvent?: (event: ServerEvent) => void;
   /** Sent as `Idempotency-Key` (a retry then returns the first run). A fresh one per call by default; `false` sends none. */
   idempotencyKey?: string | false;
+  /** Which version runs (by default the published one, else the draft). */
+  version?: WorkflowVersionRequest;
+  /** Run again from a node of an earlier run: the nodes before it reuse what they recorded there. */
+  from?: { run_id: string; node_id: string };
   signal?: AbortSignal;
 };
 
@@ -22,6 +42,8 @@ export type WaitForRunOptions = { timeoutMs?: number; pollMs?: number; signal?: 
 
 const finished = (run: WorkflowRun) => run.status === 'succeeded' || run.status === 'failed';
 const path = (id: string) => `/workflows/${encodeURIComponent(id)}`;
+
+const runChoices = ({ version, from }: Pick<RunOptions, 'version' | 'from'>) => ({ ...(version !== undefined && { version }), ...(from && { from }) });
 
 export function workflowsResource(t: Transport) {
   const headers = (key: string | false | undefined): Record<string, string> => (key === false ? {} : { 'idempotency-key': key ?? newIdempotencyKey() });
@@ -38,9 +60,37 @@ export function workflowsResource(t: Transport) {
     async get(id: string, options: { signal?: AbortSignal } = {}): Promise<Workflow> {
       return (await t.json<Workflow>({ method: 'GET', path: path(id), signal: options.signal })).body;
     },
-    /** Replaces name, description and graph: a new version (runs already started keep theirs). */
-    async update(id: string, body: ReplaceWorkflow, options: { signal?: AbortSignal } = {}): Promise<Workflow> {
-      return (await t.json<Workflow>({ method: 'PUT', path: path(id), json: body, signal: options.signal })).body;
+    /**
+     * Replaces name, description and graph: a new draft version (runs already started keep theirs).
+     * `ifMatch`: the version edited; a save made since is refused (409 concurrent_modification).
+     */
+    async update(id: string, body: ReplaceWorkflow, options: { ifMatch?: number; signal?: AbortSignal } = {}): Promise<Workflow> {
+      const headers = options.ifMatch === undefined ? undefined : { 'if-match': `"${options.ifMatch}"` };
+      return (await t.json<Workflow>({ method: 'PUT', path: path(id), json: body, headers, signal: options.signal })).body;
+    },
+    /** The draft becomes the version runs and agents take by default. */
+    async publish(id: string, options: { signal?: AbortSignal } = {}): Promise<Workflow> {
+      return (await t.json<Workflow>({ method: 'POST', path: `${path(id)}/publish`, signal: options.signal })).body;
+    },
+    async versions(id: string, options: { signal?: AbortSignal } = {}): Promise<{ object: 'list'; data: WorkflowVersion[] }> {
+      return (await t.json<{ object: 'list'; data: WorkflowVersion[] }>({ method: 'GET', path: `${path(id)}/versions`, signal: options.signal })).body;
+    },
+    /** Every fault of a graph at once, each on its node, without saving it. */
+    async validate(graph: WorkflowGraph, options: { signal?: AbortSignal } = {}): Promise<WorkflowValidation> {
+      return (await t.json<WorkflowValidation>({ method: 'POST', path: '/workflows/validate', json: { graph }, signal: options.signal })).body;
+    },
+    async listRuns(id: string, params: ListParams & { signal?: AbortSignal } = {}): Promise<Page<WorkflowRun>> {
+      const { signal, ...query } = params;
+      return (await t.json<Page<WorkflowRun>>({ method: 'GET', path: `${path(id)}/runs`, query, signal })).body;
+    },
+    /** Every node attempt of a run in order: inputs, outputs, time and error. */
+    async trace(runId: string, options: { signal?: AbortSignal } = {}): Promise<WorkflowTrace> {
+      return (await t.json<WorkflowTrace>({ method: 'GET', path: `/workflow-runs/${encodeURIComponent(runId)}/trace`, signal: options.signal })).body;
+    },
+    /** One node alone, given the outputs of the nodes it references (`{node_id: {field: value}}`); nothing is recorded. */
+    async runNode(id: string, nodeId: string, inputs: Record<string, Record<string, unknown>>, options: { version?: WorkflowVersionRequest; signal?: AbortSignal } = {}): Promise<WorkflowNodeRun> {
+      const json = { inputs, ...(options.version !== undefined && { version: options.version }) };
+      return (await t.json<WorkflowNodeRun>({ method: 'POST', path: `${path(id)}/nodes/${encodeURIComponent(nodeId)}/run`, json, signal: options.signal })).body;
     },
     async delete(id: string, options: { signal?: AbortSignal } = {}): Promise<Deleted> {
       return (await t.json<Deleted>({ method: 'DELETE', path: path(id), signal: options.signal })).body;
@@ -60,7 +110,7 @@ export function workflowsResource(t: Transport) {
     },
     /** The run's node events as the server records them, ending with `{event: 'workflow_run', data: <the run>}`. */
     async *stream(id: string, inputs: Record<string, unknown>, options: Omit<RunOptions, 'mode' | 'onEvent'> = {}): AsyncGenerator<ServerEvent> {
-      const json = { inputs, response_mode: 'streaming' };
+      const json = { inputs, response_mode: 'streaming', ...runChoices(options) };
       const body = await t.stream({ method: 'POST', path: `${path(id)}/run`, json, headers: headers(options.idempotencyKey), signal: options.signal });
       for await (const event of readJsonEvents(body)) {
         if (event.event === 'error') throw apiError(500, event.data);
@@ -77,7 +127,7 @@ export function workflowsResource(t: Transport) {
         }
         throw new APIConnectionError('The run stream ended before the run.');
       }
-      const json = { inputs, response_mode: mode };
+      const json = { inputs, response_mode: mode, ...runChoices(options) };
       const { body: run } = await t.json<WorkflowRun>({ method: 'POST', path: `${path(id)}/run`, json, headers: headers(options.idempotencyKey), signal: options.signal });
       return mode === 'blocking' && !finished(run) ? resource.waitForRun(run.id, { signal: options.signal }) : run;
     },
