@@ -1,8 +1,6 @@
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import test from 'ava';
 import type { Locator, Page } from 'playwright-core';
-import { closeConsoleBrowser, consoleBrowserForTests, openConsole, SCREENSHOTS } from '../helpers/console-browser.ts';
+import { closeConsoleBrowser, consoleBrowserForTests, openConsole } from '../helpers/console-browser.ts';
 import { settledDocument, uploadFiles } from '../helpers/documents.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -120,7 +118,6 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
 
   t.deepEqual(await c.accessibilityViolations(), []);
   await c.screenshot('workflow-canvas');
-  copyFileSync(join(SCREENSHOTS, 'workflow-canvas.png'), join(process.cwd(), 'docs', 'images', 'console-workflow-canvas.png'));
   t.deepEqual(c.cspViolations, []);
   t.deepEqual(c.pageErrors, []);
 });
