@@ -11,12 +11,16 @@ import { zip, type ZipEntry } from '../unit/parsing-fixtures.ts';
  * footnotes at its foot), and returns the page of every paragraph it wrote: the rendered breaks
  * of the first essays are put where that layout broke pages, so they agree with the truth.
  */
-export type JournalParagraph = { text: string; page: number; rendered: boolean; title: boolean };
+export type JournalParagraph = { text: string; page: number; laidOut: boolean; title: boolean };
 export type Journal = { docx: Buffer; paragraphs: JournalParagraph[]; pages: number };
 export type JournalOptions = { essays?: number; renderedEssays?: number; seed?: number };
 
 /** Characters a page holds (two columns of 11 pt on A4), footnotes included. */
 const PAGE_CHARS = 3600;
+/** Two lines of a column: less room than this at the foot of a page moves a paragraph to the next. */
+const MIN_SPLIT_CHARS = 90;
+const RENDERED = '<w:lastRenderedPageBreak/>';
+const text = (value: string) => `<w:t xml:space="preserve">${value}</w:t>`;
 const WORDS = 'die Zeitschrift Forschung Gesellschaft über Geschichte Sprache Wirtschaft Bildung Stadt Landschaft Erinnerung Öffentlichkeit Verfassung Jahrhundert zwischen während Begriff Überlieferung Quelle Wandel Kultur Arbeit Verhältnis Bedeutung Entwicklung Frage Antwort jedoch zugleich'.split(' ');
 
 type Block = { text: string; title?: boolean; style?: string; sectPr?: string; footnote?: string };
@@ -30,16 +34,30 @@ export function buildJournal({ essays = 14, renderedEssays = 4, seed = 36 }: Jou
   let page = 0;
   let used = PAGE_CHARS; // the first essay starts page 1
 
+  // Word splits a paragraph that reaches the foot of a page (the first part stays when at least
+  // two lines fit) and writes the rendered break inside it; a footnote goes to the page its
+  // reference, at the paragraph's end, fell on.
   const place = (block: Block, essay: number, newPage: boolean) => {
-    const cost = block.text.length + (block.footnote?.length ?? 0);
-    const breaks = newPage || used + cost > PAGE_CHARS;
-    if (breaks) {
+    const laidOut = essay < renderedEssays;
+    const runs: string[] = [];
+    if (newPage || PAGE_CHARS - used < MIN_SPLIT_CHARS) {
       page++;
       used = 0;
+      if (laidOut && page > 1) runs.push(RENDERED);
     }
-    used += cost;
-    const rendered = essay < renderedEssays && breaks && page > 1;
-    paragraphs.push({ text: block.text, page, rendered, title: Boolean(block.title) });
+    const first = page;
+    let rest = block.text;
+    while (used + rest.length > PAGE_CHARS) {
+      const cut = rest.lastIndexOf(' ', PAGE_CHARS - used);
+      runs.push(text(rest.slice(0, cut)));
+      rest = rest.slice(cut);
+      page++;
+      used = 0;
+      if (laidOut) runs.push(RENDERED);
+    }
+    runs.push(text(rest));
+    used += rest.length + (block.footnote?.length ?? 0);
+    paragraphs.push({ text: block.text, page: first, laidOut, title: Boolean(block.title) });
     let noteRun = '';
     if (block.footnote) {
       const id = footnotes.length + 1;
@@ -47,7 +65,7 @@ export function buildJournal({ essays = 14, renderedEssays = 4, seed = 36 }: Jou
       noteRun = `<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:footnoteReference w:id="${id}"/></w:r>`;
     }
     const props = `${block.style ? `<w:pStyle w:val="${block.style}"/>` : ''}${block.sectPr ?? ''}`;
-    xml.push(`<w:p>${props ? `<w:pPr>${props}</w:pPr>` : ''}<w:r>${rendered ? '<w:lastRenderedPageBreak/>' : ''}<w:t xml:space="preserve">${block.text}</w:t></w:r>${noteRun}</w:p>`);
+    xml.push(`<w:p>${props ? `<w:pPr>${props}</w:pPr>` : ''}<w:r>${runs.join('')}</w:r>${noteRun}</w:p>`);
   };
 
   for (let e = 0; e < essays; e++) {
