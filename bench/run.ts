@@ -5,6 +5,7 @@
 //   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
+import { docxPagesBench } from './docx-pages.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { idleMemoryBench } from './idle-memory.bench.ts';
@@ -75,6 +76,7 @@ const BENCHES = {
   landing_page: landingPageBench,
   console_first_token: consoleFirstTokenBench,
   console: consoleBench,
+  docx_pages: docxPagesBench,
 } as const;
 type Name = keyof typeof BENCHES;
 
