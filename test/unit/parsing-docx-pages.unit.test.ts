@@ -51,6 +51,22 @@ test('docx: an explicit break followed by Word rendered break at the same spot c
   t.falsy(doc.pageEstimated);
 });
 
+test('docx: a section break is a page when the next section starts on one, its w:type read past tracked changes of section properties', async (t) => {
+  const continuous = '<w:type w:val="continuous"/>';
+  // The old properties of a tracked change (w:sectPrChange) say nothing of the document as it is.
+  const changed = (type: string) => `<w:sectPr>${type}<w:cols w:num="2"/><w:sectPrChange w:id="9" w:author="x"><w:sectPr><w:cols w:num="1"/></w:sectPr></w:sectPrChange></w:sectPr>`;
+  const body = [
+    p('Title section, which starts the document.', { props: '<w:sectPr/>' }),
+    p('Two columns after a continuous break.', { props: changed(continuous) }),
+    p('One column, continuous again.', { props: changed(continuous) }),
+    p('A section that starts on a new page.', { props: '<w:sectPr><w:type w:val="nextPage"/></w:sectPr>' }),
+    p('The last section, whose properties are the body sectPr (next page by default).'),
+  ].join('');
+  const doc = await parsePath(write(dir.path, 'sections.docx', handmadeDocx(body)));
+  t.deepEqual(['Title section', 'Two columns', 'One column', 'A section', 'The last section'].map((w) => pageOf(doc, w)), [1, 1, 1, 2, 3]);
+  t.is(doc.pageCount, 3);
+});
+
 test('docx: without rendered breaks, explicit breaks and a style pageBreakBefore start pages', async (t) => {
   const body = [p('Cover.'), p('Chapter one.', { props: '<w:pStyle w:val="Chapter"/>' }), p('Chapter two.', { props: '<w:pStyle w:val="Sub"/>' })].join('');
   const chapter = style('Chapter', 'Chapter', '<w:pageBreakBefore/>') + style('Sub', 'Sub chapter', '', 'Chapter');
