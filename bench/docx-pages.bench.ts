@@ -77,7 +77,14 @@ async function measure(path: string) {
   const started = performance.now();
   const pages = await pdfPageTexts(convertToPdf(path));
   const renderSeconds = (performance.now() - started) / 1000;
-  const doc = await parsePath(path);
+  // The parse's time: the best of three, since other work shares the machine.
+  let doc = await parsePath(path);
+  let parseMs = Infinity;
+  for (let run = 0; run < 3; run++) {
+    const t0 = performance.now();
+    doc = await parsePath(path);
+    parseMs = Math.min(parseMs, performance.now() - t0);
+  }
   const { eligible, placed } = placeBlocks(doc, pages);
   return {
     doc,
@@ -91,6 +98,7 @@ async function measure(path: string) {
       matched: placed.length,
       ...errors(placed),
       render_s: round(renderSeconds, 1),
+      parse_ms: round(parseMs),
     },
   };
 }
