@@ -6,6 +6,7 @@
 //   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
+import { docxPagesBench } from './docx-pages.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { idleMemoryBench } from './idle-memory.bench.ts';
@@ -80,6 +81,7 @@ const BENCHES = {
   console: consoleBench,
   console_canvas: consoleCanvasBench,
   python_subscriber: pythonSubscriberBench,
+  docx_pages: docxPagesBench,
 } as const;
 type Name = keyof typeof BENCHES;
 

@@ -1,5 +1,5 @@
 import type { BlockBuilder } from './block-builder.ts';
-import { createPageCursor, lastPage, placeLines } from './docx-inline.ts';
+import { createPageCursor, ESTIMATE_EVERYWHERE, lastPage, placeLines } from './page-cursor.ts';
 import { looksLikeHeader, rowText } from './table-text.ts';
 import type { WordBinaryText } from './word-binary.ts';
 
@@ -14,7 +14,7 @@ const BULLET = /^[•◦▪●○■□\u2013\u2022\uF0B7\uF0A7-]\s*/;
  * the headers and footers, once each (they repeat on every page). Returns the last page.
  */
 export function docTextBlocks(text: WordBinaryText, builder: BlockBuilder): number {
-  const cursor = createPageCursor(true);
+  const cursor = createPageCursor(ESTIMATE_EVERYWHERE);
   const place = (chars: number) => {
     placeLines(cursor, chars);
     return cursor.page;

@@ -1,19 +1,34 @@
 import type { BlockBuilder } from './block-builder.ts';
-import { createPageCursor, lastPage, pageBreak, placeLines, readInline } from './docx-inline.ts';
+import { readInline } from './docx-inline.ts';
 import type { DocxDocument, DocxNode, NoteReference } from './docx-model.ts';
 import type { DocxStyles } from './docx-styles.ts';
+import { createPageCursor, lastPage, measuredStretches, pageBreak, type PageCursor, placeLines, planPages, reserveLines } from './page-cursor.ts';
 import { type TableRowInput, tableRowTexts } from './docx-tables.ts';
 import type { BlockKind } from './types.ts';
 
 type Cell = { text: string; page: number | undefined; bold: boolean; notes: NoteReference[] };
 
+type BlockSink = Pick<BlockBuilder, 'add' | 'heading'>;
+const NO_BLOCKS: BlockSink = { add: () => {}, heading: () => {} };
+
 /**
  * Turns mammoth's document model into blocks in reading order. Footnotes follow the paragraph
  * that cites them (Word prints them at the foot of that page); endnotes come last, as in print.
  * Returns the page the walk ended on, and whether pages had to be estimated (see PageCursor).
+ *
+ * Two walks: the first only measures the stretches between page starts, so that the second knows
+ * before it reaches one whether Word laid it out (`laidOut`: the body holds rendered breaks) or
+ * its pages must be estimated, and how much a page of this document holds.
  */
-export function docxBlocks(document: DocxDocument, styles: DocxStyles, builder: BlockBuilder, { estimate = false } = {}): { lastPage: number; estimated: boolean } {
-  const cursor = createPageCursor(estimate);
+export function docxBlocks(document: DocxDocument, styles: DocxStyles, builder: BlockSink, { laidOut = true } = {}): { lastPage: number; estimated: boolean } {
+  const measuring = createPageCursor();
+  walkDocument(document, styles, NO_BLOCKS, measuring);
+  const cursor = createPageCursor(planPages(measuredStretches(measuring), laidOut));
+  walkDocument(document, styles, builder, cursor);
+  return { lastPage: lastPage(cursor), estimated: cursor.estimated };
+}
+
+function walkDocument(document: DocxDocument, styles: DocxStyles, builder: BlockSink, cursor: PageCursor) {
   const seenNotes = new Set<string>();
   const endnotes: NoteReference[] = [];
 
@@ -22,8 +37,13 @@ export function docxBlocks(document: DocxDocument, styles: DocxStyles, builder: 
       const key = `${reference.noteType}:${reference.noteId}`;
       if (seenNotes.has(key)) continue;
       seenNotes.add(key);
-      if (reference.noteType === 'endnote') endnotes.push(reference);
-      else builder.add('footnote', noteText(document, reference), page);
+      if (reference.noteType === 'endnote') {
+        endnotes.push(reference);
+        continue;
+      }
+      const text = noteText(document, reference);
+      builder.add('footnote', text, page);
+      reserveLines(cursor, text.length);
     }
   };
 
@@ -62,21 +82,31 @@ export function docxBlocks(document: DocxDocument, styles: DocxStyles, builder: 
     return result;
   };
 
-  const tableRows = (node: DocxNode) => {
+  /**
+   * A table's rows with their pages. Each row of a table in the body (`placed`) takes its lines
+   * as soon as its cells are read, so they count on the page Word's rendered breaks in those cells
+   * put the row on, not all at once after the last row; a nested table's rows are part of their
+   * cell's row.
+   */
+  const tableRows = (node: DocxNode, placed = false) => {
     const rows = (node.children ?? []).filter((row) => row.type === 'tableRow');
     const inputs: TableRowInput[] = [];
+    const pages: (number | undefined)[] = [];
     const cells = rows.map((row) => {
       const rowCells = (row.children ?? []).filter((c) => c.type === 'tableCell').map((c) => ({ node: c, content: cell(c) }));
       inputs.push({
         isHeader: Boolean(row.isHeader),
         cells: rowCells.map(({ node: c, content }) => ({ text: content.text, colSpan: c.colSpan ?? 1, rowSpan: c.rowSpan ?? 1, bold: content.bold && Boolean(content.text.trim()) })),
       });
+      const page = rowCells.find((c) => c.content.page)?.content.page;
+      const chars = rowCells.reduce((sum, c) => sum + c.content.text.length + 3, 0);
+      pages.push(placed && placeLines(cursor, chars) ? cursor.page : page);
       return rowCells.map((c) => c.content);
     });
     const texts = tableRowTexts(inputs);
     return cells.map((rowCells, r) => ({
       text: texts[r] ?? '',
-      page: rowCells.find((c) => c.page)?.page,
+      page: pages[r],
       notes: rowCells.flatMap((c) => c.notes),
     }));
   };
@@ -88,8 +118,8 @@ export function docxBlocks(document: DocxDocument, styles: DocxStyles, builder: 
       return;
     }
     if (node.type === 'table') {
-      for (const row of tableRows(node)) {
-        const page = placeLines(cursor, row.text.length) ? cursor.page : (row.page ?? cursor.page);
+      for (const row of tableRows(node, true)) {
+        const page = row.page ?? cursor.page;
         builder.add('table_row', row.text, page);
         notes(row.notes, page);
       }
@@ -100,7 +130,6 @@ export function docxBlocks(document: DocxDocument, styles: DocxStyles, builder: 
 
   document.children?.forEach(walk);
   for (const reference of endnotes) builder.add('footnote', noteText(document, reference), lastPage(cursor));
-  return { lastPage: lastPage(cursor), estimated: cursor.estimated };
 }
 
 function noteText(document: DocxDocument, reference: NoteReference): string {

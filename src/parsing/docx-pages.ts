@@ -13,7 +13,7 @@ export const MARKER = {
   rendered: '\uE000r',
   /** The paragraph starts on a new page (pageBreakBefore). */
   breakBefore: '\uE000b',
-  /** A section ends with this paragraph and the next one starts a new page. */
+  /** A section ends with this paragraph and the next one starts on a new page. */
   sectionBreak: '\uE000s',
   /** Followed by a digit: the paragraph's own outline level (0 = top). */
   outline: '\uE000o',
@@ -21,7 +21,9 @@ export const MARKER = {
 
 export const isMarker = (text: string) => text.charCodeAt(0) === 0xe000;
 
-type Paragraph = { start: number; breakBefore: boolean; outline?: number; sectionBreak: boolean };
+type Paragraph = { start: number; breakBefore: boolean; outline?: number; closeAt?: number };
+/** A section's properties: the paragraph that ends it (none for the body's last), and its w:type. */
+type Section = { endsWith: Paragraph | undefined; type: string | undefined };
 type Edit = { at: number; cut: number; text: string };
 
 const TAG = /<(\/?)([A-Za-z][\w:.-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
@@ -33,8 +35,9 @@ type Scan = {
   open: Paragraph[];
   inProps: boolean;
   inChange: number;
-  inSection: boolean;
-  sectionType: string | undefined;
+  // w:sectPr nests (a tracked change of section properties holds the old ones): depth 1 is the real one.
+  sectionDepth: number;
+  sections: Section[];
   // mammoth drops deleted runs, but Word laid them out (tracked changes showing): a rendered
   // break inside a deletion moves to just before it.
   deletions: number[];
@@ -42,12 +45,13 @@ type Scan = {
 type Tag = { whole: string; closing: boolean; selfClosing: boolean; attributes: string; at: number; end: number };
 
 export function markPageHints(xml: string): string {
-  const scan: Scan = { edits: [], open: [], inProps: false, inChange: 0, inSection: false, sectionType: undefined, deletions: [] };
+  const scan: Scan = { edits: [], open: [], inProps: false, inChange: 0, sectionDepth: 0, sections: [], deletions: [] };
   for (const match of xml.matchAll(TAG)) {
     const [whole, closing, name = '', attributes = '', selfClosing] = match;
     const tag = { whole, closing: !!closing, selfClosing: !!selfClosing, attributes, at: match.index, end: match.index + whole.length };
     ON_TAG.get(name)?.(scan, tag);
   }
+  markSectionBreaks(scan.sections, scan.edits);
   return applyEdits(xml, scan.edits);
 }
 
@@ -70,7 +74,8 @@ const ON_TAG = new Map<string, (scan: Scan, tag: Tag) => void>([
   }],
   ['w:sectPr', onSectionProps],
   ['w:type', (scan, tag) => {
-    if (scan.inSection) scan.sectionType = value(tag.attributes);
+    const section = scan.sectionDepth === 1 && scan.inChange === 0 ? scan.sections.at(-1) : undefined;
+    if (section) section.type = value(tag.attributes);
   }],
   ['w:del', onDeletion],
   ['w:moveFrom', onDeletion],
@@ -79,7 +84,7 @@ const ON_TAG = new Map<string, (scan: Scan, tag: Tag) => void>([
 
 function onParagraph(scan: Scan, tag: Tag) {
   if (tag.closing) finishParagraph(scan.open.pop(), tag.at, scan.edits);
-  else if (!tag.selfClosing) scan.open.push({ start: tag.end, breakBefore: false, sectionBreak: false });
+  else if (!tag.selfClosing) scan.open.push({ start: tag.end, breakBefore: false });
 }
 
 function onParagraphProps(scan: Scan, tag: Tag) {
@@ -97,16 +102,30 @@ function onPropsChange(scan: Scan, tag: Tag) {
 }
 
 function onSectionProps(scan: Scan, tag: Tag) {
-  const paragraph = ownProps(scan);
-  if (!paragraph) return;
-  if (tag.selfClosing) paragraph.sectionBreak = true;
-  else if (tag.closing) {
-    paragraph.sectionBreak = !SECTION_TYPES_WITHOUT_PAGE.has(scan.sectionType ?? 'nextPage');
-    scan.inSection = false;
-  } else {
-    scan.inSection = true;
-    scan.sectionType = undefined;
+  if (tag.closing) {
+    scan.sectionDepth--;
+    return;
   }
+  // The old properties of a tracked change (in w:pPrChange) describe no section of the document.
+  if (scan.sectionDepth === 0 && scan.inChange === 0) scan.sections.push({ endsWith: ownProps(scan), type: undefined });
+  if (!tag.selfClosing) scan.sectionDepth++;
+}
+
+/**
+ * A section's w:type says how that section starts (ECMA-376 17.6.22), so whether the paragraph
+ * ending one section is followed by a new page is decided by the NEXT section's type, the body's
+ * own sectPr for the last one. Reading the ending section's own type instead made every continuous
+ * section after a next-page one (a journal's two-column body after its one-column title) a page,
+ * and dropped the page before every next-page section that followed a continuous one.
+ */
+function markSectionBreaks(sections: Section[], edits: Edit[]) {
+  sections.forEach((section, i) => {
+    const closeAt = section.endsWith?.closeAt;
+    const next = sections[i + 1];
+    // A sectPr in the last paragraph with no body sectPr after it: nothing follows to start a page.
+    if (closeAt === undefined || !next) return;
+    if (!SECTION_TYPES_WITHOUT_PAGE.has(next.type ?? 'nextPage')) edits.push({ at: closeAt, cut: 0, text: run(MARKER.sectionBreak) });
+  });
 }
 
 function onDeletion(scan: Scan, tag: Tag) {
@@ -123,10 +142,10 @@ function onRenderedBreak(scan: Scan, { at, whole }: Tag) {
 
 function finishParagraph(paragraph: Paragraph | undefined, closeAt: number, edits: Edit[]) {
   if (!paragraph) return;
+  paragraph.closeAt = closeAt;
   let leading = paragraph.breakBefore ? run(MARKER.breakBefore) : '';
   if (paragraph.outline !== undefined && Number.isInteger(paragraph.outline)) leading += run(MARKER.outline + paragraph.outline);
   if (leading) edits.push({ at: paragraph.start, cut: 0, text: leading });
-  if (paragraph.sectionBreak) edits.push({ at: closeAt, cut: 0, text: run(MARKER.sectionBreak) });
 }
 
 function applyEdits(xml: string, edits: Edit[]): string {

@@ -37,9 +37,9 @@ export const parseDocx: Parser = async ({ path, limits, onProgress }) => {
     if (!document) throw new ParseFailure('corrupt', 'The Word document has no readable body.');
 
     const builder = createBlockBuilder();
-    // Without Word's rendered breaks only explicit ones are known, and a long stretch between them
-    // is laid out by estimate (see PageCursor); the result says so.
-    const walked = docxBlocks(document, readStyles(styles && utf8(styles)), builder, { estimate: !body.rendered });
+    // Where Word's rendered breaks are missing (in the whole body, or in parts of it), a long
+    // stretch between known page starts is laid out by estimate (see PageCursor); the result says so.
+    const walked = docxBlocks(document, readStyles(styles && utf8(styles)), builder, { laidOut: body.rendered });
     const pageCount = walked.lastPage;
     const parsed = builder.finish({ mediaType: MEDIA_TYPES.docx, pageCount, limits });
     if (walked.estimated) parsed.pageEstimated = true;

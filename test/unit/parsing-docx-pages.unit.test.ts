@@ -1,8 +1,9 @@
 import test from 'ava';
 import { Document, Packer, Paragraph } from 'docx';
-import { CHARS_PER_LINE, LINES_PER_PAGE } from '../../src/parsing/docx-inline.ts';
+import { CHARS_PER_LINE, LINES_PER_PAGE } from '../../src/parsing/page-cursor.ts';
 import { parseFile } from '../../src/parsing/parse-file.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
+import { buildJournal } from '../helpers/journal-docx.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { blockWith, handmadeDocx, p, pageOf, parsePath, write } from './parsing-fixtures.ts';
 
@@ -48,6 +49,22 @@ test('docx: an explicit break followed by Word rendered break at the same spot c
   );
   t.is(doc.pageCount, 6);
   t.falsy(doc.pageEstimated);
+});
+
+test('docx: a section break is a page when the next section starts on one, its w:type read past tracked changes of section properties', async (t) => {
+  const continuous = '<w:type w:val="continuous"/>';
+  // The old properties of a tracked change (w:sectPrChange) say nothing of the document as it is.
+  const changed = (type: string) => `<w:sectPr>${type}<w:cols w:num="2"/><w:sectPrChange w:id="9" w:author="x"><w:sectPr><w:cols w:num="1"/></w:sectPr></w:sectPrChange></w:sectPr>`;
+  const body = [
+    p('Title section, which starts the document.', { props: '<w:sectPr/>' }),
+    p('Two columns after a continuous break.', { props: changed(continuous) }),
+    p('One column, continuous again.', { props: changed(continuous) }),
+    p('A section that starts on a new page.', { props: '<w:sectPr><w:type w:val="nextPage"/></w:sectPr>' }),
+    p('The last section, whose properties are the body sectPr (next page by default).'),
+  ].join('');
+  const doc = await parsePath(write(dir.path, 'sections.docx', handmadeDocx(body)));
+  t.deepEqual(['Title section', 'Two columns', 'One column', 'A section', 'The last section'].map((w) => pageOf(doc, w)), [1, 1, 1, 2, 3]);
+  t.is(doc.pageCount, 3);
 });
 
 test('docx: without rendered breaks, explicit breaks and a style pageBreakBefore start pages', async (t) => {
@@ -122,4 +139,21 @@ test('docx: headings from localized built-in style names, style outline levels (
   t.like(blockWith(parsed, 'Part Two'), { kind: 'heading', level: 1, headingPath: [] }, 'outline level 0 inherited through basedOn');
   t.like(blockWith(parsed, 'Direct outline'), { kind: 'heading', level: 2, headingPath: ['Part Two'] });
   t.deepEqual(blockWith(parsed, 'Body under')!.headingPath, ['Part Two', 'Direct outline']);
+});
+
+test('docx: a journal laid out by Word only in its first essays, with continuous two-column sections and footnotes, keeps its essays on their pages', async (t) => {
+  const journal = buildJournal({ essays: 14, renderedEssays: 4 });
+  const doc = await parsePath(write(dir.path, 'journal-in-parts.docx', journal.docx));
+  const errors = journal.paragraphs.map((paragraph) => {
+    const page = doc.blocks.find((b) => b.text.startsWith(paragraph.text.slice(0, 40)))?.page;
+    return { ...paragraph, error: page === undefined ? Infinity : Math.abs(page - paragraph.page) };
+  });
+  // Where Word laid it out, its breaks decide: a continuous section break is no page.
+  t.deepEqual(errors.filter((p) => p.laidOut && p.error > 0).map((p) => p.text.slice(0, 22)), []);
+  // Where it did not, the pages are estimated at the size Word's pages had, not collapsed into one.
+  for (const title of errors.filter((p) => p.title)) t.true(title.error <= 1, `${title.text.slice(0, 12)}: Word's page ${title.page}, off by ${title.error}`);
+  const mean = errors.reduce((sum, p) => sum + p.error, 0) / errors.length;
+  t.true(mean <= 0.5, `mean page error ${mean.toFixed(2)}`);
+  t.true(Math.abs(doc.pageCount - journal.pages) <= 2, `${doc.pageCount} pages for ${journal.pages}`);
+  t.true(doc.pageEstimated);
 });
