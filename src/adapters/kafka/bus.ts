@@ -16,6 +16,8 @@ export type KafkaBusOptions = {
   /** Sends dead letters; resolves once the broker has them. */
   publisher: Publisher;
   topics?: TopicMap;
+  /** Before each group id (`kbqa.<group>`), as the topics' namespace is before each topic. */
+  groupPrefix?: string;
   backoff?: Backoff;
   now?: () => Date;
   onError?: (group: string, error: unknown) => void;
@@ -35,6 +37,7 @@ export function createKafkaBus({
   checkpoints,
   publisher,
   topics = CONTRACT_TOPICS,
+  groupPrefix = '',
   backoff = { attempts: 5, baseMs: 100, maxMs: 5000 },
   now = () => new Date(),
   onError = () => {},
@@ -86,7 +89,7 @@ export function createKafkaBus({
       onError: report,
     };
 
-    const consumer = kafka.consumer({ ...consumerConfig, groupId: groupIdOf(group.name) });
+    const consumer = kafka.consumer({ ...consumerConfig, groupId: groupPrefix + groupIdOf(group.name) });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => void reach(progress.retain(payload.memberAssignment)).catch(report));
     consumer.on(consumer.events.CRASH, ({ payload }) => report(payload.error));
     await consumer.connect();
