@@ -28,6 +28,13 @@ export type KafkaBusOptions = {
 export const groupIdOf = (name: string) => `kbqa.${name}`;
 
 /**
+ * kafkajs's default session is 30 s: a member killed without leaving (kill -9, a lost host) keeps
+ * its partitions that long. 10 s moves them in about 10–13 s (test/http/kafka-rebalance.http.test.ts)
+ * and is still far above the heartbeat (3 s), which consume-batch.ts keeps sending while a handler runs.
+ */
+export const CONSUMER_SESSION = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
+
+/**
  * Consumer groups over the relay's topics: Kafka keeps each group's offsets, committed only for
  * messages handled, parked or passed over. Partitions are worked one at a time, as the in-process
  * bus calls a group: handlers such as the projector's are not written for concurrent batches.
@@ -41,9 +48,10 @@ export function createKafkaBus({
   backoff = { attempts: 5, baseMs: 100, maxMs: 5000 },
   now = () => new Date(),
   onError = () => {},
-  consumer: consumerConfig = {},
+  consumer: ownConfig = {},
 }: KafkaBusOptions): EventBus {
   const handles = new Set<GroupHandle>();
+  const consumerConfig = { ...CONSUMER_SESSION, ...ownConfig };
 
   async function subscribe(group: ConsumerGroup): Promise<GroupHandle> {
     const subscribed = topics.forEventTypes(group.eventTypes);
@@ -79,7 +87,7 @@ export function createKafkaBus({
     const deps: BatchDeps = {
       group,
       backoff,
-      heartbeatMs: consumerConfig.heartbeatInterval ?? 3000,
+      heartbeatMs: consumerConfig.heartbeatInterval,
       park,
       parkUnreadable,
       progress: async (topic, partition, committed) => {
