@@ -6,11 +6,13 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createKafkaBus } from '../../src/adapters/kafka/bus.ts';
 import { createKafkaPublisher } from '../../src/adapters/kafka/producer.ts';
-import { sqliteLog } from './sqlite-log.ts';
+import { createSqliteCheckpointStore } from '../../src/adapters/sqlite/checkpoint-store.ts';
+import { openSqlite } from '../../src/adapters/sqlite/database.ts';
 
 const topic = process.env.TOPIC!;
 const kafka = new Kafka({ clientId: 'kbqa-test-member', brokers: process.env.KAFKA_BROKERS!.split(','), logLevel: logLevel.NOTHING });
-const { checkpoints } = sqliteLog();
+// In memory: the process is killed, and a file would outlive it.
+const checkpoints = createSqliteCheckpointStore(openSqlite(':memory:'));
 const publisher = await createKafkaPublisher(kafka);
 const bus = createKafkaBus({ kafka, checkpoints, publisher, topics: { ofStream: () => topic, forEventTypes: () => [topic], deadLetter: `${topic}.dead-letter`, all: [topic] } });
 await bus.subscribe({ name: process.env.GROUP!, handle: async (batch) => void batch.forEach((e) => process.stdout.write(`handled ${e.id}\n`)) });
