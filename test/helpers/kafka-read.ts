@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
+import { type Admin, type Kafka, type KafkaMessage, Partitioners } from 'kafkajs';
 
 /** A test's own name for topics and groups on a broker other tests share (KAFKA_NAMESPACE). */
 export const freshNamespace = (label: string) => `test-${label}-${randomUUID().slice(0, 8)}.`;
@@ -42,3 +42,11 @@ export async function groupLag(admin: Admin, groupId: string, topics: string[]):
 }
 
 export const headerOf = (message: KafkaMessage, name: string) => message.headers?.[name]?.toString();
+
+const javaCompatible = Partitioners.DefaultPartitioner();
+
+/** The partition the relay's producer (kafkajs's default, Java-compatible murmur2) gives a key; only the count matters. */
+export function partitionOfKey(topic: string, key: string, partitions: number): number {
+  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({ partitionId, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
+  return javaCompatible({ topic, partitionMetadata, message: { key, value: null } });
+}

@@ -1,5 +1,4 @@
-import { type Admin, type Kafka, type Message, Partitioners, type Producer, type TopicMessages } from 'kafkajs';
-import { type PlacedMessage, splitIntoLanes } from './lanes.ts';
+import { type Admin, type Kafka, type Message, Partitioners, type TopicMessages } from 'kafkajs';
 import type { OutgoingMessage, Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,66 +13,25 @@ export type KafkaPublisher = Publisher & { close(): Promise<void> };
  */
 const MAX_REQUEST_BYTES = 900_000;
 
-/** Producers publishing side by side, each to its own partitions (see splitIntoLanes). */
-const LANES = 2;
-
-export type PublisherOptions = { lanes?: number; maxRequestBytes?: number };
-
 /**
- * The relay's and the dead letters' publisher. Each lane is an idempotent producer with one
- * request in flight (kafkajs holds a lock per broker while a request is out, so one producer
- * leaves the process idle while the broker works); each partition belongs to one lane, so the
- * broker drops a retried duplicate and never reorders a partition. `acks: -1` waits for every
- * in-sync replica, so a resolved publish survives a broker loss. Partitions are chosen with the
+ * The relay's and the dead letters' producer. Idempotent with one request in flight, so the
+ * broker drops a retried duplicate and never reorders a partition; `acks: -1` waits for every
+ * in-sync replica, so a resolved publish survives a broker loss. Keys go through the
  * Java-compatible murmur2 partitioner, so other clients place a stream in the same partition.
  */
-export async function createKafkaPublisher(kafka: Kafka, { lanes = LANES, maxRequestBytes = MAX_REQUEST_BYTES }: PublisherOptions = {}): Promise<KafkaPublisher> {
-  const producers = Array.from({ length: lanes }, () =>
-    kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      // Unused (every message names its partition), but set so kafkajs does not warn about its v2 default.
-      createPartitioner: Partitioners.DefaultPartitioner,
-    }),
-  );
-  const admin = kafka.admin();
-  await Promise.all([...producers.map((p) => p.connect()), admin.connect()]);
-  const partitions = await partitionCounts(admin);
-  const send = async (producer: Producer, messages: readonly PlacedMessage[]) => {
-    for (const chunk of chunkBySize(messages, maxRequestBytes)) await producer.sendBatch({ acks: -1, topicMessages: byTopic(chunk) });
-  };
+export async function createKafkaPublisher(kafka: Kafka, maxRequestBytes = MAX_REQUEST_BYTES): Promise<KafkaPublisher> {
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await producer.connect();
   return {
     async publish(messages) {
-      if (messages.length === 0) return;
-      await partitions.load(new Set(messages.map((m) => m.topic)));
-      const split = splitIntoLanes(messages, partitions.of, lanes);
-      // Every lane settles before a failure is thrown: the caller's retry must not overlap a lane still sending.
-      const results = await Promise.allSettled(split.map((lane, i) => (lane.length > 0 ? send(producers[i]!, lane) : undefined)));
-      const failed = results.find((r) => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      for (const chunk of chunkBySize(messages, maxRequestBytes)) await producer.sendBatch({ acks: -1, topicMessages: byTopic(chunk) });
     },
-    close: async () => {
-      await Promise.all([...producers.map((p) => p.disconnect()), admin.disconnect()]);
-    },
-  };
-}
-
-/** Each topic's partition count, asked once (adding partitions later would move keys anyway: see docs/deployment.md). */
-function partitionCounts(admin: Admin) {
-  const counts = new Map<string, number>();
-  return {
-    async load(topics: ReadonlySet<string>) {
-      const missing = [...topics].filter((t) => !counts.has(t));
-      if (missing.length === 0) return;
-      const metadata = await admin.fetchTopicMetadata({ topics: missing });
-      for (const { name, partitions } of metadata.topics) counts.set(name, partitions.length);
-    },
-    of(topic: string): number {
-      const count = counts.get(topic);
-      if (count === undefined) throw new Error(`no partition count for topic ${topic}`);
-      return count;
-    },
+    close: () => producer.disconnect(),
   };
 }
 
@@ -115,15 +73,15 @@ async function waitForLeaders(admin: Admin, names: string[], timeoutMs: number):
 }
 
 /** Consecutive runs of messages under `maxBytes` each (a larger message travels alone), in order. */
-export const chunkBySize = <M extends OutgoingMessage>(messages: readonly M[], maxBytes: number): M[][] =>
+export const chunkBySize = (messages: readonly OutgoingMessage[], maxBytes: number): OutgoingMessage[][] =>
   batchBySize(messages, (message) => Buffer.byteLength(message.key) + Buffer.byteLength(message.value), maxBytes);
 
 /** One entry per topic, each keeping the order its messages had. */
-function byTopic(messages: readonly PlacedMessage[]): TopicMessages[] {
+function byTopic(messages: readonly OutgoingMessage[]): TopicMessages[] {
   const topics = new Map<string, Message[]>();
-  for (const { topic, key, value, headers, partition } of messages) {
+  for (const { topic, key, value, headers } of messages) {
     const list = topics.get(topic) ?? [];
-    list.push({ key, value, headers, partition });
+    list.push({ key, value, headers });
     topics.set(topic, list);
   }
   return [...topics].map(([topic, list]) => ({ topic, messages: list }));
