@@ -4,6 +4,7 @@
 //   npm run bench -- kafka_messages projector_streams kb_totals   the costs the distributed profile adds
 //   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 //   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
+//   npm run bench -- kafka_upload_to_ready kafka_lag_burst   the mixed profile against the embedded one, and consumer lag after a burst
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
 import { docxPagesBench } from './docx-pages.bench.ts';
@@ -18,6 +19,7 @@ import { ocrMixedScriptsBench } from './ocr-mixed-scripts.bench.ts';
 import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { kafkaRelayBench } from './kafka-relay.bench.ts';
+import { kafkaLagBurstBench, kafkaUploadToReadyBench } from './kafka-bus.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
@@ -67,6 +69,8 @@ const BENCHES = {
   code_node: codeNodeBench,
   kafka_messages: kafkaMessagesBench,
   kafka_relay: kafkaRelayBench,
+  kafka_upload_to_ready: kafkaUploadToReadyBench,
+  kafka_lag_burst: kafkaLagBurstBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,
   index_memory: indexMemoryBench,

@@ -4,18 +4,21 @@
  * formats a single-node KRaft store under .kafka/, starts the JVM in the background, waits until
  * it serves metadata and a group coordinator, and prints `KAFKA_BROKERS=127.0.0.1:<port>` as its
  * last line (again when it is already up). `down` stops it (SIGTERM, then SIGKILL) and deletes its data.
+ * `stop` stops it and keeps its data: the next `up` starts it again on the same port over the same
+ * log (what a broker restart test needs). KAFKA_HOME runs another instance in a directory of its
+ * own (default .kafka/ in the repository).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { log4jProperties, serverProperties } from './kafka/broker-config.ts';
+import { type BrokerPorts, log4jProperties, serverProperties } from './kafka/broker-config.ts';
 import { alive, answers, freePort, stopProcess } from './kafka/process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lib = join(root, 'kafka', 'lib');
-const home = join(root, '.kafka');
+const home = process.env.KAFKA_HOME ?? join(root, '.kafka');
 const stateFile = join(home, 'broker.json');
 const logFile = join(home, 'broker.log');
 /** A cold JVM on a busy 2-core machine takes 20 s or more to serve its first request. */
@@ -41,16 +44,21 @@ async function up(): Promise<void> {
   if (running && alive(running.pid) && (await answers(running.port, 10_000))) return void console.log(`KAFKA_BROKERS=127.0.0.1:${running.port}`);
   if (running) await down(); // a stale or dead broker: start afresh
   ensureJars();
-  const ports = { broker: await freePort(), controller: await freePort() };
   const data = join(home, 'data');
-  mkdirSync(data, { recursive: true });
-  writeFileSync(join(home, 'server.properties'), serverProperties(ports, data));
-  writeFileSync(join(home, 'log4j2.properties'), log4jProperties);
+  const properties = join(home, 'server.properties');
   const log4j = `-Dlog4j2.configurationFile=${join(home, 'log4j2.properties')}`;
-  // A cluster id is 16 random bytes in URL-safe base64 without padding (what `random-uuid` prints).
-  const clusterId = randomBytes(16).toString('base64url');
-  const format = java([log4j, 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '-t', clusterId, '-c', join(home, 'server.properties')]);
-  if (format.status !== 0) throw new Error(`formatting the broker's storage failed:\n${format.stdout}${format.stderr}`);
+  // After `stop` the formatted log is there: start over it with the same properties (ports, data).
+  const resumed = existsSync(join(data, 'meta.properties')) && existsSync(properties);
+  const ports = resumed ? portsOf(readFileSync(properties, 'utf8')) : { broker: await freePort(), controller: await freePort() };
+  if (!resumed) {
+    mkdirSync(data, { recursive: true });
+    writeFileSync(properties, serverProperties(ports, data));
+    writeFileSync(join(home, 'log4j2.properties'), log4jProperties);
+    // A cluster id is 16 random bytes in URL-safe base64 without padding (what `random-uuid` prints).
+    const clusterId = randomBytes(16).toString('base64url');
+    const format = java([log4j, 'kafka.tools.StorageTool', 'format', '--ignore-formatted', '-t', clusterId, '-c', properties]);
+    if (format.status !== 0) throw new Error(`formatting the broker's storage failed:\n${format.stdout}${format.stderr}`);
+  }
 
   const out = openSync(logFile, 'a');
   const heap = process.env.KAFKA_HEAP_OPTS ?? '-Xmx512m -Xms128m';
@@ -70,17 +78,29 @@ async function up(): Promise<void> {
   console.log(`KAFKA_BROKERS=127.0.0.1:${ports.broker}`);
 }
 
-async function down(): Promise<void> {
+/** The ports a server.properties written by `up` names. */
+function portsOf(properties: string): BrokerPorts {
+  const port = (name: string) => Number(new RegExp(`${name}://127\\.0\\.0\\.1:(\\d+)`).exec(properties)?.[1]);
+  return { broker: port('PLAINTEXT'), controller: port('CONTROLLER') };
+}
+
+/** Stops the broker (SIGTERM, then SIGKILL) and keeps its data for the next `up`. */
+async function stop(): Promise<void> {
   const state = readState();
   if (state && alive(state.pid)) await stopProcess(state.pid, 30_000);
-  rmSync(join(home, 'data'), { recursive: true, force: true });
   rmSync(stateFile, { force: true });
+}
+
+async function down(): Promise<void> {
+  await stop();
+  rmSync(join(home, 'data'), { recursive: true, force: true });
 }
 
 const command = process.argv[2];
 if (command === 'up') await up();
 else if (command === 'down') await down();
+else if (command === 'stop') await stop();
 else {
-  process.stderr.write('usage: node --import tsx scripts/kafka.ts up|down\n');
+  process.stderr.write('usage: node --import tsx scripts/kafka.ts up|stop|down\n');
   process.exitCode = 2;
 }

@@ -82,6 +82,8 @@ const Env = z.object({
   KAFKA_CLIENT_ID: z.string().min(1).default('kbqa'),
   KAFKA_TOPIC_PARTITIONS: int(6, 1),
   KAFKA_REPLICATION_FACTOR: int(1, 1),
+  // Prefixes every topic and consumer group, so several deployments (or test runs) can share one cluster.
+  KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore and hyphen').default(''),
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'a mongodb:// or mongodb+srv:// connection string').optional(),
   PINECONE_API_KEY: z.string().min(1).optional(),
   PINECONE_INDEX: z.string().min(1).optional(),
@@ -92,7 +94,7 @@ const Env = z.object({
 /** Which engine backs each port; null means the embedded adapter under the data directory. */
 export type DistributedConfig = {
   eventStore: { url: string } | null;
-  kafka: { brokers: string[]; clientId: string; partitions: number; replicationFactor: number } | null;
+  kafka: { brokers: string[]; clientId: string; partitions: number; replicationFactor: number; namespace: string } | null;
   mongo: { url: string } | null;
   pinecone: { apiKey: string; index: string; host: string | undefined } | null;
 };
@@ -229,7 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distributed: {
       eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,
       kafka: e.KAFKA_BROKERS
-        ? { brokers: ids(e.KAFKA_BROKERS), clientId: e.KAFKA_CLIENT_ID, partitions: e.KAFKA_TOPIC_PARTITIONS, replicationFactor: e.KAFKA_REPLICATION_FACTOR }
+        ? { brokers: ids(e.KAFKA_BROKERS), clientId: e.KAFKA_CLIENT_ID, partitions: e.KAFKA_TOPIC_PARTITIONS, replicationFactor: e.KAFKA_REPLICATION_FACTOR, namespace: e.KAFKA_NAMESPACE }
         : null,
       mongo: e.MONGODB_URL ? { url: e.MONGODB_URL } : null,
       pinecone: pinecone(e),

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { createKafkaBus } from '../adapters/kafka/bus.ts';
 import { createKafkaPublisher, ensureTopics } from '../adapters/kafka/producer.ts';
 import { createRelay } from '../adapters/kafka/relay.ts';
+import { namespacedTopics } from '../adapters/kafka/topics.ts';
 import type { CheckpointStore, EventBus } from '../ports/event-bus.ts';
 import type { EventStore } from '../ports/event-store.ts';
 
@@ -34,13 +35,14 @@ export async function openKafkaBus(
   const client = new Kafka({ clientId: kafka.clientId, brokers: kafka.brokers, logLevel: logLevel.WARN });
   const admin = client.admin();
   await admin.connect();
-  await ensureTopics(admin, { partitions: kafka.partitions, replicationFactor: kafka.replicationFactor });
+  const topics = namespacedTopics(kafka.namespace);
+  await ensureTopics(admin, { partitions: kafka.partitions, replicationFactor: kafka.replicationFactor, topics });
   await admin.disconnect();
   const publisher = await createKafkaPublisher(client);
   const { store, checkpoints } = deps;
   return {
-    bus: createKafkaBus({ kafka: client, checkpoints, publisher, onError: deps.onBusError }),
-    startRelay: async () => createRelay({ store, publisher, checkpoints, onError: deps.onRelayError }),
+    bus: createKafkaBus({ kafka: client, checkpoints, publisher, topics, groupPrefix: kafka.namespace, onError: deps.onBusError }),
+    startRelay: async () => createRelay({ store, publisher, checkpoints, topics, onError: deps.onRelayError }),
     close: () => publisher.close(),
   };
 }

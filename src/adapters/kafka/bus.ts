@@ -16,6 +16,8 @@ export type KafkaBusOptions = {
   /** Sends dead letters; resolves once the broker has them. */
   publisher: Publisher;
   topics?: TopicMap;
+  /** Before each group id (`kbqa.<group>`), as the topics' namespace is before each topic. */
+  groupPrefix?: string;
   backoff?: Backoff;
   now?: () => Date;
   onError?: (group: string, error: unknown) => void;
@@ -24,6 +26,13 @@ export type KafkaBusOptions = {
 };
 
 export const groupIdOf = (name: string) => `kbqa.${name}`;
+
+/**
+ * kafkajs's default session is 30 s: a member killed without leaving (kill -9, a lost host) keeps
+ * its partitions that long. 10 s moves them in about 10–13 s (test/http/kafka-rebalance.http.test.ts)
+ * and is still far above the heartbeat (3 s), which consume-batch.ts keeps sending while a handler runs.
+ */
+export const CONSUMER_SESSION = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
 
 /**
  * Consumer groups over the relay's topics: Kafka keeps each group's offsets, committed only for
@@ -35,12 +44,14 @@ export function createKafkaBus({
   checkpoints,
   publisher,
   topics = CONTRACT_TOPICS,
+  groupPrefix = '',
   backoff = { attempts: 5, baseMs: 100, maxMs: 5000 },
   now = () => new Date(),
   onError = () => {},
-  consumer: consumerConfig = {},
+  consumer: ownConfig = {},
 }: KafkaBusOptions): EventBus {
   const handles = new Set<GroupHandle>();
+  const consumerConfig = { ...CONSUMER_SESSION, ...ownConfig };
 
   async function subscribe(group: ConsumerGroup): Promise<GroupHandle> {
     const subscribed = topics.forEventTypes(group.eventTypes);
@@ -76,7 +87,7 @@ export function createKafkaBus({
     const deps: BatchDeps = {
       group,
       backoff,
-      heartbeatMs: consumerConfig.heartbeatInterval ?? 3000,
+      heartbeatMs: consumerConfig.heartbeatInterval,
       park,
       parkUnreadable,
       progress: async (topic, partition, committed) => {
@@ -86,7 +97,7 @@ export function createKafkaBus({
       onError: report,
     };
 
-    const consumer = kafka.consumer({ ...consumerConfig, groupId: groupIdOf(group.name) });
+    const consumer = kafka.consumer({ ...consumerConfig, groupId: groupPrefix + groupIdOf(group.name) });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => void reach(progress.retain(payload.memberAssignment)).catch(report));
     consumer.on(consumer.events.CRASH, ({ payload }) => report(payload.error));
     await consumer.connect();

@@ -19,3 +19,15 @@ export const CONTRACT_TOPICS: TopicMap = {
   deadLetter: DEAD_LETTER_TOPIC,
   all: [...EVENT_TOPICS, DEAD_LETTER_TOPIC],
 };
+
+/** The contract's topics with `namespace` before each name (`ci-1.` → `ci-1.kbqa.document`); the empty namespace is the contract. */
+export function namespacedTopics(namespace: string): TopicMap {
+  if (namespace === '') return CONTRACT_TOPICS;
+  const named = (topic: string) => `${namespace}${topic}`;
+  return {
+    ofStream: (streamId) => named(CONTRACT_TOPICS.ofStream(streamId)),
+    forEventTypes: (types) => CONTRACT_TOPICS.forEventTypes(types).map(named),
+    deadLetter: named(CONTRACT_TOPICS.deadLetter),
+    all: CONTRACT_TOPICS.all.map(named),
+  };
+}
