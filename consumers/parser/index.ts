@@ -59,7 +59,20 @@ export function parserConsumer(deps: ParserDeps): ConsumerGroup {
       });
     },
     onParked: (event, error) => failDocument(deps.ctx, event.data.document_id, { stage: 'parsing', code: 'internal_error', message: describe(error) }, deps.logger),
+    // A message of a document's stream that cannot be read (poison on the topic) may be its upload:
+    // the document would wait forever, so it fails; one already past parsing stays as it is.
+    onUnreadable: async (streamId, error) => {
+      const documentId = documentIdOfStream(streamId);
+      if (documentId === null) return;
+      await failDocument(deps.ctx, documentId, { stage: 'parsing', code: 'unreadable_event', message: `an event of this document could not be read: ${describe(error)}` }, deps.logger);
+    },
   });
+}
+
+/** `document-doc_1` → `doc_1`: the document a stream holds, or null for another kind of stream. */
+function documentIdOfStream(streamId: string): string | null {
+  const prefix = documentDecider.streamId('');
+  return streamId.startsWith(prefix) && streamId.length > prefix.length ? streamId.slice(prefix.length) : null;
 }
 
 async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>) {

@@ -20,6 +20,12 @@ export type ConsumerGroup = {
    * A consumer uses it to mark its document or run failed.
    */
   onParked?(event: RecordedEvent, error: unknown): Promise<void>;
+  /**
+   * Called once per message that could not be read as an event at all (a broker's bus: bytes that
+   * are not the contract's), with the stream it was keyed by; the bus dead-letters it and moves on.
+   * A consumer uses it to mark what that stream holds failed, as onParked does for an event.
+   */
+  onUnreadable?(streamId: string, error: unknown): Promise<void>;
 };
 
 export interface GroupHandle {

@@ -1,6 +1,10 @@
 import test from 'ava';
 import { parserConsumer, type ParserDeps } from '../../consumers/parser/index.ts';
+import { openSqlite } from '../../src/adapters/sqlite/database.ts';
+import { createSqliteEventStore } from '../../src/adapters/sqlite/event-store.ts';
+import { handleCommand } from '../../src/app/command-handler.ts';
 import type { AppContext } from '../../src/app/context.ts';
+import { documentDecider } from '../../src/domain/document/document.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 
 /**
@@ -44,4 +48,34 @@ test('one failing upload does not stop the others; the first failure in batch or
   const error = await t.throwsAsync(consumer.handle(batch(10)));
   t.is(error?.message, 'store down for doc_2');
   t.is(seen.length, 10, 'every upload was tried');
+});
+
+test('a message of a document’s stream that cannot be read fails that document; one already ready, or another stream, stays as it is', async (t) => {
+  const store = createSqliteEventStore({ db: openSqlite(':memory:') });
+  const ctx = { store, now: () => new Date('2025-01-01T00:00:00.000Z') } as unknown as AppContext;
+  const consumer = parserConsumer({ lane: 'small', ctx, concurrency: 1 } as unknown as ParserDeps);
+  const uploadOf = (id: string) => ({
+    document_id: id,
+    knowledge_base_id: 'kb_1',
+    workspace_id: 'ws',
+    name: 'a.txt',
+    media_type: 'text/plain',
+    size_bytes: 10,
+    sha256: 'a'.repeat(64),
+    metadata: {},
+    chunking: { max_tokens: 64, overlap_tokens: 0 },
+  });
+  const metadata = { now: '2025-01-01T00:00:00.000Z' };
+  await handleCommand(store, documentDecider, 'doc_waiting', { type: 'UploadDocument', data: uploadOf('doc_waiting'), metadata });
+  await handleCommand(store, documentDecider, 'doc_done', { type: 'UploadDocument', data: uploadOf('doc_done'), metadata });
+  await handleCommand(store, documentDecider, 'doc_done', { type: 'FailDocument', data: { document_id: 'doc_done', stage: 'parsing', code: 'earlier', message: 'earlier' }, metadata });
+  const poison = new Error('the value is not JSON');
+  await consumer.onUnreadable!('document-doc_waiting', poison);
+  await consumer.onUnreadable!('document-doc_done', poison);
+  await consumer.onUnreadable!('knowledge_base-kb_1', poison);
+  await consumer.onUnreadable!('document-doc_nowhere', poison);
+  const failed = (await store.readStream('document-doc_waiting')).find((e) => e.type === 'DocumentFailed');
+  t.like(failed?.data, { stage: 'parsing', code: 'unreadable_event' });
+  t.regex(String((failed?.data as { message: string }).message), /could not be read: the value is not JSON/);
+  t.deepEqual((await store.readStream('document-doc_done')).filter((e) => e.type === 'DocumentFailed').map((e) => e.data).map((d) => (d as { code: string }).code), ['earlier']);
 });

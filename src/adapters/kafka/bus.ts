@@ -78,10 +78,13 @@ export function createKafkaBus({
       await group.onParked?.(event, error).catch(report);
     };
 
-    // No checkpoint-store record nor onParked here: both take a recorded event, and this message holds none.
+    // No checkpoint-store record nor onParked here: both take a recorded event, and this message
+    // holds none. Its key still names the stream it belongs to: the group may fail what that holds.
     const parkUnreadable = async (message: IncomingMessage, error: unknown, where: Where) => {
       const letter = { group: group.name, ...where, error: describeError(error), parkedAt: now().toISOString() };
       await publisher.publish([encodeUnreadableDeadLetter(letter, message, topics.deadLetter)]);
+      const streamId = message.key?.toString('utf8');
+      if (streamId) await group.onUnreadable?.(streamId, error).catch(report);
     };
 
     const deps: BatchDeps = {
