@@ -27,7 +27,7 @@ export function vectorBytes(dims: number): number {
 
 /**
  * A keyword namespace (keyword-postings.ts): its typed arrays as allocated, its terms' included
- * (keyword-term-ids.ts), and its chunk and document ids, each a string, a reference in a list and
+ * (its StringIds), and its chunk and document ids, each a string, a reference in a list and
  * a Map entry to its ordinal.
  */
 export function postingsBytes({ arrays, ids }: { arrays: readonly ArrayBufferView[]; ids: number }): number {

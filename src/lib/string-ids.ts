@@ -1,23 +1,23 @@
-import { grown } from './keyword-arrays.ts';
+import { grown } from './grown-array.ts';
+
 
 const encoder = new TextEncoder();
 const EMPTY = 0;
 
 /**
- * A namespace's terms and their ids, held in typed arrays instead of a Map of strings. A Map
- * entry and its term string cost 70–100 bytes of heap a term (the Map's table is a power of two,
- * so up to half of it is spare), and a knowledge base of 300 chunks has some 20,000 terms: the
- * largest part of its keyword index, and one the budget undercounted (docs/benchmarks.md, issue
- * 36). Worse, loading it put 1.5 MB of survivors through V8's young generation per knowledge
- * base, and survivors are what make V8 grow it: searching 20 cold knowledge bases grew it to 128
- * MB. Here a term is its UTF-8 bytes, where they start, its hash and two table slots: about 30
- * bytes, outside the heap, counted exactly by `arrays()`.
+ * Strings and the ids they were given, held in typed arrays instead of a Map of strings: a
+ * string is its UTF-8 bytes, where they start, how many, its hash and two table slots, about 30
+ * bytes outside the heap, where a Map entry and its string cost 70–100 bytes of heap (the Map's
+ * table is a power of two, so up to half of it is spare). Many small strings kept for good are
+ * also what makes V8 grow its young generation: they survive its scavenges on their way to the
+ * old one, and V8 grows the young generation by what survives (docs/benchmarks.md, issue 36).
+ * `arrays()` says exactly what it holds.
  */
-export class TermIds {
-  /** The terms' UTF-8 bytes, one after another. */
+export class StringIds {
+  /** The strings' UTF-8 bytes, one after another. */
   #bytes = new Uint8Array(1 << 12);
   #used = 0;
-  /** Per term id: where its bytes start, how many (-1: no term has this id) and its hash. */
+  /** Per id: where its string's bytes start, how many (-1: no string has this id) and its hash. */
   #starts = new Uint32Array(64);
   #lengths = new Int32Array(64).fill(-1);
   #hashes = new Uint32Array(64);
@@ -26,12 +26,12 @@ export class TermIds {
   #count = 0;
   #scratch = new Uint8Array(256);
 
-  /** How many terms are defined. */
+  /** How many strings have an id. */
   get size(): number {
     return this.#count;
   }
 
-  /** The term's id, or undefined when it has none. */
+  /** The string's id, or undefined when it has none. */
   get(term: string): number | undefined {
     const length = this.#encode(term);
     const hash = hashOf(this.#scratch, length);
@@ -44,7 +44,7 @@ export class TermIds {
     }
   }
 
-  /** Gives `term` the id `id` (a stored term put back, or a new one); a term is defined once. */
+  /** Gives `term` the id `id`; each string is given one id, once. */
   set(term: string, id: number): void {
     const length = this.#encode(term);
     this.#bytes = grown(this.#bytes, this.#used + length);
@@ -61,7 +61,7 @@ export class TermIds {
     else this.#place(id);
   }
 
-  /** What it holds, as allocated (index-footprint.ts counts these). */
+  /** What it holds, as allocated. */
   arrays(): ArrayBufferView[] {
     return [this.#bytes, this.#starts, this.#lengths, this.#hashes, this.#slots];
   }

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { TermIds } from '../../src/adapters/sqlite/keyword-term-ids.ts';
+import { StringIds } from '../../src/lib/string-ids.ts';
 
-test('each term finds the id it was given, through growth, whatever its script; others find none', (t) => {
-  const ids = new TermIds();
+test('each string finds the id it was given, through growth, whatever its script; others find none', (t) => {
+  const ids = new StringIds();
   const terms = Array.from({ length: 5000 }, (_, i) => [`w${i}`, `słowo${i}`, `слово${i}`, `単語${i}`, `🙂${i}`][i % 5]!);
   // Stored terms come back in any order, with gaps where a term was never written.
   terms.forEach((term, i) => ids.set(term, terms.length - i + (i % 7 === 0 ? 10_000 : 0)));
@@ -13,8 +13,8 @@ test('each term finds the id it was given, through growth, whatever its script; 
   t.is(ids.get(''), 3);
 });
 
-test('a long term is kept whole', (t) => {
-  const ids = new TermIds();
+test('a long string is kept whole', (t) => {
+  const ids = new StringIds();
   const long = 'ж'.repeat(400);
   ids.set(long, 0);
   t.is(ids.get(long), 0);
