@@ -78,9 +78,20 @@ export class StringIds {
     for (let id = 0; id < this.#lengths.length; id++) if (this.#lengths[id]! >= 0) this.#place(id);
   }
 
+  /** The string's UTF-8 in the scratch buffer; its length. By hand up to two-byte characters: encodeInto costs more than the loop for the short strings kept here. */
   #encode(term: string): number {
     if (this.#scratch.length < term.length * 3) this.#scratch = new Uint8Array(term.length * 3);
-    return encoder.encodeInto(term, this.#scratch).written;
+    const scratch = this.#scratch;
+    let written = 0;
+    for (let i = 0; i < term.length; i++) {
+      const c = term.charCodeAt(i);
+      if (c < 0x80) scratch[written++] = c;
+      else if (c < 0x800) {
+        scratch[written++] = 0xc0 | (c >> 6);
+        scratch[written++] = 0x80 | (c & 0x3f);
+      } else return encoder.encodeInto(term, scratch).written;
+    }
+    return written;
   }
 
   #equals(id: number, length: number): boolean {
