@@ -25,6 +25,8 @@ export class StringIds {
   #slots = new Int32Array(1 << 8);
   #count = 0;
   #scratch = new Uint8Array(256);
+  /** The hash of what #encode last wrote. */
+  #hash = 0;
 
   /** How many strings have an id. */
   get size(): number {
@@ -34,7 +36,7 @@ export class StringIds {
   /** The string's id, or undefined when it has none. */
   get(term: string): number | undefined {
     const length = this.#encode(term);
-    const hash = hashOf(this.#scratch, length);
+    const hash = this.#hash;
     const mask = this.#slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.#slots[slot]!;
@@ -54,7 +56,7 @@ export class StringIds {
     this.#hashes = grown(this.#hashes, id + 1);
     this.#starts[id] = this.#used;
     this.#lengths[id] = length;
-    this.#hashes[id] = hashOf(this.#scratch, length);
+    this.#hashes[id] = this.#hash;
     this.#used += length;
     this.#count += 1;
     if (this.#count * 2 > this.#slots.length) this.#rehash(this.#slots.length * 2);
@@ -78,19 +80,34 @@ export class StringIds {
     for (let id = 0; id < this.#lengths.length; id++) if (this.#lengths[id]! >= 0) this.#place(id);
   }
 
-  /** The string's UTF-8 in the scratch buffer; its length. By hand up to two-byte characters: encodeInto costs more than the loop for the short strings kept here. */
+  /**
+   * The string's UTF-8 in the scratch buffer, its hash in #hash; returns its length. By hand, and
+   * hashed on the way, up to two-byte characters: encodeInto and a second pass cost more than the
+   * loop for the short strings kept here (a keyword upsert looks up each of a chunk's terms).
+   */
   #encode(term: string): number {
     if (this.#scratch.length < term.length * 3) this.#scratch = new Uint8Array(term.length * 3);
     const scratch = this.#scratch;
     let written = 0;
+    let hash = FNV_OFFSET;
     for (let i = 0; i < term.length; i++) {
       const c = term.charCodeAt(i);
-      if (c < 0x80) scratch[written++] = c;
-      else if (c < 0x800) {
-        scratch[written++] = 0xc0 | (c >> 6);
-        scratch[written++] = 0x80 | (c & 0x3f);
-      } else return encoder.encodeInto(term, scratch).written;
+      if (c < 0x80) {
+        scratch[written++] = c;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+      } else if (c < 0x800) {
+        const high = 0xc0 | (c >> 6);
+        const low = 0x80 | (c & 0x3f);
+        scratch[written++] = high;
+        scratch[written++] = low;
+        hash = Math.imul(Math.imul(hash ^ high, FNV_PRIME) ^ low, FNV_PRIME);
+      } else {
+        written = encoder.encodeInto(term, scratch).written;
+        hash = hashOf(scratch, written);
+        break;
+      }
     }
+    this.#hash = hash >>> 0;
     return written;
   }
 
@@ -102,9 +119,12 @@ export class StringIds {
   }
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
 /** FNV-1a over the bytes. */
 function hashOf(bytes: Uint8Array, length: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  return hash >>> 0;
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
+  return hash;
 }
