@@ -1,6 +1,5 @@
 import { grown } from './grown-array.ts';
 
-
 const encoder = new TextEncoder();
 const EMPTY = 0;
 
@@ -21,7 +20,7 @@ export class StringIds {
   #starts = new Uint32Array(64);
   #lengths = new Int32Array(64).fill(-1);
   #hashes = new Uint32Array(64);
-  /** Open addressing, linear probing: term id + 1 per slot, EMPTY where none. At most half full. */
+  /** Open addressing, linear probing: id + 1 per slot, EMPTY where none. At most half full. */
   #slots = new Int32Array(1 << 8);
   #count = 0;
   #scratch = new Uint8Array(256);

@@ -16,8 +16,8 @@ type Scores = Record<string, number>;
  * they hold about 4 MB, outside the heap.
  *
  * eld reads its n-grams only as `ngrams[ngram]`, iterating the languages of what it gets
- * (`for (lang in scores)`), so `ngrams` is a proxy that builds that small object on each read:
- * scores are integers added per language, so the order of the languages does not change a sum.
+ * (`for (lang in scores)`), so `ngrams` is a proxy that builds the n-gram's scores on each read
+ * (see get): they are integers added per language, so no order of languages could change a sum.
  */
 export class PackedNgrams {
   readonly #ids = new StringIds();
