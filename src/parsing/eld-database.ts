@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readPackedNgrams, WRITE_NGRAM_LINES } from './eld-ngrams.ts';
 
 /** A language guess: an ISO 639-1 code, and whether the detector trusts it. */
 export type LanguageGuess = { language: string; reliable: boolean };
@@ -18,10 +19,11 @@ export const SAMPLE_CHARS = 512;
  * at twice the time, franc-min 78–98 % (and 55–68 % on three words). Its data is loaded on
  * demand, once, the lean way (loadEldInstance below). The analyzer and OCR both detect through it.
  *
- * The database's JSON is parsed at the first detection (about 0.1 s), not when the detector is
- * loaded: its 40 MB of small objects pass through the young generation, and at start-up they
- * grew the server's to its 64 MB semi-spaces three starts in four, so a fresh server sat at
- * 190–235 MB before any work (163–166 now), beside a parser process reading a 400-page PDF.
+ * The database is read at the first detection (about 0.1 s), not when the detector is loaded:
+ * a server that never detects (every knowledge base's language pinned) never holds it. It is
+ * held packed (eld-ngrams.ts), about 4 MB outside the heap: as eld's objects it took 32 MB of
+ * heap, and on their way there they grew V8's young generation (to its 64 MB semi-spaces at
+ * start-up three starts in four; by 64 MB of resident memory at a server's first search).
  */
 export async function loadEldDetector(): Promise<LanguageDetector> {
   const eld = await loadEldInstance();
@@ -40,16 +42,17 @@ const DATABASE = 'medium';
 /**
  * ELD's 'medium' database loaded lean. eld ships it as a 2 MB JavaScript object literal:
  * importing it costs about 190 MB of resident memory for good (the parser's memory is not given
- * back), against 55 MB when the same data arrives as JSON. So the JavaScript is read once in a
- * short-lived child process that prints JSON, which is kept beside node_modules' other caches;
- * the detector itself is eld's own, built as eld's entry files build it.
+ * back), against 55 MB when the same data arrives as JSON, and 4 MB packed. So the JavaScript is
+ * read once in a short-lived child process that prints it as JSON lines, one n-gram each, kept
+ * beside node_modules' other caches; the detector itself is eld's own, built as eld's entry files
+ * build it, over the packed n-grams.
  * It lives with the parsers because OCR detects languages too, and parsing may not import adapters.
  * What it returns gives the detector, built at its first call (see loadEldDetector for why not before).
  */
 async function loadEldInstance(): Promise<() => EldInstance> {
   const entry = fileURLToPath(import.meta.resolve('eld'));
   const eldSrc = join(dirname(entry), '..');
-  let json: string | undefined = await databaseJson(eldSrc);
+  let lines: string | undefined = await databaseLines(eldSrc);
   // eld's exports map does not name languageDetector.js; a file URL is not held to it. The
   // version is pinned in package.json, and the analyzer's contract suite checks detection.
   const { createEld } = (await import(new URL('languageDetector.js', `file://${eldSrc}/`).href)) as { createEld: CreateEld };
@@ -57,18 +60,19 @@ async function loadEldInstance(): Promise<() => EldInstance> {
   return () => {
     if (!built) {
       const { instance, loadData } = createEld();
-      loadData(JSON.parse(json!));
-      // The 2.4 MB of text is not needed once parsed.
-      json = undefined;
+      const { header, ngrams } = readPackedNgrams(lines!);
+      loadData({ ...header, ngrams: ngrams.asEldNgrams() });
+      // The 2.6 MB of text is not needed once packed.
+      lines = undefined;
       built = instance;
     }
     return built;
   };
 }
 
-async function databaseJson(eldSrc: string): Promise<string> {
+async function databaseLines(eldSrc: string): Promise<string> {
   const version = JSON.parse(await readFile(join(eldSrc, '..', 'package.json'), 'utf8')).version as string;
-  const cached = join(cacheDir(eldSrc), `eld-${version}-${DATABASE}.json`);
+  const cached = join(cacheDir(eldSrc), `eld-${version}-${DATABASE}.jsonl`);
   const hit = await readFile(cached, 'utf8').catch(() => null);
   if (hit) return hit;
   const json = await convertInChild(join(eldSrc, 'ngrams', `${DATABASE}.js`));
@@ -87,7 +91,7 @@ function cacheDir(eldSrc: string): string {
 }
 
 async function convertInChild(modulePath: string): Promise<string> {
-  const script = `const m = await import(${JSON.stringify(`file://${modulePath}`)}); process.stdout.write(JSON.stringify(m.ngramsData));`;
+  const script = `const m = await import(${JSON.stringify(`file://${modulePath}`)});\n${WRITE_NGRAM_LINES}`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { maxBuffer: 64 * 1024 * 1024 });
   return stdout;
 }

@@ -25,15 +25,13 @@ export function vectorBytes(dims: number): number {
   return bitBytes + 8 + codeBytes + 4 + (nibbleBytes ? nibbleBytes + 4 : 0) + 12 + CHUNK_IDS_BYTES;
 }
 
-/** A term string (most are under 8 characters) and its Map entry to the term's id. */
-export const TERM_BYTES = 24 + MAP_ENTRY_BYTES;
-
 /**
- * A keyword namespace (keyword-postings.ts): its typed arrays as allocated, its terms, and its
- * chunk and document ids, each a string, a reference in a list and a Map entry to its ordinal.
+ * A keyword namespace (keyword-postings.ts): its typed arrays as allocated, its terms' included
+ * (its StringIds), and its chunk and document ids, each a string, a reference in a list and
+ * a Map entry to its ordinal.
  */
-export function postingsBytes({ arrays, terms, ids }: { arrays: readonly ArrayBufferView[]; terms: number; ids: number }): number {
-  let bytes = terms * TERM_BYTES + ids * (ID_STRING_BYTES + REFERENCE_BYTES + MAP_ENTRY_BYTES);
+export function postingsBytes({ arrays, ids }: { arrays: readonly ArrayBufferView[]; ids: number }): number {
+  let bytes = ids * (ID_STRING_BYTES + REFERENCE_BYTES + MAP_ENTRY_BYTES);
   for (const array of arrays) bytes += array.byteLength;
   return bytes;
 }

@@ -1,4 +1,4 @@
-import { grown } from './keyword-arrays.ts';
+import { grown } from '../../lib/grown-array.ts';
 
 /** One query's BM25 pass: the length normalisation c0 + c1·length and the accumulator it adds into. */
 export type Accumulation = { c0: number; c1: number; lengths: Uint32Array; acc: Float32Array };

@@ -1,6 +1,7 @@
+import { StringIds } from '../../lib/string-ids.ts';
 import { type Bm25Parameters, bestReachable, idf, MAX_TERM_FREQUENCY } from '../../domain/retrieval/bm25.ts';
 import type { KeywordMatch } from '../../ports/keyword-index.ts';
-import { grown } from './keyword-arrays.ts';
+import { grown } from '../../lib/grown-array.ts';
 import { decodeInto, maxTerms } from './keyword-codec.ts';
 import { type Accumulation, DeltaPostings } from './keyword-delta.ts';
 import { sharedScores } from './keyword-scores.ts';
@@ -22,7 +23,7 @@ export type StoredChunk = readonly [chunkId: string, documentId: string, length:
  * the cost is amortised, and queries mostly read long sequential runs.
  */
 export class NamespacePostings {
-  readonly #termIds = new Map<string, number>();
+  readonly #termIds = new StringIds();
   /** Live chunks per term: exact at all times, since it feeds idf. */
   #df = new Int32Array(0);
   #termCount = 0;
@@ -53,8 +54,11 @@ export class NamespacePostings {
   /** How many live chunks hold the term. */
   documentFrequency = (term: string): number => Math.max(this.#df[this.#termIds.get(term) ?? -1] ?? 0, 0);
 
-  /** What holds memory: the arrays as allocated, how many terms and how many chunk and document ids (see index-footprint.ts). */
-  holdings = () => ({ arrays: [this.#df, this.#documentOf, this.#lengths, this.#alive, this.#baseStart, this.#baseOrdinals, this.#baseTfs, ...this.#delta.arrays()], terms: this.#termCount, ids: this.#chunkIds.length + this.#documents.length });
+  /** What holds memory: the arrays as allocated, the terms' among them (a StringIds, so no string per term), and how many chunk and document ids (see index-footprint.ts). */
+  holdings = () => ({
+    arrays: [this.#df, this.#documentOf, this.#lengths, this.#alive, this.#baseStart, this.#baseOrdinals, this.#baseTfs, ...this.#delta.arrays(), ...this.#termIds.arrays()],
+    ids: this.#chunkIds.length + this.#documents.length,
+  });
 
   has(chunkId: string): boolean {
     return this.#ordinalOf.has(chunkId);

@@ -1,4 +1,4 @@
-type Numeric = Uint8Array | Int32Array | Uint32Array | Float32Array;
+type Numeric = Uint8Array | Uint16Array | Int32Array | Uint32Array | Float32Array;
 
 /** `array` if it already holds `need` elements, else a copy at least twice as long, new slots set to `fill`. */
 export function grown<T extends Numeric>(array: T, need: number, fill?: number): T {
