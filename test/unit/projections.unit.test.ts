@@ -72,11 +72,12 @@ test('workspaces', async (t) => {
 const graph = { nodes: [{ id: 'start', type: 'start', timeout_ms: 1000, config: { inputs: [] } }], edges: [] };
 const wfCreated = { type: 'WorkflowCreated', data: { workflow_id: 'wf_1', workspace_id: 'w', name: 'QA', description: null, graph, version: 1, created_at: T0 } };
 
-test('workflow: the current version; deleted leaves nothing', async (t) => {
+test('workflow: the draft’s version and the published one; deleted leaves nothing', async (t) => {
+  const published = { type: 'WorkflowPublished', data: { workflow_id: 'wf_1', version: 1, published_at: T1 } };
   await spec(t)
-    .given(wfCreated, { type: 'WorkflowUpdated', data: { workflow_id: 'wf_1', name: 'QA 2', description: 'd', graph, version: 2, updated_at: T1 } })
+    .given(wfCreated, published, { type: 'WorkflowUpdated', data: { workflow_id: 'wf_1', name: 'QA 2', description: 'd', graph, version: 2, updated_at: T1 } })
     .then('workflows', {
-      wf_1: { id: 'wf_1', object: 'workflow', workspace_id: 'w', name: 'QA 2', description: 'd', graph, version: 2, created_at: T0, updated_at: T1 },
+      wf_1: { id: 'wf_1', object: 'workflow', workspace_id: 'w', name: 'QA 2', description: 'd', graph, version: 2, published_version: 1, published_at: T1, created_at: T0, updated_at: T1 },
     });
   await spec(t).given(wfCreated, { type: 'WorkflowDeleted', data: { workflow_id: 'wf_1', deleted_at: T1 } }).then('workflows', {});
 });
