@@ -29,8 +29,19 @@ test.after.always(async () => {
   await server?.close();
 });
 
-/** The keyboard's way to press a control: focus it, then Enter (locator.press focuses first). */
-const press = (control: Locator) => control.press('Enter');
+/**
+ * The keyboard's way to press a control: focus it, then Enter (locator.press focuses first). A
+ * control still disabled (a select whose options are loading) is waited for: Enter on it does
+ * nothing, and on a busy machine the options came after the press (failed once in CI).
+ */
+async function press(control: Locator) {
+  const deadline = Date.now() + 30_000;
+  while (!(await control.isEnabled())) {
+    if (Date.now() > deadline) throw new Error('the control stayed disabled for 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await control.press('Enter');
+}
 const node = (page: Page, id: string) => page.getByRole('group', { name: new RegExp(`^${id} \\(`) });
 const panel = (page: Page) => page.locator('aside.node-panel');
 
