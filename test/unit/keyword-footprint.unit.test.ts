@@ -20,7 +20,7 @@ function held(): number {
  * what a loaded namespace holds. A knowledge base of few chunks has many terms for its size (300
  * chunks of prose: 20,000 terms), and its terms were what the estimate undercounted.
  */
-test('the estimate of a loaded keyword namespace is within a twentieth of the memory it holds', (t) => {
+test('the estimate of a loaded keyword namespace counts the memory it holds: never a twentieth under, nor a quarter over', (t) => {
   const terms = 40_000;
   const chunks: StoredChunk[] = Array.from({ length: 600 }, (_, c) => {
     const ids = Array.from({ length: 200 }, (_, j) => (c * 67 + j * 199) % terms).sort((a, b) => a - b);
@@ -41,6 +41,11 @@ test('the estimate of a loaded keyword namespace is within a twentieth of the me
   const actual = held() - before;
   const estimate = postingsBytes(postings.holdings());
   t.log(`held ${(actual / 1e6).toFixed(2)} MB, estimated ${(estimate / 1e6).toFixed(2)} MB`);
-  t.true(Math.abs(estimate - actual) <= actual / 20, `estimate ${estimate} against ${actual} held`);
+  // Under is what the budget cannot afford (it would keep more loaded than it allows; before the
+  // terms were counted as allocated it was about a tenth under). Over only evicts a little early,
+  // and a measurement of the heap can come out lower than held when other garbage goes meanwhile
+  // (9 % once in CI), so the bound above is wider.
+  t.true(estimate >= actual * 0.95, `estimate ${estimate} against ${actual} held: under by more than a twentieth`);
+  t.true(estimate <= actual * 1.25, `estimate ${estimate} against ${actual} held: over by more than a quarter`);
   t.is(postings.search(['abc0'], 1).length, 1);
 });
