@@ -30,6 +30,23 @@ function file(path: string, name: string): ConsoleFile {
  * null when it was not built (an install with `--ignore-scripts`, or `--omit=dev`), which `/` then says.
  */
 export function readConsoleBuild(dir = CONSOLE_DIST): ConsoleBuild {
+  // A build replacing the files while the server starts (`npm run build:console` beside it) empties
+  // the folder first: a file listed may be gone when read. Read again once the build has had a moment.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return readOnce(dir);
+    } catch (error) {
+      if (!isMissingFile(error) || attempt >= REREADS) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
+}
+
+const REREADS = 40;
+
+const isMissingFile = (error: unknown) => error instanceof Error && 'code' in error && error.code === 'ENOENT';
+
+function readOnce(dir: string): ConsoleBuild {
   const indexPath = join(dir, 'index.html');
   if (!existsSync(indexPath)) return null;
   const assetsDir = join(dir, 'assets', 'console');
