@@ -1,3 +1,4 @@
+import { seededRandom } from '../../bench/util.ts';
 import { zip, type ZipEntry } from '../unit/parsing-fixtures.ts';
 
 /**
@@ -26,7 +27,7 @@ const WORDS = 'die Zeitschrift Forschung Gesellschaft über Geschichte Sprache W
 type Block = { text: string; title?: boolean; style?: string; sectPr?: string; footnote?: string };
 
 export function buildJournal({ essays = 14, renderedEssays = 4, seed = 36 }: JournalOptions = {}): Journal {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const words = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
   const paragraphs: JournalParagraph[] = [];
   const xml: string[] = [];
@@ -121,14 +122,3 @@ function journalPackage(body: string, footnotes: string, finalSection: string): 
   return zip(parts);
 }
 
-/** mulberry32: the same journal on every run. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
