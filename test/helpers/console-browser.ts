@@ -76,6 +76,9 @@ export async function openConsole(t: ExecutionContext, chromium: string, options
       await page.getByLabel('API key').fill(key);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('navigation').getByRole('link', { name: 'Knowledge bases' }).waitFor();
+      // The shell paints before the index route's redirect runs (an effect): wait for it, or a test
+      // reading the address right after signing in races it on a busy host.
+      await page.waitForURL((url) => url.pathname !== '/');
     },
     async accessibilityViolations() {
       await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
