@@ -28,13 +28,18 @@ export type RunRecord = { runId: string; run: Run; history: readonly RecordedEve
  * again: its outputs come from the stream, which is what makes a redelivered request or a resumed
  * run execute each node once. The run's outputs are those its node types declare as runOutputs
  * (walk.ts); without an answer or an end the run fails.
+ *
+ * What is recorded is put on record only when it must be: before a node that takes time runs (so
+ * a live trace shows it running, and a crash shows where the run stopped), and when the run ends.
+ * An instant node's start and finish join the next append: a crash before it only runs that node
+ * again, which has no effect outside the run.
  */
 export async function executeRun(deps: RunnerDeps, { runId, run, history, write, reused }: RunRecord, graph: WorkflowGraph, progress: Progress) {
-  const state = await write({ type: 'StartRun', data: { run_id: runId } });
+  write.queue({ type: 'StartRun', data: { run_id: runId } });
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const outputs = new Map<string, NodeOutputs>();
   const scope: RunScope = { workspaceId: run.workspaceId, inputs: run.inputs, outputs, nodeTypes: new Map(graph.nodes.map((n) => [n.id, n.type])) };
-  const recorded = state.status === 'absent' ? {} : state.nodes;
+  const recorded = run.nodes;
 
   for (const id of topologicalOrder(graph)) {
     const node = nodes.get(id)!;
@@ -42,32 +47,34 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write,
     const previous = recorded[id];
     if (previous?.status === 'failed') {
       const error = failureOf(history, id);
-      return write({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+      return write.flush({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
     }
     let result: NodeOutputs;
     const earlier = reused?.get(id);
+    const type = nodeType(node.type);
     if (previous?.status === 'succeeded' && previous.outputs) {
       result = previous.outputs;
     } else if (earlier && run.reuse) {
       // Recorded as a step of this run (its trace shows where the outputs came from), not run again.
-      const inputs = nodeType(node.type).entry ? run.inputs : renderedInputs(node, scope);
-      await write({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs, reused_from: run.reuse.run_id } });
-      await write({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: earlier, elapsed_ms: 0 } });
+      const inputs = type.entry ? run.inputs : renderedInputs(node, scope);
+      write.queue({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs, reused_from: run.reuse.run_id } });
+      write.queue({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: earlier, elapsed_ms: 0 } });
       result = earlier;
     } else {
       progress.nodeId = id;
-      const inputs = nodeType(node.type).entry ? run.inputs : renderedInputs(node, scope);
-      await write({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
+      const inputs = type.entry ? run.inputs : renderedInputs(node, scope);
+      write.queue({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
+      if (!type.instant) await write.flush();
       const t0 = performance.now();
       const outcome = await executeNode(node, scope, deps);
       const elapsed_ms = Math.round((performance.now() - t0) * 100) / 100;
       if (!outcome.ok) {
         const error = { code: outcome.code, message: outcome.message };
-        await write({ type: 'FailNode', data: { run_id: runId, node_id: id, error, elapsed_ms } });
-        return write({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
+        write.queue({ type: 'FailNode', data: { run_id: runId, node_id: id, error, elapsed_ms } });
+        return write.flush({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
       }
       result = outcome.outputs;
-      await write({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
+      write.queue({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
       progress.nodeId = null;
     }
     outputs.set(id, result);
@@ -76,12 +83,12 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write,
   const runOutputs = runOutputsOf(graph, outputs);
   if (runOutputs === undefined) {
     const error = { code: 'no_reply', message: `no ${REPLY_TYPES} node was reached on the branches this run took`, node_id: null };
-    return write({ type: 'FailRun', data: { run_id: runId, error } });
+    return write.flush({ type: 'FailRun', data: { run_id: runId, error } });
   }
   // A retrieval's citations, pointed at the spans the answer quotes: the same objects chat gives.
   const { answer, citations } = runOutputs;
   if (Array.isArray(citations) && typeof answer === 'string') runOutputs.citations = quotedCitations(citations as Citation[], answer);
-  return write({ type: 'CompleteRun', data: { run_id: runId, outputs: runOutputs } });
+  return write.flush({ type: 'CompleteRun', data: { run_id: runId, outputs: runOutputs } });
 }
 
 /** A node that failed before a crash kept its reason only in its event. */

@@ -44,7 +44,7 @@ async function runOnce(deps: RunnerDeps & { onInternalError?: OnInternalError },
     const loaded = await loadGraph(deps.ctx.store, run.workflowId, run.workflowVersion);
     if (!loaded.ok) {
       const error = { code: 'workflow_deleted', message: loaded.message, node_id: null };
-      await write({ type: 'FailRun', data: { run_id: runId, error } });
+      await write.flush({ type: 'FailRun', data: { run_id: runId, error } });
       return;
     }
     const reused = run.reuse ? await recordedOutputs(deps, run.reuse) : undefined;

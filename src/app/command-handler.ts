@@ -42,13 +42,29 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
   command: C,
   options: CommandOptions<State> = {},
 ): Promise<CommandResult<State, E>> {
+  return handleCommands(store, decider, aggregateId, [command], options);
+}
+
+/**
+ * Several commands on one aggregate, each decided on the state the previous one's events left, and
+ * all their events appended at once: one transaction, one wake of the consumers, one projection of
+ * the documents they touch. The runner uses it to record a finished node and the start of the next
+ * together. All or nothing: a command refused refuses the lot, and a conflict decides them all again.
+ */
+export async function handleCommands<State, C extends Command, E extends DomainEvent>(
+  store: EventStore,
+  decider: Decider<State, C, E>,
+  aggregateId: string,
+  commands: readonly C[],
+  options: CommandOptions<State> = {},
+): Promise<CommandResult<State, E>> {
   const streamId = decider.streamId(aggregateId);
   const { expectedRevision, known, retry = CONFLICT_RETRY, clock } = options;
   const read = async (): Promise<Known<State>> => {
     const recorded = await store.readStream(streamId);
     return { state: foldStream(decider, streamId, recorded), revision: recorded.at(-1)?.revision ?? -1 };
   };
-  const decideOn = (from: Known<State>) => decideAndAppend(store, decider, streamId, command, from);
+  const decideOn = (from: Known<State>) => decideAndAppend(store, decider, streamId, commands, from);
   if (expectedRevision !== undefined) {
     const current = await read();
     if (current.revision !== expectedRevision) throw new ConcurrencyError(streamId, expectedRevision, current.revision < 0 ? 'no_stream' : current.revision);
@@ -61,13 +77,21 @@ async function decideAndAppend<State, C extends Command, E extends DomainEvent>(
   store: EventStore,
   decider: Decider<State, C, E>,
   streamId: string,
-  command: C,
+  commands: readonly C[],
   { state, revision }: Known<State>,
 ): Promise<CommandResult<State, E>> {
-  const events = decider.decide(command, state);
+  const events: E[] = [];
+  const recorded: NewEvent[] = [];
+  let next = state;
+  for (const command of commands) {
+    const decided = decider.decide(command, next);
+    next = fold(decider.evolve, next, decided);
+    events.push(...decided);
+    for (const event of decided) recorded.push(toNewEvent(event, command));
+  }
   if (events.length === 0) return { state, events, streamId, revision, position: 0n };
-  const result = await store.append(streamId, events.map((e) => toNewEvent(e, command)), revision < 0 ? 'no_stream' : revision);
-  return { state: fold(decider.evolve, state, events), events, streamId, revision: result.nextRevision, position: result.lastPosition };
+  const result = await store.append(streamId, recorded, revision < 0 ? 'no_stream' : revision);
+  return { state: next, events, streamId, revision: result.nextRevision, position: result.lastPosition };
 }
 
 /**

@@ -22,6 +22,7 @@ export type ConditionConfig = z.infer<typeof ConditionConfig>;
 /** A branch: its outgoing edges carry `when: true|false`, and only those matching `result` are taken. */
 export const condition = defineNodeType({
   type: 'condition',
+  instant: true,
   config: ConditionConfig,
   outputs: () => ['result'],
   templates: ['left', 'right'],

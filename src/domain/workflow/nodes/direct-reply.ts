@@ -8,6 +8,7 @@ export type DirectReplyConfig = z.infer<typeof DirectReplyConfig>;
 /** The run's answer: every graph must reach one of these. */
 export const directReply = defineNodeType({
   type: 'direct_reply',
+  instant: true,
   config: DirectReplyConfig,
   outputs: () => ['answer'],
   templates: ['template'],

@@ -20,6 +20,7 @@ export type EndConfig = z.infer<typeof EndConfig>;
  */
 export const end = defineNodeType({
   type: 'end',
+  instant: true,
   config: EndConfig,
   outputs: (config) => Object.keys(config.outputs),
   describeOutputs: (fields) => `end outputs ${fields.join(', ')}`,

@@ -21,6 +21,12 @@ export type NodeType<T extends string = string, C extends z.ZodType<object> = z.
   readonly names?: { readonly knowledgeBases?: readonly ConfigField<C>[]; readonly chatModels?: readonly ConfigField<C>[] };
   /** The node a run begins with: exactly one per graph, no incoming edges; its inputs are the run's inputs. */
   readonly entry?: true;
+  /**
+   * Runs in memory at once and touches nothing outside the run (a template, a condition): its start
+   * is put on record with its finish instead of before it runs, saving an append (see the runner's
+   * executeRun). A node that waits on anything (a model, retrieval, the network, a sandbox) is not.
+   */
+  readonly instant?: true;
   /** The output whose value picks the outgoing edges to take: each must carry a matching `when`. */
   readonly branchOn?: string;
   /** The values `branchOn` can take, i.e. what an outgoing edge's `when` may be (condition: true, false; a classifier: its classes). */

@@ -16,6 +16,7 @@ export type StartConfig = z.infer<typeof StartConfig>;
 /** Where a run begins: it declares the run's inputs and outputs them as given. */
 export const start = defineNodeType({
   type: 'start',
+  instant: true,
   config: StartConfig,
   outputs: (config) => config.inputs.map((input) => input.name),
   describeOutputs: (fields) => (fields.length === 0 ? `start declares no inputs` : `start declares inputs ${fields.join(', ')}`),

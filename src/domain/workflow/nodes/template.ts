@@ -8,6 +8,7 @@ export type TemplateConfig = z.infer<typeof TemplateConfig>;
 /** Text built from earlier outputs, for later nodes to quote. */
 export const template = defineNodeType({
   type: 'template',
+  instant: true,
   config: TemplateConfig,
   outputs: () => ['output'],
   templates: ['template'],

@@ -12,6 +12,7 @@ export type VariableAggregatorConfig = z.infer<typeof VariableAggregatorConfig>;
  */
 export const variableAggregator = defineNodeType({
   type: 'variable_aggregator',
+  instant: true,
   config: VariableAggregatorConfig,
   outputs: () => ['output'],
   templates: ['values'],
