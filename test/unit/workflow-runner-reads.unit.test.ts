@@ -43,6 +43,14 @@ const echo = {
 
 /** Runs a graph of `nodes` nodes with the runner consumer and counts its reads of and appends to the run's stream. */
 async function runReads(nodes: number, llmAt?: number) {
+  const { base, calls, requested, runner } = await setUp(nodes, llmAt, echo);
+  await runner.handle([requested]);
+  const events = await base.readStream('workflow_run-r');
+  return { reads: calls.reads.filter((s) => s === 'workflow_run-r').length, appends: calls.appends.length, end: events.at(-1)!, events: events.length, types: events.map((e) => e.type) };
+}
+
+/** A store with a workflow of `nodes` nodes and a requested run of it, and a runner whose llm nodes use `model`. */
+async function setUp(nodes: number, llmAt: number | undefined, model: ChatModel) {
   const db = openSqlite(':memory:');
   const base = createSqliteEventStore({ db });
   const { store, calls } = countingStore(base);
@@ -60,10 +68,8 @@ async function runReads(nodes: number, llmAt?: number) {
   await handleCommand(base, workflowRunDecider, 'r', { type: 'RequestRun', data, metadata: meta });
   const [requested] = await base.readStream('workflow_run-r');
   // Template and reply nodes call no service: the search service is never reached.
-  const runner = runnerConsumer({ ctx, search: {} as SearchService, chatModels: new Map([['echo', echo]]), maxContextTokens: 1000 });
-  await runner.handle([requested!]);
-  const events = await base.readStream('workflow_run-r');
-  return { reads: calls.reads.filter((s) => s === 'workflow_run-r').length, appends: calls.appends.length, end: events.at(-1)!, events: events.length, types: events.map((e) => e.type) };
+  const runner = runnerConsumer({ ctx, search: {} as SearchService, chatModels: new Map([['echo', model]]), maxContextTokens: 1000 });
+  return { base, calls, requested: requested!, runner, ctx };
 }
 
 test('a run reads its stream once, however many nodes it has', async (t) => {
@@ -90,4 +96,26 @@ test('a node that takes time is on record as started before it runs; the instant
     run.types.map((type, i) => (type.startsWith('Node') ? `${type} ${['start', 't1', 't2', 't3', 'reply'][Math.floor((i - 2) / 2)]}` : type)),
     ['WorkflowRunRequested', 'WorkflowRunStarted', ...node('start'), ...node('t1'), ...node('t2'), ...node('t3'), ...node('reply'), 'WorkflowRunSucceeded'],
   );
+});
+
+test('a runner that stopped in a node that takes time: another takes the run up there, and the run finishes once', async (t) => {
+  let wake!: (error: Error) => void;
+  const stuck = { ...echo, complete: () => new Promise((_, reject) => (wake = reject)) } as unknown as ChatModel;
+  const { base, requested, runner: first, ctx } = await setUp(5, 2, stuck);
+  const crashed = first.handle([requested]);
+  while ((await base.readStream('workflow_run-r')).length < 6) await new Promise((resolve) => setImmediate(resolve));
+  // What the first runner left on record: started, start and t1 finished, t2 started.
+  t.deepEqual((await base.readStream('workflow_run-r')).map((e) => e.type).slice(-1), ['NodeRunStarted']);
+  const second = runnerConsumer({ ctx, search: {} as SearchService, chatModels: new Map([['echo', echo]]), maxContextTokens: 1000 });
+  await second.handle([requested]);
+  const done = await base.readStream('workflow_run-r');
+  // The first runner wakes to a model error after all: the run already finished, it records nothing.
+  wake(new Error('connection reset'));
+  await crashed;
+  const after = await base.readStream('workflow_run-r');
+  t.deepEqual(after.map((e) => e.id), done.map((e) => e.id));
+  const finished = after.filter((e) => e.type === 'NodeRunSucceeded').map((e) => e.type === 'NodeRunSucceeded' && e.data.node_id);
+  t.deepEqual(finished, ['start', 't1', 't2', 't3', 'reply'], 'each node finished once');
+  t.deepEqual(after.filter((e) => e.type === 'NodeRunStarted' && e.data.node_id === 't2').map((e) => e.type === 'NodeRunStarted' && e.data.attempt), [1, 2]);
+  t.is(after.filter((e) => e.type === 'WorkflowRunSucceeded').length, 1);
 });
