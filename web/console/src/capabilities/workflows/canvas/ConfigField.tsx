@@ -25,6 +25,11 @@ export function ConfigField(props: Props) {
       </NumberField>
     );
   }
+  if (kind === 'boolean') {
+    // Unset until chosen: the server's default applies, as for the other choices.
+    const options = [true, false].map((choice) => ({ id: String(choice), label: String(choice) }));
+    return <SelectField label={spec.name} options={options} selectedKey={typeof value === 'boolean' ? String(value) : ''} onChange={(key) => onChange(key === 'true')} />;
+  }
   if (kind === 'knowledge_base') return <KnowledgeBaseField {...props} />;
   if (kind === 'model') return <ChatModelSelect label={spec.name} value={typeof value === 'string' && value !== '' ? value : null} onChange={onChange} />;
   if (kind === 'text') {

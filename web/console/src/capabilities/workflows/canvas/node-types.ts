@@ -4,9 +4,10 @@ import type { CanvasGraph, CanvasNode } from './graph.ts';
  * What the canvas knows of each node type: a new node's config, the fields the side panel draws,
  * and the outputs `{{node.field}}` may name. The console may not import the server's
  * src/domain/workflow/nodes (web/ is apart, docs/architecture.md), so this mirrors it; the server's
- * /validate remains the judge, and its messages show on the node.
+ * /validate remains the judge, and its messages show on the node. test/unit/console-node-types-mirror
+ * checks the mirror against the server's types (names, config fields, outputs).
  */
-export type FieldKind = 'template' | 'text' | 'number' | 'json' | 'knowledge_base' | 'model' | { choices: readonly string[] };
+export type FieldKind = 'template' | 'text' | 'number' | 'boolean' | 'json' | 'knowledge_base' | 'model' | { choices: readonly string[] };
 /** `optional`: emptied, the field is left out of the config rather than sent as "". */
 export type FieldSpec = { name: string; kind: FieldKind; optional?: true };
 
@@ -33,7 +34,14 @@ export const NODE_TYPES: Record<string, TypeSpec> = {
     outputs: (config) => namesIn(config.inputs),
   },
   knowledge_retrieval: {
-    fields: [{ name: 'knowledge_base_id', kind: 'knowledge_base' }, t('query'), n('top_k'), n('score_threshold'), { name: 'mode', kind: { choices: ['hybrid', 'vector', 'keyword', 'graph'] } }],
+    fields: [
+      { name: 'knowledge_base_id', kind: 'knowledge_base' },
+      t('query'),
+      n('top_k'),
+      n('score_threshold'),
+      { name: 'mode', kind: { choices: ['hybrid', 'vector', 'keyword', 'graph'] } },
+      { name: 'rerank', kind: 'boolean' },
+    ],
     initial: () => ({ knowledge_base_id: '', query: '' }),
     outputs: fixed('context', 'passages', 'citations', 'answerable', 'coverage'),
   },
@@ -92,6 +100,7 @@ export const NODE_TYPES: Record<string, TypeSpec> = {
       t('body', true),
       { name: 'body_type', kind: { choices: ['json', 'form', 'text'] } },
       n('timeout_ms'),
+      n('max_response_bytes'),
       n('retries'),
     ],
     initial: () => ({ method: 'GET', url: 'https://example.com/' }),
