@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import { useCan } from '../../session/session.tsx';
-import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { ListScreen } from '../../ui/ListScreen.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
 import './agents.css';
 import { useAgentText } from './messages.ts';
@@ -18,23 +18,8 @@ export default function AgentList() {
   const { data, error } = useResource(async (signal) => (await api.GET('/v1/agents', { params: { query: { limit: 100, order: 'desc' } }, signal })).data!.data, []);
   const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
-    <section className="stack">
-      <div className="spread">
-        <div>
-          <h1>{t('title')}</h1>
-          <p className="muted">{t('intro')}</p>
-        </div>
-        {canWrite && <NewAgentDialog />}
-      </div>
-      <ErrorNote error={error} />
-      {!data && !error && <p aria-live="polite">{t('loading')}</p>}
-      {data?.length === 0 && (
-        <div className="card empty-state">
-          <h2>{t('emptyTitle')}</h2>
-          <p>{canWrite ? t('emptyWrite') : t('emptyRead')}</p>
-        </div>
-      )}
-      {data && data.length > 0 && (
+    <ListScreen text={{ title: t('title'), intro: t('intro'), loading: t('loading'), emptyTitle: t('emptyTitle'), emptyText: canWrite ? t('emptyWrite') : t('emptyRead') }} action={canWrite && <NewAgentDialog />} items={data} error={error}>
+      {(items) => (
         <Table aria-label={t('listLabel')} className="react-aria-Table agents-table">
           <TableHeader>
             <Column isRowHeader>{t('name')}</Column>
@@ -43,7 +28,7 @@ export default function AgentList() {
             <Column>{t('publicLink')}</Column>
             <Column>{t('updated')}</Column>
           </TableHeader>
-          <TableBody items={data}>
+          <TableBody items={items}>
             {(agent) => (
               <Row id={agent.id}>
                 <Cell>
@@ -61,6 +46,6 @@ export default function AgentList() {
           </TableBody>
         </Table>
       )}
-    </section>
+    </ListScreen>
   );
 }

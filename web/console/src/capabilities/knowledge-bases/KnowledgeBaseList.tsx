@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import { useCan } from '../../session/session.tsx';
-import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { ListScreen } from '../../ui/ListScreen.tsx';
 import './knowledge-bases.css';
 import { useKnowledgeBaseText } from './messages.ts';
 import { NewKnowledgeBaseDialog } from './NewKnowledgeBaseDialog.tsx';
@@ -18,23 +18,8 @@ export default function KnowledgeBaseList() {
   const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
-    <section className="stack">
-      <div className="spread">
-        <div>
-          <h1>{t('title')}</h1>
-          <p className="muted">{t('intro')}</p>
-        </div>
-        {canWrite && <NewKnowledgeBaseDialog />}
-      </div>
-      <ErrorNote error={error} />
-      {!data && !error && <p aria-live="polite">{t('loading')}</p>}
-      {data?.length === 0 && (
-        <div className="card empty-state">
-          <h2>{t('emptyTitle')}</h2>
-          <p>{canWrite ? t('emptyWrite') : t('emptyRead')}</p>
-        </div>
-      )}
-      {data && data.length > 0 && (
+    <ListScreen text={{ title: t('title'), intro: t('intro'), loading: t('loading'), emptyTitle: t('emptyTitle'), emptyText: canWrite ? t('emptyWrite') : t('emptyRead') }} action={canWrite && <NewKnowledgeBaseDialog />} items={data} error={error}>
+      {(items) => (
         <Table aria-label={t('listLabel')} className="react-aria-Table kb-table">
           <TableHeader>
             <Column isRowHeader>{t('name')}</Column>
@@ -43,7 +28,7 @@ export default function KnowledgeBaseList() {
             <Column>{t('chunks')}</Column>
             <Column>{t('created')}</Column>
           </TableHeader>
-          <TableBody items={data}>
+          <TableBody items={items}>
             {(kb) => (
               <Row id={kb.id}>
                 <Cell>
@@ -58,6 +43,6 @@ export default function KnowledgeBaseList() {
           </TableBody>
         </Table>
       )}
-    </section>
+    </ListScreen>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import { useCan } from '../../session/session.tsx';
-import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { ListScreen } from '../../ui/ListScreen.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
 import { useWorkflowText } from './messages.ts';
 import { NewWorkflowDialog } from './NewWorkflowDialog.tsx';
@@ -17,23 +17,8 @@ export default function WorkflowList() {
   const { data, error } = useResource(async (signal) => (await api.GET('/v1/workflows', { params: { query: { limit: 100 } }, signal })).data!.data, []);
   const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
-    <section className="stack">
-      <div className="spread">
-        <div>
-          <h1>{t('title')}</h1>
-          <p className="muted">{t('intro')}</p>
-        </div>
-        {canWrite && <NewWorkflowDialog />}
-      </div>
-      <ErrorNote error={error} />
-      {!data && !error && <p aria-live="polite">{t('loading')}</p>}
-      {data?.length === 0 && (
-        <div className="card workflow-empty">
-          <h2>{t('emptyTitle')}</h2>
-          <p>{t('emptyText')}</p>
-        </div>
-      )}
-      {data && data.length > 0 && (
+    <ListScreen text={{ title: t('title'), intro: t('intro'), loading: t('loading'), emptyTitle: t('emptyTitle'), emptyText: t('emptyText') }} action={canWrite && <NewWorkflowDialog />} items={data} error={error}>
+      {(items) => (
         <Table aria-label={t('listLabel')} className="react-aria-Table workflow-table">
           <TableHeader>
             <Column isRowHeader>{t('name')}</Column>
@@ -41,7 +26,7 @@ export default function WorkflowList() {
             <Column>{t('version')}</Column>
             <Column>{t('updated')}</Column>
           </TableHeader>
-          <TableBody items={data}>
+          <TableBody items={items}>
             {(workflow) => (
               <Row id={workflow.id}>
                 <Cell>
@@ -62,6 +47,6 @@ export default function WorkflowList() {
           </TableBody>
         </Table>
       )}
-    </section>
+    </ListScreen>
   );
 }
