@@ -1,8 +1,7 @@
-import { type FormEvent, useState } from 'react';
-import { Button, Checkbox, CheckboxGroup, Dialog, DialogTrigger, Form, Heading, Input, Label, Modal, TextField } from 'react-aria-components';
-import { useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Checkbox, CheckboxGroup, Input, Label, TextField } from 'react-aria-components';
 import { api } from '../../api/client.ts';
-import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { CreateDialog, CreateForm } from '../../ui/CreateDialog.tsx';
 import { SelectField } from '../../ui/SelectField.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
 import { createWorkflow } from './canvas/workflow-api.ts';
@@ -16,55 +15,32 @@ type Template = keyof typeof TEMPLATES;
 /** "New workflow": a blank canvas (created on its first save), or a template created at once through POST /v1/workflows. */
 export function NewWorkflowDialog() {
   const t = useWorkflowText();
-  return (
-    <DialogTrigger>
-      <Button className="react-aria-Button primary">{t('newWorkflow')}</Button>
-      <Modal isDismissable>
-        <Dialog>{({ close }) => <NewWorkflowForm close={close} />}</Dialog>
-      </Modal>
-    </DialogTrigger>
-  );
+  return <CreateDialog label={t('newWorkflow')}>{(close) => <NewWorkflowForm close={close} />}</CreateDialog>;
 }
 
 function NewWorkflowForm({ close }: { close(): void }) {
   const t = useWorkflowText();
-  const navigate = useNavigate();
   const [name, setName] = useState('');
   const [template, setTemplate] = useState<Template>('blank');
   const [kbIds, setKbIds] = useState<string[]>([]);
   const [lookupUrl, setLookupUrl] = useState('');
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const { data: kbs } = useResource(async (signal) => (await api.GET('/v1/knowledge-bases', { params: { query: { limit: 100 } }, signal })).data!.data, []);
   const needs = TEMPLATES[template];
   const ready =
     name.trim() !== '' && (needs === 'none' || (needs === 'one' ? kbIds.length === 1 : kbIds.length >= 2)) && (template !== 'http-lookup' || lookupUrl.trim() !== '');
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (template === 'blank') {
-      close();
-      void navigate(`/workflows/${NEW_WORKFLOW}`, { state: { name: name.trim() } });
-      return;
-    }
-    setPending(true);
-    setError(null);
-    try {
-      const kbField = needs === 'one' ? { knowledge_base_id: kbIds[0] } : { knowledge_base_ids: kbIds };
-      const created = await createWorkflow({ name: name.trim(), template, ...kbField, ...(template === 'http-lookup' && { lookup_url: lookupUrl.trim() }) });
-      close();
-      void navigate(`/workflows/${encodeURIComponent(created.id)}`);
-    } catch (failure) {
-      setError(failure);
-      setPending(false);
-    }
+  async function create() {
+    // A blank canvas is created on its first save: the canvas opens with the name.
+    if (template === 'blank') return { to: `/workflows/${NEW_WORKFLOW}`, state: { name: name.trim() } };
+    const kbField = needs === 'one' ? { knowledge_base_id: kbIds[0] } : { knowledge_base_ids: kbIds };
+    const created = await createWorkflow({ name: name.trim(), template, ...kbField, ...(template === 'http-lookup' && { lookup_url: lookupUrl.trim() }) });
+    return { to: `/workflows/${encodeURIComponent(created.id)}` };
   }
 
   const templateOptions = (Object.keys(TEMPLATES) as Template[]).map((id) => ({ id, label: t(`template_${id}`) }));
   const kbOptions = (kbs ?? []).map((kb) => ({ id: kb.id, label: kb.name }));
   return (
-    <Form onSubmit={submit} className="stack">
-      <Heading slot="title">{t('newWorkflow')}</Heading>
+    <CreateForm title={t('newWorkflow')} cancel={t('cancel')} create={t('create')} close={close} canCreate={ready} onCreate={create}>
       <TextField isRequired autoFocus value={name} onChange={setName} maxLength={200}>
         <Label>{t('name')}</Label>
         <Input />
@@ -88,13 +64,6 @@ function NewWorkflowForm({ close }: { close(): void }) {
           <Input />
         </TextField>
       )}
-      <ErrorNote error={error} />
-      <div className="dialog-actions">
-        <Button onPress={close}>{t('cancel')}</Button>
-        <Button type="submit" className="react-aria-Button primary" isDisabled={pending || !ready}>
-          {t('create')}
-        </Button>
-      </div>
-    </Form>
+    </CreateForm>
   );
 }
