@@ -15,19 +15,10 @@ import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import type { Embedder } from '../../src/ports/models.ts';
 import type { ReadModelStore } from '../../src/ports/read-models.ts';
 import { countingStore } from '../helpers/counting-store.ts';
+import { uploadData } from '../helpers/upload-fixtures.ts';
 
 const T0 = '2026-01-01T00:00:00.000Z';
-const upload = {
-  document_id: 'doc_1',
-  knowledge_base_id: 'kb_1',
-  workspace_id: 'ws',
-  name: 'a.txt',
-  media_type: 'text/plain',
-  size_bytes: 10,
-  sha256: 'a'.repeat(64),
-  metadata: {},
-  chunking: { max_tokens: 64, overlap_tokens: 0 },
-};
+const upload = uploadData('doc_1');
 const chunk = (index: number): Chunk => ({ chunk_id: `c${index}`, index, page: 1, text: `Sentence ${index} about basalt.`, heading_path: [], char_start: index * 30, char_end: index * 30 + 27, token_count: 5 });
 const CHUNKS = [0, 1, 2].map(chunk);
 

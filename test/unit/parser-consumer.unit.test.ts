@@ -6,6 +6,7 @@ import { handleCommand } from '../../src/app/command-handler.ts';
 import type { AppContext } from '../../src/app/context.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
+import { uploadData } from '../helpers/upload-fixtures.ts';
 
 /**
  * A batch of uploads against a store whose reads stand for the parse: each read yields a few
@@ -54,20 +55,9 @@ test('a message of a document’s stream that cannot be read fails that document
   const store = createSqliteEventStore({ db: openSqlite(':memory:') });
   const ctx = { store, now: () => new Date('2025-01-01T00:00:00.000Z') } as unknown as AppContext;
   const consumer = parserConsumer({ lane: 'small', ctx, concurrency: 1 } as unknown as ParserDeps);
-  const uploadOf = (id: string) => ({
-    document_id: id,
-    knowledge_base_id: 'kb_1',
-    workspace_id: 'ws',
-    name: 'a.txt',
-    media_type: 'text/plain',
-    size_bytes: 10,
-    sha256: 'a'.repeat(64),
-    metadata: {},
-    chunking: { max_tokens: 64, overlap_tokens: 0 },
-  });
   const metadata = { now: '2025-01-01T00:00:00.000Z' };
-  await handleCommand(store, documentDecider, 'doc_waiting', { type: 'UploadDocument', data: uploadOf('doc_waiting'), metadata });
-  await handleCommand(store, documentDecider, 'doc_done', { type: 'UploadDocument', data: uploadOf('doc_done'), metadata });
+  await handleCommand(store, documentDecider, 'doc_waiting', { type: 'UploadDocument', data: uploadData('doc_waiting'), metadata });
+  await handleCommand(store, documentDecider, 'doc_done', { type: 'UploadDocument', data: uploadData('doc_done'), metadata });
   await handleCommand(store, documentDecider, 'doc_done', { type: 'FailDocument', data: { document_id: 'doc_done', stage: 'parsing', code: 'earlier', message: 'earlier' }, metadata });
   const poison = new Error('the value is not JSON');
   await consumer.onUnreadable!('document-doc_waiting', poison);
