@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { groupsSettled, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../test/helpers/parse-workers.ts';
+import { pdf, textImage } from '../test/unit/parsing-pdf-fixtures.ts';
 import { type Api, json, settleAll } from './kbqa-api.ts';
 import { loadAvg, log, round, withTempDir } from './util.ts';
 
@@ -12,7 +13,19 @@ import { loadAvg, log, round, withTempDir } from './util.ts';
  */
 const DOCS = Number(process.env.KBQA_BENCH_WORKER_DOCS ?? 16);
 const PAGES = Number(process.env.KBQA_BENCH_WORKER_PAGES ?? 40);
+/** KBQA_BENCH_WORKER_SCANS=1: scanned pages (images only, read by OCR, about a second each) instead of text PDFs. */
+const SCANS = process.env.KBQA_BENCH_WORKER_SCANS === '1';
 const ADMIN = 'bench-parse-workers-0123456789abcdef';
+
+/** A scanned PDF: each page an image of three lines no other document has. */
+const scannedPdf = (label: string, pages: number) =>
+  pdf((doc) => {
+    for (let p = 1; p <= pages; p++) {
+      if (p > 1) doc.addPage();
+      const { png } = textImage([`Report ${label} page ${p}`, `the harbour ${p * 7} ferries leave`, `at ${p + 5} o'clock every morning.`]);
+      doc.image(png, 0, 0, { width: 612, height: 792 });
+    }
+  });
 
 async function oneRun(brokers: string, pdfs: Buffer[], withWorker: boolean) {
   return withTempDir('parse-workers', async (dataDir) => {
@@ -60,15 +73,15 @@ async function oneRun(brokers: string, pdfs: Buffer[], withWorker: boolean) {
 export async function parseWorkersBench() {
   const brokers = process.env.KAFKA_BROKERS;
   if (!brokers) return { pass: true, skipped: 'KAFKA_BROKERS not set; run `npm run kafka:up` and export the line it prints' };
-  const pdfs = await Promise.all(Array.from({ length: DOCS }, (_, i) => textPdf(`bench report ${i}`, PAGES)));
+  const pdfs = await Promise.all(Array.from({ length: DOCS }, (_, i) => (SCANS ? scannedPdf(`${i}`, PAGES) : textPdf(`bench report ${i}`, PAGES))));
   const runs: Awaited<ReturnType<typeof oneRun>>[] = [];
   for (let round_ = 0; round_ < 2; round_++) {
     for (const withWorker of [false, true]) {
       const result = await oneRun(brokers, pdfs, withWorker);
-      log(`parse_workers: ${result.processes} process(es), ${DOCS} PDFs of ${PAGES} pages ready in ${result.seconds} s, parsed ${result.parsed_per_process.join(' + ')}, load ${result.load_before} → ${result.load_after}`);
+      log(`parse_workers: ${result.processes} process(es), ${DOCS} ${SCANS ? 'scanned ' : ''}PDFs of ${PAGES} pages ready in ${result.seconds} s, parsed ${result.parsed_per_process.join(' + ')}, load ${result.load_before} → ${result.load_after}`);
       runs.push(result);
     }
   }
   const best = (n: number) => Math.min(...runs.filter((r) => r.processes === n).map((r) => r.seconds));
-  return { documents: DOCS, pages: PAGES, runs, best_one_process_s: best(1), best_owner_and_worker_s: best(2), ratio: round(best(2) / best(1), 2), pass: runs.every((r) => r.failed === 0) };
+  return { documents: DOCS, pages: PAGES, scanned: SCANS, runs, best_one_process_s: best(1), best_owner_and_worker_s: best(2), ratio: round(best(2) / best(1), 2), pass: runs.every((r) => r.failed === 0) };
 }
