@@ -18,7 +18,8 @@ test('appends of three processes racing on one stream: every revision once, posi
   createSqliteEventStore({ db: openSqlite(path) });
   const COUNT = 150;
   try {
-    const children = Array.from({ length: 3 }, () => run(process.execPath, ['--import', 'tsx', 'test/helpers/append-child.ts'], { DB: path, COUNT: String(COUNT) }));
+    const startAt = Date.now() + 4000;
+    const children = Array.from({ length: 3 }, () => run(process.execPath, ['--import', 'tsx', 'test/helpers/append-child.ts'], { DB: path, COUNT: String(COUNT), START_AT: String(startAt) }));
     const codes = await Promise.all(children.map((c) => c.exited));
     t.deepEqual(codes, [0, 0, 0], children.map((c) => c.output()).join('\n'));
     const conflicts = children.map((c) => Number(/done (\d+) conflicts/.exec(c.output())?.[1]));

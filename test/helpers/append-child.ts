@@ -11,6 +11,8 @@ import { ConcurrencyError } from '../../src/ports/event-store.ts';
 const store = createSqliteEventStore({ db: openSqlite(process.env.DB!) });
 const count = Number(process.env.COUNT);
 let conflicts = 0;
+// Every child starts at the same moment, so their appends overlap (starting tsx takes a second).
+await new Promise((r) => setTimeout(r, Math.max(0, Number(process.env.START_AT) - Date.now())));
 for (let i = 0; i < count; i++) {
   for (;;) {
     const last = (await store.readStream('shared')).at(-1)?.revision ?? null;
