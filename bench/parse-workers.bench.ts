@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { groupsSettled, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../test/helpers/parse-workers.ts';
+import { dropNamespace, groupsSettled, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../test/helpers/parse-workers.ts';
 import { pdf, textImage } from '../test/unit/parsing-pdf-fixtures.ts';
 import { type Api, json, settleAll } from './kbqa-api.ts';
 import { loadAvg, log, round, withTempDir } from './util.ts';
@@ -66,6 +66,7 @@ async function oneRun(brokers: string, pdfs: Buffer[], withWorker: boolean) {
       return { processes: processes.length, seconds, failed: failed.length, parsed_per_process: parsed, load_before: loadBefore, load_after: loadAvg() };
     } finally {
       for (const p of processes.reverse()) await stop(p);
+      await dropNamespace(brokers, namespace).catch(() => {});
     }
   });
 }

@@ -44,6 +44,20 @@ export async function groupsSettled(brokers: string, namespace: string, members:
   }
 }
 
+/** Removes a run's topics and consumer groups from the shared broker (best effort). */
+export async function dropNamespace(brokers: string, namespace: string): Promise<void> {
+  const admin = new Kafka({ clientId: 'kbqa-test-parse-workers', brokers: brokers.split(','), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(namespace));
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(namespace));
+    await admin.deleteGroups(groups).catch(() => {});
+    if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => {});
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** Documents a process parsed (kbqa_documents_parsed_total, both lanes). */
 export async function parsedBy(process: MixedProcess, lane = '\\w+'): Promise<number> {
   const text = await (await fetch(`${process.url}/metrics`)).text();

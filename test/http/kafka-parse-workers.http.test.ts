@@ -1,6 +1,6 @@
 import test from 'ava';
 import { freshNamespace } from '../helpers/kafka-read.ts';
-import { groupsSettled, ledger, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../helpers/parse-workers.ts';
+import { dropNamespace, groupsSettled, ledger, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../helpers/parse-workers.ts';
 import { killGroup, run } from '../helpers/process.ts';
 import { withService } from '../helpers/services.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -147,6 +147,7 @@ withService(test, 'mixed profile: an owner and a parse worker on one data direct
       t.true(stopped, `the owner stops on SIGTERM; its output ends:\n${owner.output().slice(-2000)}`);
     } finally {
       for (const process of started) await stop(process, 5000);
+      await dropNamespace(env.KAFKA_BROKERS, namespace).catch(() => {});
       dir.remove();
     }
   });
