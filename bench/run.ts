@@ -5,6 +5,7 @@
 //   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 //   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
 //   npm run bench -- kafka_upload_to_ready kafka_lag_burst   the mixed profile against the embedded one, and consumer lag after a burst
+//   npm run bench -- parse_workers   PDFs to ready: one mixed-profile process, then the owner plus a parse worker
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
 import { docxPagesBench } from './docx-pages.bench.ts';
@@ -20,6 +21,7 @@ import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { kafkaRelayBench } from './kafka-relay.bench.ts';
 import { kafkaLagBurstBench, kafkaUploadToReadyBench } from './kafka-bus.bench.ts';
+import { parseWorkersBench } from './parse-workers.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
@@ -71,6 +73,7 @@ const BENCHES = {
   kafka_relay: kafkaRelayBench,
   kafka_upload_to_ready: kafkaUploadToReadyBench,
   kafka_lag_burst: kafkaLagBurstBench,
+  parse_workers: parseWorkersBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,
   index_memory: indexMemoryBench,

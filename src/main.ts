@@ -21,7 +21,9 @@ import { createModels } from './composition/models.ts';
 import { landingCookieKey, openInfrastructure, type Infrastructure, type RelayHandle } from './composition/infrastructure.ts';
 import { followLog } from './composition/log-feed.ts';
 import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offload.ts';
-import { checkRole, partsOf, type Role } from './composition/roles.ts';
+import { checkRole, isMixedProfile, partsOf, type Role } from './composition/roles.ts';
+import type { ParseWorker } from './composition/parse-worker.ts';
+import type { ParseLane } from './domain/document/parse-lane.ts';
 import { readinessChecks } from './composition/readiness.ts';
 import type { GroupHandle } from './ports/event-bus.ts';
 import type { RecordedEvent, Subscription } from './ports/event-store.ts';
@@ -77,6 +79,7 @@ async function reanalyseKeywordIndex(deps: Parameters<typeof reanalyseKeywords>[
 export async function createRuntime(config: Config, logger: Logger = createLogger(config), clock: () => Date = () => new Date(), options: RuntimeOptions = {}) {
   const role = options.role ?? 'all';
   checkRole(role, config.distributed);
+  if (role === 'worker' && isMixedProfile(config.distributed)) throw new Error('a worker of the mixed profile parses only: start it with startParseWorker (composition/parse-worker.ts)');
   const parts = partsOf(role);
   // Made here, not with the HTTP app, so that retrieval can tell a lone request from a queue of them.
   const loadShedder = createLoadShedder(config.load);
@@ -99,6 +102,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   let following: Subscription | null = null;
   let parser: Pick<DocumentParser, 'ping' | 'close'> | null = null;
   let retrieval: SpreadRetrieval | null = null;
+  const parses: Record<ParseLane, number> = { large: 0, small: 0 };
   // In this order: consumers finish their batch in hand before the parser pool and the stores go.
   const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => retrieval?.close(), () => infra.close()];
   try {
@@ -160,6 +164,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
         maxUploadBytes: ingestion.maxUploadBytes,
         parseTimeoutMs: ingestion.parseTimeoutMs,
         parseConcurrency: ingestion.parserThreads,
+        onParsed: (lane) => void (parses[lane] += 1),
       });
       for (const [name, group] of consumers) groups.set(name, await bus.subscribe(group));
     }
@@ -184,6 +189,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       groups,
       readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
       retrievals: () => retrieval!.counts(),
+      /** Documents this process parsed, per lane (kbqa_documents_parsed_total). */
+      parses: () => ({ ...parses }),
       loadShedder,
       consumers: () => ({ ...Object.fromEntries([...groups].map(([name, g]) => [name, g.position()])), ...(relay && { relay: relay.position() }) }),
       async close() {
@@ -199,16 +206,19 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
-/** The API for roles that serve it; the others answer only /healthz, /readyz and /metrics. */
-export function createHttpApp(runtime: Runtime, config: Config) {
-  const { loadShedder, logger } = runtime;
+/** The API for roles that serve it; the others (and a parse worker) answer only /healthz, /readyz and /metrics. */
+export function createHttpApp(runtime: Runtime | ParseWorker, config: Config) {
+  const { logger } = runtime;
+  const api = 'services' in runtime && runtime.parts.api;
   const metrics = createMetrics({
     consumers: runtime.consumers,
     logHead: () => runtime.store.headPosition(),
-    ...(runtime.parts.api && { load: loadShedder.stats, retrievals: runtime.retrievals }),
+    ...(runtime.parts.worker && { parses: runtime.parses }),
+    ...(api && { load: runtime.loadShedder.stats, retrievals: runtime.retrievals }),
   });
   const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
-  if (!runtime.parts.api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
+  if (!api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
+  const { loadShedder } = runtime;
   return composeApiApp(config, {
     services: runtime.services,
     authenticator: runtime.authenticator,
@@ -225,7 +235,7 @@ export function createHttpApp(runtime: Runtime, config: Config) {
 }
 
 /** Listens, and returns a close() that drains in-flight requests before closing the stores. */
-export async function listen(runtime: Runtime, config: Config) {
+export async function listen(runtime: Runtime | ParseWorker, config: Config) {
   const app = createHttpApp(runtime, config);
   const server: Server = createHttpServer(app.callback(), config.server);
   await new Promise<void>((resolve, reject) => {

@@ -33,6 +33,8 @@ export type ParserDeps = {
   concurrency: number;
   /** Hears each document this consumer fails (warn, with its code). */
   logger?: FailureLog;
+  /** Hears each parse this process recorded (a per-process count in /metrics). */
+  onParsed?: (lane: ParseLane) => void;
 };
 
 /** The group of each lane: the large lane keeps the name (and so the checkpoint) of the one group there was before lanes. */
@@ -130,6 +132,7 @@ async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>)
         { known: started },
       ),
     );
+    if (parsed && parsed.events.length > 0) deps.onParsed?.(deps.lane);
     // …and should the email have been deleted meanwhile, its deletion did not see them: they go now.
     if (!parsed && attached.added.length) await dropOrphans(ctx, upload, attached.added);
   } finally {

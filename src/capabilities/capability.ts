@@ -60,6 +60,8 @@ export type WorkerDeps = {
   chatModels: ReadonlyMap<string, ChatModel>;
   indexes: SearchIndexes;
   logger: Logger;
+  /** Hears each document this process parsed (kbqa_documents_parsed_total). */
+  onParsed?: (lane: ParseLane) => void;
 };
 
 /**

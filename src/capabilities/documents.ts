@@ -8,7 +8,33 @@ import { documentDecider } from '../domain/document/document.ts';
 import { idempotencyDecider } from '../domain/document/idempotency.ts';
 import { type ParseLane, SMALL_LANE_PARSES } from '../domain/document/parse-lane.ts';
 import { documentRoutes } from '../http/routes/documents.ts';
-import { defineCapability } from './capability.ts';
+import type { AppContext } from '../app/context.ts';
+import { defineCapability, type WorkerDeps } from './capability.ts';
+
+export type ParserGroupDeps = Pick<WorkerDeps, 'blobs' | 'parsers' | 'detectMediaType' | 'feed' | 'limits' | 'maxUploadBytes' | 'parseTimeoutMs' | 'parseConcurrency' | 'logger' | 'onParsed'> & { ctx: AppContext };
+
+/**
+ * Two groups over the same uploads, each parsing its own lane: a long scan never holds up a small
+ * file. A parse worker of the mixed profile runs these alone (composition/parse-worker.ts).
+ */
+export function parserGroups(deps: ParserGroupDeps) {
+  const parser = (lane: ParseLane, concurrency: number) =>
+    parserConsumer({
+      lane,
+      ctx: deps.ctx,
+      blobs: deps.blobs,
+      parser: deps.parsers[lane],
+      detectMediaType: deps.detectMediaType,
+      feed: deps.feed,
+      limits: deps.limits,
+      maxUploadBytes: deps.maxUploadBytes,
+      timeoutMs: deps.parseTimeoutMs,
+      concurrency,
+      logger: deps.logger,
+      onParsed: deps.onParsed,
+    });
+  return { [PARSER_GROUPS.large]: parser('large', deps.parseConcurrency), [PARSER_GROUPS.small]: parser('small', SMALL_LANE_PARSES) };
+}
 
 export const documents = defineCapability({
   name: 'documents',
@@ -16,28 +42,10 @@ export const documents = defineCapability({
   events: { ...documentEvents, ...documentChunkEvents, ...contentClaimEvents, ...idempotencyEvents },
   deciders: [documentDecider, chunkStreamDecider, contentClaimDecider, idempotencyDecider],
   projections: [documentsProjection],
-  consumers: (deps) => {
-    const parser = (lane: ParseLane, concurrency: number) =>
-      parserConsumer({
-        lane,
-        ctx: deps.services.ctx,
-        blobs: deps.blobs,
-        parser: deps.parsers[lane],
-        detectMediaType: deps.detectMediaType,
-        feed: deps.feed,
-        limits: deps.limits,
-        maxUploadBytes: deps.maxUploadBytes,
-        timeoutMs: deps.parseTimeoutMs,
-        concurrency,
-        logger: deps.logger,
-      });
-    return {
-      // Two groups over the same uploads, each parsing its own lane: a long scan never holds up a small file.
-      [PARSER_GROUPS.large]: parser('large', deps.parseConcurrency),
-      [PARSER_GROUPS.small]: parser('small', SMALL_LANE_PARSES),
-      indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, workspaceModels: deps.services.workspaceModels, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
-    };
-  },
+  consumers: (deps) => ({
+    ...parserGroups({ ...deps, ctx: deps.services.ctx }),
+    indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, workspaceModels: deps.services.workspaceModels, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
+  }),
   routes: ({ services, settings }) =>
     documentRoutes(
       {

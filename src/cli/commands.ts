@@ -1,5 +1,5 @@
 import { allProjections } from '../capabilities/index.ts';
-import { lockDataDir } from '../adapters/sqlite/data-dir-lock.ts';
+import { joinDataDir, lockDataDir } from '../adapters/sqlite/data-dir-lock.ts';
 import { replayReadModels } from '../app/replay.ts';
 import { createApiKey } from '../app/services/api-keys.ts';
 import { bootstrap, createWorkspaceWithAdminKey, DEFAULT_WORKSPACE } from '../app/services/workspaces.ts';
@@ -9,7 +9,8 @@ import type { Config } from '../config.ts';
 import { createLogger, createModels, createRuntime, listen } from '../main.ts';
 import { reindexKnowledgeBase } from '../app/reindex.ts';
 import { openInfrastructure, type Infrastructure, usesDataDir } from '../composition/infrastructure.ts';
-import { checkRole, type Role } from '../composition/roles.ts';
+import { checkRole, isMixedProfile, type Role } from '../composition/roles.ts';
+import { startParseWorker } from '../composition/parse-worker.ts';
 import { progressBar } from './progress.ts';
 import { demoHints, loadDemo } from './demo.ts';
 import { createWorkspaceModelResolver } from '../app/services/workspace-models.ts';
@@ -19,25 +20,29 @@ export async function serve(config: Config, role: Role = 'all') {
   const logger = createLogger(config);
   checkRole(role, config.distributed);
   const local = usesDataDir(config.distributed);
-  const release = local ? lockDataDir(config.dataDir, 'serve') : () => {};
-  const runtime = await createRuntime(config, logger, undefined, { role });
+  const kafka = config.distributed.kafka && { brokers: config.distributed.kafka.brokers, namespace: config.distributed.kafka.namespace };
+  // The mixed profile's worker joins the data directory its owner holds, and parses only (composition/parse-worker.ts).
+  const parseWorker = role === 'worker' && isMixedProfile(config.distributed);
+  const release = parseWorker ? joinDataDir(config.dataDir, kafka!) : local ? lockDataDir(config.dataDir, 'serve', { kafka }) : () => {};
+  const runtime = parseWorker ? await startParseWorker(config, logger) : await createRuntime(config, logger, undefined, { role });
   // Listening first: a start that cannot (the port taken) must not have made and printed the
   // one-time key, or the next start would print none. A request before the key exists has no key to send.
   const http = await listen(runtime, config).catch((error: unknown) => {
     throw portTaken(error, config) ?? error;
   });
-  const printed = runtime.parts.api ? await bootstrap(runtime.ctx, config.adminKey) : null;
+  const api = 'services' in runtime && runtime.parts.api;
+  const printed = api ? await bootstrap(runtime.ctx, config.adminKey) : null;
   if (printed) {
     process.stdout.write(
       `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
     );
   }
-  const where = local ? ` (data in ${config.dataDir})` : '';
+  const where = parseWorker ? ` (parsing beside the server that owns ${config.dataDir})` : local ? ` (data in ${config.dataDir})` : '';
   // The first key is printed on the very first start only: a restart says how to get another.
   // One write, so that whoever waits for the listening line has the hint with it.
-  const hint = runtime.parts.api && !printed && !config.adminKey ? `No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n` : '';
+  const hint = api && !printed && !config.adminKey ? `No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n` : '';
   process.stdout.write(
-    (runtime.parts.api
+    (api
       ? `KBQA listening on http://localhost:${http.port}/v1${where}\nConsole: http://localhost:${http.port}/\n`
       : `KBQA ${role} running; health on http://localhost:${http.port}/readyz${where}\n`) + hint,
   );
@@ -105,7 +110,7 @@ export async function createWorkspace(config: Config, workspaceId: string) {
 
 /** Opens the stores without starting any consumer: replay and reindex run beside nothing that writes. */
 async function withInfrastructure<T>(config: Config, purpose: string, body: (infra: Infrastructure) => Promise<T>): Promise<T> {
-  const release = usesDataDir(config.distributed) ? lockDataDir(config.dataDir, purpose) : () => {};
+  const release = usesDataDir(config.distributed) ? lockDataDir(config.dataDir, purpose, { alone: true }) : () => {};
   const infra = await openInfrastructure(config, createLogger({ logLevel: 'warn' }));
   try {
     return await body(infra);

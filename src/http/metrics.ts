@@ -9,6 +9,8 @@ export type MetricProbes = {
   load?: () => LoadStats;
   /** Retrievals answered, by where (main, query_process, main_after_query_process). */
   retrievals?: () => Record<string, number>;
+  /** Documents this process parsed, by lane, in processes that parse. */
+  parses?: () => Record<string, number>;
 };
 
 /** One registry per process (no module globals): the runtime, the log and the consumers' progress, plus HTTP traffic. */
@@ -32,7 +34,19 @@ export function createMetrics(probes: MetricProbes) {
       this.set(Number(await probes.logHead()));
     },
   });
-  const { load, retrievals } = probes;
+  const { load, retrievals, parses } = probes;
+  if (parses) {
+    new Counter({
+      name: 'kbqa_documents_parsed_total',
+      help: 'Documents this process parsed (their parse recorded), by lane: large, small',
+      labelNames: ['lane'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [lane, n] of Object.entries(parses())) this.inc({ lane }, n);
+      },
+    });
+  }
   if (retrievals) {
     new Counter({
       name: 'kbqa_retrievals_total',

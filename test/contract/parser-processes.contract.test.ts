@@ -86,3 +86,20 @@ test.serial('a process that asks to go ends as soon as its task is done, not onc
     await pool.close();
   }
 });
+
+test.serial('close returns when a signal to the whole process group ended the pool’s processes a while before (Ctrl-C, systemd)', async (t) => {
+  if (process.platform !== 'linux') return t.pass('reads /proc');
+  const script = join(dir.path, 'signalled-worker.mjs');
+  const workerpool = pathToFileURL(createRequire(import.meta.url).resolve('workerpool')).href;
+  writeFileSync(script, `import workerpool from '${workerpool}';\nworkerpool.worker({ small: () => 1 });\n`);
+  const pool = createProcessPool({ script, processes: 1, idleMs: 60_000 });
+  t.like(await pool.run('small', [], { timeoutMs: 30_000 }), { ok: true, value: 1 });
+  const [pid] = childrenRunning('signalled-worker.mjs');
+  process.kill(pid!, 'SIGTERM');
+  for (let waited = 0; childrenRunning('signalled-worker.mjs').length > 0 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  // The server leaving its Kafka groups took seconds before it closed the pool.
+  await new Promise((r) => setTimeout(r, 500));
+  const started = Date.now();
+  await pool.close();
+  t.true(Date.now() - started < 8_000, `closed in ${Date.now() - started} ms`);
+});

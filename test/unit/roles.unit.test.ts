@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkRole, parseRole, partsOf } from '../../src/composition/roles.ts';
+import { checkRole, isMixedProfile, parseRole, partsOf } from '../../src/composition/roles.ts';
 import type { DistributedConfig } from '../../src/config.ts';
 
 const everything: DistributedConfig = {
@@ -27,6 +27,17 @@ test('--role accepts the five roles, defaults to all and names the bad value', (
 test('a role apart from the others needs every shared engine; all runs with any mix', (t) => {
   t.notThrows(() => checkRole('all', nothing));
   t.notThrows(() => checkRole('api', everything));
-  t.throws(() => checkRole('worker', nothing), { message: /needs EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY and PINECONE_INDEX/ });
+  t.throws(() => checkRole('api', nothing), { message: /needs EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY and PINECONE_INDEX/ });
   t.throws(() => checkRole('relay', { ...everything, mongo: null }), { message: /--role relay .* needs MONGODB_URL;/ });
+  t.throws(() => checkRole('worker', { ...everything, pinecone: null }), { message: /--role worker .* needs PINECONE_API_KEY and PINECONE_INDEX;/ });
+});
+
+test('the mixed profile (KAFKA_BROKERS alone) lets a worker run beside the owner of the data directory; no other role', (t) => {
+  const mixed = { ...nothing, kafka: everything.kafka };
+  t.true(isMixedProfile(mixed));
+  t.false(isMixedProfile(nothing));
+  t.false(isMixedProfile({ ...mixed, mongo: everything.mongo }));
+  t.notThrows(() => checkRole('worker', mixed));
+  t.throws(() => checkRole('api', mixed), { message: /--role api .* needs EVENTSTORE_URL, MONGODB_URL/ });
+  t.throws(() => checkRole('worker', nothing), { message: /--role worker needs KAFKA_BROKERS: with it, and the KBQA_DATA_DIR of a running kbqa server/ });
 });

@@ -34,6 +34,9 @@ export const PARSER_SCRIPT = fileURLToPath(new URL('../../parsing/worker-process
  * A task past its deadline has its process killed (a stuck pdf.js or zip loop cannot be
  * interrupted any other way), and a process that dies takes only its task with it.
  */
+/** How long close waits for the processes to end (workerpool kills one that ignores its request after 2 s). */
+const TERMINATE_TIMEOUT_MS = 5_000;
+
 export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = [], idleMs, env, args = [] }: ProcessPoolOptions) {
   let pool: workerpool.Pool | null = null;
   let running = 0;
@@ -89,7 +92,12 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
     },
     async close() {
       if (idleTimer) clearTimeout(idleTimer);
-      await detach()?.terminate(true);
+      // Bounded: a process that a signal to the whole process group (Ctrl-C, systemd, kill -TERM -pgid)
+      // ended a while before, as the server left its Kafka groups, never reports its exit again, and
+      // workerpool would wait for it forever.
+      await detach()
+        ?.terminate(true, TERMINATE_TIMEOUT_MS)
+        .catch(() => {});
     },
   };
 }

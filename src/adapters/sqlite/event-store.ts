@@ -15,6 +15,9 @@ import { type LogPage, tailLog } from './tail-log.ts';
 
 type Row = EventRow;
 
+/** Measured idle (docs/benchmarks.md, session 5): a look costs microseconds. */
+const POLL_INTERVAL_MS = 50;
+
 /**
  * What this process keeps of its own latest appends for its subscribers (see recent-rows.ts):
  * ingesting SciFact, their queries were a sixth of the server's time.
@@ -23,12 +26,16 @@ const RECENT_ROWS = { maxRows: 4096, maxChars: 8 << 20 };
 
 export type SqliteEventStoreOptions = {
   db: SqliteDatabase;
-  /** How often a live subscription looks for events appended by another process. */
+  /**
+   * How often a live subscription looks for events appended by another process (a parse worker
+   * of the mixed profile, a CLI command beside the server). A look asks SQLite's data_version
+   * only, and reads the log when another connection committed.
+   */
   pollIntervalMs?: number;
   now?: () => Date;
 };
 
-export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => new Date() }: SqliteEventStoreOptions): EventStore {
+export function createSqliteEventStore({ db, pollIntervalMs = POLL_INTERVAL_MS, now = () => new Date() }: SqliteEventStoreOptions): EventStore {
   db.exec(`
     CREATE TABLE IF NOT EXISTS events (
       position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -49,6 +56,7 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
   const fromPosition = db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
   const between = db.prepare<[number, number, number], Row>('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?');
   const head = db.prepare<[], { p: number | null }>('SELECT max(position) AS p FROM events');
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const appended = new EventEmitter().setMaxListeners(0);
 
   const recent = new RecentRows(RECENT_ROWS);
@@ -123,7 +131,10 @@ export function createSqliteEventStore({ db, pollIntervalMs = 250, now = () => n
     },
     subscribeToAll(from, onEvents, options: SubscribeOptions = {}) {
       const { eventTypes, ...rest } = options;
-      return tailLog({ from, onEvents, read: (after, limit) => readPage(after, limit, eventTypes), signal: appended, pollIntervalMs, ...rest });
+      // Changes only when another connection commits: this process's appends wake it through `appended`.
+      let seen = dataVersion.get();
+      const changed = () => seen !== (seen = dataVersion.get());
+      return tailLog({ from, onEvents, read: (after, limit) => readPage(after, limit, eventTypes), signal: appended, pollIntervalMs, changed, ...rest });
     },
     async ping() {
       db.prepare('SELECT 1').get();

@@ -10,12 +10,17 @@ type TailOptions = {
   /** Emits 'append' when this process appended, 'close' when the store closes. */
   signal: EventEmitter;
   pollIntervalMs: number;
+  /**
+   * Whether another process may have committed since last asked (SQLite's data_version): a poll
+   * that finds nothing changed reads nothing, so polling often costs little.
+   */
+  changed?: () => boolean;
   batchSize?: number;
   onError?: (error: unknown) => void;
 };
 
 /** Catch up from a position, then follow the log: woken by local appends, polling for other processes'. */
-export function tailLog({ from, onEvents, read, signal, pollIntervalMs, batchSize = 500, onError }: TailOptions): Subscription {
+export function tailLog({ from, onEvents, read, signal, pollIntervalMs, changed = () => true, batchSize = 500, onError }: TailOptions): Subscription {
   let position = from;
   let stopped = false;
   let wake: (() => void) | null = null;
@@ -29,7 +34,8 @@ export function tailLog({ from, onEvents, read, signal, pollIntervalMs, batchSiz
 
   const idle = () =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollIntervalMs);
+      const poll = () => (changed() ? resolve() : (timer = setTimeout(poll, pollIntervalMs)));
+      let timer = setTimeout(poll, pollIntervalMs);
       wake = () => {
         clearTimeout(timer);
         resolve();
