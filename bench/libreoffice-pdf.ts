@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import { basename, join } from 'node:path';
-import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /**
  * LibreOffice headless as a reference renderer for the benchmarks only (never a dependency of the
@@ -37,6 +36,10 @@ export function convertToPdf(path: string): string {
 
 /** Each page's text, in the order pdf.js reads it. */
 export async function pdfPageTexts(path: string): Promise<string[]> {
+  // Imported here, not at the top: pdf.js's legacy build replaces the process's JSON.stringify with
+  // core-js's, ≈ 13× slower, and bench/run.ts imports every bench, so a top-level import slowed
+  // every other bench's JSON (the relay's encoding went from ≈ 2 to ≈ 20 µs an event).
+  const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const document = await getDocument({ data: new Uint8Array(readFileSync(path)), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false, disableFontFace: true }).promise;
   try {
     const pages: string[] = [];

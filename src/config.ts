@@ -80,6 +80,7 @@ const Env = z.object({
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
   KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('kbqa'),
+  KBQA_KAFKA_CLIENT: z.enum(['auto', 'kafkajs', 'native']).default('auto'),
   KAFKA_TOPIC_PARTITIONS: int(6, 1),
   KAFKA_REPLICATION_FACTOR: int(1, 1),
   // Prefixes every topic and consumer group, so several deployments (or test runs) can share one cluster.
@@ -94,7 +95,8 @@ const Env = z.object({
 /** Which engine backs each port; null means the embedded adapter under the data directory. */
 export type DistributedConfig = {
   eventStore: { url: string } | null;
-  kafka: { brokers: string[]; clientId: string; partitions: number; replicationFactor: number; namespace: string } | null;
+  /** `client`: who publishes the relay's messages, librdkafka (native) or kafkajs; 'auto' takes native when it loads. */
+  kafka: { brokers: string[]; clientId: string; partitions: number; replicationFactor: number; namespace: string; client: 'auto' | 'kafkajs' | 'native' } | null;
   mongo: { url: string } | null;
   pinecone: { apiKey: string; index: string; host: string | undefined } | null;
 };
@@ -231,7 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distributed: {
       eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,
       kafka: e.KAFKA_BROKERS
-        ? { brokers: ids(e.KAFKA_BROKERS), clientId: e.KAFKA_CLIENT_ID, partitions: e.KAFKA_TOPIC_PARTITIONS, replicationFactor: e.KAFKA_REPLICATION_FACTOR, namespace: e.KAFKA_NAMESPACE }
+        ? { brokers: ids(e.KAFKA_BROKERS), clientId: e.KAFKA_CLIENT_ID, partitions: e.KAFKA_TOPIC_PARTITIONS, replicationFactor: e.KAFKA_REPLICATION_FACTOR, namespace: e.KAFKA_NAMESPACE, client: e.KBQA_KAFKA_CLIENT }
         : null,
       mongo: e.MONGODB_URL ? { url: e.MONGODB_URL } : null,
       pinecone: pinecone(e),

@@ -4,7 +4,8 @@
 import { Kafka, logLevel } from 'kafkajs';
 import type { Config } from '../config.ts';
 import { createKafkaBus } from '../adapters/kafka/bus.ts';
-import { createKafkaPublisher, ensureTopics } from '../adapters/kafka/producer.ts';
+import { ensureTopics } from '../adapters/kafka/producer.ts';
+import { openPublisher, type PublisherClient } from '../adapters/kafka/publisher-choice.ts';
 import { createRelay } from '../adapters/kafka/relay.ts';
 import { namespacedTopics } from '../adapters/kafka/topics.ts';
 import type { CheckpointStore, EventBus } from '../ports/event-bus.ts';
@@ -24,13 +25,21 @@ type KafkaConfig = NonNullable<Config['distributed']['kafka']>;
 export type KafkaBus = {
   bus: EventBus;
   startRelay: () => Promise<{ position(): bigint; stop(): Promise<void> }>;
+  /** Who publishes: librdkafka when its binding loaded (KBQA_KAFKA_CLIENT), else kafkajs. */
+  publisherClient: PublisherClient;
   close(): Promise<void>;
 };
 
-/** Topics ensured, a publisher connected, and the consumer bus over them. */
+/** Topics ensured, a publisher connected (librdkafka's or kafkajs's, as KBQA_KAFKA_CLIENT says), and the consumer bus over them. */
 export async function openKafkaBus(
   kafka: KafkaConfig,
-  deps: { store: EventStore; checkpoints: CheckpointStore; onBusError: (group: string, error: unknown) => void; onRelayError: (error: unknown) => void },
+  deps: {
+    store: EventStore;
+    checkpoints: CheckpointStore;
+    onBusError: (group: string, error: unknown) => void;
+    onRelayError: (error: unknown) => void;
+    warn: (message: string) => void;
+  },
 ): Promise<KafkaBus> {
   const client = new Kafka({ clientId: kafka.clientId, brokers: kafka.brokers, logLevel: logLevel.WARN });
   const admin = client.admin();
@@ -38,11 +47,12 @@ export async function openKafkaBus(
   const topics = namespacedTopics(kafka.namespace);
   await ensureTopics(admin, { partitions: kafka.partitions, replicationFactor: kafka.replicationFactor, topics });
   await admin.disconnect();
-  const publisher = await createKafkaPublisher(client);
+  const { publisher, client: publisherClient } = await openPublisher({ choice: kafka.client, kafka: client, brokers: kafka.brokers, clientId: kafka.clientId, warn: deps.warn });
   const { store, checkpoints } = deps;
   return {
     bus: createKafkaBus({ kafka: client, checkpoints, publisher, topics, groupPrefix: kafka.namespace, onError: deps.onBusError }),
     startRelay: async () => createRelay({ store, publisher, checkpoints, topics, onError: deps.onRelayError }),
+    publisherClient,
     close: () => publisher.close(),
   };
 }

@@ -122,8 +122,10 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
         checkpoints,
         onBusError,
         onRelayError: (error) => logger.error({ err: error }, 'relay error'),
+        warn: (message) => logger.warn(message),
       });
       closers.unshift(() => kafkaBus.close());
+      adapters.kafka_publisher = kafkaBus.publisherClient;
       bus = kafkaBus.bus;
       startRelay = kafkaBus.startRelay;
     } else {

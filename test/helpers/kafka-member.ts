@@ -5,15 +5,15 @@
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { createKafkaBus } from '../../src/adapters/kafka/bus.ts';
-import { createKafkaPublisher } from '../../src/adapters/kafka/producer.ts';
 import { createSqliteCheckpointStore } from '../../src/adapters/sqlite/checkpoint-store.ts';
 import { openSqlite } from '../../src/adapters/sqlite/database.ts';
+import { openTestPublisher } from './kafka-publisher.ts';
 
 const topic = process.env.TOPIC!;
 const kafka = new Kafka({ clientId: 'kbqa-test-member', brokers: process.env.KAFKA_BROKERS!.split(','), logLevel: logLevel.NOTHING });
 // In memory: the process is killed, and a file would outlive it.
 const checkpoints = createSqliteCheckpointStore(openSqlite(':memory:'));
-const publisher = await createKafkaPublisher(kafka);
+const publisher = await openTestPublisher(kafka, process.env.KAFKA_BROKERS!.split(','));
 const bus = createKafkaBus({ kafka, checkpoints, publisher, topics: { ofStream: () => topic, forEventTypes: () => [topic], deadLetter: `${topic}.dead-letter`, all: [topic] } });
 await bus.subscribe({ name: process.env.GROUP!, handle: async (batch) => void batch.forEach((e) => process.stdout.write(`handled ${e.id}\n`)) });
 process.stdout.write('subscribed\n');

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { DeadLetterMessage, HEADER } from '../../schemas/topics.ts';
 import { createKafkaBus, groupIdOf } from '../../src/adapters/kafka/bus.ts';
-import { createKafkaPublisher, ensureTopics } from '../../src/adapters/kafka/producer.ts';
+import { ensureTopics } from '../../src/adapters/kafka/producer.ts';
 import { createRelay } from '../../src/adapters/kafka/relay.ts';
 import { namespacedTopics, type TopicMap } from '../../src/adapters/kafka/topics.ts';
 import type { NewEvent } from '../../src/ports/event-store.ts';
@@ -13,6 +13,7 @@ import { startServer } from '../helpers/server.ts';
 import { withService } from '../helpers/services.ts';
 import { sqliteLog } from '../helpers/sqlite-log.ts';
 import { eventually } from '../helpers/temp.ts';
+import { openTestPublisher } from '../helpers/kafka-publisher.ts';
 
 /**
  * Failures against the real broker. Each test has a KAFKA_NAMESPACE (or topics) of its own, so
@@ -66,7 +67,7 @@ withService(test, 'Kafka failures (real broker)', ['KAFKA_BROKERS'], (env) => {
     const admin = kafka.admin();
     await admin.connect();
     await ensureTopics(admin, { partitions: 3, replicationFactor: 1, topics });
-    const publisher = await createKafkaPublisher(kafka);
+    const publisher = await openTestPublisher(kafka, brokers);
     const relay = await createRelay({ store: log.store, publisher, checkpoints: log.checkpoints, topics, backoff: { baseMs: 10, maxMs: 200 } });
     const bus = createKafkaBus({ kafka, checkpoints: log.checkpoints, publisher, topics, consumer: { maxWaitTimeInMs: 100, heartbeatInterval: 500 } });
     const handled = new Map<string, number>();

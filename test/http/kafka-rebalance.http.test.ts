@@ -2,7 +2,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { CONSUMER_SESSION, createKafkaBus } from '../../src/adapters/kafka/bus.ts';
-import { createKafkaPublisher, ensureTopics } from '../../src/adapters/kafka/producer.ts';
+import { ensureTopics } from '../../src/adapters/kafka/producer.ts';
 import { createRelay } from '../../src/adapters/kafka/relay.ts';
 import type { TopicMap } from '../../src/adapters/kafka/topics.ts';
 import type { NewEvent } from '../../src/ports/event-store.ts';
@@ -11,6 +11,7 @@ import { killGroup, run, waitForOutput } from '../helpers/process.ts';
 import { withService } from '../helpers/services.ts';
 import { sqliteLog } from '../helpers/sqlite-log.ts';
 import { eventually } from '../helpers/temp.ts';
+import { openTestPublisher } from '../helpers/kafka-publisher.ts';
 
 const PARTITIONS = 4;
 const GOAL_MS = 15_000;
@@ -31,7 +32,7 @@ withService(test, 'consumer-group rebalance after kill -9', ['KAFKA_BROKERS'], (
     const admin = kafka.admin();
     await admin.connect();
     await ensureTopics(admin, { partitions: PARTITIONS, replicationFactor: 1, topics });
-    const publisher = await createKafkaPublisher(kafka);
+    const publisher = await openTestPublisher(kafka, [env.KAFKA_BROKERS!]);
     const relay = await createRelay({ store: log.store, publisher, checkpoints: log.checkpoints, topics, backoff: { baseMs: 10, maxMs: 200 } });
     const bus = createKafkaBus({ kafka, checkpoints: log.checkpoints, publisher, topics, consumer: { maxWaitTimeInMs: 100 } });
     const mine = new Set<string>();

@@ -18,7 +18,7 @@ test('engine variables select the distributed adapters; an empty variable means 
   });
   t.deepEqual(config.distributed, {
     eventStore: { url: 'esdb://eventstore:2113?tls=false' },
-    kafka: { brokers: ['kafka:9092', 'kafka2:9092'], clientId: 'kbqa', partitions: 12, replicationFactor: 1, namespace: '' },
+    kafka: { brokers: ['kafka:9092', 'kafka2:9092'], clientId: 'kbqa', partitions: 12, replicationFactor: 1, namespace: '', client: 'auto' },
     mongo: { url: 'mongodb://mongo:27017/kbqa?replicaSet=rs0' },
     pinecone: { apiKey: 'pc-key', index: 'kbqa', host: undefined },
   });

@@ -4,7 +4,7 @@ import type { DistributedConfig } from '../../src/config.ts';
 
 const everything: DistributedConfig = {
   eventStore: { url: 'esdb://es:2113?tls=false' },
-  kafka: { brokers: ['kafka:9092'], clientId: 'kbqa', partitions: 6, replicationFactor: 1, namespace: '' },
+  kafka: { brokers: ['kafka:9092'], clientId: 'kbqa', partitions: 6, replicationFactor: 1, namespace: '', client: 'auto' },
   mongo: { url: 'mongodb://mongo/kbqa' },
   pinecone: { apiKey: 'k', index: 'kbqa', host: undefined },
 };
