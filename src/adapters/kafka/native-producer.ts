@@ -51,7 +51,7 @@ export type NativePublisherOptions = {
  * any failed, so the relay retries the batch. librdkafka batches per partition itself, each
  * request under `batch.size` and `message.max.bytes` (1,000,000 bytes, under the broker's limit),
  * so publishes need no chunking here. Records are encoded and checksummed in C on librdkafka's
- * threads, which is why it is ≈ 3× cheaper in CPU an event than kafkajs (docs/benchmarks.md).
+ * threads, which is why it takes about half the CPU an event kafkajs does (docs/benchmarks.md).
  */
 export async function createNativePublisher({ brokers, clientId, settings = {}, load = loadNativeKafka }: NativePublisherOptions): Promise<KafkaPublisher> {
   const { Producer } = load();

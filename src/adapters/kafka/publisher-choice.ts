@@ -17,7 +17,7 @@ export type PublisherChoiceOptions = {
 };
 
 /**
- * The publisher of the relay and the dead letters: librdkafka's (native-producer.ts, ≈ 3× less CPU
+ * The publisher of the relay and the dead letters: librdkafka's (native-producer.ts, about half the CPU
  * an event) when its binding loads, kafkajs's otherwise; both give the same guarantees. Only a
  * binding that cannot be loaded falls back: one that loads but cannot connect fails as kafkajs
  * would. Consumers and the admin client stay on kafkajs either way.
