@@ -48,6 +48,7 @@ export async function startParseWorker(config: Config, logger: Logger, clock: ()
       checkpoints,
       onBusError: (group, error) => logger.error({ err: error, group }, 'consumer group error'),
       onRelayError: () => {},
+      warn: (message) => logger.warn(message),
     });
     closers.unshift(() => kafkaBus.close());
     closers.unshift(() => kafkaBus.bus.close());
