@@ -1,40 +1,13 @@
 import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from '../../schemas/events/document.ts';
 import { documentsProjection } from '../../projections/documents/index.ts';
 import { indexerConsumer } from '../../consumers/indexer/index.ts';
-import { PARSER_GROUPS, parserConsumer } from '../../consumers/parser/index.ts';
+import { parserGroups } from '../../consumers/parser/groups.ts';
 import { chunkStreamDecider } from '../domain/document/chunk-stream.ts';
 import { contentClaimDecider } from '../domain/document/content-claim.ts';
 import { documentDecider } from '../domain/document/document.ts';
 import { idempotencyDecider } from '../domain/document/idempotency.ts';
-import { type ParseLane, SMALL_LANE_PARSES } from '../domain/document/parse-lane.ts';
 import { documentRoutes } from '../http/routes/documents.ts';
-import type { AppContext } from '../app/context.ts';
-import { defineCapability, type WorkerDeps } from './capability.ts';
-
-export type ParserGroupDeps = Pick<WorkerDeps, 'blobs' | 'parsers' | 'detectMediaType' | 'feed' | 'limits' | 'maxUploadBytes' | 'parseTimeoutMs' | 'parseConcurrency' | 'logger' | 'onParsed'> & { ctx: AppContext };
-
-/**
- * Two groups over the same uploads, each parsing its own lane: a long scan never holds up a small
- * file. A parse worker of the mixed profile runs these alone (composition/parse-worker.ts).
- */
-export function parserGroups(deps: ParserGroupDeps) {
-  const parser = (lane: ParseLane, concurrency: number) =>
-    parserConsumer({
-      lane,
-      ctx: deps.ctx,
-      blobs: deps.blobs,
-      parser: deps.parsers[lane],
-      detectMediaType: deps.detectMediaType,
-      feed: deps.feed,
-      limits: deps.limits,
-      maxUploadBytes: deps.maxUploadBytes,
-      timeoutMs: deps.parseTimeoutMs,
-      concurrency,
-      logger: deps.logger,
-      onParsed: deps.onParsed,
-    });
-  return { [PARSER_GROUPS.large]: parser('large', deps.parseConcurrency), [PARSER_GROUPS.small]: parser('small', SMALL_LANE_PARSES) };
-}
+import { defineCapability } from './capability.ts';
 
 export const documents = defineCapability({
   name: 'documents',
@@ -43,7 +16,10 @@ export const documents = defineCapability({
   deciders: [documentDecider, chunkStreamDecider, contentClaimDecider, idempotencyDecider],
   projections: [documentsProjection],
   consumers: (deps) => ({
-    ...parserGroups({ ...deps, ctx: deps.services.ctx }),
+    ...parserGroups({
+      ...{ ctx: deps.services.ctx, blobs: deps.blobs, parsers: deps.parsers, detectMediaType: deps.detectMediaType, feed: deps.feed, limits: deps.limits },
+      ...{ maxUploadBytes: deps.maxUploadBytes, parseTimeoutMs: deps.parseTimeoutMs, parseConcurrency: deps.parseConcurrency, logger: deps.logger, onParsed: deps.onParsed },
+    }),
     indexer: indexerConsumer({ ctx: deps.services.ctx, embedders: deps.embedders, workspaceModels: deps.services.workspaceModels, ...deps.indexes, feed: deps.feed, logger: deps.logger }),
   }),
   routes: ({ services, settings }) =>

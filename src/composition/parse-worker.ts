@@ -9,7 +9,7 @@ import { createSqliteCheckpointStore } from '../adapters/sqlite/checkpoint-store
 import { openSqlite } from '../adapters/sqlite/database.ts';
 import { createSqliteEventStore } from '../adapters/sqlite/event-store.ts';
 import { createSqliteReadModelStore } from '../adapters/sqlite/read-model-store.ts';
-import { parserGroups } from '../capabilities/documents.ts';
+import { parserGroups } from '../../consumers/parser/groups.ts';
 import type { Config } from '../config.ts';
 import type { ParseLane } from '../domain/document/parse-lane.ts';
 import type { ReadinessCheck } from '../http/routes/operations.ts';
