@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dropNamespace, groupsSettled, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../test/helpers/parse-workers.ts';
+import { dropNamespace, groupsSettled, mixedProcessEnv, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../test/helpers/parse-workers.ts';
 import { pdf, textImage } from '../test/unit/parsing-pdf-fixtures.ts';
 import { type Api, json, settleAll } from './kbqa-api.ts';
 import { loadAvg, log, round, withTempDir } from './util.ts';
@@ -30,18 +30,7 @@ const scannedPdf = (label: string, pages: number) =>
 async function oneRun(brokers: string, pdfs: Buffer[], withWorker: boolean) {
   return withTempDir('parse-workers', async (dataDir) => {
     const namespace = `bench-workers-${randomUUID().slice(0, 8)}.`;
-    const env = {
-      KBQA_DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      KBQA_ADMIN_KEY: ADMIN,
-      KBQA_LOG_LEVEL: 'warn',
-      KBQA_RATE_LIMIT_PER_MINUTE: '0',
-      KBQA_PARSER_THREADS: '1',
-      KBQA_QUERY_PROCESSES: '0',
-      KAFKA_BROKERS: brokers,
-      KAFKA_NAMESPACE: namespace,
-      KAFKA_TOPIC_PARTITIONS: '4',
-    };
+    const env = mixedProcessEnv(dataDir, ADMIN, { KAFKA_BROKERS: brokers, KAFKA_NAMESPACE: namespace, KAFKA_TOPIC_PARTITIONS: '4' });
     const processes: MixedProcess[] = [];
     try {
       const owner = await startOwner(env);

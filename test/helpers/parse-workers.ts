@@ -13,6 +13,21 @@ export type MixedProcess = Started & { port: number; url: string };
 
 export const PARSER_GROUP_NAMES = ['parser', 'parser-small'];
 
+/**
+ * The environment of an owner or worker on `dataDir`: one parser thread and no query processes,
+ * so each process is one parser and the figures compare processes, not threads.
+ */
+export const mixedProcessEnv = (dataDir: string, adminKey: string, more: Record<string, string> = {}): Record<string, string> => ({
+  KBQA_DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  KBQA_ADMIN_KEY: adminKey,
+  KBQA_LOG_LEVEL: 'warn',
+  KBQA_RATE_LIMIT_PER_MINUTE: '0',
+  KBQA_PARSER_THREADS: '1',
+  KBQA_QUERY_PROCESSES: '0',
+  ...more,
+});
+
 export async function startOwner(env: Record<string, string>): Promise<MixedProcess> {
   const port = await freePort();
   const started = run('node', ['bin/kbqa.js', 'serve'], { ...env, PORT: String(port) });

@@ -2,18 +2,14 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { DeadLetterMessage, HEADER } from '../../schemas/topics.ts';
-import { createKafkaBus, groupIdOf } from '../../src/adapters/kafka/bus.ts';
-import { ensureTopics } from '../../src/adapters/kafka/producer.ts';
-import { createRelay } from '../../src/adapters/kafka/relay.ts';
-import { namespacedTopics, type TopicMap } from '../../src/adapters/kafka/topics.ts';
-import type { NewEvent } from '../../src/ports/event-store.ts';
+import { groupIdOf } from '../../src/adapters/kafka/bus.ts';
+import { namespacedTopics } from '../../src/adapters/kafka/topics.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { freshNamespace, groupLag, readTopics } from '../helpers/kafka-read.ts';
 import { startServer } from '../helpers/server.ts';
 import { withService } from '../helpers/services.ts';
-import { sqliteLog } from '../helpers/sqlite-log.ts';
 import { eventually } from '../helpers/temp.ts';
-import { openTestPublisher } from '../helpers/kafka-publisher.ts';
+import { kbDeleted, openRelayRig } from '../helpers/relay-rig.ts';
 
 /**
  * Failures against the real broker. Each test has a KAFKA_NAMESPACE (or topics) of its own, so
@@ -61,26 +57,13 @@ withService(test, 'Kafka failures (real broker)', ['KAFKA_BROKERS'], (env) => {
   test('a group that stopped while 2,000 events were appended catches up: lag back to zero, every event handled once', async (t) => {
     t.timeout(60_000);
     const name = `kbqa-test-catchup-${randomUUID().slice(0, 8)}`;
-    const topics: TopicMap = { ofStream: () => name, forEventTypes: () => [name], deadLetter: `${name}.dead-letter`, all: [name, `${name}.dead-letter`] };
-    const log = sqliteLog();
     const kafka = client('catchup');
-    const admin = kafka.admin();
-    await admin.connect();
-    await ensureTopics(admin, { partitions: 3, replicationFactor: 1, topics });
-    const publisher = await openTestPublisher(kafka, brokers);
-    const relay = await createRelay({ store: log.store, publisher, checkpoints: log.checkpoints, topics, backoff: { baseMs: 10, maxMs: 200 } });
-    const bus = createKafkaBus({ kafka, checkpoints: log.checkpoints, publisher, topics, consumer: { maxWaitTimeInMs: 100, heartbeatInterval: 500 } });
+    const { log, admin, relay, bus, close } = await openRelayRig(kafka, brokers, name, { partitions: 3, consumer: { maxWaitTimeInMs: 100, heartbeatInterval: 500 } });
     const handled = new Map<string, number>();
     const group = { name: `catchup-${randomUUID().slice(0, 8)}`, handle: async (batch: { id: string }[]) => void batch.forEach((e) => handled.set(e.id, (handled.get(e.id) ?? 0) + 1)) };
     const append = async (streams: number, perStream: number) => {
       for (let s = 0; s < streams; s++) {
-        const events: NewEvent[] = Array.from({ length: perStream }, () => ({
-          id: randomUUID(),
-          type: 'KnowledgeBaseDeleted',
-          data: { knowledge_base_id: `kb_${s}`, deleted_at: '2026-01-01T00:00:00.000Z' },
-          metadata: { schemaVersion: 1 },
-        }));
-        await log.store.append(`knowledge_base-${randomUUID()}`, events, 'no_stream');
+        await log.store.append(`knowledge_base-${randomUUID()}`, Array.from({ length: perStream }, () => kbDeleted(`kb_${s}`)), 'no_stream');
       }
     };
     try {
@@ -107,12 +90,7 @@ withService(test, 'Kafka failures (real broker)', ['KAFKA_BROKERS'], (env) => {
       t.deepEqual([...new Set(handled.values())], [1], 'no event handled twice');
       await handle.stop();
     } finally {
-      await bus.close();
-      await relay.stop();
-      await publisher.close();
-      await admin.deleteTopics({ topics: [...topics.all] }).catch(() => {});
-      await admin.disconnect();
-      await log.close();
+      await close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { freshNamespace } from '../helpers/kafka-read.ts';
-import { dropNamespace, groupsSettled, ledger, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../helpers/parse-workers.ts';
+import { dropNamespace, groupsSettled, ledger, mixedProcessEnv, type MixedProcess, parsedBy, startOwner, startWorker, stop, textPdf } from '../helpers/parse-workers.ts';
 import { killGroup, run } from '../helpers/process.ts';
 import { withService } from '../helpers/services.ts';
 import { tempDir } from '../helpers/temp.ts';
@@ -8,16 +8,7 @@ import { tempDir } from '../helpers/temp.ts';
 const ADMIN = 'parse-workers-admin-0123456789abcdef';
 const headers = { authorization: `Bearer ${ADMIN}` };
 
-const baseEnv = (dataDir: string) => ({
-  KBQA_DATA_DIR: dataDir,
-  HOST: '127.0.0.1',
-  KBQA_ADMIN_KEY: ADMIN,
-  KBQA_LOG_LEVEL: 'warn',
-  KBQA_RATE_LIMIT_PER_MINUTE: '0',
-  KBQA_PARSER_THREADS: '1',
-  KBQA_PARSER_WARMUP: 'off',
-  KBQA_QUERY_PROCESSES: '0',
-});
+const baseEnv = (dataDir: string) => mixedProcessEnv(dataDir, ADMIN, { KBQA_PARSER_WARMUP: 'off' });
 
 async function api(owner: MixedProcess, method: string, path: string, body?: FormData | object) {
   const json = body !== undefined && !(body instanceof FormData);

@@ -1,17 +1,12 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import { CONSUMER_SESSION, createKafkaBus } from '../../src/adapters/kafka/bus.ts';
-import { ensureTopics } from '../../src/adapters/kafka/producer.ts';
-import { createRelay } from '../../src/adapters/kafka/relay.ts';
-import type { TopicMap } from '../../src/adapters/kafka/topics.ts';
-import type { NewEvent } from '../../src/ports/event-store.ts';
+import { CONSUMER_SESSION } from '../../src/adapters/kafka/bus.ts';
 import { partitionOfKey } from '../helpers/kafka-read.ts';
 import { killGroup, run, waitForOutput } from '../helpers/process.ts';
 import { withService } from '../helpers/services.ts';
-import { sqliteLog } from '../helpers/sqlite-log.ts';
 import { eventually } from '../helpers/temp.ts';
-import { openTestPublisher } from '../helpers/kafka-publisher.ts';
+import { kbDeleted, openRelayRig } from '../helpers/relay-rig.ts';
 
 const PARTITIONS = 4;
 const GOAL_MS = 15_000;
@@ -25,16 +20,9 @@ withService(test, 'consumer-group rebalance after kill -9', ['KAFKA_BROKERS'], (
   test(`a killed member's partitions are picked up by the other within ${GOAL_MS / 1000} s, and nothing is lost`, async (t) => {
     t.timeout(60_000);
     const topic = `kbqa-test-rebalance-${randomUUID().slice(0, 8)}`;
-    const topics: TopicMap = { ofStream: () => topic, forEventTypes: () => [topic], deadLetter: `${topic}.dead-letter`, all: [topic, `${topic}.dead-letter`] };
     const group = `rebalance-${randomUUID().slice(0, 8)}`;
     const kafka = new Kafka({ clientId: 'kbqa-test-rebalance', brokers: [env.KAFKA_BROKERS!], logLevel: logLevel.NOTHING });
-    const log = sqliteLog();
-    const admin = kafka.admin();
-    await admin.connect();
-    await ensureTopics(admin, { partitions: PARTITIONS, replicationFactor: 1, topics });
-    const publisher = await openTestPublisher(kafka, [env.KAFKA_BROKERS!]);
-    const relay = await createRelay({ store: log.store, publisher, checkpoints: log.checkpoints, topics, backoff: { baseMs: 10, maxMs: 200 } });
-    const bus = createKafkaBus({ kafka, checkpoints: log.checkpoints, publisher, topics, consumer: { maxWaitTimeInMs: 100 } });
+    const { log, bus, close } = await openRelayRig(kafka, [env.KAFKA_BROKERS!], topic, { partitions: PARTITIONS, consumer: { maxWaitTimeInMs: 100 } });
     const mine = new Set<string>();
     const member = run(process.execPath, ['--import', 'tsx', 'test/helpers/kafka-member.ts'], { KAFKA_BROKERS: env.KAFKA_BROKERS!, TOPIC: topic, GROUP: group });
     // One stream per partition, so every partition gets an event in each round.
@@ -44,7 +32,7 @@ withService(test, 'consumer-group rebalance after kill -9', ['KAFKA_BROKERS'], (
     const round = async () => {
       const ids: string[] = [];
       for (const stream of streams) {
-        const event: NewEvent = { id: randomUUID(), type: 'KnowledgeBaseDeleted', data: { knowledge_base_id: stream, deleted_at: '2026-01-01T00:00:00.000Z' }, metadata: { schemaVersion: 1 } };
+        const event = kbDeleted(stream);
         ids.push(event.id);
         await log.store.append(stream, [event], 'any');
       }
@@ -74,12 +62,7 @@ withService(test, 'consumer-group rebalance after kill -9', ['KAFKA_BROKERS'], (
       t.true(movedMs <= GOAL_MS, `${movedMs} ms`);
     } finally {
       if (member.child.exitCode === null && member.child.signalCode === null) killGroup(member, 'SIGKILL');
-      await bus.close();
-      await relay.stop();
-      await publisher.close();
-      await admin.deleteTopics({ topics: [...topics.all] }).catch(() => {});
-      await admin.disconnect();
-      await log.close();
+      await close();
     }
   });
 });
