@@ -35,29 +35,10 @@ export function createMetrics(probes: MetricProbes) {
     },
   });
   const { load, retrievals, parses } = probes;
-  if (parses) {
-    new Counter({
-      name: 'kbqa_documents_parsed_total',
-      help: 'Documents this process parsed (their parse recorded), by lane: large, small',
-      labelNames: ['lane'] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [lane, n] of Object.entries(parses())) this.inc({ lane }, n);
-      },
-    });
-  }
+  if (parses) tallyCounter(registry, 'kbqa_documents_parsed_total', 'Documents this process parsed (their parse recorded), by lane: large, small', 'lane', parses);
   if (retrievals) {
-    new Counter({
-      name: 'kbqa_retrievals_total',
-      help: 'Retrievals (search, chat, knowledge_retrieval) answered, by where: main, query_process, main_after_query_process (a query process failed it)',
-      labelNames: ['where'] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [where, n] of Object.entries(retrievals())) this.inc({ where }, n);
-      },
-    });
+    const help = 'Retrievals (search, chat, knowledge_retrieval) answered, by where: main, query_process, main_after_query_process (a query process failed it)';
+    tallyCounter(registry, 'kbqa_retrievals_total', help, 'where', retrievals);
   }
   if (load) {
     new Gauge({
@@ -103,3 +84,17 @@ export function createMetrics(probes: MetricProbes) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** A counter of a tally the process keeps itself (by one label), copied into it at each scrape. */
+function tallyCounter(registry: Registry, name: string, help: string, label: string, tally: () => Record<string, number>) {
+  new Counter({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [value, n] of Object.entries(tally())) this.inc({ [label]: value }, n);
+    },
+  });
+}
