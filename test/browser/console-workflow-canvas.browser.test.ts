@@ -86,6 +86,7 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
 
   await press(node(page, 'knowledge_retrieval'));
   await choose(page, panel(page), 'knowledge_base_id', 'Turbine notes');
+  await choose(page, panel(page), 'rerank', 'true');
   await insertReference(page, 'query', '{{start.question}}');
   t.is(await panel(page).getByRole('textbox', { name: 'query' }).inputValue(), '{{start.question}}');
 
@@ -108,6 +109,7 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
     stored.graph.edges.map((e: { from: string; to: string }) => `${e.from}>${e.to}`),
     ['start>knowledge_retrieval', 'knowledge_retrieval>llm', 'llm>direct_reply'],
   );
+  t.is(stored.graph.nodes.find((n: { id: string }) => n.id === 'knowledge_retrieval').config.rerank, true, 'a boolean field is saved as a boolean');
 
   await page.getByRole('textbox', { name: 'question', exact: true }).fill('What is the hub height of the Zephyr-9?');
   await press(page.getByRole('button', { name: 'Run', exact: true }));
