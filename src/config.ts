@@ -178,7 +178,7 @@ export type Config = {
     parseMemoryMb: number;
     maxPages: number;
     ocr: boolean;
-    /** 'auto': the system's tesseract when one is installed, else tesseract.js (src/parsing/ocr.ts). */
+    /** 'auto': the system's tesseract when one is installed, else tesseract.js (src/parsing/ocr/ocr.ts). */
     ocrEngine: 'auto' | 'native' | 'wasm';
     /** Page readings a parser process may run at once: halves of a large page, or two languages, on two cores. */
     ocrReaders: number;
