@@ -4935,7 +4935,7 @@ export interface operations {
                                         inputs: {
                                             name: string;
                                             /** @enum {string} */
-                                            type: "string" | "number" | "boolean" | "object";
+                                            type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                             /** @default true */
                                             required: boolean;
                                             description?: string;
@@ -5179,7 +5179,7 @@ export interface operations {
                                 inputs: {
                                     name: string;
                                     /** @enum {string} */
-                                    type: "string" | "number" | "boolean" | "object";
+                                    type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                     /** @default true */
                                     required?: boolean;
                                     description?: string;
@@ -5415,7 +5415,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -5671,7 +5671,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -5914,7 +5914,7 @@ export interface operations {
                                 inputs: {
                                     name: string;
                                     /** @enum {string} */
-                                    type: "string" | "number" | "boolean" | "object";
+                                    type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                     /** @default true */
                                     required?: boolean;
                                     description?: string;
@@ -6143,7 +6143,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -6434,7 +6434,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -6691,7 +6691,7 @@ export interface operations {
                                         inputs: {
                                             name: string;
                                             /** @enum {string} */
-                                            type: "string" | "number" | "boolean" | "object";
+                                            type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                             /** @default true */
                                             required: boolean;
                                             description?: string;
