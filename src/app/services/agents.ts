@@ -24,8 +24,6 @@ export type AgentDeps = {
   workflows: Pick<WorkflowService, 'workflow'>;
 };
 
-export { knowledgeBasesOfAgent };
-
 export const publicUrl = (slug: string) => `/a/${slug}`;
 
 /** The landing page's address: random and url-safe (16 characters, 96 bits), unrelated to the agent's id. */
