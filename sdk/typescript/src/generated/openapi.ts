@@ -624,7 +624,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every saved version of a workflow, newest first, with when it was published */
+        /** Every saved version of a workflow the key may read, newest first, with when it was published */
         get: operations["listWorkflowVersions"];
         put?: never;
         post?: never;
@@ -831,7 +831,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an agent’s published versions */
+        /** List an agent’s published versions (those the key may read) */
         get: operations["listAgentVersions"];
         put?: never;
         post?: never;
