@@ -1,4 +1,5 @@
 import test from 'ava';
+import { notCoveredAnswer } from '../../src/domain/chat/not-covered.ts';
 import { NOT_COVERED_ANSWER } from '../../src/domain/chat/prompt.ts';
 import { settledDocument, uploadFiles } from '../helpers/documents.ts';
 import { sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
@@ -59,6 +60,19 @@ test('a question of quantity is answered as its plain form is: "how many", "how 
     t.true(reply.body.choices[0].message.content.includes(expected), question);
   }
   t.is((await chat(OFF_TOPIC, policy)).body.answerable, false, 'an off-topic question is still refused');
+});
+
+test('a question the knowledge base cannot answer is refused in the language it was asked in', async (t) => {
+  // The documents are English, and the offline models match words, not meanings across languages:
+  // a question in Chinese about them finds nothing to quote (docs/api/chat.md says so).
+  const chinese = await chat('Zephyr-9 的叶片有多长？');
+  t.is(chinese.body.choices[0].message.content, notCoveredAnswer('zh'));
+  t.deepEqual(chinese.body.citations, []);
+  const german = await chat('Wer hat das Endspiel der Fußball-Weltmeisterschaft 1998 gewonnen?');
+  t.is(german.body.choices[0].message.content, notCoveredAnswer('de'));
+  const quick = await server.call('POST', '/v1/chat', { json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content: 'Zephyr-9 的叶片有多长？' }] } });
+  t.is(quick.body.content, notCoveredAnswer('zh'));
+  t.is((await chat(OFF_TOPIC)).body.choices[0].message.content, NOT_COVERED_ANSWER, 'English stays English');
 });
 
 test('/v1/chat and search share the gate: the quick form refuses alike, search keeps its hits and says why', async (t) => {
