@@ -14,6 +14,7 @@ export type ConsumerSpec<T extends EventType> = {
   batchSize?: number;
   inFlight?: number;
   handle(batch: RecordedEvent<T>[]): Promise<void>;
+  onStop?(): void;
   onParked?(event: RecordedEvent<T>, error: unknown): Promise<void>;
   onUnreadable?(streamId: string, error: unknown): Promise<void>;
 };
@@ -33,6 +34,7 @@ export function defineConsumer<const T extends EventType>(spec: ConsumerSpec<T>)
     handle: (batch) => spec.handle(batch.filter((event) => hasType(types, event))),
     ...(onParked && { onParked: async (event: RecordedEvent, error: unknown) => (hasType(types, event) ? onParked(event, error) : undefined) }),
     ...(spec.onUnreadable && { onUnreadable: spec.onUnreadable }),
+    ...(spec.onStop && { onStop: spec.onStop }),
   };
 }
 

@@ -50,6 +50,8 @@ export function runnerConsumer(deps: RunnerDeps & { onInternalError?: OnInternal
       const failed = settled.find((outcome) => outcome.status === 'rejected');
       if (failed) throw failed.reason;
     },
+    // A run not started yet is given up: its request stays unpassed, and the next start takes it.
+    onStop: () => scheduler.dropWaiting(),
     onParked: async (event, error) => {
       await failRun(deps, event.data.run_id, null, error);
     },

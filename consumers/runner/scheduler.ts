@@ -13,7 +13,14 @@ export type RunScheduler = {
   schedule<T>(workspaceId: string, task: () => Promise<T>): Promise<T>;
   /** Runs executing and runs waiting for a slot. */
   counts(): { running: number; waiting: number };
+  /** Gives up the runs waiting for a slot (they reject with RunsStopped); those running go on to their end. */
+  dropWaiting(): void;
 };
+
+/** What a run that was waiting for a slot rejects with when the scheduler stops. */
+export class RunsStopped extends Error {
+  override readonly name = 'RunsStopped';
+}
 
 /**
  * Slots for runs, shared fairly: a free slot goes to the workspace served longest ago among those
@@ -27,6 +34,7 @@ export function createRunScheduler({ concurrency, perWorkspace }: Pick<RunLimits
   const running = new Map<string, number>();
   // When each busy workspace (runs waiting or running) was last given a slot; an idle one is forgotten.
   const servedAt = new Map<string, number>();
+  const rejects = new Map<() => void, (error: Error) => void>();
   let turn = 0;
   let total = 0;
   let queued = 0;
@@ -56,22 +64,28 @@ export function createRunScheduler({ concurrency, perWorkspace }: Pick<RunLimits
     schedule<T>(workspaceId: string, task: () => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const start = () => {
+          rejects.delete(start);
           queued -= 1;
           total += 1;
           running.set(workspaceId, (running.get(workspaceId) ?? 0) + 1);
+          // The slot is free (and the next run started) before the caller hears of the end.
+          const release = () => {
+            total -= 1;
+            const left = running.get(workspaceId)! - 1;
+            if (left > 0) running.set(workspaceId, left);
+            else running.delete(workspaceId);
+            if (left === 0 && !waiting.has(workspaceId)) servedAt.delete(workspaceId);
+            pump();
+          };
           Promise.resolve()
             .then(task)
-            .then(resolve, reject)
-            .finally(() => {
-              total -= 1;
-              const left = running.get(workspaceId)! - 1;
-              if (left > 0) running.set(workspaceId, left);
-              else running.delete(workspaceId);
-              if (left === 0 && !waiting.has(workspaceId)) servedAt.delete(workspaceId);
-              pump();
-            });
+            .then(
+              (value) => (release(), resolve(value)),
+              (error: unknown) => (release(), reject(error)),
+            );
         };
         queued += 1;
+        rejects.set(start, reject);
         const starts = waiting.get(workspaceId);
         if (starts) starts.push(start);
         else waiting.set(workspaceId, [start]);
@@ -79,5 +93,12 @@ export function createRunScheduler({ concurrency, perWorkspace }: Pick<RunLimits
       });
     },
     counts: () => ({ running: total, waiting: queued }),
+    dropWaiting() {
+      for (const reject of rejects.values()) reject(new RunsStopped('the runner is stopping'));
+      rejects.clear();
+      waiting.clear();
+      queued = 0;
+      for (const workspaceId of servedAt.keys()) if (!running.has(workspaceId)) servedAt.delete(workspaceId);
+    },
   };
 }

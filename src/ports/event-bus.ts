@@ -24,6 +24,12 @@ export type ConsumerGroup = {
   inFlight?: number;
   handle(batch: RecordedEvent[]): Promise<void>;
   /**
+   * Called as the bus stops the group, before it waits for the batches in hand: a group with
+   * `inFlight` gives up what it has not started, so those handle calls end soon (rejecting: the
+   * checkpoint does not pass them, and the next start delivers them again).
+   */
+  onStop?(): void;
+  /**
    * Called once per event that still fails after the retries; the bus then parks it and moves on.
    * A consumer uses it to mark its document or run failed.
    */

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createRunScheduler } from '../../consumers/runner/scheduler.ts';
+import { createRunScheduler, RunsStopped } from '../../consumers/runner/scheduler.ts';
 
 /** A task that runs until released, recording when it started. */
 function gate(log: string[], name: string) {
@@ -67,4 +67,20 @@ test('a task that throws frees its slot and rejects its own promise only', async
   const next = scheduler.schedule('a', async () => 'ran');
   await t.throwsAsync(failing, { message: 'boom' });
   t.is(await next, 'ran');
+});
+
+test('dropping the waiting runs rejects them; the running ones end as they would, and later runs still go', async (t) => {
+  const scheduler = createRunScheduler({ concurrency: 1, perWorkspace: 1 });
+  const started: string[] = [];
+  const first = gate(started, 'a1');
+  const running = scheduler.schedule('a', first.task);
+  const waiting = scheduler.schedule('b', async () => void started.push('b1'));
+  scheduler.dropWaiting();
+  await t.throwsAsync(waiting, { instanceOf: RunsStopped });
+  first.release();
+  await running;
+  t.deepEqual(started, ['a1']);
+  t.deepEqual(scheduler.counts(), { running: 0, waiting: 0 });
+  await scheduler.schedule('b', async () => void started.push('b2'));
+  t.deepEqual(started, ['a1', 'b2']);
 });

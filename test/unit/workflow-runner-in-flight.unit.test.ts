@@ -1,5 +1,5 @@
 import test from 'ava';
-import { runnerConsumer } from '../../consumers/runner/index.ts';
+import { type RunLimits, runnerConsumer } from '../../consumers/runner/index.ts';
 import type { WorkflowGraph } from '../../schemas/workflow.ts';
 import { createInProcessBus } from '../../src/adapters/local/in-process-bus.ts';
 import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model-store.ts';
@@ -50,7 +50,7 @@ async function setUp() {
   };
   const stream = (runId: string) => log.store.readStream(workflowRunDecider.streamId(runId));
   const ended = async (runId: string) => (await stream(runId)).some((e) => e.type === 'WorkflowRunSucceeded');
-  const runner = (chat: ChatModel) => runnerConsumer({ ctx, search: {} as SearchService, chatModels: new Map([['m', chat]]), maxContextTokens: 1000 });
+  const runner = (chat: ChatModel, limits?: RunLimits) => runnerConsumer({ ctx, search: {} as SearchService, chatModels: new Map([['m', chat]]), maxContextTokens: 1000, limits });
   const bus = () => createInProcessBus({ store: log.store, checkpoints: log.checkpoints });
   return { log, request, stream, ended, runner, bus };
 }
@@ -84,6 +84,32 @@ test('a later run ends while an earlier one is in hand; the checkpoint stays bef
   wake(new Error('connection reset'));
   await first.close();
   t.deepEqual((await stream('r-slow')).map((e) => e.id), slow.map((e) => e.id));
+  await second.close();
+  await log.close();
+});
+
+test('a runner stopping gives up the runs still waiting for a slot: they are not passed, and the next start runs them', async (t) => {
+  const { log, request, stream, ended, runner, bus } = await setUp();
+  let wake!: (error: Error) => void;
+  const stuck = model(() => new Promise((_, reject) => (wake = reject)));
+  const first = bus();
+  const group = await first.subscribe(runner(stuck, { concurrency: 1, perWorkspace: 1, held: 10 }));
+  await request('r-slow', 'slow', 'noisy');
+  await request('r-waiting', 'quick', 'quiet');
+  await eventually(async () => (await stream('r-slow')).some((e) => e.type === 'NodeRunStarted' && e.data.node_id === 'llm'));
+  const stopping = first.close();
+  // The run in hand ends (its model fails): stopping waits for it, not for the one waiting.
+  wake(new Error('connection reset'));
+  await stopping;
+  t.deepEqual((await stream('r-waiting')).map((e) => e.type), ['WorkflowRunRequested'], 'never started');
+  const waiting = (await stream('r-waiting'))[0]!;
+  t.true(group.position() < waiting.position);
+  t.true((await log.checkpoints.load('runner')) < waiting.position);
+
+  const second = bus();
+  await second.subscribe(runner(answering));
+  await eventually(() => ended('r-waiting'), { timeoutMs: 10_000 });
+  t.pass();
   await second.close();
   await log.close();
 });

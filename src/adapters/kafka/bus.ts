@@ -131,6 +131,7 @@ export function createKafkaBus({
         if (stopped) return;
         stopped = true;
         handles.delete(handle);
+        group.onStop?.();
         try {
           // Waits for the batch in hand (it stops at its next step and commits what is done), then leaves the group.
           await consumer.disconnect();
