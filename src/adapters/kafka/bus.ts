@@ -131,10 +131,13 @@ export function createKafkaBus({
         if (stopped) return;
         stopped = true;
         handles.delete(handle);
-        group.onStop?.();
         try {
           // Waits for the batch in hand (it stops at its next step and commits what is done), then leaves the group.
-          await consumer.disconnect();
+          const leaving = consumer.disconnect();
+          // After kafkajs has marked itself stopping (synchronously, above): what the group then
+          // gives up fails as an interruption, uncommitted, not as an error to retry.
+          group.onStop?.();
+          await leaving;
         } finally {
           waiters.rejectAll('stopped');
         }
