@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
 import type { LoadLimits } from './http/load-shedding.ts';
 import { hostAllowList } from './config-lists.ts';
+import { type WorkflowRunLimits, workflowRunLimits, workflowRunsEnv } from './config-workflow-runs.ts';
 import { MAX_OCR_READERS } from './parsing/parser-settings.ts';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
@@ -72,6 +73,7 @@ const Env = z.object({
   KBQA_CHAT_MAX_CONTEXT_TOKENS: int(3000, 100),
   KBQA_WORKFLOW_BLOCKING_WAIT_S: int(30, 1),
   KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: hostAllowList,
+  ...workflowRunsEnv,
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_CORS_ORIGINS: originList.optional(),
@@ -153,6 +155,8 @@ export type Config = {
   workflowBlockingWaitMs: number;
   /** Host names (`.example.com` for subdomains) and IP ranges http_request nodes may reach though not public (SSRF rules, docs/api/workflows.md). */
   workflowHttpAllowHosts: string[];
+  /** Runs a runner process executes at once, in all and per workspace, and takes from the log ahead (consumers/runner/scheduler.ts). */
+  workflowRuns: WorkflowRunLimits;
   chat: {
     /** Whether ChatCompleted events carry the question and the answer, or only their metadata. */
     storeContent: boolean;
@@ -230,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
     workflowHttpAllowHosts: e.KBQA_WORKFLOW_HTTP_ALLOW_HOSTS,
+    workflowRuns: workflowRunLimits(e),
     distributed: {
       eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,
       kafka: e.KAFKA_BROKERS

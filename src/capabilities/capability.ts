@@ -60,6 +60,8 @@ export type WorkerDeps = {
   chatModels: ReadonlyMap<string, ChatModel>;
   indexes: SearchIndexes;
   logger: Logger;
+  /** Workflow runs at once, in all and per workspace, and held ahead (KBQA_WORKFLOW_CONCURRENCY and the rest). */
+  workflowRuns: { concurrency: number; perWorkspace: number; held: number };
   /** Hears each document this process parsed (kbqa_documents_parsed_total). */
   onParsed?: (lane: ParseLane) => void;
 };
