@@ -3,6 +3,7 @@ import { unauthenticated } from '../../app/errors.ts';
 import type { ConsoleSessions } from '../../app/services/console-sessions.ts';
 import { ConsoleSession, ConsoleSignInBody } from '../../../schemas/http/console-session.ts';
 import { CONSOLE_COOKIE, requireConsoleHeader } from '../auth.ts';
+import { clientAddress } from '../client-address.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { route } from '../route.ts';
 
@@ -19,13 +20,6 @@ const refusals = [401, 403, 429];
 function setCookie(ctx: Context, value: string, expires: Date) {
   ctx.cookies.set(CONSOLE_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/', expires, overwrite: true });
 }
-
-/**
- * Who is signing in, for the limit: the last X-Forwarded-For entry (the address the proxy in front
- * saw; a client can add entries before it, not that one), else the connection's. Koa's `ctx.ip`
- * is the first entry, which the client writes.
- */
-const clientAddress = (ctx: Context) => ctx.ips.at(-1) ?? ctx.req.socket.remoteAddress ?? 'unknown';
 
 /** The console's sign-in (docs/console-session.md): routes outside /v1 that check their own cookie and header. */
 export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter) {
