@@ -194,7 +194,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key of the workspace (`kbqa-…`), with the scope each operation names in `x-required-scope`.' },
-        console_session: { type: 'apiKey', in: 'cookie', name: 'kbqa_console', description: 'The console’s session (`POST /console/session`): signs a `/v1` request that has no Authorization header, as the key it was made from.' },
+        console_session: { type: 'apiKey', in: 'cookie', name: '__Host-kbqa_console', description: 'The console’s session (`POST /console/session`): signs a `/v1` request that has no Authorization header, as the key it was made from. Named `kbqa_console` over plain http to a host that is not loopback; a request carrying two session cookies is refused (400 `duplicate_console_session`).' },
         console_header: { type: 'apiKey', in: 'header', name: 'X-KBQA-Console', description: 'Always `1`: required with the session cookie (a header no other site can make a browser send).' },
       },
       schemas: { Error: jsonSchema(ErrorBody, 'output'), ...shared },
