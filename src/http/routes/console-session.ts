@@ -1,6 +1,7 @@
 import { unauthenticated } from '../../app/errors.ts';
 import type { ConsoleSessions } from '../../app/services/console-sessions.ts';
 import { ConsoleSession, ConsoleSignInBody } from '../../../schemas/http/console-session.ts';
+import { type AuthFailureLimiter, withFailureLimit } from '../auth-failures.ts';
 import { requireConsoleHeader } from '../auth.ts';
 import { clientAddress } from '../client-address.ts';
 import { readConsoleCookie, setConsoleCookie } from '../console-cookie.ts';
@@ -13,7 +14,7 @@ const path = '/console/session';
 const refusals = [401, 403, 429];
 
 /** The console's sign-in (docs/console-session.md): routes outside /v1 that check their own cookie and header. */
-export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter) {
+export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter, authFailures?: AuthFailureLimiter) {
   return [
     route({
       method: 'post',
@@ -28,7 +29,8 @@ export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLim
         requireConsoleHeader(ctx);
         // Per address, before the key is looked at: guesses cost the same whether they hit or miss.
         if (signIns.enabled) signIns.check(`console-sign-in:${clientAddress(ctx)}`);
-        const session = await sessions.signIn(body.api_key);
+        // A wrong key here counts as one sent as a bearer key: a guesser cannot split between the two.
+        const session = await withFailureLimit(authFailures, ctx, body.api_key, (key) => sessions.signIn(key));
         setConsoleCookie(ctx, session.token, session.expiresAt);
         return { status: 204, body: null };
       },
