@@ -22,8 +22,9 @@ const PREFIX_LENGTH = 12;
  * stranger sending wrong keys with the admin key's prefix) does not stop a client that was
  * working, and a guess cannot become such a key while it is locked out. Successes count nothing.
  * Every map is bounded (LRU): a forgotten bucket is a full one. Each API process limits on its own.
+ * `trustProxy`: the proxies in front that append to X-Forwarded-For (client-address.ts).
  */
-export function createAuthFailureLimiter(perMinute: number, now: () => number = Date.now) {
+export function createAuthFailureLimiter(perMinute: number, { now = Date.now, trustProxy = 1 }: { now?: () => number; trustProxy?: number } = {}) {
   const buckets = new LRUCache<string, Bucket>({ max: MAX_ENTRIES * 2 });
   const knownGood = new LRUCache<string, true>({ max: MAX_ENTRIES, ttl: KNOWN_GOOD_TTL_MS });
   const refillPerMs = perMinute / 60_000;
@@ -40,6 +41,8 @@ export function createAuthFailureLimiter(perMinute: number, now: () => number = 
 
   return {
     enabled: perMinute > 0,
+    /** Whose budget a request spends: the client address every per-address limit counts (client-address.ts). */
+    addressOf: (ctx: Context) => clientAddress(ctx, trustProxy),
     /** Before the key is looked at: a 429 with retry-after while its address or its prefix is locked out. */
     check(address: string, token: string) {
       if (knownGood.has(pairOf(address, token))) return;
@@ -73,7 +76,7 @@ export type AuthFailureLimiter = ReturnType<typeof createAuthFailureLimiter>;
  */
 export async function withFailureLimit<T>(limiter: AuthFailureLimiter | undefined, ctx: Context, token: string, authenticate: (token: string) => Promise<T>): Promise<T> {
   if (!limiter?.enabled) return authenticate(token);
-  const address = clientAddress(ctx);
+  const address = limiter.addressOf(ctx);
   limiter.check(address, token);
   try {
     const result = await authenticate(token);

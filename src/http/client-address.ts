@@ -1,9 +1,17 @@
 import type { Context } from 'koa';
 
 /**
- * Who a request comes from, for per-address limits: the last X-Forwarded-For entry (the address
- * the proxy in front saw; a client can add entries before it, not that one), else the
- * connection's. Koa's `ctx.ip` is the first entry, which the client writes. One function for every
- * limit (console sign-ins, failed bearer keys, landing pages) so they cannot disagree.
+ * The address a request came from, for limits per address: the hop the nearest untrusted party
+ * connected from. Each of the `trustedProxies` proxies in front (KBQA_TRUST_PROXY) appends the
+ * address it saw to X-Forwarded-For, so the entry `trustedProxies` from the end of [...entries,
+ * connection] is what the outermost one saw; whatever comes before it the client wrote, and a
+ * client that rotates it must not get a new budget with each value. With 0, the header is the
+ * client's own writing and only the connection counts. Koa's `ctx.ip` (the first entry) is what
+ * the client wrote: never that.
  */
-export const clientAddress = (ctx: Context): string => ctx.ips.at(-1) ?? ctx.req.socket.remoteAddress ?? 'unknown';
+export function clientAddress(ctx: Pick<Context, 'ips' | 'req'>, trustedProxies: number): string {
+  const connection = ctx.req.socket.remoteAddress ?? 'unknown';
+  if (trustedProxies === 0) return connection;
+  const hops = [...ctx.ips, connection];
+  return hops[Math.max(0, hops.length - 1 - trustedProxies)]!;
+}

@@ -14,7 +14,7 @@ const refusal = (fn: () => void) => {
 
 test('failed keys: an address is locked out after its budget of wrong keys, for as long as the bucket takes to refill one', (t) => {
   let now = 0;
-  const limiter = createAuthFailureLimiter(3, () => now);
+  const limiter = createAuthFailureLimiter(3, { now: () => now });
   for (let i = 0; i < 3; i++) {
     t.is(refusal(() => limiter.check('203.0.113.9', `guess-${i}-aaaaaaaaaaaa`)), null);
     limiter.failed('203.0.113.9', `guess-${i}-aaaaaaaaaaaa`);
@@ -28,7 +28,7 @@ test('failed keys: an address is locked out after its budget of wrong keys, for 
 
 test('failed keys: wrong keys with one prefix, from many addresses, lock that prefix out; a key that worked from an address stays exempt there', (t) => {
   let now = 0;
-  const limiter = createAuthFailureLimiter(3, () => now);
+  const limiter = createAuthFailureLimiter(3, { now: () => now });
   limiter.succeeded('10.0.0.1', ADMIN);
   for (let i = 0; i < 3; i++) limiter.failed(`203.0.113.${i}`, `${ADMIN.slice(0, 12)}guess${i}`);
   t.like(refusal(() => limiter.check('203.0.113.50', `${ADMIN.slice(0, 12)}guess50`)), { status: 429 }, 'a fresh address, the same prefix');
@@ -40,7 +40,7 @@ test('failed keys: wrong keys with one prefix, from many addresses, lock that pr
 });
 
 test('failed keys: memory is bounded; a forgotten address is a fresh one', (t) => {
-  const limiter = createAuthFailureLimiter(1, () => 0);
+  const limiter = createAuthFailureLimiter(1, { now: () => 0 });
   limiter.failed('203.0.113.9', 'guess-aaaaaaaaaaaa');
   t.like(refusal(() => limiter.check('203.0.113.9', 'guess-bbbbbbbbbbbb')), { status: 429 });
   // Far more addresses and prefixes than are kept: the oldest go.
