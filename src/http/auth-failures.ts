@@ -45,9 +45,8 @@ export function createAuthFailureLimiter(perMinute: number, { now = Date.now, tr
     addressOf: (ctx: Context) => clientAddress(ctx, trustProxy),
     /** Before the key is looked at: a 429 with retry-after while its address or its prefix is locked out. */
     check(address: string, token: string) {
-      if (knownGood.has(pairOf(address, token))) return;
       const wait = Math.max(...keysOf(address, token).map((key) => (1 - fill(key).tokens) / refillPerMs));
-      if (wait <= 0) return;
+      if (wait <= 0 || knownGood.has(pairOf(address, token))) return;
       const seconds = Math.ceil(wait / 1000);
       throw new ApiError(429, 'rate_limit_error', 'too_many_failed_authentications', `Too many requests with a wrong API key from this address or for this key; retry after ${seconds} s.`, {
         headers: { 'retry-after': String(seconds) },
