@@ -53,7 +53,7 @@ const ERRORS: Record<string, { name: string; description: string; headers?: Reco
   415: { name: 'UnsupportedMediaType', description: 'Wrong `Content-Type`, a charset other than UTF-8 (`unsupported_charset`), or a file type no parser reads.' },
   429: {
     name: 'TooManyRequests',
-    description: 'The key’s rate limit (or a provider’s) is reached; retry after `retry-after` seconds.',
+    description: 'The key’s rate limit (or a provider’s) is reached, or too many wrong API keys came from this address or with this key’s prefix (`too_many_failed_authentications`); retry after `retry-after` seconds.',
     headers: { 'retry-after': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } }, ...RATE_HEADERS },
   },
   503: {

@@ -1425,7 +1425,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key’s rate limit (or a provider’s) is reached; retry after `retry-after` seconds. */
+        /** @description The key’s rate limit (or a provider’s) is reached, or too many wrong API keys came from this address or with this key’s prefix (`too_many_failed_authentications`); retry after `retry-after` seconds. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
