@@ -78,6 +78,7 @@ const Env = z.object({
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_CORS_ORIGINS: originList.optional(),
   KBQA_CONSOLE_SIGNINS_PER_MINUTE: int(10),
+  KBQA_AUTH_FAILURES_PER_MINUTE: int(20),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
   KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
@@ -135,6 +136,8 @@ export type Config = {
   corsOrigins: string[];
   /** Console sign-in attempts a client address may make a minute, right or wrong (0: no limit). */
   consoleSignInsPerMinute: number;
+  /** Wrong API keys a client address, and a key prefix, may send a minute before they are refused 429 (0: no limit). */
+  authFailuresPerMinute: number;
   openai: {
     apiKey: string;
     baseUrl: string | undefined;
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.KBQA_LOG_LEVEL,
     corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
     consoleSignInsPerMinute: e.KBQA_CONSOLE_SIGNINS_PER_MINUTE,
+    authFailuresPerMinute: e.KBQA_AUTH_FAILURES_PER_MINUTE,
     openai: e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, ...openAiModels(e), ...providerCalls } : null,
     workspaceProviders: providerCalls,
     defaultEmbeddingModel: e.KBQA_DEFAULT_EMBEDDING_MODEL,
