@@ -15,6 +15,9 @@ test('secrets and model providers, and their errors, match the document', async 
     t.is((await api.call('POST', '/v1/secrets', { json: { name: 'openapi', value: 'again' } })).status, 409);
     t.is((await api.call('POST', '/v1/secrets', { json: { name: 'bad name', value: 'v' } })).status, 400);
     t.is((await api.call('GET', '/v1/secrets?limit=5')).status, 200);
+    t.is((await api.call('PATCH', '/v1/secrets/openapi', { json: { allowed_hosts: ['api.example.com', '*.example.org'] } })).status, 200);
+    t.is((await api.call('PATCH', '/v1/secrets/openapi', { json: { allowed_hosts: ['not a host'] } })).status, 400);
+    t.is((await api.call('PATCH', '/v1/secrets/nope', { json: { allowed_hosts: [] } })).status, 404);
     t.is((await api.call('DELETE', '/v1/secrets/openapi')).status, 200);
     t.is((await api.call('DELETE', '/v1/secrets/openapi')).status, 404);
     const body = { name: 'openapi', base_url: loopback.baseUrl, api_key: 'sk-openapi-provider', models: [{ id: 'loop-chat', type: 'chat' }, { id: 'loop-embed', type: 'embedding', dimensions: 8 }] };

@@ -1,7 +1,7 @@
 /** A guarded request that could not be made or completed; `retriable` marks network failures worth another try. */
 export class GuardedHttpError extends Error {
   constructor(
-    readonly code: 'http_forbidden_address' | 'http_bad_url' | 'http_network' | 'http_timeout' | 'http_too_large' | 'http_redirects',
+    readonly code: 'http_forbidden_address' | 'http_bad_url' | 'http_network' | 'http_timeout' | 'http_too_large' | 'http_redirects' | 'http_destination_refused',
     message: string,
   ) {
     super(message);
