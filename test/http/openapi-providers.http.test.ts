@@ -1,4 +1,5 @@
 import test from 'ava';
+import { LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { Api, type Doc } from '../helpers/openapi-api.ts';
 import { startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
 import { startServer } from '../helpers/server.ts';
@@ -7,7 +8,7 @@ import { startServer } from '../helpers/server.ts';
 // apart from openapi-responses.http.test.ts, which is at its size limit.
 
 test('secrets and model providers, and their errors, match the document', async (t) => {
-  const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0' });
+  const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', ...LOOPBACK_PROVIDERS });
   const loopback = await startEmbeddingsServer({ dimensions: 8, apiKey: 'sk-openapi-provider', models: ['loop-chat', 'loop-embed'] });
   try {
     const api = new Api(server.url, (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as Doc);
