@@ -1830,7 +1830,7 @@ export interface operations {
                         latency_ms: number;
                         error?: {
                             /** @enum {string} */
-                            code: "auth_failed" | "dns_failed" | "connection_refused" | "timeout" | "tls_error" | "wrong_path" | "provider_error" | "invalid_response" | "connection_failed";
+                            code: "forbidden_address" | "auth_failed" | "dns_failed" | "connection_refused" | "timeout" | "tls_error" | "wrong_path" | "provider_error" | "invalid_response" | "connection_failed";
                             message: string;
                         };
                     };
