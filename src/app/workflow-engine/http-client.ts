@@ -54,7 +54,8 @@ export async function sendHttpRequest(deps: HttpNodeDeps, request: HttpRequest, 
       continue;
     }
     const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.map(scrub) : value && scrub(value)]));
-    return { status: response.status, headers, body: scrubbedBody(response.body.toString('utf8'), scrub) };
+    const text = response.body.toString('utf8');
+    return { status: response.status, headers, body: secrets.length === 0 ? text : scrubbedBody(text, scrub) };
   }
 }
 
