@@ -57,6 +57,9 @@ function observeStamps() {
  * after the model sent it. A loopback provider (a workspace model provider) stamps each piece;
  * `npm start`'s server relays it through /v1/chat/completions; the console in Chromium shows it.
  */
+/** The stamping provider is on loopback, which a workspace provider reaches only when the operator allows it. */
+const LOOPBACK_PROVIDER = { KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: '127.0.0.1' };
+
 export async function consoleFirstTokenBench() {
   const executablePath = findChromium();
   if (!executablePath) throw new Error('console_first_token needs Chromium (KBQA_CHROMIUM or /usr/bin/chromium)');
@@ -99,7 +102,7 @@ export async function consoleFirstTokenBench() {
       } finally {
         await browser.close();
       }
-    });
+    }, LOOPBACK_PROVIDER);
   } finally {
     await provider.close();
   }

@@ -38,6 +38,7 @@ import { replayBench } from './replay.bench.ts';
 import { rerankerBench } from './reranker.bench.ts';
 import { publicChatBench } from './public-chat.bench.ts';
 import { searchChatBench } from './search.bench.ts';
+import { secretScrubBench } from './secret-scrub.bench.ts';
 import { specHelperBench } from './spec-helper.bench.ts';
 import { workflowBench } from './workflow.bench.ts';
 import { workflowFairnessBench } from './workflow-fairness.bench.ts';
@@ -72,6 +73,7 @@ const BENCHES = {
   workflow: workflowBench,
   workflow_fairness: workflowFairnessBench,
   code_node: codeNodeBench,
+  secret_scrub: secretScrubBench,
   kafka_messages: kafkaMessagesBench,
   kafka_relay: kafkaRelayBench,
   kafka_upload_to_ready: kafkaUploadToReadyBench,

@@ -37,7 +37,7 @@ import { allProjections, workerConsumers } from './capabilities/index.ts';
 import { createServices } from './composition/services.ts';
 import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
-import { providerModelFactories } from './composition/workspace-provider-models.ts';
+import { providerModelFactories, workspaceProviderFetch } from './composition/workspace-provider-models.ts';
 import { idleCollection } from './adapters/local/idle-collection.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 
@@ -140,7 +140,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       blobs,
       renderer: infra.renderer,
       secrets: infra.secrets,
-      probe: createModelsProbe(),
+      probe: createModelsProbe({ fetch: workspaceProviderFetch(config) }),
       workspaceModels,
       storeContent: config.chat.storeContent,
       authenticator,

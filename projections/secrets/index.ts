@@ -7,12 +7,14 @@ export type { SecretDoc };
 
 export const secretsProjection = defineProjection<SecretDoc>()({
   collection: 'secrets',
-  eventTypes: ['SecretStored', 'SecretDeleted'],
+  eventTypes: ['SecretStored', 'SecretAllowedHostsChanged', 'SecretDeleted'],
   idsOf: (event) => [secretKey(event.data.workspace_id, event.data.name)],
-  evolve(_doc, event, id) {
+  evolve(doc, event, id) {
     switch (event.type) {
       case 'SecretStored':
         return { id, ...event.data };
+      case 'SecretAllowedHostsChanged':
+        return doc && { ...doc, allowed_hosts: event.data.allowed_hosts };
       case 'SecretDeleted':
         return null;
       default:

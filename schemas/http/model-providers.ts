@@ -37,7 +37,7 @@ export const ProviderCheck = z.object({
   latency_ms: z.int(),
   error: z
     .object({
-      code: z.enum(['auth_failed', 'dns_failed', 'connection_refused', 'timeout', 'tls_error', 'wrong_path', 'provider_error', 'invalid_response', 'connection_failed']),
+      code: z.enum(['forbidden_address', 'auth_failed', 'dns_failed', 'connection_refused', 'timeout', 'tls_error', 'wrong_path', 'provider_error', 'invalid_response', 'connection_failed']),
       message: z.string(),
     })
     .optional(),

@@ -7,6 +7,8 @@ export const SecretDoc = z.object({
   name: z.string(),
   secret_ref: z.string(),
   hint: z.string(),
+  /** Absent for secrets stored before destinations existed: nowhere. */
+  allowed_hosts: z.array(z.string()).optional(),
   created_at: z.string(),
 });
 export type SecretDoc = z.infer<typeof SecretDoc>;

@@ -1,7 +1,17 @@
 import type { Config } from '../config.ts';
+import { parseHostAllowList } from '../lib/address-policy.ts';
+import { guardedFetch } from '../lib/guarded-http/fetch.ts';
 import type { ProviderModelFactories } from '../ports/provider-models.ts';
 
-type Settings = Pick<Config, 'workspaceProviders'>;
+type Settings = Pick<Config, 'workspaceProviders' | 'workflowHttpAllowHosts'>;
+
+/**
+ * How every workspace provider is reached (its models, its check and discovery): under the
+ * workflow HTTP node's address policy, with the same allow-list (KBQA_WORKFLOW_HTTP_ALLOW_HOSTS),
+ * since its base_url is a tenant's to choose. The deployment's providers (OPENAI_BASE_URL,
+ * KBQA_RERANK_URL) are the operator's and keep the plain fetch.
+ */
+export const workspaceProviderFetch = ({ workflowHttpAllowHosts }: Pick<Config, 'workflowHttpAllowHosts'>) => guardedFetch(parseHostAllowList(workflowHttpAllowHosts));
 
 /**
  * The clients of a workspace's provider models: the same adapters as the deployment's providers
@@ -9,8 +19,10 @@ type Settings = Pick<Config, 'workspaceProviders'>;
  * them (`{provider}/{model}`, owned by the provider). The adapters are imported on the first use,
  * as composition/models.ts does for the deployment's.
  */
-export function providerModelFactories({ workspaceProviders: { maxRetries, timeoutMs } }: Settings): ProviderModelFactories {
-  const client = async (baseURL: string, apiKey: string) => (await import('../adapters/openai/client.ts')).createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs });
+export function providerModelFactories(settings: Settings): ProviderModelFactories {
+  const { maxRetries, timeoutMs } = settings.workspaceProviders;
+  const fetch = workspaceProviderFetch(settings);
+  const client = async (baseURL: string, apiKey: string) => (await import('../adapters/openai/client.ts')).createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs, fetch });
   return {
     async makeChatModel({ baseUrl, apiKey, model, info }) {
       const { createOpenAiChatModel } = await import('../adapters/openai/chat-model.ts');
@@ -22,7 +34,7 @@ export function providerModelFactories({ workspaceProviders: { maxRetries, timeo
     },
     async makeReranker({ baseUrl, apiKey, model, info }) {
       const { createApiReranker } = await import('../adapters/rerank-api/reranker.ts');
-      return { ...createApiReranker({ baseUrl, apiKey, model, maxRetries, timeoutMs, created: info.created }), model: info };
+      return { ...createApiReranker({ baseUrl, apiKey, model, maxRetries, timeoutMs, fetch, created: info.created }), model: info };
     },
   };
 }

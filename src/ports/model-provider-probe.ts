@@ -1,5 +1,6 @@
 /** Why a provider could not be reached, named so that a person knows what to fix. */
 export type ProbeFailureCode =
+  | 'forbidden_address'
   | 'auth_failed'
   | 'dns_failed'
   | 'connection_refused'

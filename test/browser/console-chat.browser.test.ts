@@ -1,7 +1,7 @@
 import test from 'ava';
 import { closeConsoleBrowser, consoleBrowserForTests, openConsole, type ConsoleSession } from '../helpers/console-browser.ts';
 import { readKey, SAMPLE_PDF, sampleKnowledgeBaseWithPdf } from '../helpers/console-sample.ts';
-import { startChatServer } from '../helpers/provider-servers.ts';
+import { startChatServer, LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const chromium = consoleBrowserForTests();
@@ -10,7 +10,7 @@ let server: TestServer | undefined;
 
 test.before(async () => {
   if (!chromium) return;
-  server = await startServer({ KBQA_STORE_CHAT_CONTENT: 'on' });
+  server = await startServer({ KBQA_STORE_CHAT_CONTENT: 'on', ...LOOPBACK_PROVIDERS });
   await sampleKnowledgeBaseWithPdf(server);
 });
 test.after.always(async () => {

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { ADMIN_KEY } from '../helpers/admin-key.ts';
 import { closeConsoleBrowser, consoleBrowserForTests, type ConsoleSession, openConsole } from '../helpers/console-browser.ts';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
+import { LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const chromium = consoleBrowserForTests();
@@ -13,7 +14,7 @@ let server: TestServer | undefined;
 let provider: EmbeddingsServer | undefined;
 test.before(async () => {
   if (!chromium) return;
-  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0' });
+  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', ...LOOPBACK_PROVIDERS });
   provider = await startEmbeddingsServer({ dimensions: 8, apiKey: PROVIDER_KEY, models: ['loop-chat', 'loop-chat-2'] });
 });
 test.after.always(async () => {

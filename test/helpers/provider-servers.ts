@@ -44,6 +44,13 @@ export type ChatServer = Loopback;
 
 const CREATED = 1_700_000_000;
 
+/**
+ * What a server's environment needs for workspace providers on these loopback stand-ins: their
+ * base_url is loopback, which the address policy refuses unless the operator allows it (as it
+ * does for the workflow HTTP node: docs/model-providers.md).
+ */
+export const LOOPBACK_PROVIDERS: Record<string, string> = { KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: '127.0.0.1' };
+
 /** The server's environment for a provider model `loop-chat` served by a loopback chat server at `baseUrl`. */
 export const loopbackChatEnv = (baseUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
   OPENAI_API_KEY: 'sk-loopback',

@@ -14,7 +14,7 @@ import { createSqliteReadModelStore } from '../../src/adapters/sqlite/read-model
 import { createSqliteSecretStore } from '../../src/adapters/sqlite/secret-store.ts';
 import { createModelsProbe } from '../../src/adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from '../../src/app/services/workspace-models.ts';
-import { providerModelFactories } from '../../src/composition/workspace-provider-models.ts';
+import { providerModelFactories, workspaceProviderFetch } from '../../src/composition/workspace-provider-models.ts';
 import { loadTextAnalyzer } from '../../src/adapters/text/analyzer.ts';
 import type { AppContext } from '../../src/app/context.ts';
 import { createIdGenerator } from '../../src/app/ids.ts';
@@ -162,7 +162,7 @@ export async function startSpecApp({ env = {}, now }: SpecAppOptions = {}): Prom
     blobs,
     renderer: noRenderer,
     secrets,
-    probe: createModelsProbe(),
+    probe: createModelsProbe({ fetch: workspaceProviderFetch(config) }),
     workspaceModels,
     storeContent: config.chat.storeContent,
     authenticator,

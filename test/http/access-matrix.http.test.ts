@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
 import { uploadedFileId } from '../helpers/documents.ts';
+import { LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer } from '../helpers/server.ts';
 import {
   type Caller,
@@ -49,7 +50,7 @@ let routes: { key: string; scope: Scope | null }[];
 let requestBodies: Map<string, unknown>;
 
 test.before(async () => {
-  const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_CONSOLE_SIGNINS_PER_MINUTE: '0', KBQA_LANDING_MESSAGES_PER_MINUTE: '0' });
+  const server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_CONSOLE_SIGNINS_PER_MINUTE: '0', KBQA_LANDING_MESSAGES_PER_MINUTE: '0', ...LOOPBACK_PROVIDERS });
   const other = await createWorkspaceWithAdminKey(server.runtime.ctx, 'other-workspace');
   const admins: Record<Workspace, string> = { main: ADMIN_KEY, other: other! };
   const ok = async (method: string, path: string, key: string, json?: unknown) => {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { createServer, type Server } from 'node:net';
 import { handleCommand } from '../../src/app/command-handler.ts';
 import { DEFAULT_WORKSPACE } from '../../src/app/services/workspaces.ts';
@@ -13,7 +14,7 @@ let loopback: EmbeddingsServer;
 let keys: RefusedKeys;
 
 test.before(async () => {
-  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0' });
+  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', ...LOOPBACK_PROVIDERS });
   loopback = await startEmbeddingsServer({ dimensions: 8, apiKey: PROVIDER_KEY, models: ['loop-chat', 'loop-embed-small'] });
   keys = await keysToRefuse(server, 'providers-other');
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import { FACTS, sampleKnowledgeBase, type SampleKb } from '../helpers/knowledge-base.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { childrenRunning } from '../helpers/process.ts';
-import { startProviderServer } from '../helpers/provider-servers.ts';
+import { startProviderServer, LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 // Query processes answer retrievals when the main process is busy: every answer must be the one
@@ -11,7 +11,7 @@ let server: TestServer;
 let kb: SampleKb;
 
 test.before(async () => {
-  server = await startServer({ KBQA_QUERY_PROCESSES: '1' });
+  server = await startServer({ KBQA_QUERY_PROCESSES: '1', ...LOOPBACK_PROVIDERS });
   kb = await sampleKnowledgeBase(server);
 });
 test.after.always(() => server?.close());

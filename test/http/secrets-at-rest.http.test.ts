@@ -1,4 +1,5 @@
 import test from 'ava';
+import { LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { captureLogs } from '../helpers/logs.ts';
@@ -24,7 +25,7 @@ test('no plain secret is anywhere in the data directory, nor in the log, after p
   const kept = 'secret-at-rest-kept-value-19d4';
   const deleted = 'secret-at-rest-deleted-value-c02f';
   const loopback = await startEmbeddingsServer({ dimensions: 8, apiKey: rotated, models: ['loop-chat'] });
-  const env = { KBQA_DATA_DIR: dir.path, KBQA_LOG_LEVEL: 'debug' };
+  const env = { KBQA_DATA_DIR: dir.path, KBQA_LOG_LEVEL: 'debug', ...LOOPBACK_PROVIDERS };
 
   const first = await startServer(env, { logger: logs.logger });
   const provider = await first.call('POST', '/v1/model-providers', { json: { name: 'at-rest', base_url: loopback.baseUrl, api_key: providerKey, models: [{ id: 'loop-chat', type: 'chat' }] } });

@@ -18,7 +18,7 @@ const VALUE = 'sk-secret-value-never-shown-4f2a';
 test.serial('a secret is stored, shown by name and hint only, listed, and deleted', async (t) => {
   const created = await server.call('POST', '/v1/secrets', { json: { name: 'openai-key', value: VALUE } });
   t.is(created.status, 201);
-  t.deepEqual(Object.keys(created.body).sort(), ['created_at', 'hint', 'name']);
+  t.deepEqual(Object.keys(created.body).sort(), ['allowed_hosts', 'created_at', 'hint', 'name']);
   t.like(created.body, { name: 'openai-key', hint: '…4f2a' });
   t.false(JSON.stringify(created.body).includes(VALUE));
 
@@ -71,6 +71,7 @@ test.serial('read and write keys are refused (403) on every route', async (t) =>
     t.is((await server.call('POST', '/v1/secrets', { key, json: { name: 'nope', value: 'v' } })).status, 403);
     t.is((await server.call('GET', '/v1/secrets', { key })).status, 403);
     t.is((await server.call('DELETE', '/v1/secrets/scoped', { key })).status, 403);
+    t.is((await server.call('PATCH', '/v1/secrets/scoped', { key, json: { allowed_hosts: ['evil.example'] } })).status, 403);
   }
   t.is((await server.call('GET', '/v1/secrets')).body.data.length, 1);
   await server.call('DELETE', '/v1/secrets/scoped');
@@ -79,7 +80,7 @@ test.serial('read and write keys are refused (403) on every route', async (t) =>
 test.serial('a key limited to some knowledge bases is refused (403): secrets are workspace-wide', async (t) => {
   await server.call('POST', '/v1/secrets', { json: { name: 'wide', value: VALUE } });
   const key = keys.limitedAdmin;
-  for (const [method, path, json] of [['POST', '/v1/secrets', { name: 'nope', value: 'v' }], ['GET', '/v1/secrets'], ['DELETE', '/v1/secrets/wide']] as const) {
+  for (const [method, path, json] of [['POST', '/v1/secrets', { name: 'nope', value: 'v' }], ['GET', '/v1/secrets'], ['PATCH', '/v1/secrets/wide', { allowed_hosts: [] }], ['DELETE', '/v1/secrets/wide']] as const) {
     const res = await server.call(method, path, { key, json });
     t.is(res.status, 403, `${method} ${path}`);
     t.is(res.body.error.code, 'workspace_key_required');
@@ -91,6 +92,7 @@ test.serial('another workspace neither lists nor deletes a secret (404), and may
   await server.call('POST', '/v1/secrets', { json: { name: 'mine', value: VALUE } });
   t.deepEqual((await server.call('GET', '/v1/secrets', { key: keys.other })).body.data, []);
   t.is((await server.call('DELETE', '/v1/secrets/mine', { key: keys.other })).status, 404);
+  t.is((await server.call('PATCH', '/v1/secrets/mine', { key: keys.other, json: { allowed_hosts: ['evil.example'] } })).status, 404);
   t.is((await server.call('POST', '/v1/secrets', { key: keys.other, json: { name: 'mine', value: 'theirs-value' } })).status, 201);
   t.is((await server.call('GET', '/v1/secrets', { key: ADMIN_KEY })).body.data.length, 1);
   t.is((await server.call('DELETE', '/v1/secrets/mine')).status, 200);

@@ -27,7 +27,7 @@ test.before(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   server = await startServer({ KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: '127.0.0.1' });
-  const stored = await server.call('POST', '/v1/secrets', { json: { name: 'orders-api-key', value: SECRET } });
+  const stored = await server.call('POST', '/v1/secrets', { json: { name: 'orders-api-key', value: SECRET, allowed_hosts: ['127.0.0.1'] } });
   if (stored.status !== 201 && stored.status !== 200) throw new Error(`secret not stored: ${stored.status} ${JSON.stringify(stored.body)}`);
 });
 test.after.always(async () => {

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
-import { type ChatServer, startChatServer } from '../helpers/provider-servers.ts';
+import { type ChatServer, startChatServer, LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -14,7 +14,7 @@ let provider: ChatServer;
 let other: string;
 
 test.before(async () => {
-  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0' });
+  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0', ...LOOPBACK_PROVIDERS });
   provider = await startChatServer({ pieces: ['Hello ', 'from the loopback.'] });
   other = (await createWorkspaceWithAdminKey(server.runtime.ctx, 'chat-other'))!;
 });

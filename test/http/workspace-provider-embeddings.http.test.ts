@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
-import { loopVector, startProviderServer } from '../helpers/provider-servers.ts';
+import { loopVector, startProviderServer, LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { captureLogs } from '../helpers/logs.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -12,7 +12,7 @@ let provider: Provider;
 let other: string;
 
 test.before(async () => {
-  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0' });
+  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0', ...LOOPBACK_PROVIDERS });
   provider = await startProviderServer({ dimensions: 6 });
   other = (await createWorkspaceWithAdminKey(server.runtime.ctx, 'embeddings-other'))!;
   const created = await server.call('POST', '/v1/model-providers', {
@@ -76,7 +76,7 @@ test('a chat model, an unlisted model, and an embedding model without dimensions
 
 test('the runtime logs each environment provider at start-up with its host and models, never its key', async (t) => {
   const { logger, lines, text } = captureLogs();
-  const env = { OPENAI_API_KEY: 'sk-env-never-logged', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:6' };
+  const env = { OPENAI_API_KEY: 'sk-env-never-logged', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:6', ...LOOPBACK_PROVIDERS };
   const started = await startServer(env, { logger });
   try {
     const line = lines.find((l) => l.provider === 'openai');

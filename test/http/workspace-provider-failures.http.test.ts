@@ -1,6 +1,6 @@
 import test from 'ava';
 import { settledDocument } from '../helpers/documents.ts';
-import { startProviderServer } from '../helpers/provider-servers.ts';
+import { startProviderServer, LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -24,7 +24,7 @@ let refusing: Provider;
 let oversized: Provider;
 
 test.before(async () => {
-  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0', KBQA_QUERY_PROCESSES: '0' });
+  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0', KBQA_QUERY_PROCESSES: '0', ...LOOPBACK_PROVIDERS });
   plain = await startProviderServer({ dimensions: 6 });
   refusing = await startProviderServer({ failFirst: 1_000_000, failure: { status: 401, body: { error: { message: `Incorrect API key provided: ${PROVIDER_KEY}` } } } });
   // Its vectors have 8 dimensions; the workspace lists the model with 6.

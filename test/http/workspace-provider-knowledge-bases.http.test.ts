@@ -3,7 +3,7 @@ import test from 'ava';
 import { reindexKnowledgeBase } from '../../src/app/reindex.ts';
 import { createWorkspaceWithAdminKey } from '../../src/app/services/workspaces.ts';
 import { settledDocument } from '../helpers/documents.ts';
-import { startProviderServer } from '../helpers/provider-servers.ts';
+import { startProviderServer, LOOPBACK_PROVIDERS } from '../helpers/provider-servers.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 type Provider = Awaited<ReturnType<typeof startProviderServer>>;
@@ -20,7 +20,7 @@ let provider: Provider;
 let other: string;
 
 test.before(async () => {
-  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0', KBQA_QUERY_PROCESSES: '0' });
+  server = await startServer({ KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_OPENAI_MAX_RETRIES: '0', KBQA_QUERY_PROCESSES: '0', ...LOOPBACK_PROVIDERS });
   provider = await startProviderServer({ dimensions: 6 });
   other = (await createWorkspaceWithAdminKey(server.runtime.ctx, 'kb-other'))!;
   await addProvider('loop', provider.baseUrl);

@@ -105,6 +105,30 @@ test.serial('credentials are not carried to another origin on a redirect', async
   t.is(second?.headers['x-plain'], 'p');
 });
 
+test.serial('a header bound to destinations is sent only where they allow, checked on every hop before anything is sent', async (t) => {
+  const allow = parseHostAllowList(['localhost', '127.0.0.1']);
+  const headers = { 'x-api-key': 'k3y-value-bound' };
+  const onlyLocalhost = { header: 'X-Api-Key', allows: (host: string) => host === 'localhost', refusal: (host: string) => `not to ${host}` };
+  seen.length = 0;
+  const error = await t.throwsAsync(guardedRequest(base(`http://127.0.0.1:${port}/ok`, { allow, headers, sensitiveHeaders: ['x-api-key'], boundHeaders: [onlyLocalhost] })), { instanceOf: GuardedHttpError });
+  t.is(error?.code, 'http_destination_refused');
+  t.is(error?.message, 'not to 127.0.0.1');
+  t.is(seen.length, 0, 'refused before connecting');
+
+  // Allowed at the first hop, not at the second (same origin, so the header would still be sent): refused there.
+  let hops = 0;
+  const firstHopOnly = { ...onlyLocalhost, allows: () => hops++ === 0 };
+  const again = await t.throwsAsync(guardedRequest(base(`http://localhost:${port}/to?url=/ok`, { allow, headers, sensitiveHeaders: ['x-api-key'], boundHeaders: [firstHopOnly] })), { instanceOf: GuardedHttpError });
+  t.is(again?.code, 'http_destination_refused');
+  t.deepEqual(seen.map((s) => s.path), ['/to'], 'the second hop never happened');
+
+  // Leaving the origin drops the header, so the host it goes to no longer needs to allow it.
+  seen.length = 0;
+  const away = `http://localhost:${port}/to?url=${encodeURIComponent(`http://127.0.0.1:${port}/ok`)}`;
+  t.is((await guardedRequest(base(away, { allow, headers, sensitiveHeaders: ['x-api-key'], boundHeaders: [onlyLocalhost] }))).status, 200);
+  t.deepEqual(seen.map((s) => s.headers['x-api-key']), ['k3y-value-bound', undefined]);
+});
+
 test.serial('a response over the size limit and one that never comes fail with their own codes', async (t) => {
   await refused(t, `http://127.0.0.1:${port}/big`, 'http_too_large', { allow: loopbackAllowed });
   await refused(t, `http://127.0.0.1:${port}/slow`, 'http_timeout', { allow: loopbackAllowed, timeoutMs: 200 });

@@ -25,3 +25,11 @@ test('deleting names the ref to destroy; an absent secret, or another workspaceâ
   spec(t).given(stored, deleted).when({ type: 'DeleteSecret', data: { workspace_id: 'ws_a', name: 'openai' }, metadata: at(NOW) }).thenThrows('not_found', 'secret_not_found');
   spec(t).given(stored).when({ type: 'DeleteSecret', data: { workspace_id: 'ws_b', name: 'openai' }, metadata: at(NOW) }).thenThrows('not_found', 'secret_not_found');
 });
+
+test('the hosts a stored secret may go to change in place; an absent secret, or another workspaceâ€™s, is not found', (t) => {
+  const change = { workspace_id: 'ws_a', name: 'openai', allowed_hosts: ['api.openai.com'] };
+  spec(t).given(stored).when({ type: 'ChangeSecretAllowedHosts', data: change, metadata: at(NOW) }).then([{ type: 'SecretAllowedHostsChanged', data: { ...change, changed_at: NOW } }]);
+  spec(t).given().when({ type: 'ChangeSecretAllowedHosts', data: change, metadata: at(NOW) }).thenThrows('not_found', 'secret_not_found');
+  spec(t).given(stored, deleted).when({ type: 'ChangeSecretAllowedHosts', data: change, metadata: at(NOW) }).thenThrows('not_found', 'secret_not_found');
+  spec(t).given(stored).when({ type: 'ChangeSecretAllowedHosts', data: { ...change, workspace_id: 'ws_b' }, metadata: at(NOW) }).thenThrows('not_found', 'secret_not_found');
+});

@@ -111,7 +111,7 @@ const request = (path: string, extra: Partial<HttpRequest> = {}): HttpRequest =>
   headers: {}, secretHeaders: {}, timeoutMs: 2000, maxResponseBytes: 10_000, retries: 0, ...extra,
 });
 const allow = parseHostAllowList(['127.0.0.1']);
-const secrets = { valueOf: async (_ws: string, name: string) => (name === 'token' ? 'Bearer tok-123456789' : undefined) };
+const secrets = { usable: async (_ws: string, name: string) => (name === 'token' ? { value: 'Bearer tok-123456789', allowedHosts: ['127.0.0.1'] } : undefined) };
 
 test.serial('retries a 5xx with backoff; without retries the 5xx is the answer', async (t) => {
   hits = 0;

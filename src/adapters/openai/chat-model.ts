@@ -24,7 +24,7 @@ type ProviderUsage = { prompt_tokens?: number; completion_tokens?: number } | nu
  * caller's abort as the abort it is.
  */
 export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutMs = client.timeout }: OpenAiChatModelOptions): ChatModel {
-  const call: ProviderCall = { provider: 'chat', model };
+  const call: ProviderCall = { provider: 'chat', model, apiKey: client.apiKey };
   const body = (request: ChatRequest) => wireRequest(model, request);
 
   async function openStream(request: ChatRequest, signal: AbortSignal): Promise<AsyncIterator<Chunk>> {

@@ -1,15 +1,16 @@
 import OpenAI from 'openai';
 import { messageOf } from './provider-errors.ts';
 
-export type OpenAiClientOptions = { apiKey: string; baseURL?: string; maxRetries: number; timeoutMs: number };
+/** `fetch`: how the provider is reached (a workspace provider's goes through the address policy: src/lib/guarded-http/fetch.ts). */
+export type OpenAiClientOptions = { apiKey: string; baseURL?: string; maxRetries: number; timeoutMs: number; fetch?: typeof fetch };
 
 /**
  * One client per provider, shared by its chat and embedding models. The client retries 429, 408,
  * 409, 5xx and connection failures or timeouts with exponential backoff, honouring retry-after;
  * `timeoutMs` bounds each attempt up to the response headers, not the whole call.
  */
-export function createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs }: OpenAiClientOptions): OpenAI {
-  return new OpenAI({ apiKey, baseURL, maxRetries, timeout: timeoutMs, fetch: fetchWithErrorEnvelope });
+export function createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs, fetch: fetchImpl = fetch }: OpenAiClientOptions): OpenAI {
+  return new OpenAI({ apiKey, baseURL, maxRetries, timeout: timeoutMs, fetch: (input: string | URL | Request, init?: RequestInit) => fetchWithErrorEnvelope(fetchImpl, input, init) });
 }
 
 /**
@@ -17,8 +18,8 @@ export function createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs }: O
  * message}` and FastAPI-based servers `{detail}`, so their error bodies are rewrapped, or a
  * rejected prompt would reach our caller without the provider's reason.
  */
-async function fetchWithErrorEnvelope(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const response = await fetch(input, init);
+async function fetchWithErrorEnvelope(fetchImpl: typeof fetch, input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetchImpl(input, init);
   if (response.ok || !response.headers.get('content-type')?.includes('json')) return response;
   const text = await response.text();
   const body = parse(text);

@@ -28,7 +28,7 @@ export function createOpenAiEmbedder({ client, model, dimensions, batchSize = 12
       for (let start = 0; start < texts.length; start += batchSize) {
         const input = texts.slice(start, start + batchSize);
         const response = await client.embeddings.create({ model, input, encoding_format: 'float', ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }) }).catch((error: unknown) => {
-          throw toProviderApiError(error, { provider: 'embedding', model });
+          throw toProviderApiError(error, { provider: 'embedding', model, apiKey: client.apiKey });
         });
         // Providers may answer out of order; `index` says which input each vector belongs to.
         const ordered = [...response.data].sort((a, b) => a.index - b.index);

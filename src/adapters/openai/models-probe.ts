@@ -3,12 +3,13 @@ import type { DiscoveredModel, ModelProviderProbe, ProbeFailure } from '../../po
 
 const ModelList = z.object({ data: z.array(z.object({ id: z.string().min(1) }).loose()) }).loose();
 
-import { causeCode, isTlsCode } from './connection-cause.ts';
+import { causeCode, isTlsCode, REFUSED_ADDRESS_SAYS, refusedAddress } from './connection-cause.ts';
 
 /** A fetch that threw, in words: the host's name, the port, the clock or the certificate. */
 export function describeFetchFailure(error: unknown, url: string, timeoutMs: number): ProbeFailure {
   const { host } = new URL(url);
   if (error instanceof DOMException && error.name === 'TimeoutError') return { code: 'timeout', message: `${host} did not answer within ${timeoutMs} ms.` };
+  if (refusedAddress(error)) return { code: 'forbidden_address', message: `${host} is refused: ${REFUSED_ADDRESS_SAYS}.` };
   const code = causeCode(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns_failed', message: `The host name of ${host} could not be resolved (${code}).` };
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: `${host} refused the connection: nothing listens on that port.` };
@@ -28,7 +29,8 @@ function describeStatus(status: number, url: string): ProbeFailure {
 const typeFromId = (id: string): DiscoveredModel['type'] => (/rerank/i.test(id) ? 'rerank' : /embed/i.test(id) ? 'embedding' : undefined);
 
 /** GET {base_url}/models with the key, by fetch itself (not the openai client) so that each failure keeps its cause. */
-export function createModelsProbe({ defaultTimeoutMs = 10_000 } = {}): ModelProviderProbe {
+/** `fetch`: how the provider is reached; workspace providers' goes through the address policy (src/lib/guarded-http/fetch.ts). */
+export function createModelsProbe({ defaultTimeoutMs = 10_000, fetch = globalThis.fetch }: { defaultTimeoutMs?: number; fetch?: typeof globalThis.fetch } = {}): ModelProviderProbe {
   return {
     async listModels(baseUrl, apiKey, { timeoutMs = defaultTimeoutMs } = {}) {
       const url = `${baseUrl.replace(/\/+$/, '')}/models`;

@@ -1,9 +1,15 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { secretScrubber } from '../../lib/secret-scrub.ts';
 import { ApiError } from '../../ports/api-error.ts';
 import { connectionCause } from './connection-cause.ts';
 
-/** What the messages name: `provider` is the role ('chat', 'embedding', 'rerank'), not a vendor. */
-export type ProviderCall = { provider: string; model?: string };
+/**
+ * What the messages name: `provider` is the role ('chat', 'embedding', 'rerank'), not a vendor.
+ * `apiKey`: the key the call was made with, scrubbed (every encoding src/lib/secret-scrub.ts
+ * knows) from whatever of the provider's answer a message or the logged cause carries: a provider
+ * that echoes the request's key in its error would otherwise hand it to whoever made the call.
+ */
+export type ProviderCall = { provider: string; model?: string; apiKey?: string | null | undefined };
 
 type HeaderSource = { get(name: string): string | null } | undefined;
 
@@ -25,7 +31,7 @@ export function retryAfterMs(headers: HeaderSource): number | undefined {
 }
 
 /** The API error for a provider's HTTP error answer; `providerMessage` is shown only where it helps the caller. */
-export function providerStatusError(status: number, providerMessage: string | undefined, headers: HeaderSource, { provider, model }: ProviderCall): ApiError {
+export function providerStatusError(status: number, providerMessage: string | undefined, headers: HeaderSource, { provider, model, apiKey }: ProviderCall): ApiError {
   if (status === 429) {
     const waitMs = retryAfterMs(headers);
     const retryAfter: Record<string, string> = waitMs === undefined ? {} : { 'retry-after': String(Math.ceil(waitMs / 1000)) };
@@ -33,7 +39,9 @@ export function providerStatusError(status: number, providerMessage: string | un
   }
   // 413 belongs here too: a prompt too large for the model is a property of the request.
   if (status === 400 || status === 413 || status === 422) {
-    const detail = providerMessage?.trim() ? `: ${providerMessage.trim().slice(0, MAX_PROVIDER_MESSAGE)}` : '.';
+    // Scrubbed before it is cut, so a cut cannot split an encoded key into a form the scrubber misses.
+    const message = providerMessage && secretScrubber(apiKey ? [apiKey] : [])(providerMessage).trim();
+    const detail = message ? `: ${message.slice(0, MAX_PROVIDER_MESSAGE)}` : '.';
     return new ApiError(422, 'invalid_request_error', 'provider_rejected_request', `The ${provider} provider rejected the request${detail}`);
   }
   // The provider's own message is dropped: OpenAI's echoes part of the key.
@@ -67,8 +75,24 @@ export function toProviderApiError(error: unknown, call: ProviderCall): ApiError
   if (error instanceof ApiError) return error;
   const mapped = classify(error, call);
   // Kept for the server log; the auth failure's cause is dropped with its message (see above).
-  if (mapped.code !== 'provider_auth_failed') mapped.cause = error;
+  if (mapped.code !== 'provider_auth_failed') mapped.cause = call.apiKey ? scrubbedCause(error, call.apiKey) : error;
   return mapped;
+}
+
+/**
+ * The cause as the log may show it: its name, code, status and message with the key scrubbed,
+ * and so on down its own causes; the provider's body and headers the SDK keeps on it are left out.
+ */
+function scrubbedCause(error: unknown, apiKey: string, depth = 0): unknown {
+  const scrub = secretScrubber([apiKey]);
+  if (!(error instanceof Error)) return scrub(String(error));
+  if (depth > 4) return undefined;
+  const copy = new Error(scrub(error.message));
+  copy.name = error.name;
+  copy.stack = error.stack && scrub(error.stack);
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  const cause = (error as { cause?: unknown }).cause;
+  return Object.assign(copy, code !== undefined && { code }, status !== undefined && { status }, cause !== undefined && { cause: scrubbedCause(cause, apiKey, depth + 1) });
 }
 
 function classify(error: unknown, call: ProviderCall): ApiError {

@@ -59,7 +59,7 @@ export function createApiReranker({
       throw new Retriable(error);
     }
     if (!response.ok) {
-      const failure = providerStatusError(response.status, messageOf(parseJson(text)), response.headers, { provider: PROVIDER, model });
+      const failure = providerStatusError(response.status, messageOf(parseJson(text)), response.headers, { provider: PROVIDER, model, apiKey });
       if (response.status === 429) {
         const waitMs = retryAfterMs(response.headers);
         if (waitMs === undefined || waitMs <= maxRetryAfterMs) throw new Retriable(failure, waitMs);
@@ -83,10 +83,10 @@ export function createApiReranker({
           return results.slice(0, limit);
         } catch (error) {
           const failure = error instanceof Retriable ? error.failure : error;
-          if (!(error instanceof Retriable) || retry >= maxRetries || signal?.aborted) throw providerFailure(failure, { provider: PROVIDER, model, signal });
+          if (!(error instanceof Retriable) || retry >= maxRetries || signal?.aborted) throw providerFailure(failure, { provider: PROVIDER, model, apiKey, signal });
           const backoff = backoffDelay(retry + 1, { attempts: maxRetries, baseMs: retryBaseMs, maxMs: maxRetryAfterMs });
           await wait(error.waitMs ?? backoff, signal).catch((abort: unknown) => {
-            throw providerFailure(abort, { provider: PROVIDER, model, signal });
+            throw providerFailure(abort, { provider: PROVIDER, model, apiKey, signal });
           });
         }
       }

@@ -10,6 +10,7 @@ type Stored = z.infer<typeof SecretStored>;
 
 export type SecretCommand =
   | Command<'StoreSecret', Omit<Stored, 'created_at'>>
+  | Command<'ChangeSecretAllowedHosts', { workspace_id: string; name: string; allowed_hosts: string[] }>
   | Command<'DeleteSecret', { workspace_id: string; name: string }>;
 
 export type SecretState = { stored: Stored | null };
@@ -17,7 +18,7 @@ export type SecretState = { stored: Stored | null };
 /** One stream per name in a workspace, so a name is taken once however many requests race for it. */
 export const secretKey = (workspaceId: string, name: string) => `${workspaceId}-${name}`;
 
-/** A workspace's named secret: stored once under its name (delete it to store another), deleted for good. */
+/** A workspace's named secret: stored once under its name (delete it to store another), its destinations changed in place, deleted for good. */
 export const secretDecider: Decider<SecretState, SecretCommand, SecretEvent> = {
   initialState: () => ({ stored: null }),
   streamId: (key) => `secret-${key}`,
@@ -27,6 +28,12 @@ export const secretDecider: Decider<SecretState, SecretCommand, SecretEvent> = {
       case 'StoreSecret':
         if (state.stored) throw conflict('secret_exists', `A secret named '${command.data.name}' already exists; delete it first to store a new value.`);
         return [{ type: 'SecretStored', data: { ...command.data, created_at: command.metadata.now } }];
+      case 'ChangeSecretAllowedHosts': {
+        const { stored } = state;
+        if (!stored || stored.workspace_id !== command.data.workspace_id) throw missing('secret', command.data.name);
+        const { workspace_id, name, allowed_hosts } = command.data;
+        return [{ type: 'SecretAllowedHostsChanged', data: { workspace_id, name, allowed_hosts, changed_at: command.metadata.now } }];
+      }
       case 'DeleteSecret': {
         const { stored } = state;
         if (!stored || stored.workspace_id !== command.data.workspace_id) throw missing('secret', command.data.name);
@@ -40,6 +47,8 @@ export const secretDecider: Decider<SecretState, SecretCommand, SecretEvent> = {
     switch (event.type) {
       case 'SecretStored':
         return { stored: event.data };
+      case 'SecretAllowedHostsChanged':
+        return { stored: state.stored && { ...state.stored, allowed_hosts: event.data.allowed_hosts } };
       case 'SecretDeleted':
         return { stored: null };
       default:

@@ -1,6 +1,6 @@
 import type { SecretService } from '../../app/services/secrets.ts';
 import { listOf } from '../../../schemas/http/common.ts';
-import { CreateSecretBody, Secret, SecretDeleted, SecretListQuery } from '../../../schemas/http/secrets.ts';
+import { CreateSecretBody, Secret, SecretDeleted, SecretListQuery, UpdateSecretBody } from '../../../schemas/http/secrets.ts';
 import { route } from '../route.ts';
 
 export function secretRoutes(secrets: SecretService) {
@@ -25,6 +25,16 @@ export function secretRoutes(secrets: SecretService) {
       query: SecretListQuery,
       response: listOf(Secret),
       handle: async ({ principal, query }) => ({ body: await secrets.list(principal, query) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/v1/secrets/:name',
+      summary: 'Change the hosts a secret may be sent to (its value is kept)',
+      tag: 'secrets',
+      scope: 'admin',
+      body: UpdateSecretBody,
+      response: Secret,
+      handle: async ({ principal, params, body, requestId }) => ({ body: await secrets.update(principal, params.name, body, requestId) }),
     }),
     route({
       method: 'delete',

@@ -23,8 +23,16 @@ export type GuardedRequest = {
   allow: HostAllowList;
   /** Headers carrying credentials: dropped when a redirect leaves the first origin. */
   sensitiveHeaders?: readonly string[];
+  /**
+   * Headers bound to destinations: while a header is still sent, every hop's host and the address
+   * it resolved to must satisfy its `allows`, or the request is refused before any byte leaves
+   * (`http_destination_refused`, with `refusal`'s message).
+   */
+  boundHeaders?: readonly BoundHeader[];
   signal?: AbortSignal;
 };
+
+export type BoundHeader = { header: string; allows(host: string, address: string): boolean; refusal(host: string): string };
 
 export type GuardedResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; url: string };
 
@@ -39,6 +47,7 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
   let headers = request.headers;
   for (let hop = 0; ; hop++) {
     const target = await checkedTarget(url, request.allow);
+    checkBound(request.boundHeaders, headers, url, target.address);
     const response = await send(url, target, { method, headers, body }, signal, timeout);
     const location = response.headers.location;
     if (!REDIRECTS.has(response.statusCode ?? 0) || !location) return { ...(await readBody(response, request.maxResponseBytes, timeout)), url: url.href };
@@ -52,6 +61,15 @@ export async function guardedRequest(request: GuardedRequest): Promise<GuardedRe
       headers = withoutHeaders(headers, ['content-type', 'content-length']);
     }
     if (url.origin !== origin) headers = withoutHeaders(headers, ['authorization', 'cookie', ...(request.sensitiveHeaders ?? [])]);
+  }
+}
+
+/** Refuses the hop when a header it would carry may not go to this host or address. */
+function checkBound(bound: readonly BoundHeader[] | undefined, headers: Record<string, string>, url: URL, address: string) {
+  const sent = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  for (const rule of bound ?? []) {
+    if (sent.has(rule.header.toLowerCase()) && !rule.allows(host, address)) throw new GuardedHttpError('http_destination_refused', rule.refusal(host));
   }
 }
 

@@ -23,8 +23,8 @@ export async function checkedTarget(url: URL, allow: HostAllowList): Promise<Che
   let found: { address: string; family: number }[];
   try {
     found = await lookup(host, { all: true, verbatim: true });
-  } catch {
-    throw new GuardedHttpError('http_network', `could not resolve the host ${host}`);
+  } catch (error) {
+    throw new GuardedHttpError('http_network', `could not resolve the host ${host}`, error);
   }
   if (found.length === 0) throw new GuardedHttpError('http_network', `could not resolve the host ${host}`);
   const byName = allow.allowsName(host);
@@ -34,6 +34,9 @@ export async function checkedTarget(url: URL, allow: HostAllowList): Promise<Che
   const first = found[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
+
+/** The code a refused address fails with, for callers that see it as another error's cause (guardedFetch). */
+export const FORBIDDEN_ADDRESS = 'http_forbidden_address';
 
 const refused = (url: URL, address: string) =>
   new GuardedHttpError(

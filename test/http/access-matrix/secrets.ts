@@ -27,6 +27,14 @@ export const recipes: Record<string, Recipe[]> = {
     },
   ],
   'GET /v1/secrets': [{ via: 'global', ok: 200, globalStatus: (c) => workspaceWide(c, 200), request: () => ({ method: 'GET', path: '/v1/secrets?limit=100' }) }],
+  'PATCH /v1/secrets/{name}': [
+    {
+      via: 'owned',
+      ok: 200,
+      statusFor: (c, t) => workspaceWide(c, c.workspace !== t.workspace ? 404 : 200),
+      request: async (t, w) => ({ method: 'PATCH', path: `/v1/secrets/${await freshSecret(t, w)}`, json: { allowed_hosts: ['api.example.com'] } }),
+    },
+  ],
   'DELETE /v1/secrets/{name}': [
     {
       via: 'owned',

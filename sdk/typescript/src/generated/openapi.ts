@@ -193,7 +193,8 @@ export interface paths {
         delete: operations["deleteSecret"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change the hosts a secret may be sent to (its value is kept) */
+        patch: operations["updateSecret"];
         trace?: never;
     };
     "/v1/knowledge-bases": {
@@ -1829,7 +1830,7 @@ export interface operations {
                         latency_ms: number;
                         error?: {
                             /** @enum {string} */
-                            code: "auth_failed" | "dns_failed" | "connection_refused" | "timeout" | "tls_error" | "wrong_path" | "provider_error" | "invalid_response" | "connection_failed";
+                            code: "forbidden_address" | "auth_failed" | "dns_failed" | "connection_refused" | "timeout" | "tls_error" | "wrong_path" | "provider_error" | "invalid_response" | "connection_failed";
                             message: string;
                         };
                     };
@@ -2110,6 +2111,8 @@ export interface operations {
                             name: string;
                             /** @description The value’s last four characters after an ellipsis (only the ellipsis for values under 8 characters). */
                             hint: string;
+                            /** @description Where http_request nodes may send it; empty: nowhere. */
+                            allowed_hosts: string[];
                             created_at: string;
                         }[];
                         has_more: boolean;
@@ -2138,6 +2141,8 @@ export interface operations {
                     name: string;
                     /** @description Stored encrypted; never returned. */
                     value: string;
+                    /** @description The hosts an http_request node may send the secret to: names (`api.example.com`), with their subdomains (`*.example.com`), or IP addresses and CIDR ranges, checked after DNS and on every redirect. Empty (the default): the secret is sent nowhere (`secret_destination_refused`). */
+                    allowed_hosts?: string[];
                 };
             };
         };
@@ -2152,6 +2157,8 @@ export interface operations {
                         name: string;
                         /** @description The value’s last four characters after an ellipsis (only the ellipsis for values under 8 characters). */
                         hint: string;
+                        /** @description Where http_request nodes may send it; empty: nowhere. */
+                        allowed_hosts: string[];
                         created_at: string;
                     };
                 };
@@ -2199,6 +2206,52 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    updateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The hosts an http_request node may send the secret to: names (`api.example.com`), with their subdomains (`*.example.com`), or IP addresses and CIDR ranges, checked after DNS and on every redirect. Empty (the default): the secret is sent nowhere (`secret_destination_refused`). */
+                    allowed_hosts: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description The value’s last four characters after an ellipsis (only the ellipsis for values under 8 characters). */
+                        hint: string;
+                        /** @description Where http_request nodes may send it; empty: nowhere. */
+                        allowed_hosts: string[];
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["ServerError"];
         };
