@@ -2739,6 +2739,11 @@ export interface operations {
                             };
                             created_at: string;
                             updated_at: string;
+                            /**
+                             * @description Present (true) when the knowledge base already held these bytes: the answer is that existing document (its own name and status), nothing new is parsed
+                             * @constant
+                             */
+                            deduplicated?: true;
                         }[];
                         has_more: boolean;
                         first_id?: string | null;
