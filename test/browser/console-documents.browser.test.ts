@@ -47,7 +47,7 @@ serial('chunk cards fit their column, a click keeps the chunk where it was, the 
     const column = document.querySelector('.chunk-list')!.closest('.grid-2 > *')!.getBoundingClientRect();
     return [...document.querySelectorAll<HTMLElement>('.chunk-list [role="option"]')]
       .filter((o) => o.getBoundingClientRect().right > column.right + 1 || o.scrollWidth > o.clientWidth + 1)
-      .map((o) => o.innerText.slice(0, 40));
+      .map((o) => o.querySelector('.chunk-meta span')?.textContent);
   });
   t.deepEqual(overflowing, [], 'every card within its column, its text wrapped');
 
@@ -56,7 +56,7 @@ serial('chunk cards fit their column, a click keeps the chunk where it was, the 
   await page.getByRole('img', { name: 'Page 1 of zephyr-9.pdf' }).waitFor();
   await page.waitForFunction(() => (document.querySelector('.chunk-preview img') as HTMLImageElement | null)?.complete === true);
   const options = page.getByRole('listbox', { name: /zephyr-9\.pdf/ }).getByRole('option');
-  const pages = await options.evaluateAll((all) => all.map((o) => o.querySelector('.chunk-meta')!.textContent!));
+  const pages = await options.evaluateAll((all) => all.map((o) => [...o.querySelectorAll('.chunk-meta span')].map((s) => s.textContent).join(' · ')));
   const other = pages.findIndex((meta) => !/\bPage 1\b/.test(meta));
   t.true(other > 0, `a chunk on another page than the first: ${pages.join(' | ')}`);
   const target = options.nth(other);
