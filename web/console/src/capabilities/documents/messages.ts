@@ -35,6 +35,8 @@ export const useDocumentText = defineMessages(
     stageParsing: 'parsing',
     stageIndexing: 'indexing',
     progressValue: '{{percent}} %',
+    duplicate: '{{file}} is already here as {{existing}} (the same bytes): nothing was added.',
+    duplicates: 'Files already here',
   },
   {
     uploadDocuments: '上传文档',
@@ -69,5 +71,7 @@ export const useDocumentText = defineMessages(
     stageParsing: '解析',
     stageIndexing: '索引',
     progressValue: '{{percent}}%',
+    duplicate: '{{file}} 已存在，即 {{existing}}（内容相同）：未重复添加。',
+    duplicates: '已存在的文件',
   },
 );
