@@ -158,6 +158,14 @@ serial('the upload table: one word per row, bars at their value, a stable order,
   await row('known.md').waitFor();
   t.regex(await row('tool.bin').locator('.failure').innerText(), /^Failed at upload: Unsupported file type/);
   t.deepEqual(await c.accessibilityViolations(), []);
+  // axe's experimental rule too (injected by the call above): a button's visible words are in its name (WCAG 2.5.3).
+  const mismatched = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: { nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'rule', values: ['label-content-name-mismatch'] } });
+    return result.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')));
+  });
+  t.deepEqual(mismatched, [], 'label-content-name-mismatch');
+  t.true(await page.getByRole('button', { name: 'Upload again: known.md' }).isVisible());
   await c.screenshot('documents.uploads');
   await page.getByRole('button', { name: 'Delete tool.bin' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
