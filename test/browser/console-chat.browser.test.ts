@@ -164,6 +164,7 @@ serial('the citation panel follows the newest answer, and its page opens full wi
   await large.waitFor();
   await c.page.waitForFunction(() => (document.querySelector('.page-zoom img') as HTMLImageElement | null)?.complete === true);
   const wide = (await large.boundingBox())!;
+  t.log(`the page: ${Math.round(small.width)} px in the panel, ${Math.round(wide.width)} px enlarged`);
   t.true(wide.width > small.width * 1.8, `zoomed ${wide.width} px against ${small.width} px`);
   t.true(await dialog.locator('.page-image .box').count() > 0, 'the quoted lines are drawn on the large page too');
   t.deepEqual(await c.accessibilityViolations(), []);
