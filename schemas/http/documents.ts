@@ -48,6 +48,14 @@ export const Document = DocumentDoc.omit({ workspace_id: true, chunking: true })
 });
 export type Document = z.infer<typeof Document>;
 
+/** A document as an upload answers it: `deduplicated` says the bytes were already there. */
+export const UploadedDocument = Document.extend({
+  deduplicated: z
+    .literal(true)
+    .optional()
+    .describe('Present (true) when the knowledge base already held these bytes: the answer is that existing document (its own name and status), nothing new is parsed'),
+});
+
 export const Chunk = z.object({
   id: z.string(),
   object: z.literal('chunk'),

@@ -21,7 +21,8 @@ test.after.always(async () => {
 /** Opens the chat with the sample knowledge base chosen. */
 async function openChat(c: ConsoleSession) {
   await c.page.goto(`${server!.url}/chat`);
-  await c.page.locator('label.react-aria-Checkbox', { hasText: 'Zephyr manuals' }).click();
+  // The only knowledge base there is comes ticked; a test that made another ticks this one.
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals' }).check({ force: true });
   await c.page.getByRole('checkbox', { name: 'Zephyr manuals', checked: true }).waitFor({ state: 'attached' });
 }
 
@@ -120,6 +121,9 @@ serial('a workspace provider’s model streams piece by piece and Stop ends it; 
   const c = await openConsole(t, chromium!, { server });
   await c.signIn();
   await c.page.goto(`${server!.url}/chat`);
+  // A plain chat with the model: the knowledge base ticked by default goes.
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals', checked: true }).waitFor({ state: 'attached' });
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals' }).uncheck({ force: true });
   const pick = async (model: string) => {
     await c.page.locator('.chat-settings .react-aria-Select .react-aria-Button').click();
     await c.page.getByRole('option', { name: model }).click();
@@ -139,5 +143,62 @@ serial('a workspace provider’s model streams piece by piece and Stop ends it; 
   await c.page.getByLabel('Message').fill('Say hello.');
   await c.page.getByRole('button', { name: 'Send' }).click();
   t.regex(await c.page.getByRole('alert').innerText(), /provider|key|auth/i);
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('the citation panel follows the newest answer, and its page opens full width in a dialog', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await openChat(c);
+  await ask(c, 'What is the hub height?');
+  await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  await c.page.getByRole('region', { name: 'Citation 1' }).waitFor();
+  const small = (await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).boundingBox())!;
+
+  // Zoom, from the keyboard: the page at the dialog's full width, named, and Escape gives focus back.
+  const zoom = c.page.getByRole('button', { name: `Enlarge page 2 of ${SAMPLE_PDF}` });
+  await zoom.focus();
+  await c.page.keyboard.press('Enter');
+  const dialog = c.page.getByRole('dialog', { name: `Page 2 of ${SAMPLE_PDF}` });
+  const large = dialog.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` });
+  await large.waitFor();
+  await c.page.waitForFunction(() => (document.querySelector('.page-zoom img') as HTMLImageElement | null)?.complete === true);
+  const wide = (await large.boundingBox())!;
+  t.log(`the page: ${Math.round(small.width)} px in the panel, ${Math.round(wide.width)} px enlarged`);
+  t.true(wide.width > small.width * 1.8, `zoomed ${wide.width} px against ${small.width} px`);
+  t.true(await dialog.locator('.page-image .box').count() > 0, 'the quoted lines are drawn on the large page too');
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('chat.zoom');
+  await c.page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  t.true(await zoom.evaluate((button) => button === document.activeElement), 'focus is back on the zoom button');
+
+  // A new answer: the previous answer's citation is closed, the panel lists the new answer's.
+  await ask(c, 'How long does the standard warranty last?');
+  await c.page.getByRole('region', { name: 'Citation 1' }).waitFor({ state: 'detached' });
+  t.regex(await c.page.locator('.citation-list').innerText(), /five years/);
+  t.notRegex(await c.page.locator('.citation-list').innerText(), /110 metres/);
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('the playground ticks the only knowledge base there is, then the one last used', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.goto(`${server!.url}/chat`);
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals', checked: true }).waitFor({ state: 'attached' });
+  await ask(c, 'What is the hub height?');
+  t.regex(await c.page.locator('.message-assistant .answer-text').last().innerText(), /110 metres/, 'answered from the ticked knowledge base');
+
+  const other = await server!.call('POST', '/v1/knowledge-bases', { json: { name: 'Other notes' } });
+  t.teardown(() => server!.call('DELETE', `/v1/knowledge-bases/${other.body.id}`).then(() => undefined));
+  await c.page.reload();
+  await c.page.getByRole('checkbox', { name: 'Other notes', checked: false }).waitFor({ state: 'attached' });
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals', checked: true }).waitFor({ state: 'attached' });
+  await c.page.locator('label.react-aria-Checkbox', { hasText: 'Other notes' }).click();
+  await c.page.locator('label.react-aria-Checkbox', { hasText: 'Zephyr manuals' }).click();
+  await c.page.getByRole('checkbox', { name: 'Zephyr manuals', checked: false }).waitFor({ state: 'attached' });
+  await c.page.reload();
+  await c.page.getByRole('checkbox', { name: 'Other notes', checked: true }).waitFor({ state: 'attached' });
+  t.false(await c.page.getByRole('checkbox', { name: 'Zephyr manuals' }).isChecked(), 'the last used choice, not the first');
   t.deepEqual(c.pageErrors, []);
 });

@@ -72,7 +72,7 @@ serial('knowledge bases and documents: create, upload many, watch them get ready
 
   // Upload again: the API keeps no versions, so the old document goes and the file comes in anew.
   const before = await documentIds(server!, kbId, 'note-1.md');
-  await page.getByRole('button', { name: 'Upload note-1.md again' }).click();
+  await page.getByRole('button', { name: 'Upload again: note-1.md' }).click();
   await until(async () => {
     const ids = await documentIds(server!, kbId, 'note-1.md');
     return ids.length > 0 && ids.join() !== before.join();

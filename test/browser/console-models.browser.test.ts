@@ -152,3 +152,23 @@ serial('workflows: the list shows a workflow created through the API; a read key
   await modelRow(zh.page, 'kbqa-extractive').waitFor();
   await zh.screenshot('models.zh-CN');
 });
+
+serial('a short key says it is set without showing any of it, and a published agent is listed by its name', async (t) => {
+  const created = await server!.call('POST', '/v1/model-providers', { json: { name: 'short-key', base_url: provider!.baseUrl, api_key: 'sk-1', models: [{ id: 'loop-chat', type: 'chat' }] } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.teardown(() => server!.call('DELETE', `/v1/model-providers/${created.body.id}`).then(() => undefined));
+  const agent = await server!.call('POST', '/v1/agents', { json: { name: 'Turbine helper', model: 'kbqa-extractive' } });
+  t.is((await server!.call('POST', `/v1/agents/${agent.body.id}/publish`)).status, 200);
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.goto(`${server!.url}/models`);
+  const card = c.page.getByRole('article', { name: 'short-key' });
+  await card.waitFor();
+  t.regex(await card.locator('.provider-where').innerText(), /Key set \(too short to show its end\)/);
+  t.notRegex(await card.locator('.provider-where').innerText(), /Key …/);
+  const agentRow = c.page.getByRole('row').filter({ has: c.page.getByRole('rowheader', { name: /Turbine helper/ }) });
+  await agentRow.waitFor();
+  t.regex(await agentRow.innerText(), new RegExp(agent.body.id));
+  t.deepEqual(await c.accessibilityViolations(), []);
+  t.deepEqual(c.pageErrors, []);
+});

@@ -47,3 +47,12 @@ withBuild('a browser opening a deep link gets the console; a JSON client and the
     t.is(res.status, 404, path);
   }
 });
+
+test('GET /favicon.ico is a small SVG icon, not a 404 on every page opened', async (t) => {
+  const app = await startSpecApp();
+  t.teardown(() => app.close());
+  const icon = await fetch(`${app.url}/favicon.ico`);
+  t.is(icon.status, 200);
+  t.is(icon.headers.get('content-type'), 'image/svg+xml');
+  t.regex(await icon.text(), /^<svg [^>]*viewBox/);
+});

@@ -70,6 +70,9 @@ test.serial('the same bytes in the same knowledge base give back the existing do
   t.is(second.status, 202);
   t.is(second.body.data[0].id, first.body.data[0].id);
   t.is(second.body.data[0].name, 'a.txt');
+  // Said so: the file was not added anew, the answer is the document that holds its bytes.
+  t.is(first.body.data[0].deduplicated, undefined);
+  t.is(second.body.data[0].deduplicated, true);
 });
 
 test.serial('Idempotency-Key: a retry returns the first result; the key with another body is refused', async (t) => {

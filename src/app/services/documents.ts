@@ -96,15 +96,19 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
         ? await claimIdempotencyKey(ctx, principal, options.idempotencyKey, fingerprint)
         : null;
       let ids = replay?.resourceIds;
+      // Ids given back because their bytes were already a document (a replay does not know: none marked).
+      const deduplicated = new Set<string>();
       if (!ids) {
         const added = [];
         for (const file of files) added.push(await addOne(principal, kb, file, parsing, options));
         ids = added.map((a) => a.id);
+        for (const a of added) if (!a.written) deduplicated.add(a.id);
         if (options.idempotencyKey) await completeIdempotencyKey(ctx, principal, options.idempotencyKey, 202, ids);
         await settled(ctx, ...added.flatMap((a) => (a.written ? [a.written] : [])));
       }
       const docs = await Promise.all(ids.map((id) => ctx.readModels.get<DocumentDoc>('documents', id)));
-      return { object: 'list' as const, data: docs.filter((d): d is DocumentDoc => d !== null).map(presentDocument), has_more: false };
+      const data = docs.filter((d): d is DocumentDoc => d !== null).map((d) => ({ ...presentDocument(d), ...(deduplicated.has(d.id) && { deduplicated: true as const }) }));
+      return { object: 'list' as const, data, has_more: false };
     },
 
     async get(principal: Principal, kbId: string, documentId: string) {

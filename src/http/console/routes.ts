@@ -3,6 +3,7 @@ import { ApiError } from '../../ports/api-error.ts';
 import type { Reply } from '../route.ts';
 import { route, type RouteSpec } from '../route.ts';
 import type { ConsoleBuild, ConsoleFile } from './build-output.ts';
+import { FAVICON_HEADERS, FAVICON_SVG } from './favicon.ts';
 import { CONSOLE_PAGE_HEADERS, IMMUTABLE } from './headers.ts';
 
 const notBuilt = () =>
@@ -40,6 +41,16 @@ export function consoleRoutes(build: ConsoleBuild): RouteSpec[] {
         if (!found) throw new ApiError(404, 'not_found_error', 'asset_not_found', `No console asset ${params.file}.`);
         return serve(ctx, found, { 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin' });
       },
+    }),
+    route({
+      method: 'get',
+      path: '/favicon.ico',
+      summary: "The site's icon (an SVG), for the console's and the landing pages' tabs",
+      tag: 'console',
+      scope: 'public',
+      mediaType: 'image/svg+xml',
+      operationId: 'getFavicon',
+      handle: () => ({ body: FAVICON_SVG, headers: FAVICON_HEADERS }),
     }),
   ];
 }

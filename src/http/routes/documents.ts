@@ -7,7 +7,7 @@ import type { BlobStore } from '../../ports/blob-store.ts';
 import type { MediaTypeDetector } from '../../ports/media-type-detector.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
 import { OCR_ISO_CODES, OCR_MODELS, OcrLanguages } from '../../../schemas/ocr-languages.ts';
-import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadMetadata } from '../../../schemas/http/documents.ts';
+import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadedDocument, UploadMetadata } from '../../../schemas/http/documents.ts';
 import { type BodyPace, type JsonReader, jsonReader } from '../body.ts';
 import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
@@ -104,7 +104,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
           'application/json': { schema: z.toJSONSchema(TextUploadBody, { io: 'input' }) },
         },
       },
-      response: listOf(Document),
+      response: listOf(UploadedDocument),
       handle: async ({ ctx, principal, params, requestId }) => {
         await documents.knowledgeBase(principal, params.kb_id);
         let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking>; ocrLanguages?: string[] };

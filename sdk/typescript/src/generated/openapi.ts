@@ -1226,6 +1226,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's icon (an SVG), for the console's and the landing pages' tabs */
+        get: operations["getFavicon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2792,6 +2809,11 @@ export interface operations {
                             };
                             created_at: string;
                             updated_at: string;
+                            /**
+                             * @description Present (true) when the knowledge base already held these bytes: the answer is that existing document (its own name and status), nothing new is parsed
+                             * @constant
+                             */
+                            deduplicated?: true;
                         }[];
                         has_more: boolean;
                         first_id?: string | null;
@@ -9421,6 +9443,27 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
             default: components["responses"]["ServerError"];
         };
     };

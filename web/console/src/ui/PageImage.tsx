@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { consoleFetch } from '../api/client.ts';
 import { ErrorNote } from './ErrorNote.tsx';
 
@@ -23,28 +23,41 @@ type Props = {
  * header (an <img src> could not send it) and shown from a blob: URL, released when it changes.
  */
 export function PageImage({ knowledgeBaseId, documentId, page, fileName, boxes = [], alt }: Props) {
-  const [url, setUrl] = useState<string | null>(null);
+  const wanted = `${knowledgeBaseId}/${documentId}/${page}`;
+  const label = alt ?? `Page ${page} of ${fileName}`;
+  // The page on screen stays until the next one has arrived: emptying the figure while it loads
+  // made the screen shorter for a moment, and the browser scrolled what was clicked out of view.
+  const [shown, setShown] = useState<{ page: string; url: string; alt: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const current = useRef<string | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    let objectUrl: string | null = null;
-    setUrl(null);
     setError(null);
     consoleFetch(`/v1/knowledge-bases/${encodeURIComponent(knowledgeBaseId)}/documents/${encodeURIComponent(documentId)}/pages/${page}/image`, { signal: controller.signal })
       .then((response) => response.blob())
-      .then((blob) => setUrl((objectUrl = URL.createObjectURL(blob))))
+      .then((blob) => {
+        if (controller.signal.aborted) return;
+        if (current.current) URL.revokeObjectURL(current.current);
+        current.current = URL.createObjectURL(blob);
+        setShown({ page: wanted, url: current.current, alt: label });
+      })
       .catch((failure: unknown) => controller.signal.aborted || setError(failure));
-    return () => {
-      controller.abort();
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
+    return () => controller.abort();
+    // The label follows the page: a new language alone need not fetch the image again.
   }, [knowledgeBaseId, documentId, page]);
+  useEffect(
+    () => () => {
+      if (current.current) URL.revokeObjectURL(current.current);
+    },
+    [],
+  );
 
   if (error) return <ErrorNote error={error} />;
+  const ready = shown?.page === wanted;
   return (
-    <figure className="page-image" aria-busy={url === null}>
-      {url && <img src={url} alt={alt ?? `Page ${page} of ${fileName}`} />}
-      {url &&
+    <figure className="page-image" aria-busy={!ready}>
+      {shown && <img src={shown.url} alt={ready ? label : shown.alt} />}
+      {ready &&
         boxes.map((box, i) => (
           <span
             key={i}

@@ -7,6 +7,7 @@ import { CitationPanel } from './CitationPanel.tsx';
 import { Composer } from './Composer.tsx';
 import { type KnownConversation, knownConversations, rememberConversation } from './conversation-list.ts';
 import { ConversationSidebar } from './ConversationSidebar.tsx';
+import { rememberKnowledgeBases } from './knowledge-base-choice.ts';
 import { MessageList } from './MessageList.tsx';
 import { useChatText } from './messages.ts';
 import { type ChatSetup, useChat } from './use-chat.ts';
@@ -42,13 +43,18 @@ export default function ChatPlayground() {
       />
       <section className="chat-main stack" aria-labelledby="chat-title">
         <h1 id="chat-title">{t('title')}</h1>
-        <ChatSettings setup={setup} onChange={setSetup} />
+        <ChatSettings setup={setup} onChange={setSetup} workspace={workspace} />
         {/* Busy while an answer streams: a screen reader reads the answer once, whole, not piece by piece. */}
         <div className="chat-log" aria-live="polite" aria-busy={chat.sending}>
           <MessageList messages={chat.messages} conversationId={chat.conversationId} choice={choice} onCite={setChoice} />
         </div>
         <ErrorNote error={chat.error} />
-        <Composer disabled={!setup.model} sending={chat.sending} onSend={(text) => void chat.send(text, setup)} onStop={chat.stop} />
+        <Composer disabled={!setup.model} sending={chat.sending} onSend={(text) => {
+            // A new answer is coming: the previous answer's citation closes, the panel follows the new one.
+            setChoice(null);
+            rememberKnowledgeBases(workspace, setup.knowledgeBaseIds);
+            void chat.send(text, setup);
+          }} onStop={chat.stop} />
       </section>
       <CitationPanel message={shown} choice={choice} onChoose={setChoice} />
     </div>

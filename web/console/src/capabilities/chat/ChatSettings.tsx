@@ -1,17 +1,18 @@
-import { useEffect, useState } from 'react';
+import { type Dispatch, type SetStateAction, useEffect, useState } from 'react';
 import { Button, Checkbox, CheckboxGroup, Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Text } from 'react-aria-components';
 import { type Answer, api } from '../../api/client.ts';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { initialKnowledgeBases, rememberedKnowledgeBases, rememberKnowledgeBases } from './knowledge-base-choice.ts';
 import { useChatText } from './messages.ts';
 import type { ChatSetup } from './use-chat.ts';
 
 type Model = Answer<'/v1/models', 'get'>['data'][number];
 type KnowledgeBase = Answer<'/v1/knowledge-bases', 'get'>['data'][number];
 
-type Props = { setup: ChatSetup; onChange(setup: ChatSetup): void };
+type Props = { setup: ChatSetup; onChange: Dispatch<SetStateAction<ChatSetup>>; workspace: string };
 
-/** The chat model (GET /v1/models, chat ones) and the knowledge bases answers come from. */
-export function ChatSettings({ setup, onChange }: Props) {
+/** The chat model (GET /v1/models, chat ones) and the knowledge bases answers come from (the last chosen, else the first, start ticked). */
+export function ChatSettings({ setup, onChange, workspace }: Props) {
   const t = useChatText();
   const [models, setModels] = useState<Model[] | null>(null);
   const [knowledgeBases, setKnowledgeBases] = useState<KnowledgeBase[]>([]);
@@ -19,8 +20,16 @@ export function ChatSettings({ setup, onChange }: Props) {
 
   useEffect(() => {
     api.GET('/v1/models').then(({ data }) => setModels(data!.data.filter((m) => m.type === 'chat')), setError);
-    api.GET('/v1/knowledge-bases', { params: { query: { limit: 100 } } }).then(({ data }) => setKnowledgeBases(data!.data), setError);
-  }, []);
+    api.GET('/v1/knowledge-bases', { params: { query: { limit: 100 } } }).then(({ data }) => {
+      setKnowledgeBases(data!.data);
+      const ids = initialKnowledgeBases(
+        data!.data.map((kb) => kb.id),
+        rememberedKnowledgeBases(workspace),
+      );
+      // Unless the user ticked some while the list loaded.
+      onChange((current) => (current.knowledgeBaseIds.length === 0 ? { ...current, knowledgeBaseIds: ids } : current));
+    }, setError);
+  }, [workspace, onChange]);
 
   return (
     <div className="chat-settings stack">
@@ -34,7 +43,10 @@ export function ChatSettings({ setup, onChange }: Props) {
           <ListBox items={models ?? []}>{(model) => <ListBoxItem id={model.id}>{model.id}</ListBoxItem>}</ListBox>
         </Popover>
       </Select>
-      <CheckboxGroup value={setup.knowledgeBaseIds} onChange={(ids) => onChange({ ...setup, knowledgeBaseIds: ids })} className="react-aria-CheckboxGroup kb-choice">
+      <CheckboxGroup value={setup.knowledgeBaseIds} onChange={(ids) => {
+          rememberKnowledgeBases(workspace, ids);
+          onChange({ ...setup, knowledgeBaseIds: ids });
+        }} className="react-aria-CheckboxGroup kb-choice">
         <Label>{t('knowledgeBases')}</Label>
         <Text slot="description" className="hint">
           {t('knowledgeBasesHint')}

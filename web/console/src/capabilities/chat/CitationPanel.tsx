@@ -1,7 +1,7 @@
 import { Button } from 'react-aria-components';
-import { PageImage } from '../../ui/PageImage.tsx';
 import { type ChatMessage, type CitationChoice, citedOnly, type ShownCitation } from './chat-model.ts';
 import { useChatText } from './messages.ts';
+import { PageZoom } from './PageZoom.tsx';
 import { useStoredPassage } from './use-stored-passage.ts';
 
 type Props = { message: ChatMessage | undefined; choice: CitationChoice | null; onChoose(choice: CitationChoice): void };
@@ -48,14 +48,7 @@ function ChosenCitation({ citation: given }: { citation: ShownCitation }) {
       {given.paragraph === undefined && <p className="muted hint">{t('quoteUnknown')}</p>}
       {citation.paragraph && <QuotedParagraph paragraph={citation.paragraph} quote={citation.quote ?? null} />}
       {hasPage && citation.knowledge_base_id && (
-        <PageImage
-          knowledgeBaseId={citation.knowledge_base_id}
-          documentId={citation.document_id}
-          page={citation.page}
-          fileName={citation.source}
-          boxes={citation.boxes}
-          alt={t('pageAlt', { page: citation.page, source: citation.source })}
-        />
+        <PageZoom knowledgeBaseId={citation.knowledge_base_id} documentId={citation.document_id} page={citation.page} source={citation.source} boxes={citation.boxes} />
       )}
     </section>
   );

@@ -46,7 +46,7 @@ export function ChunksPanel({ doc }: { doc: Document }) {
 
   const chunk = chunks.find((c) => c.id === selected);
   return (
-    <div className="grid-2">
+    <div className="grid-2 chunks-panel">
       <div className="stack">
         <ErrorNote error={error} />
         {!loading && chunks.length === 0 && <p className="muted">{t('noChunks')}</p>}

@@ -14,13 +14,20 @@ export default function DocumentList() {
   const t = useDocumentText();
   const canWrite = useCan('write');
   const { knowledgeBase } = useKnowledgeBase();
-  const { rows, loaded, error, reconnecting, upload, remove, uploadAgain } = useDocumentRows(knowledgeBase.id);
+  const { rows, duplicates, loaded, error, reconnecting, upload, remove, uploadAgain } = useDocumentRows(knowledgeBase.id);
   const base = `/knowledge-bases/${encodeURIComponent(knowledgeBase.id)}/documents/`;
 
   return (
     <div className="stack">
       {canWrite && <UploadZone onFiles={upload} />}
       <ErrorNote error={error} />
+      {duplicates.length > 0 && (
+        <ul className="duplicates card" role="status" aria-label={t('duplicates')}>
+          {duplicates.map((d, i) => (
+            <li key={i}>{t('duplicate', { file: d.file, existing: d.existing })}</li>
+          ))}
+        </ul>
+      )}
       {reconnecting && (
         <p className="muted" role="status">
           {t('streamReconnecting')}

@@ -1,14 +1,14 @@
 import { Button, FileTrigger, Label, ProgressBar } from 'react-aria-components';
 import { ConfirmButton } from '../knowledge-bases/ConfirmButton.tsx';
 import { useDocumentText } from './messages.ts';
-import { type DocumentRow, percentDone } from './rows.ts';
+import { type DocumentRow, percentDone, phaseOf } from './rows.ts';
 
 /** A file's way from upload to ready as one bar, named by the file (several bars on a screen). */
 export function RowProgress({ row }: { row: DocumentRow }) {
   const t = useDocumentText();
   const percent = percentDone(row);
-  const words =
-    row.status === 'failed' ? t('failed') : row.uploaded !== undefined ? `${t('uploading')} ${t('progressValue', { percent })}` : `${t(row.status)} ${t('progressValue', { percent })}`;
+  const phase = phaseOf(row);
+  const words = phase === 'failed' ? t('failed') : `${t(phase)} ${t('progressValue', { percent })}`;
   return (
     <ProgressBar value={percent} valueLabel={words} className={`react-aria-ProgressBar row-progress progress-${row.status}`}>
       {({ percentage, valueText }) => (
@@ -26,13 +26,14 @@ export function RowProgress({ row }: { row: DocumentRow }) {
   );
 }
 
-/** The status word (queued, parsing, indexing, ready, failed) and, when it failed, why, in words. */
+/** The status word (uploading, queued, parsing, indexing, ready, failed: the bar's word too) and, when it failed, why, in words. */
 export function RowStatus({ row }: { row: DocumentRow }) {
   const t = useDocumentText();
+  const phase = phaseOf(row);
   const stage = row.error?.stage === 'upload' ? t('stageUpload') : row.error?.stage === 'indexing' ? t('stageIndexing') : t('stageParsing');
   return (
     <div className="stack-tight">
-      <span className={`status status-${row.status}`}>{t(row.status)}</span>
+      <span className={`status status-${phase}`}>{t(phase)}</span>
       {row.status === 'failed' && row.error && <span className="failure">{t('failedAt', { stage, message: row.error.message })}</span>}
     </div>
   );

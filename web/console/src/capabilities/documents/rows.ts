@@ -27,6 +27,13 @@ export type DocumentRow = {
 
 export type Rows = ReadonlyMap<string, DocumentRow>;
 
+/** What a row shows, in its badge and beside its bar alike: while the file is sent, "uploading". */
+export type Phase = Status | 'uploading';
+
+export function phaseOf(row: DocumentRow): Phase {
+  return row.uploaded !== undefined ? 'uploading' : row.status;
+}
+
 const RANK: Record<Status, number> = { queued: 0, parsing: 1, indexing: 2, ready: 3, failed: 3 };
 
 /** A document's status only moves forward: an older report (a list read before an event) never undoes a newer one. */
@@ -80,6 +87,10 @@ export function withEvent(rows: Rows, type: string | undefined, data: unknown): 
   if (event.status === 'deleted') return without(rows, event.document_id);
   if (!event.status) return rows;
   const status = event.status;
+  const sending = rows.has(event.document_id) ? undefined : [...rows.values()].find((r) => !r.stored && r.status !== 'failed' && r.name === event.name);
+  // The stream told of a file still being sent before its upload answered: the file's row becomes
+  // the document's, where it is (a second row at the end showed the file twice, then moved it).
+  if (sending) rows = replaced(rows, sending.id, { ...sending, id: event.document_id, uploaded: undefined, stored: true });
   const current = rows.get(event.document_id) ?? { id: event.document_id, name: event.name ?? event.document_id, status, stored: true };
   const row: DocumentRow = {
     ...current,
@@ -89,6 +100,13 @@ export function withEvent(rows: Rows, type: string | undefined, data: unknown): 
     error: status === 'failed' ? { stage: event.stage ?? '', code: event.code ?? '', message: event.message ?? '' } : current.error,
   };
   return new Map(rows).set(row.id, row);
+}
+
+/** The row `id` replaced by `row` (another id maybe), in the same place. */
+function replaced(rows: Rows, id: string, row: DocumentRow): Rows {
+  const next = new Map<string, DocumentRow>();
+  for (const [key, value] of rows) next.set(key === id ? row.id : key, key === id ? row : value);
+  return next;
 }
 
 function withProgress(rows: Rows, progress: ProgressData): Rows {
@@ -116,13 +134,14 @@ function fraction(done: number | undefined, total: number | null | undefined): n
   return done !== undefined && total ? Math.min(1, done / total) : 0;
 }
 
-/** The uploaded file's row becomes its document's, in the same place (or merges into the row the stream already made). */
-export function withUploaded(rows: Rows, uploadId: string, doc: Document, file: File): Rows {
-  if (rows.has(doc.id)) return withDocument(without(rows, uploadId), doc, file);
-  const next = new Map<string, DocumentRow>();
-  for (const [id, row] of rows) {
-    if (id === uploadId) next.set(doc.id, rowOfDocument(doc, file));
-    else next.set(id, row);
-  }
-  return next;
+/**
+ * The uploaded file's row becomes its document's, in the same place: rows stay in the order the
+ * files were dropped, also when the stream told of the document first (it made a row at the end).
+ * A file whose bytes were already a document (`deduplicated`) leaves no row of its own: the
+ * document that holds them stays where it was.
+ */
+export function withUploaded(rows: Rows, uploadId: string, doc: Document & { deduplicated?: true }, file: File): Rows {
+  if (!rows.has(uploadId) || (doc.deduplicated && rows.has(doc.id))) return withDocument(without(rows, uploadId), doc, doc.deduplicated ? undefined : file);
+  const merged = withDocument(rows, doc, file).get(doc.id)!;
+  return replaced(without(rows, doc.id), uploadId, merged);
 }

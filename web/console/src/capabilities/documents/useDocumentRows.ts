@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type Answer, api } from '../../api/client.ts';
+import { type Answer, api, ApiFailure } from '../../api/client.ts';
 import { followEvents } from '../../api/event-stream.ts';
 import { uploadWithProgress } from '../../api/upload.ts';
+import { forgetRefused, refusedRows, rememberRefused } from './refused-uploads.ts';
 import { type Document, type DocumentRow, type Rows, withChange, withDocument, withEvent, without, withUploaded } from './rows.ts';
 
 type UploadAnswer = Answer<'/v1/knowledge-bases/{kb_id}/documents', 'post'>;
@@ -13,6 +14,11 @@ type UploadAnswer = Answer<'/v1/knowledge-bases/{kb_id}/documents', 'post'>;
 const PARALLEL_UPLOADS = 3;
 
 let uploadCount = 0;
+/** A row's local id, unique across reloads too (a refused upload keeps its id in sessionStorage). */
+const uploadId = () => `upload:${Date.now().toString(36)}-${++uploadCount}`;
+
+/** A dropped file whose bytes the knowledge base already held: said once, by name. */
+export type Duplicate = { file: string; existing: string };
 
 /**
  * The documents screen's rows, kept live by ONE event stream for the whole knowledge base: opened
@@ -20,6 +26,7 @@ let uploadCount = 0;
  */
 export function useDocumentRows(kbId: string) {
   const [rows, setRows] = useState<Rows>(new Map());
+  const [duplicates, setDuplicates] = useState<Duplicate[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [reconnecting, setReconnecting] = useState(false);
@@ -29,7 +36,8 @@ export function useDocumentRows(kbId: string) {
   useEffect(() => {
     const controller = new AbortController();
     let listed = false;
-    setRows(new Map());
+    setRows(new Map(refusedRows(kbId).map((row) => [row.id, row])));
+    setDuplicates([]);
     setLoaded(false);
     followEvents(`/v1/knowledge-bases/${encodeURIComponent(kbId)}/documents/events`, {
       signal: controller.signal,
@@ -54,7 +62,7 @@ export function useDocumentRows(kbId: string) {
     while (sending.current < PARALLEL_UPLOADS && queue.current.length > 0) {
       const { id, file } = queue.current.shift()!;
       sending.current++;
-      void send(kbId, id, file, setRows).finally(() => {
+      void send(kbId, id, file, setRows, (duplicate) => setDuplicates((all) => [...all, duplicate])).finally(() => {
         sending.current--;
         pump();
       });
@@ -63,7 +71,7 @@ export function useDocumentRows(kbId: string) {
 
   const upload = useCallback(
     (files: File[]) => {
-      const added = files.map((file) => ({ id: `upload:${++uploadCount}`, file }));
+      const added = files.map((file) => ({ id: uploadId(), file }));
       setRows((current) => {
         const next = new Map(current);
         for (const { id, file } of added) next.set(id, { id, name: file.name, status: 'queued', uploaded: 0, file, stored: false });
@@ -78,6 +86,7 @@ export function useDocumentRows(kbId: string) {
   const remove = useCallback(
     async (row: DocumentRow) => {
       if (row.stored) await api.DELETE('/v1/knowledge-bases/{kb_id}/documents/{document_id}', { params: { path: { kb_id: kbId, document_id: row.id } } });
+      else forgetRefused(kbId, row.id);
       setRows((current) => without(current, row.id));
     },
     [kbId],
@@ -96,21 +105,24 @@ export function useDocumentRows(kbId: string) {
     [remove, upload],
   );
 
-  return { rows: [...rows.values()], loaded, error, reconnecting, upload, remove, uploadAgain };
+  return { rows: [...rows.values()], duplicates, loaded, error, reconnecting, upload, remove, uploadAgain };
 }
 
-async function send(kbId: string, id: string, file: File, setRows: (update: (rows: Rows) => Rows) => void) {
+async function send(kbId: string, id: string, file: File, setRows: (update: (rows: Rows) => Rows) => void, onDuplicate: (duplicate: Duplicate) => void) {
   const form = new FormData();
   form.append('file', file, file.name);
   try {
     const answer = await uploadWithProgress<UploadAnswer>(`/v1/knowledge-bases/${encodeURIComponent(kbId)}/documents`, form, (fraction) =>
       setRows((rows) => withChange(rows, id, () => ({ uploaded: fraction }))),
     );
-    const doc = answer.data[0] as Document | undefined;
+    const doc = answer.data[0];
     setRows((rows) => (doc ? withUploaded(rows, id, doc, file) : without(rows, id)));
+    if (doc?.deduplicated) onDuplicate({ file: file.name, existing: doc.name });
   } catch (failure) {
     const message = failure instanceof Error ? failure.message : String(failure);
-    setRows((rows) => withChange(rows, id, () => ({ status: 'failed', uploaded: undefined, error: { stage: 'upload', code: 'upload_failed', message } })));
+    const error = { stage: 'upload', code: failure instanceof ApiFailure ? failure.code : 'upload_failed', message };
+    rememberRefused(kbId, { id, name: file.name, error });
+    setRows((rows) => withChange(rows, id, () => ({ status: 'failed', uploaded: undefined, error })));
   }
 }
 

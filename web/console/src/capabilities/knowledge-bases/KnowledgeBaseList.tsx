@@ -14,7 +14,10 @@ export default function KnowledgeBaseList() {
   const t = useKnowledgeBaseText();
   const canWrite = useCan('write');
   const { i18n } = useTranslation();
-  const { data, error } = useResource(async (signal) => (await api.GET('/v1/knowledge-bases', { params: { query: { limit: 100 } }, signal })).data!.data, []);
+  const { data, error } = useResource(async (signal) => {
+    const kbs = (await api.GET('/v1/knowledge-bases', { params: { query: { limit: 100 } }, signal })).data!.data;
+    return Promise.all(kbs.map(async (kb) => ({ ...kb, failed: await failedCount(kb.id, signal) })));
+  }, []);
   const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
@@ -35,7 +38,7 @@ export default function KnowledgeBaseList() {
                   <Link to={`/knowledge-bases/${encodeURIComponent(kb.id)}`}>{kb.name}</Link>
                 </Cell>
                 <Cell className="muted">{kb.description}</Cell>
-                <Cell>{kb.document_count}</Cell>
+                <Cell>{kb.failed > 0 ? t('documentsFailed', { count: kb.document_count, failed: kb.failed }) : kb.document_count}</Cell>
                 <Cell>{kb.chunk_count}</Cell>
                 <Cell>{dates.format(new Date(kb.created_at))}</Cell>
               </Row>
@@ -45,4 +48,13 @@ export default function KnowledgeBaseList() {
       )}
     </ListScreen>
   );
+}
+
+/**
+ * How many of a knowledge base's documents failed (the count includes them): the API keeps no such
+ * total, so the list of failed ones is read, up to a page (100; "100" then means at least that).
+ */
+async function failedCount(kbId: string, signal: AbortSignal): Promise<number> {
+  const { data } = await api.GET('/v1/knowledge-bases/{kb_id}/documents', { params: { path: { kb_id: kbId }, query: { status: 'failed', limit: 100 } }, signal });
+  return data!.data.length;
 }

@@ -4,7 +4,7 @@ import { useModelsText } from './messages.ts';
 import type { Model } from './types.ts';
 
 /** GET /v1/models as a table: what a knowledge base, a chat or an agent may name. */
-export function ModelTable({ models, error }: { models: Model[] | undefined; error: unknown }) {
+export function ModelTable({ models, error, agentNames }: { models: Model[] | undefined; error: unknown; agentNames?: ReadonlyMap<string, string> }) {
   const t = useModelsText();
   const owner = (model: Model) =>
     model.owned_by === 'kbqa' ? t('ownerKbqa') : model.owned_by === 'deployment' ? t('ownerDeployment') : model.type === 'agent' ? t('ownerAgent') : t('ownerProvider', { name: model.owned_by });
@@ -21,10 +21,11 @@ export function ModelTable({ models, error }: { models: Model[] | undefined; err
             <Column>{t('type')}</Column>
             <Column>{t('owner')}</Column>
           </TableHeader>
-          <TableBody items={models}>
+          <TableBody items={models} dependencies={[agentNames]}>
             {(model) => (
               <Row id={model.id}>
                 <Cell>
+                  {agentNames?.has(model.id) && <span className="model-name">{agentNames.get(model.id)} </span>}
                   <span className="mono">{model.id}</span>
                 </Cell>
                 <Cell>

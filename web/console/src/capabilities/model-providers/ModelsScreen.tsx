@@ -13,6 +13,11 @@ export default function ModelsScreen() {
   // Providers belong to the whole workspace: the API refuses a key limited to knowledge bases, even an admin one.
   const canManage = useCan('admin') && session?.knowledge_base_ids === null;
   const models = useResource(async (signal) => (await api.GET('/v1/models', { signal })).data!.data, []);
+  // A published agent is a model by its id: its name, from the agents, says which one it is.
+  const agents = useResource(async (signal) => {
+    const { data } = await api.GET('/v1/agents', { params: { query: { limit: 100 } }, signal });
+    return new Map(data!.data.map((a) => [a.id, a.name]));
+  }, []);
   return (
     <div className="stack models-screen">
       <div>
@@ -20,7 +25,7 @@ export default function ModelsScreen() {
         <p className="muted">{t('intro')}</p>
       </div>
       {canManage ? <ProviderList onChanged={models.reload} /> : <p className="card muted">{t('providersAdminOnly')}</p>}
-      <ModelTable models={models.data} error={models.error} />
+      <ModelTable models={models.data} error={models.error} agentNames={agents.data} />
     </div>
   );
 }

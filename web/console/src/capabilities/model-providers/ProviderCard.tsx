@@ -1,5 +1,6 @@
 import { api } from '../../api/client.ts';
 import { ConfirmButton } from '../knowledge-bases/ConfirmButton.tsx';
+import { shortKey } from './key-hint.ts';
 import { useModelsText } from './messages.ts';
 import { ProviderDialog } from './ProviderDialog.tsx';
 import { TestConnection } from './TestConnection.tsx';
@@ -15,7 +16,15 @@ export function ProviderCard({ provider, onChanged }: { provider: Provider; onCh
         <div>
           <h3 id={headingId}>{provider.name}</h3>
           <p className="muted provider-where">
-            <span className="mono">{provider.base_url}</span> · {t('key')} <span className="mono">{provider.api_key_hint}</span>
+            <span className="mono">{provider.base_url}</span> ·{' '}
+            {/* The API shows a key's last four characters only when it has eight or more; else its hint is a bare "…". */}
+            {shortKey(provider.api_key_hint) ? (
+              t('keyShort')
+            ) : (
+              <>
+                {t('key')} <span className="mono">{provider.api_key_hint}</span>
+              </>
+            )}
           </p>
         </div>
         <div className="row">

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { Button, Dialog, DialogTrigger, Form, Heading, Input, Label, Modal, Text, TextField } from 'react-aria-components';
 import { api } from '../../api/client.ts';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
+import { shortKey } from './key-hint.ts';
 import { useModelsText } from './messages.ts';
 import { ModelEntries } from './ModelEntries.tsx';
 import type { Provider, ProviderBody, ProviderModel } from './types.ts';
@@ -66,7 +67,7 @@ function ProviderForm({ provider, close, onSaved }: Props & { close(): void }) {
       <TextField isRequired={!provider} type="password" value={apiKey} onChange={setApiKey} autoComplete="off">
         <Label>{t('apiKey')}</Label>
         <Input spellCheck={false} />
-        <Text slot="description">{provider ? t('apiKeyKeep', { hint: provider.api_key_hint }) : t('apiKeyHint')}</Text>
+        <Text slot="description">{provider ? (shortKey(provider.api_key_hint) ? t('apiKeyKeepShort') : t('apiKeyKeep', { hint: provider.api_key_hint })) : t('apiKeyHint')}</Text>
       </TextField>
       <fieldset className="provider-models">
         <legend>{t('modelsOfProvider')}</legend>
