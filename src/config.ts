@@ -31,6 +31,8 @@ const Env = z.object({
   KBQA_API_KEY: z.string().min(1).optional(),
   KBQA_RATE_LIMIT_PER_MINUTE: int(600),
   KBQA_LANDING_MESSAGES_PER_MINUTE: int(20),
+  KBQA_LANDING_CODE_FAILURES_PER_MINUTE: int(10),
+  KBQA_TRUST_PROXY: int(1),
   KBQA_MAX_JSON_KB: int(1024, 1),
   KBQA_CONSISTENCY_TIMEOUT_MS: int(5000, 1),
   KBQA_SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
@@ -112,8 +114,10 @@ export type Config = {
    */
   cli: { apiKey: string | undefined };
   rateLimitPerMinute: number;
-  /** Messages a minute one IP address may send to agents' landing pages (0: no limit); a benchmark raises it. */
-  landingMessagesPerMinute: number;
+  /** Per minute (0: no limit): messages one address may send to landing pages (a benchmark raises it), wrong access codes one agent takes from all. */
+  landing: { messagesPerMinute: number; codeFailuresPerMinute: number };
+  /** Proxies in front that append to X-Forwarded-For, for the limits per address (http/client-address.ts). */
+  trustProxy: number;
   maxJsonBytes: number;
   consistencyTimeoutMs: number;
   shutdownTimeoutMs: number;
@@ -204,7 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: e.KBQA_ADMIN_KEY,
     cli: { apiKey: e.KBQA_API_KEY },
     rateLimitPerMinute: e.KBQA_RATE_LIMIT_PER_MINUTE,
-    landingMessagesPerMinute: e.KBQA_LANDING_MESSAGES_PER_MINUTE,
+    landing: { messagesPerMinute: e.KBQA_LANDING_MESSAGES_PER_MINUTE, codeFailuresPerMinute: e.KBQA_LANDING_CODE_FAILURES_PER_MINUTE },
+    trustProxy: e.KBQA_TRUST_PROXY,
     maxJsonBytes: e.KBQA_MAX_JSON_KB * 1024,
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
     shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,

@@ -34,9 +34,11 @@ export type RouteSettings = {
   console: ConsoleBuild;
   /** Sign-ins to the console per client address (KBQA_CONSOLE_SIGNINS_PER_MINUTE). */
   consoleSignIns: RateLimiter;
+  /** Proxies in front that append to X-Forwarded-For (KBQA_TRUST_PROXY): whose address a limit per address counts (http/client-address.ts). */
+  trustProxy: number;
   version: string;
   /** The landing pages' limits and the key their visitor cookies are signed with (derived from the deployment's master key). */
-  landing: { messagesPerMinutePerIp: number; cookieKey: Buffer };
+  landing: { messagesPerMinutePerIp: number; codeFailuresPerMinute: number; cookieKey: Buffer };
   /** Hears failures past a response's start (mid-stream), with the request's id. */
   onServerError(error: unknown, requestId: string): void;
 };

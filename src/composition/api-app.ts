@@ -48,8 +48,9 @@ export function composeApiApp(config: Config, parts: ApiAppParts) {
     loadShedder: parts.loadShedder,
     console: consoleBuild,
     consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
+    trustProxy: config.trustProxy,
     version: parts.version,
-    landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: parts.landingCookieKey },
+    landing: { messagesPerMinutePerIp: config.landing.messagesPerMinute, codeFailuresPerMinute: config.landing.codeFailuresPerMinute, cookieKey: parts.landingCookieKey },
     onServerError: parts.onServerError,
   };
   return createApp({

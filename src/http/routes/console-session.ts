@@ -3,6 +3,7 @@ import { unauthenticated } from '../../app/errors.ts';
 import type { ConsoleSessions } from '../../app/services/console-sessions.ts';
 import { ConsoleSession, ConsoleSignInBody } from '../../../schemas/http/console-session.ts';
 import { CONSOLE_COOKIE, requireConsoleHeader } from '../auth.ts';
+import { clientAddress } from '../client-address.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { route } from '../route.ts';
 
@@ -20,15 +21,8 @@ function setCookie(ctx: Context, value: string, expires: Date) {
   ctx.cookies.set(CONSOLE_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/', expires, overwrite: true });
 }
 
-/**
- * Who is signing in, for the limit: the last X-Forwarded-For entry (the address the proxy in front
- * saw; a client can add entries before it, not that one), else the connection's. Koa's `ctx.ip`
- * is the first entry, which the client writes.
- */
-const clientAddress = (ctx: Context) => ctx.ips.at(-1) ?? ctx.req.socket.remoteAddress ?? 'unknown';
-
 /** The console's sign-in (docs/console-session.md): routes outside /v1 that check their own cookie and header. */
-export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter) {
+export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter, trustProxy: number) {
   return [
     route({
       method: 'post',
@@ -42,7 +36,7 @@ export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLim
       handle: async ({ ctx, body }) => {
         requireConsoleHeader(ctx);
         // Per address, before the key is looked at: guesses cost the same whether they hit or miss.
-        if (signIns.enabled) signIns.check(`console-sign-in:${clientAddress(ctx)}`);
+        if (signIns.enabled) signIns.check(`console-sign-in:${clientAddress(ctx, trustProxy)}`);
         const session = await sessions.signIn(body.api_key);
         setCookie(ctx, session.token, session.expiresAt);
         return { status: 204, body: null };
