@@ -131,3 +131,16 @@ test('a failed run of a workflow-backed agent: the visitor reads a generic messa
   t.is(operator.status, 502);
   t.true(operator.body.error.message.includes('hunter2-secret'), 'the key holder reads why');
 });
+
+test('the visitor cookie is SameSite=None; Secure; Partitioned where browsers keep Secure cookies (https, loopback), Lax on plain http elsewhere', async (t) => {
+  const { slug } = await published();
+  const cookieFor = async (headers: Record<string, string>) => (await server.call('GET', `/a/${slug}/history`, { key: null, headers })).headers.get('set-cookie')!;
+  for (const headers of [{}, { 'x-forwarded-host': 'kbqa.example', 'x-forwarded-proto': 'https' }]) {
+    const cookie = await cookieFor(headers);
+    t.regex(cookie, /; HttpOnly; SameSite=None; Secure; Partitioned$/, JSON.stringify(headers));
+    t.regex(cookie, new RegExp(`Path=/a/${slug};`));
+  }
+  const plain = await cookieFor({ 'x-forwarded-host': 'kbqa.example' });
+  t.regex(plain, /SameSite=Lax$/);
+  t.notRegex(plain, /Secure/);
+});

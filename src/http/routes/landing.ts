@@ -12,7 +12,7 @@ import { clientAddress } from '../client-address.ts';
 import { createRateLimiter, type RateLimiter } from '../rate-limit.ts';
 import { route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
-import { readVisitor, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
+import { readVisitor, secureContext, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
 
 const tag = 'landing';
 /** A visitor's request is small: a question and a few earlier turns. */
@@ -43,7 +43,7 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPer
   async function visit(ctx: Context, slug: string): Promise<{ agent: PublishedAgent; visitor: Visitor }> {
     const agent = await landing.agent(slug);
     const visitor = readVisitor(cookieKey, slug, ctx.cookies.get(VISITOR_COOKIE));
-    if (visitor.fresh) ctx.append('set-cookie', visitorCookie(cookieKey, slug, visitor, ctx.secure));
+    if (visitor.fresh) ctx.append('set-cookie', visitorCookie(cookieKey, slug, visitor, secureContext(ctx)));
     return { agent, visitor };
   }
 
@@ -101,7 +101,7 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPer
         limitIp(ctx);
         const { agent, visitor } = await visit(ctx, params.slug);
         const granted = await admit(agent, visitor, body.access_code);
-        if (granted !== visitor.granted) ctx.append('set-cookie', visitorCookie(cookieKey, params.slug, { id: visitor.id, granted }, ctx.secure));
+        if (granted !== visitor.granted) ctx.append('set-cookie', visitorCookie(cookieKey, params.slug, { id: visitor.id, granted }, secureContext(ctx)));
         landing.count(agent, visitor.id);
         const abort = abortOnDisconnect(ctx);
         const question = body.messages.at(-1)!.content;
