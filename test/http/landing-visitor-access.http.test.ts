@@ -135,7 +135,7 @@ test('a failed run of a workflow-backed agent: the visitor reads a generic messa
 test('the visitor cookie is SameSite=None; Secure; Partitioned where browsers keep Secure cookies (https, loopback), Lax on plain http elsewhere', async (t) => {
   const { slug } = await published();
   const cookieFor = async (headers: Record<string, string>) => (await server.call('GET', `/a/${slug}/history`, { key: null, headers })).headers.get('set-cookie')!;
-  for (const headers of [{}, { 'x-forwarded-host': 'kbqa.example', 'x-forwarded-proto': 'https' }]) {
+  for (const headers of [{} as Record<string, string>, { 'x-forwarded-host': 'kbqa.example', 'x-forwarded-proto': 'https' }]) {
     const cookie = await cookieFor(headers);
     t.regex(cookie, /; HttpOnly; SameSite=None; Secure; Partitioned$/, JSON.stringify(headers));
     t.regex(cookie, new RegExp(`Path=/a/${slug};`));

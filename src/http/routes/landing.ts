@@ -15,6 +15,8 @@ import { openEventStream } from '../sse.ts';
 import { readVisitor, secureContext, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
 
 const tag = 'landing';
+/** Anonymous work takes the `landing` class, each agent (its slug) at most its share of it: one page's flood leaves the others room. */
+const bySlug = (params: Record<string, string>) => params.slug!;
 /** A visitor's request is small: a question and a few earlier turns. */
 export const LANDING_MAX_BODY_BYTES = 32 * 1024;
 
@@ -92,7 +94,8 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPer
       summary: 'Talk to the published agent: chat completion (or its chunk stream) with public citations',
       tag,
       scope: 'public',
-      load: 'query',
+      load: 'landing',
+      loadPartition: bySlug,
       body: LandingChatBody,
       maxBodyBytes: LANDING_MAX_BODY_BYTES,
       response: LandingChatCompletion,
@@ -134,7 +137,8 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPer
       summary: 'A page cited in this visitor’s conversation, as PNG with the passage highlighted',
       tag,
       scope: 'public',
-      load: 'query',
+      load: 'landing',
+      loadPartition: bySlug,
       query: LandingPageImageQuery,
       mediaType: 'image/png',
       handle: async ({ ctx, params, query }) => {
