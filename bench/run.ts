@@ -7,6 +7,7 @@
 //   npm run bench -- kafka_upload_to_ready kafka_lag_burst   the mixed profile against the embedded one, and consumer lag after a burst
 //   npm run bench -- workflow_fairness   another workspace's run and agent chat while a noisy one has slow runs in flight
 //   npm run bench -- parse_workers   PDFs to ready: one mixed-profile process, then the owner plus a parse worker
+//   npm run bench -- landing_load    authenticated search and chat while 70 slow anonymous landing-page chats run
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
 import { docxPagesBench } from './docx-pages.bench.ts';
@@ -25,6 +26,7 @@ import { kafkaLagBurstBench, kafkaUploadToReadyBench } from './kafka-bus.bench.t
 import { parseWorkersBench } from './parse-workers.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
+import { landingLoadBench } from './landing-load.bench.ts';
 import { landingPageBench } from './landing-page.bench.ts';
 import { consoleCanvasBench } from './console-canvas.bench.ts';
 import { consoleFirstTokenBench } from './console-first-token.bench.ts';
@@ -89,6 +91,7 @@ const BENCHES = {
   many_kbs_memory: manyKbsMemoryBench,
   spec_helper: specHelperBench,
   landing_page: landingPageBench,
+  landing_load: landingLoadBench,
   console_first_token: consoleFirstTokenBench,
   console: consoleBench,
   console_canvas: consoleCanvasBench,

@@ -31,7 +31,8 @@ const Env = z.object({
   KBQA_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   KBQA_API_KEY: z.string().min(1).optional(),
   KBQA_RATE_LIMIT_PER_MINUTE: int(600),
-  KBQA_LANDING_MESSAGES_PER_MINUTE: int(20),
+  KBQA_LANDING_MESSAGES_PER_MINUTE: int(20), KBQA_LANDING_CODE_FAILURES_PER_MINUTE: int(10),
+  KBQA_TRUST_PROXY: int(1),
   KBQA_MAX_JSON_KB: int(1024, 1),
   KBQA_CONSISTENCY_TIMEOUT_MS: int(5000, 1),
   KBQA_SHUTDOWN_TIMEOUT_MS: int(10_000, 1),
@@ -44,6 +45,8 @@ const Env = z.object({
   KBQA_QUERY_QUEUE: int(32),
   KBQA_RUN_CONCURRENCY: int(8),
   KBQA_RUN_QUEUE: int(16),
+  // Anonymous landing-page work: a class of its own, and each agent's share of it (running or waiting).
+  KBQA_LANDING_CONCURRENCY: int(16), KBQA_LANDING_QUEUE: int(16), KBQA_LANDING_AGENT_CONCURRENCY: int(8),
   KBQA_QUEUE_WAIT_MS: int(1000, 1),
   KBQA_LOAD_STARTS_PER_TURN: int(2, 1),
   KBQA_INDEX_MEMORY_MB: z.coerce.number().int().min(0).optional(),
@@ -115,8 +118,10 @@ export type Config = {
    */
   cli: { apiKey: string | undefined };
   rateLimitPerMinute: number;
-  /** Messages a minute one IP address may send to agents' landing pages (0: no limit); a benchmark raises it. */
-  landingMessagesPerMinute: number;
+  /** Per minute (0: no limit): messages one address may send to landing pages (a benchmark raises it), wrong access codes one agent takes from all. */
+  landing: { messagesPerMinute: number; codeFailuresPerMinute: number };
+  /** Proxies in front that append to X-Forwarded-For, for the limits per address (http/client-address.ts). */
+  trustProxy: number;
   maxJsonBytes: number;
   consistencyTimeoutMs: number;
   shutdownTimeoutMs: number;
@@ -211,7 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: e.KBQA_ADMIN_KEY,
     cli: { apiKey: e.KBQA_API_KEY },
     rateLimitPerMinute: e.KBQA_RATE_LIMIT_PER_MINUTE,
-    landingMessagesPerMinute: e.KBQA_LANDING_MESSAGES_PER_MINUTE,
+    landing: { messagesPerMinute: e.KBQA_LANDING_MESSAGES_PER_MINUTE, codeFailuresPerMinute: e.KBQA_LANDING_CODE_FAILURES_PER_MINUTE }, trustProxy: e.KBQA_TRUST_PROXY,
     maxJsonBytes: e.KBQA_MAX_JSON_KB * 1024,
     consistencyTimeoutMs: e.KBQA_CONSISTENCY_TIMEOUT_MS,
     shutdownTimeoutMs: e.KBQA_SHUTDOWN_TIMEOUT_MS,
@@ -224,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     load: {
       query: { concurrency: e.KBQA_QUERY_CONCURRENCY, queue: e.KBQA_QUERY_QUEUE },
       run: { concurrency: e.KBQA_RUN_CONCURRENCY, queue: e.KBQA_RUN_QUEUE },
+      landing: { concurrency: e.KBQA_LANDING_CONCURRENCY, queue: e.KBQA_LANDING_QUEUE, perPartition: e.KBQA_LANDING_AGENT_CONCURRENCY },
       queueWaitMs: e.KBQA_QUEUE_WAIT_MS,
       startsPerTurn: e.KBQA_LOAD_STARTS_PER_TURN,
     },

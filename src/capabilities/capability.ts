@@ -37,9 +37,11 @@ export type RouteSettings = {
   consoleSignIns: RateLimiter;
   /** Wrong API keys per client address and key prefix, shared with the bearer check (KBQA_AUTH_FAILURES_PER_MINUTE). */
   authFailures: AuthFailureLimiter;
+  /** Proxies in front that append to X-Forwarded-For (KBQA_TRUST_PROXY): whose address a limit per address counts (http/client-address.ts). */
+  trustProxy: number;
   version: string;
   /** The landing pages' limits and the key their visitor cookies are signed with (derived from the deployment's master key). */
-  landing: { messagesPerMinutePerIp: number; cookieKey: Buffer };
+  landing: { messagesPerMinutePerIp: number; codeFailuresPerMinute: number; cookieKey: Buffer };
   /** Hears failures past a response's start (mid-stream), with the request's id. */
   onServerError(error: unknown, requestId: string): void;
 };

@@ -14,6 +14,6 @@ export const landingPage = defineCapability({
   // The page's own files first: `/assets/landing/…` would otherwise match `/a/:slug/…` (no slug starts with `_`).
   routes: ({ services, settings }) => [
     ...landingAssetRoutes(),
-    ...landingRoutes({ landing: services.landingPage, messagesPerMinutePerIp: settings.landing.messagesPerMinutePerIp, cookieKey: settings.landing.cookieKey, onServerError: settings.onServerError }),
+    ...landingRoutes({ landing: services.landingPage, ...settings.landing, trustProxy: settings.trustProxy, onServerError: settings.onServerError }),
   ],
 });

@@ -38,7 +38,7 @@ export type ApiAppParts = {
  */
 export function composeApiApp(config: Config, parts: ApiAppParts) {
   const consoleBuild = readConsoleBuild();
-  const authFailures = createAuthFailureLimiter(config.authFailuresPerMinute);
+  const authFailures = createAuthFailureLimiter(config.authFailuresPerMinute, { trustProxy: config.trustProxy });
   const settings: RouteSettings = {
     blobs: parts.blobs,
     detectMediaType,
@@ -51,8 +51,9 @@ export function composeApiApp(config: Config, parts: ApiAppParts) {
     console: consoleBuild,
     consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
     authFailures,
+    trustProxy: config.trustProxy,
     version: parts.version,
-    landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: parts.landingCookieKey },
+    landing: { messagesPerMinutePerIp: config.landing.messagesPerMinute, codeFailuresPerMinute: config.landing.codeFailuresPerMinute, cookieKey: parts.landingCookieKey },
     onServerError: parts.onServerError,
   };
   return createApp({

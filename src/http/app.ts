@@ -132,11 +132,12 @@ async function dispatch(ctx: Context, spec: RouteSpec, params: Record<string, st
     requireScope(principal, spec.scope);
   }
   // Refused before its body is read when its class is full: under overload refusals are most of the traffic.
-  if (spec.load) deps.loadShedder.ensureRoom(spec.load);
+  const partition = spec.loadPartition?.(params);
+  if (spec.load) deps.loadShedder.ensureRoom(spec.load, partition);
   const query = spec.query ? parseOr400(spec.query, ctx.query) : {};
   const body = spec.body ? parseOr400(spec.body, await (spec.maxBodyBytes ? readerOf(spec.maxBodyBytes, deps.bodyPace) : readJson)(ctx)) : undefined;
   // Only now, authenticated and with the body read: an unauthenticated flood or a slow body holds no slot.
-  const release = spec.load ? await takeSlot(ctx, spec.load, deps.loadShedder) : null;
+  const release = spec.load ? await takeSlot(ctx, deps.loadShedder, spec.load, partition) : null;
   let reply: Reply;
   try {
     reply = await spec.handle({ ctx, principal: principal!, body, query, params, requestId: ctx.state.requestId as string });
@@ -160,10 +161,10 @@ function readerOf(limit: number, pace: BodyPace): JsonReader {
 }
 
 /** A slot of the route's class; a client that leaves while waiting for one gives up its place. */
-function takeSlot(ctx: Context, load: LoadClass, shedder: LoadShedder): Promise<Release> {
+function takeSlot(ctx: Context, shedder: LoadShedder, load: LoadClass, partition: string | undefined): Promise<Release> {
   const left = abortOnDisconnect(ctx);
   if (ctx.req.socket.destroyed) left.abort();
-  return shedder.acquire(load, left.signal);
+  return shedder.acquire(load, left.signal, partition);
 }
 
 /** A streamed reply keeps its slot until the response is over (sent, or its client gone); any other is written at once. */

@@ -1,17 +1,23 @@
 import pLimit from 'p-limit';
 import { ApiError } from '../ports/api-error.ts';
 
-/** The expensive routes, by what they cost: `query` retrieves (search, chat), `run` starts a workflow run. */
-export type LoadClass = 'query' | 'run';
-export const LOAD_CLASSES: readonly LoadClass[] = ['query', 'run'];
+/**
+ * The expensive routes, by what they cost: `query` retrieves (search, chat), `run` starts a
+ * workflow run, `landing` is anonymous landing-page work (a visitor's chat, a page image): a class
+ * of its own, so slow public chats never take the slots of authenticated search and chat.
+ */
+export type LoadClass = 'query' | 'run' | 'landing';
+export const LOAD_CLASSES: readonly LoadClass[] = ['query', 'run', 'landing'];
 
 /**
  * Per class: requests in flight at once (0: no limit at all) and requests that may wait for a
- * slot; how long one may wait; how many start per turn of the event loop, all classes together.
+ * slot, and for a class whose requests name a partition (the landing pages' agent) how many of
+ * them one partition may hold, running or waiting (0: no bound); how long one may wait; how many
+ * start per turn of the event loop, all classes together.
  */
-export type LoadLimits = Record<LoadClass, { concurrency: number; queue: number }> & { queueWaitMs: number; startsPerTurn: number };
+export type LoadLimits = Record<LoadClass, { concurrency: number; queue: number; perPartition?: number }> & { queueWaitMs: number; startsPerTurn: number };
 
-export type ShedReason = 'queue_full' | 'queue_timeout' | 'client_gone';
+export type ShedReason = 'queue_full' | 'queue_timeout' | 'client_gone' | 'partition_full';
 export type LoadStats = Record<LoadClass, { inFlight: number; queued: number; shed: Record<ShedReason, number> }>;
 
 /** Gives the slot back; calling it again does nothing. */
@@ -36,11 +42,11 @@ export type Release = () => void;
 export function createLoadShedder(limits: LoadLimits) {
   const retryAfter = String(Math.max(1, Math.ceil(limits.queueWaitMs / 1000)));
   const nextTurn = turnGate(limits.startsPerTurn);
-  const lanes = Object.fromEntries(LOAD_CLASSES.map((c) => [c, lane(c, limits[c].concurrency, limits[c].queue)])) as Record<LoadClass, ReturnType<typeof lane>>;
+  const lanes = Object.fromEntries(LOAD_CLASSES.map((c) => [c, partitioned(c, lane(c, limits[c].concurrency, limits[c].queue), limits[c].perPartition ?? 0)])) as Record<LoadClass, ReturnType<typeof lane>>;
 
   function lane(name: LoadClass, concurrency: number, queue: number) {
     const limit = concurrency > 0 ? pLimit(concurrency) : null;
-    const shed: Record<ShedReason, number> = { queue_full: 0, queue_timeout: 0, client_gone: 0 };
+    const shed: Record<ShedReason, number> = { queue_full: 0, queue_timeout: 0, client_gone: 0, partition_full: 0 };
     let inFlight = 0;
     let queued = 0;
     const overloaded = (why: string) =>
@@ -110,14 +116,63 @@ export function createLoadShedder(limits: LoadLimits) {
       });
     }
 
-    return { acquire, ensureRoom, demand: () => inFlight + queued, stats: () => ({ inFlight, queued, shed: { ...shed } }) };
+    return {
+      acquire: (signal: AbortSignal, _partition?: string) => acquire(signal),
+      ensureRoom: (_partition?: string) => ensureRoom(),
+      demand: () => inFlight + queued,
+      stats: () => ({ inFlight, queued, shed: { ...shed } }),
+      overloaded,
+      shed,
+    };
+  }
+
+  /**
+   * A lane whose requests may name a partition (an agent): each partition holds at most
+   * `perPartition` of its places, running or waiting, so one agent's flood leaves the others room;
+   * past it, the same 503 at once.
+   */
+  function partitioned(name: LoadClass, inner: ReturnType<typeof lane>, perPartition: number): ReturnType<typeof lane> {
+    if (perPartition <= 0) return inner;
+    const held = new Map<string, number>();
+    const ensureRoom = (partition?: string) => {
+      const count = partition === undefined ? 0 : (held.get(partition) ?? 0);
+      if (count >= perPartition) {
+        inner.shed.partition_full++;
+        throw inner.overloaded(`${count} ${name} requests of this one running or waiting`);
+      }
+      inner.ensureRoom();
+    };
+    async function acquire(signal: AbortSignal, partition?: string): Promise<Release> {
+      if (partition === undefined) return inner.acquire(signal);
+      ensureRoom(partition);
+      held.set(partition, (held.get(partition) ?? 0) + 1);
+      let holding = true;
+      const leave = () => {
+        if (!holding) return;
+        holding = false;
+        const left = held.get(partition)! - 1;
+        if (left === 0) held.delete(partition);
+        else held.set(partition, left);
+      };
+      try {
+        const release = await inner.acquire(signal);
+        return () => {
+          release();
+          leave();
+        };
+      } catch (error) {
+        leave();
+        throw error;
+      }
+    }
+    return { ...inner, acquire, ensureRoom };
   }
 
   return {
-    /** Turns a request away (503) before its body is read when its class has no room: the cheapest refusal. */
-    ensureRoom: (load: LoadClass) => lanes[load].ensureRoom(),
-    /** A slot of `load`'s class, held until the returned release is called; rejects with 503 (or 499 when the client left). */
-    acquire: (load: LoadClass, signal: AbortSignal) => lanes[load].acquire(signal),
+    /** Turns a request away (503) before its body is read when its class (or its partition of it) has no room: the cheapest refusal. */
+    ensureRoom: (load: LoadClass, partition?: string) => lanes[load].ensureRoom(partition),
+    /** A slot of `load`'s class (within `partition`'s share), held until the returned release is called; rejects with 503 (or 499 when the client left). */
+    acquire: (load: LoadClass, signal: AbortSignal, partition?: string) => lanes[load].acquire(signal, partition),
     /** Requests of `load`'s class running or waiting for a slot: 1 while a lone client's request runs. */
     demand: (load: LoadClass) => lanes[load].demand(),
     stats: (): LoadStats => Object.fromEntries(LOAD_CLASSES.map((c) => [c, lanes[c].stats()])) as LoadStats,

@@ -63,7 +63,7 @@ export function createMetrics(probes: MetricProbes) {
     });
     new Counter({
       name: 'kbqa_load_shed_total',
-      help: 'Requests turned away by load shedding, per class and reason (queue_full, queue_timeout: 503; client_gone: left while waiting)',
+      help: 'Requests turned away by load shedding, per class and reason (queue_full, queue_timeout, partition_full: 503; client_gone: left while waiting)',
       labelNames: ['class', 'reason'] as const,
       registers: [registry],
       collect() {

@@ -37,6 +37,11 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
 
   return {
     enabled: perMinute > 0,
+    /** Gives back what `check` took, for a caller that counts only some outcomes (wrong access codes, not right ones). */
+    refund(key: string) {
+      const bucket = buckets.get(key);
+      if (bucket) bucket.tokens = Math.min(perMinute, bucket.tokens + 1);
+    },
     /** Throws a 429 carrying retry-after when the key's bucket is empty. */
     check(key: string): Record<string, string> {
       const decision = take(key);

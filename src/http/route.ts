@@ -45,6 +45,8 @@ export type RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
    * body read, and hold it until the response is over (a stream: until it ends); 503 when none is free in time.
    */
   load?: LoadClass;
+  /** Whose share of the class the request takes (the landing pages: the agent's slug), when the class bounds each one's (load-shedding.ts). */
+  loadPartition?: (params: Record<string, string>) => string;
   body?: B;
   /** A tighter limit on the JSON body than the deployment's (a public route's: the landing page's 32 KB). */
   maxBodyBytes?: number;

@@ -21,9 +21,21 @@ export function readVisitor(key: Buffer, slug: string, cookie: string | undefine
   return { id: randomBytes(16).toString('base64url'), granted: null, fresh: true };
 }
 
-/** The Set-Cookie value: signed, HttpOnly, SameSite=Lax, for this page's path only, a year long. */
-export function visitorCookie(key: Buffer, slug: string, visitor: Pick<Visitor, 'id' | 'granted'>, secure: boolean): string {
+/**
+ * The Set-Cookie value: signed, HttpOnly, for this page's path only, a year long. Where the browser
+ * keeps a Secure cookie (`secureContext`: https, or a loopback host, which browsers treat as secure)
+ * it is `SameSite=None; Secure; Partitioned`: the embed snippet frames the page on other sites,
+ * where a Lax cookie is never stored (every message a new visitor). Partitioned (CHIPS): a frame on
+ * site A keeps a visitor of its own, apart from the page's own and from site B's frame, and browsers
+ * that block third-party cookies still keep it. Plain http elsewhere cannot keep a Secure cookie:
+ * Lax there, so the page itself works and an embed needs https.
+ */
+export function visitorCookie(key: Buffer, slug: string, visitor: Pick<Visitor, 'id' | 'granted'>, secureContext: boolean): string {
   const granted = visitor.granted ?? '-';
   const value = `v1.${visitor.id}.${granted}.${sign(key, slug, visitor.id, granted)}`;
-  return `${VISITOR_COOKIE}=${value}; Path=/a/${slug}; Max-Age=31536000; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return `${VISITOR_COOKIE}=${value}; Path=/a/${slug}; Max-Age=31536000; HttpOnly; ${secureContext ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'}`;
 }
+
+/** Whether a browser treats the request's origin as secure: https, or a loopback host (localhost, 127.0.0.0/8, ::1). */
+export const secureContext = (ctx: { secure: boolean; hostname: string }) =>
+  ctx.secure || ctx.hostname === 'localhost' || ctx.hostname.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(ctx.hostname) || ctx.hostname === '[::1]' || ctx.hostname === '::1';

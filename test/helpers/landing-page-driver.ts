@@ -1,11 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 /**
  * The landing page as a visitor uses it, found by role and accessible name (STYLE.md: Testing
  * Library's rule), in English. The same driver serves the page's tests against the loopback server
- * (test/helpers/landing-test-server.ts) and the end-to-end test against the real one.
+ * (test/helpers/landing-test-server.ts) and the end-to-end test against the real one; given a
+ * frame, the page as another site embeds it.
  */
-export function landingPage(page: Page) {
+export function landingPage(page: Page | Frame) {
   const log = page.getByRole('log');
   const answers = log.locator('.msg.agent');
   const questions = log.locator('.msg.user');

@@ -58,3 +58,15 @@ test('an agent’s retrieval options override its knowledge bases’ settings fi
   t.is(withAgentRetrieval(base, undefined), base);
   t.like(withAgentRetrieval(base, { top_k: 9, rerank: false }), { top_k: 9, score_threshold: base.score_threshold, rerank: { enabled: false, model: null } });
 });
+
+test('a visitor’s feedback: the same rating and comment again records nothing; a changed one is recorded', (t) => {
+  const exchanged = {
+    type: 'AgentVisitorExchanged' as const,
+    data: { ...ids, visitor_id: 'v1', agent_version: 1, question: { id: 'msg_x_q', content: 'Q' }, answer: { id: 'chatcmpl-x', content: 'A', citations: [] }, at: T0 },
+  };
+  const feedback = (rating: 'up' | 'down', comment: string | null) => ({ ...ids, visitor_id: 'v1', message_id: 'chatcmpl-x', rating, comment });
+  const given = { type: 'AgentVisitorFeedbackGiven' as const, data: { ...feedback('up', 'clear'), at: T0 } };
+  visitorSpec(t).given(exchanged, given).when({ type: 'GiveFeedback', data: feedback('up', 'clear'), metadata: at(T0) }).then([]);
+  visitorSpec(t).given(exchanged, given).when({ type: 'GiveFeedback', data: feedback('up', null), metadata: at(T0) }).then([{ type: 'AgentVisitorFeedbackGiven', data: { ...feedback('up', null), at: T0 } }]);
+  visitorSpec(t).given(exchanged, given).when({ type: 'GiveFeedback', data: feedback('down', 'clear'), metadata: at(T0) }).then([{ type: 'AgentVisitorFeedbackGiven', data: { ...feedback('down', 'clear'), at: T0 } }]);
+});

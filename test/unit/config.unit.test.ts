@@ -48,7 +48,9 @@ test('KBQA_CORS_ORIGINS: off when unset; origins as browsers send them; * for an
 test('limits on slow clients and load shedding: defaults, overrides, and nonsense named', (t) => {
   const defaults = loadConfig({});
   t.deepEqual(defaults.server, { headersTimeoutMs: 10_000, body: { baseMs: 10_000, minBytesPerSecond: 16 * 1024 }, keepAliveTimeoutMs: 5_000, maxConnections: 1000 });
-  t.deepEqual(defaults.load, { query: { concurrency: 32, queue: 32 }, run: { concurrency: 8, queue: 16 }, queueWaitMs: 1000, startsPerTurn: 2 });
+  t.deepEqual(defaults.load, { query: { concurrency: 32, queue: 32 }, run: { concurrency: 8, queue: 16 }, landing: { concurrency: 16, queue: 16, perPartition: 8 }, queueWaitMs: 1000, startsPerTurn: 2 });
+  t.is(defaults.trustProxy, 1);
+  t.deepEqual(defaults.landing, { messagesPerMinute: 20, codeFailuresPerMinute: 10 });
   const set = loadConfig({ KBQA_HEADERS_TIMEOUT_S: '3', KBQA_BODY_MIN_RATE_KBPS: '64', KBQA_MAX_CONNECTIONS: '0', KBQA_QUERY_CONCURRENCY: '0', KBQA_QUERY_QUEUE: '0' });
   t.is(set.server.headersTimeoutMs, 3000);
   t.is(set.server.body.minBytesPerSecond, 65_536);

@@ -4,6 +4,7 @@ import { createLoadShedder, type LoadLimits } from '../../src/http/load-shedding
 const limits = (over: Partial<LoadLimits> = {}): LoadLimits => ({
   query: { concurrency: 10, queue: 10 },
   run: { concurrency: 1, queue: 0 },
+  landing: { concurrency: 3, queue: 1, perPartition: 2 },
   queueWaitMs: 60_000,
   startsPerTurn: 1,
   ...over,
@@ -83,4 +84,23 @@ test('a request that gives up at any point of its wait never keeps a slot', asyn
   const release = await shedder.acquire('query', open());
   t.like(shedder.stats().query, { inFlight: 1, queued: 0 });
   release();
+});
+
+test('the landing class bounds each partition (agent) within it: one agent’s flood is turned away while others and the query class keep room', async (t) => {
+  const shedder = createLoadShedder(limits({ query: { concurrency: 1, queue: 0 } }));
+  const a1 = await shedder.acquire('landing', open(), 'agent-a');
+  const a2 = shedder.acquire('landing', open(), 'agent-a');
+  const refused = await shedder.acquire('landing', open(), 'agent-a').catch((e: unknown) => e);
+  t.like(refused, { status: 503, code: 'server_overloaded' });
+  t.throws(() => shedder.ensureRoom('landing', 'agent-a'), { message: /at capacity/ });
+  const b = await shedder.acquire('landing', open(), 'agent-b');
+  t.like(shedder.stats().landing, { shed: { partition_full: 2 } });
+  const query = await shedder.acquire('query', open());
+  t.is(shedder.demand('query'), 1, 'the query class is untouched');
+  a1();
+  a1(); // twice does nothing
+  const a3 = await shedder.acquire('landing', open(), 'agent-a');
+  for (const release of [await a2, a3, b, query]) release();
+  t.like(shedder.stats().landing, { inFlight: 0, queued: 0 });
+  t.is(shedder.demand('landing'), 0);
 });

@@ -4,6 +4,7 @@ import type { AgentVisitorDoc } from '../../../projections/agents/visitors.ts';
 import type { AgentConfig } from '../../../schemas/events/agent.ts';
 import type { VisitorMessage } from '../../../schemas/read-models/agents.ts';
 import { agentVisitorDecider, visitorKey } from '../../domain/agent/visitor.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { ChatMessage } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata } from '../context.ts';
@@ -40,6 +41,11 @@ const agentPrincipal = (agent: PublishedAgent, knowledgeBaseIds = agent.publishe
 /** The access code's fingerprint a visitor's cookie holds once they gave it: a new code asks everyone again. */
 const accessFingerprint = (config: AgentConfig) => (config.public.access_code_hash ? createHash('sha256').update(config.public.access_code_hash).digest('base64url').slice(0, 16) : null);
 
+const admitted = (agent: PublishedAgent, granted: string | null) => {
+  const fingerprint = accessFingerprint(agent.published.config);
+  return fingerprint === null || granted === fingerprint;
+};
+
 export type LandingPageDeps = {
   ctx: AppContext;
   agents: Pick<AgentService, 'bySlug'>;
@@ -51,7 +57,8 @@ export type LandingPageDeps = {
 
 /** A published agent's landing page: who may talk, within which caps, and the visitor's own conversation. */
 export function createLandingPageService({ ctx, agents, chat, documents, usage, workflows }: LandingPageDeps) {
-  const conversation = (agent: PublishedAgent, visitorId: string) => ctx.readModels.get<AgentVisitorDoc>('agent_visitors', visitorKey(agent.id, visitorId));
+  /** The visitor's conversation as the agent is now: what cites a knowledge base it no longer reads is withheld (currentMessages). */
+  const conversation = async (agent: PublishedAgent, visitorId: string) => currentMessages(agent, await ctx.readModels.get<AgentVisitorDoc>('agent_visitors', visitorKey(agent.id, visitorId)));
 
   return {
     /** The published agent at this slug, or 404 `agent_not_found` (unknown, unpublished or deleted look the same). */
@@ -78,6 +85,17 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
       return fingerprint;
     },
 
+    /**
+     * History, page images and feedback ask what the chat asks: a visitor who gave an earlier code
+     * (the owner changed it since) must give the current one before reading their conversation again.
+     */
+    requireAdmitted(agent: PublishedAgent, granted: string | null) {
+      if (!admitted(agent, granted)) throw unauthenticated('access_code_required', 'This assistant asks for an access code.');
+    },
+
+    /** Whether the visitor's cookie lets them in as things are (no code asked, or they gave the current one). */
+    admitted: (agent: PublishedAgent, granted: string | null) => admitted(agent, granted),
+
     /** Counts the message against the day's caps (429 when one is reached). */
     count(agent: PublishedAgent, visitorId: string) {
       const { daily_message_cap, visitor_daily_message_cap } = agent.published.config.public;
@@ -90,11 +108,11 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
       if (config.workflow_id !== null) {
         // Its workflow is fixed by the published version; the workflow's own knowledge bases are what it may read.
         const principal = { ...agentPrincipal(agent), knowledgeBaseIds: null };
-        return prepareWorkflowChat({ ctx, workflows }, principal, { workflowId: config.workflow_id, model: config.name, messages, signal });
+        return prepareWorkflowChat({ ctx, workflows }, principal, { workflowId: config.workflow_id, model: config.name, messages, signal }).catch(forVisitors);
       }
       let history: ChatMessage[] = [];
       if (messages.length === 1) {
-        const earlier = (await conversation(agent, visitorId))?.messages ?? [];
+        const earlier = await conversation(agent, visitorId);
         history = earlier.slice(-HISTORY_TURNS).map(({ role, content }) => ({ role, content }));
       }
       const prepared = await chat.prepare(agentPrincipal(agent), agentChatInput(config, { model: config.model, messages: [...history, ...messages], stream }), signal);
@@ -113,7 +131,7 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
           workspace_id: agent.workspace_id,
           visitor_id: visitorId,
           agent_version: agent.published.version,
-          question: { id: `msg_${prepared.id.slice('chatcmpl-'.length)}_q`, content: question },
+          question: { id: questionIdOf(prepared.id), content: question },
           answer: {
             id: prepared.id,
             content: outcome.content,
@@ -137,11 +155,12 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
     },
 
     async history(agent: PublishedAgent, visitorId: string) {
-      const doc = await conversation(agent, visitorId);
-      return { messages: (doc?.messages ?? []).map((m) => publicMessage(agent.slug, m)) };
+      return { messages: (await conversation(agent, visitorId)).map((m) => publicMessage(agent.slug, m)) };
     },
 
+    /** On an answer the visitor can still see; the same rating and comment again records nothing (the decider's). */
     async feedback(agent: PublishedAgent, visitorId: string, body: { message_id: string; rating: 'up' | 'down'; comment?: string }) {
+      if (!(await conversation(agent, visitorId)).some((m) => m.role === 'assistant' && m.id === body.message_id)) throw notFoundError('message_not_found', `No message found with id '${body.message_id}'.`);
       await handleCommand(ctx.store, agentVisitorDecider, visitorKey(agent.id, visitorId), {
         type: 'GiveFeedback',
         data: { agent_id: agent.id, workspace_id: agent.workspace_id, visitor_id: visitorId, message_id: body.message_id, rating: body.rating, comment: body.comment ?? null },
@@ -151,8 +170,7 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
 
     /** A page this visitor's conversation cites, drawn with the passage highlighted; any other page is 404. */
     async pageImage(agent: PublishedAgent, visitorId: string, documentId: string, page: number, span: { char_start?: number; char_end?: number }) {
-      const doc = await conversation(agent, visitorId);
-      const cited = doc?.messages.flatMap((m) => m.citations ?? []).find((c) => c.document_id === documentId && c.page === page && c.has_image);
+      const cited = (await conversation(agent, visitorId)).flatMap((m) => m.citations ?? []).find((c) => c.document_id === documentId && c.page === page && c.has_image);
       if (!cited) throw notFoundError('page_not_found', 'No such page in your conversation.');
       const highlight = span.char_start !== undefined && span.char_end !== undefined ? { highlight: cited.chunk_id, ...span } : { highlight: cited.chunk_id };
       return documents.pageImage(agentPrincipal(agent, [cited.knowledge_base_id]), cited.knowledge_base_id, documentId, { page, width: 1000, ...highlight });
@@ -161,6 +179,38 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
 }
 
 export type LandingPageService = ReturnType<typeof createLandingPageService>;
+
+/** The knowledge bases the agent's published version reads; null for a workflow-backed agent, whose are its workflow's. */
+const readsNow = (agent: PublishedAgent) => (agent.published.config.workflow_id === null ? new Set(agent.published.config.knowledge_base_ids) : null);
+
+/**
+ * A conversation as the agent's published version allows it now: an exchange whose answer cites a
+ * knowledge base the agent no longer reads is left out, question and answer, so neither the page
+ * (history, page images, feedback) nor the next question's earlier turns carry it.
+ */
+function currentMessages(agent: PublishedAgent, doc: AgentVisitorDoc | null): VisitorMessage[] {
+  const messages = doc?.messages ?? [];
+  const reads = readsNow(agent);
+  if (reads === null) return messages;
+  const withheld = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== 'assistant' || (m.citations ?? []).every((c) => reads.has(c.knowledge_base_id))) continue;
+    withheld.add(m.id).add(questionIdOf(m.id));
+  }
+  return withheld.size === 0 ? messages : messages.filter((m) => !withheld.has(m.id));
+}
+
+/** The question's id beside its answer's (record() names both from the chat's id). */
+const questionIdOf = (answerId: string) => `msg_${answerId.slice('chatcmpl-'.length)}_q`;
+
+/**
+ * A visitor hears that the assistant failed, not why: a run's error names what its nodes reached
+ * (internal addresses, a thrown object's fields). The key holder's API and the run keep the detail.
+ */
+function forVisitors(error: unknown): never {
+  if (error instanceof ApiError && error.code === 'agent_workflow_failed') throw new ApiError(502, 'server_error', 'agent_workflow_failed', 'The assistant could not answer this time; please try again later.');
+  throw error;
+}
 
 const imageUrl = (slug: string, c: { document_id: string; page: number; char_start: number | null; char_end: number | null }) =>
   `/a/${slug}/pages/${encodeURIComponent(c.document_id)}/${c.page}${c.char_start !== null && c.char_end !== null ? `?char_start=${c.char_start}&char_end=${c.char_end}` : ''}`;

@@ -12,11 +12,8 @@ const tag = 'console';
 const path = '/console/session';
 /** 401: no session, or a key or session that is not valid; 403: no console header; 429: too many sign-ins from one address. */
 const refusals = [401, 403, 429];
-/** One proxy in front: its X-Forwarded-For entry is the client's (client-address.ts). */
-const PROXIES_IN_FRONT = 1;
-
 /** The console's sign-in (docs/console-session.md): routes outside /v1 that check their own cookie and header. */
-export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter, authFailures?: AuthFailureLimiter) {
+export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter, trustProxy: number, authFailures?: AuthFailureLimiter) {
   return [
     route({
       method: 'post',
@@ -30,7 +27,7 @@ export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLim
       handle: async ({ ctx, body }) => {
         requireConsoleHeader(ctx);
         // Per address, before the key is looked at: guesses cost the same whether they hit or miss.
-        if (signIns.enabled) signIns.check(`console-sign-in:${clientAddress(ctx, PROXIES_IN_FRONT)}`);
+        if (signIns.enabled) signIns.check(`console-sign-in:${clientAddress(ctx, trustProxy)}`);
         // A wrong key here counts as one sent as a bearer key: a guesser cannot split between the two.
         const session = await withFailureLimit(authFailures, ctx, body.api_key, (key) => sessions.signIn(key));
         setConsoleCookie(ctx, session.token, session.expiresAt);

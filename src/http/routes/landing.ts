@@ -8,45 +8,70 @@ import { LandingChatBody, LandingChatCompletion, LandingFeedbackBody, LandingHis
 import { abortOnDisconnect } from '../client-abort.ts';
 import { landingPageHeaders, renderLandingPage } from '../landing/page-html.ts';
 import { streamLandingChat } from '../landing-chat-stream.ts';
+import { clientAddress } from '../client-address.ts';
 import { createRateLimiter, type RateLimiter } from '../rate-limit.ts';
 import { route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
-import { readVisitor, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
+import { readVisitor, secureContext, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
 
 const tag = 'landing';
+/** Anonymous work takes the `landing` class, each agent (its slug) at most its share of it: one page's flood leaves the others room. */
+const bySlug = (params: Record<string, string>) => params.slug!;
 /** A visitor's request is small: a question and a few earlier turns. */
 export const LANDING_MAX_BODY_BYTES = 32 * 1024;
+
+/** Feedback one visitor may give one agent a minute: a person rates a few answers, a script thousands. */
+export const FEEDBACK_PER_MINUTE = 10;
 
 export type LandingRouteDeps = {
   landing: LandingPageService;
   messagesPerMinutePerIp: number;
+  /** Wrong access codes an agent takes a minute, all addresses together (0: no limit). */
+  codeFailuresPerMinute: number;
+  /** Proxies in front that append to X-Forwarded-For (client-address.ts). */
+  trustProxy: number;
   cookieKey: Buffer;
   onServerError(error: unknown, requestId: string): void;
 };
 
 /** The landing pages' routes (docs/landing-page.md): no key; the slug names the published agent, the cookie the visitor. */
-export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onServerError }: LandingRouteDeps) {
+export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPerMinute, trustProxy, cookieKey, onServerError }: LandingRouteDeps) {
   // Made on first use: the OpenAPI description builds these routes without settings.
   let perIp: RateLimiter | undefined;
+  let codeFailures: RateLimiter | undefined;
+  let feedbackPerVisitor: RateLimiter | undefined;
 
   /** The page's agent and the visitor; a new visitor gets their cookie with this response. */
   async function visit(ctx: Context, slug: string): Promise<{ agent: PublishedAgent; visitor: Visitor }> {
     const agent = await landing.agent(slug);
     const visitor = readVisitor(cookieKey, slug, ctx.cookies.get(VISITOR_COOKIE));
-    if (visitor.fresh) ctx.append('set-cookie', visitorCookie(cookieKey, slug, visitor, ctx.secure));
+    if (visitor.fresh) ctx.append('set-cookie', visitorCookie(cookieKey, slug, visitor, secureContext(ctx)));
     return { agent, visitor };
   }
 
-  /** Messages a minute per address, as the contract names the refusal (`rate_limited`), with retry-after. */
+  /** Messages a minute per address (the one the proxy in front saw), as the contract names the refusal (`rate_limited`), with retry-after. */
   function limitIp(ctx: Context) {
     perIp ??= createRateLimiter(messagesPerMinutePerIp);
-    if (!perIp.enabled) return;
-    try {
-      perIp.check(`ip:${ctx.ip}`);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      throw new ApiError(429, 'rate_limit_error', 'rate_limited', `At most ${messagesPerMinutePerIp} messages a minute; retry after ${error.headers['retry-after']} s.`, { headers: { 'retry-after': error.headers['retry-after']! } });
-    }
+    limited(perIp, `ip:${clientAddress(ctx, trustProxy)}`, 'rate_limited', `At most ${messagesPerMinutePerIp} messages a minute`);
+  }
+
+  /**
+   * Whether the visitor may talk (landing.admit). A code given counts against the agent's budget of
+   * wrong codes before it is compared (so parallel guesses cannot all slip in before the first
+   * fails), and is given back when right: guessing from many addresses meets one limit per agent.
+   */
+  async function admit(agent: PublishedAgent, visitor: Visitor, code: string | undefined) {
+    codeFailures ??= createRateLimiter(codeFailuresPerMinute);
+    const guess = code !== undefined && !landing.admitted(agent, visitor.granted);
+    if (guess) limited(codeFailures, `agent:${agent.id}`, 'access_code_attempts_exceeded', `This assistant takes at most ${codeFailuresPerMinute} wrong access codes a minute`);
+    const granted = await landing.admit(agent, visitor.granted, code);
+    if (guess && codeFailures.enabled) codeFailures.refund(`agent:${agent.id}`);
+    return granted;
+  }
+
+  function limitFeedback(agent: PublishedAgent, visitor: Visitor) {
+    feedbackPerVisitor ??= createRateLimiter(FEEDBACK_PER_MINUTE);
+    limited(feedbackPerVisitor, `${agent.id}:${visitor.id}`, 'rate_limited', `At most ${FEEDBACK_PER_MINUTE} ratings a minute`);
   }
 
   return [
@@ -69,7 +94,8 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onSe
       summary: 'Talk to the published agent: chat completion (or its chunk stream) with public citations',
       tag,
       scope: 'public',
-      load: 'query',
+      load: 'landing',
+      loadPartition: bySlug,
       body: LandingChatBody,
       maxBodyBytes: LANDING_MAX_BODY_BYTES,
       response: LandingChatCompletion,
@@ -77,8 +103,8 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onSe
       handle: async ({ ctx, params, body, requestId }) => {
         limitIp(ctx);
         const { agent, visitor } = await visit(ctx, params.slug);
-        const granted = await landing.admit(agent, visitor.granted, body.access_code);
-        if (granted !== visitor.granted) ctx.append('set-cookie', visitorCookie(cookieKey, params.slug, { id: visitor.id, granted }, ctx.secure));
+        const granted = await admit(agent, visitor, body.access_code);
+        if (granted !== visitor.granted) ctx.append('set-cookie', visitorCookie(cookieKey, params.slug, { id: visitor.id, granted }, secureContext(ctx)));
         landing.count(agent, visitor.id);
         const abort = abortOnDisconnect(ctx);
         const question = body.messages.at(-1)!.content;
@@ -111,13 +137,15 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onSe
       summary: 'A page cited in this visitor’s conversation, as PNG with the passage highlighted',
       tag,
       scope: 'public',
-      load: 'query',
+      load: 'landing',
+      loadPartition: bySlug,
       query: LandingPageImageQuery,
       mediaType: 'image/png',
       handle: async ({ ctx, params, query }) => {
         const page = /^[1-9]\d{0,5}$/.test(params.n) ? Number(params.n) : NaN;
         if (!Number.isInteger(page)) throw badRequest('invalid_page', 'page must be a page number from 1.', 'n');
         const { agent, visitor } = await visit(ctx, params.slug);
+        landing.requireAdmitted(agent, visitor.granted);
         const image = await landing.pageImage(agent, visitor.id, params.document_id, page, query);
         return { headers: { 'content-type': 'image/png', 'cache-control': 'private, max-age=300' }, body: Buffer.from(image.png) };
       },
@@ -133,6 +161,8 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onSe
       status: 204,
       handle: async ({ ctx, params, body }) => {
         const { agent, visitor } = await visit(ctx, params.slug);
+        landing.requireAdmitted(agent, visitor.granted);
+        limitFeedback(agent, visitor);
         await landing.feedback(agent, visitor.id, body);
         return { status: 204, body: null };
       },
@@ -146,8 +176,21 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, cookieKey, onSe
       response: LandingHistory,
       handle: async ({ ctx, params }) => {
         const { agent, visitor } = await visit(ctx, params.slug);
+        landing.requireAdmitted(agent, visitor.granted);
         return { body: await landing.history(agent, visitor.id) };
       },
     }),
   ];
+}
+
+/** A 429 in the landing pages' words (`code`, what the limit is) with retry-after, when `key`'s bucket is empty. */
+function limited(limiter: RateLimiter, key: string, code: string, limit: string) {
+  if (!limiter.enabled) return;
+  try {
+    limiter.check(key);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const retryAfter = error.headers['retry-after']!;
+    throw new ApiError(429, 'rate_limit_error', code, `${limit}; retry after ${retryAfter} s.`, { headers: { 'retry-after': retryAfter } });
+  }
 }
