@@ -25,7 +25,9 @@ const normalizeOrigin = (entry: string) => {
 
 const Env = z.object({
   PORT: int(2678).pipe(z.number().max(65535)),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: the quick start prints an admin key, and what it serves is for this machine
+  // until an operator opens it up (the container image sets HOST=0.0.0.0).
+  HOST: z.string().min(1).default('127.0.0.1'),
   KBQA_DATA_DIR: z.string().min(1).default('./data'),
   KBQA_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   KBQA_API_KEY: z.string().min(1).optional(),

@@ -30,7 +30,7 @@ import type { RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
 import { createLoadShedder } from './http/load-shedding.ts';
 import { createMetrics } from './http/metrics.ts';
-import { createHttpServer } from './http/server.ts';
+import { boundOrigin, createHttpServer } from './http/server.ts';
 import { createOperationsApp } from './http/app.ts';
 import { composeApiApp } from './composition/api-app.ts';
 import { allProjections, workerConsumers } from './capabilities/index.ts';
@@ -246,6 +246,7 @@ export async function listen(runtime: Runtime | ParseWorker, config: Config) {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const bound = boundOrigin(server);
   // Memory a burst of requests committed goes back once the server is quiet (idle-collection.ts).
   const quiet = idleCollection(IDLE_COLLECTION_MS);
   server.on('request', quiet.touch);
@@ -253,6 +254,9 @@ export async function listen(runtime: Runtime | ParseWorker, config: Config) {
   return {
     server,
     port,
+    /** The origin the server really bound (127.0.0.1 unless HOST says otherwise), for the start line. */
+    origin: bound.origin,
+    everyInterface: bound.everyInterface,
     async close() {
       quiet.stop();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,8 +6,9 @@ import { createKey, createWorkspace, demo, reindex, replay, serve } from './comm
 /** Each command's usage, by name: `kbqa help <command>` and `kbqa <command> --help` print one. */
 const COMMANDS: Record<string, string> = {
   serve: `  serve [--role all|api|relay|worker|projector]
-                                          start the service on $PORT (2678); a role other than
-                                          all runs one part of a distributed deployment`,
+                                          start the service on $HOST:$PORT (127.0.0.1:2678, this
+                                          machine only; HOST=0.0.0.0 for every interface); a role
+                                          other than all runs one part of a distributed deployment`,
   replay: `  replay [--restart]                      rebuild every read model from the event log; resumes an
                                           interrupted replay unless --restart`,
   reindex: `  reindex --kb <id> [--restart]           re-embed a knowledge base's chunks from the log into the
@@ -18,7 +19,7 @@ const COMMANDS: Record<string, string> = {
   workspaces: `  workspaces create <id>                  create a workspace and print its first admin key`,
   demo: `  demo [--key KEY] [--url URL]            load the sample documents (samples/) into a knowledge
                                           base 'demo' through a running server (key: --key or
-                                          KBQA_API_KEY; url: http://localhost:$PORT); prints its id`,
+                                          KBQA_API_KEY; url: http://$HOST:$PORT); prints its id`,
   help: `  help [command]                          this text, or one command's`,
 };
 
@@ -26,7 +27,7 @@ const USAGE = `usage: kbqa <command>
 
 ${Object.values(COMMANDS).join('\n')}
 
-Configuration comes from the environment (see docs/configuration.md): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY,
+Configuration comes from the environment (see docs/configuration.md): KBQA_DATA_DIR, HOST, PORT, KBQA_ADMIN_KEY,
 EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
 
 /** One command's usage when it is one, else everything. */
