@@ -24,7 +24,7 @@ import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offlo
 import { checkRole, isMixedProfile, partsOf, type Role } from './composition/roles.ts';
 import type { ParseWorker } from './composition/parse-worker.ts';
 import type { ParseLane } from './domain/document/parse-lane.ts';
-import { readinessChecks } from './composition/readiness.ts';
+import { readinessChecks, startupReadiness } from './composition/readiness.ts';
 import type { GroupHandle } from './ports/event-bus.ts';
 import type { RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
@@ -52,7 +52,12 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
   return pino({ level: config.logLevel, base: { service: 'kbqa' } }, pino.destination(2));
 }
 
-export type RuntimeOptions = { role?: Role };
+/**
+ * deferReady: the caller makes start-up writes of its own after creating the runtime (serve's
+ * bootstrap, after listening) and calls `ready()` once they are made; otherwise readiness waits
+ * for the read models to catch up with the log as the runtime found it.
+ */
+export type RuntimeOptions = { role?: Role; deferReady?: boolean };
 
 /** A data directory from before chunk streams, upgraded before the indexer starts (app/chunk-streams-upgrade.ts). */
 async function upgradeDataDir(deps: Parameters<typeof upgradeToChunkStreams>[0], logger: Logger) {
@@ -110,6 +115,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       groups.set(PROJECTOR_GROUP, await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: parts.api ? announce : undefined, trackStreams: infra.perStreamOrder })));
     }
     const projections = infra.perStreamOrder ? streamPositionWatch(readModels) : groupWatch(groups.get(PROJECTOR_GROUP)!);
+    const startup = startupReadiness(parts.api, { store, projections, perStreamOrder: infra.perStreamOrder }, options.deferReady, logger);
+    shutdownSteps.unshift(startup.close);
     const ctx: AppContext = {
       store,
       readModels,
@@ -187,7 +194,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       feed,
       indexes,
       groups,
-      readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
+      readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser, startup: startup.check }),
+      /** The start's own writes are made (deferReady): readiness now waits for the read models to show them. */
+      ready: startup.ready,
       retrievals: () => retrieval!.counts(),
       /** Documents this process parsed, per lane (kbqa_documents_parsed_total). */
       parses: () => ({ ...parses }),

@@ -24,7 +24,7 @@ export async function serve(config: Config, role: Role = 'all') {
   // The mixed profile's worker joins the data directory its owner holds, and parses only (composition/parse-worker.ts).
   const parseWorker = role === 'worker' && isMixedProfile(config.distributed);
   const release = parseWorker ? joinDataDir(config.dataDir, kafka!) : local ? lockDataDir(config.dataDir, 'serve', { kafka }) : () => {};
-  const runtime = parseWorker ? await startParseWorker(config, logger) : await createRuntime(config, logger, undefined, { role });
+  const runtime = parseWorker ? await startParseWorker(config, logger) : await createRuntime(config, logger, undefined, { role, deferReady: true });
   // Listening first: a start that cannot (the port taken) must not have made and printed the
   // one-time key, or the next start would print none. A request before the key exists has no key to send.
   const http = await listen(runtime, config).catch((error: unknown) => {
@@ -32,6 +32,8 @@ export async function serve(config: Config, role: Role = 'all') {
   });
   const api = 'services' in runtime && runtime.parts.api;
   const printed = api ? await bootstrap(runtime.ctx, config.adminKey) : null;
+  // Ready once the read models show the bootstrap key and everything recorded before the start.
+  if ('services' in runtime) runtime.ready();
   if (printed) {
     process.stdout.write(
       `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
