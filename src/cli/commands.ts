@@ -78,10 +78,10 @@ function clientHost(host: string): string {
 }
 
 /** A one-off command's terminal shows its answer, not the runtime's info lines: warnings and errors only. */
-const quietLogger = () => createLogger({ logLevel: 'warn' });
+export const quietLogger = () => createLogger({ logLevel: 'warn' });
 
 /** One-off commands write through the API's services; beside a distributed cluster they start no consumers. */
-const toolRole = (config: Config): Role => (usesDataDir(config.distributed) ? 'all' : 'api');
+export const toolRole = (config: Config): Role => (usesDataDir(config.distributed) ? 'all' : 'api');
 
 export async function createKey(
   config: Config,
