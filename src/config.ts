@@ -79,6 +79,7 @@ const Env = z.object({
   KBQA_CORS_ORIGINS: originList.optional(),
   KBQA_CONSOLE_SIGNINS_PER_MINUTE: int(10),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  KBQA_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
   KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('kbqa'),
@@ -131,6 +132,8 @@ export type Config = {
   /** Load shedding per process: requests holding a slot, waiting for one, and how long they may wait (else 503). */
   load: LoadLimits;
   logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
+  /** JSON lines, human ones, or (auto) human on a terminal and JSON elsewhere. */
+  logFormat: z.infer<typeof Env>['KBQA_LOG_FORMAT'];
   /** Origins browsers may call the API from (`*` for any); empty means CORS is off. */
   corsOrigins: string[];
   /** Console sign-in attempts a client address may make a minute, right or wrong (0: no limit). */
@@ -223,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       startsPerTurn: e.KBQA_LOAD_STARTS_PER_TURN,
     },
     logLevel: e.KBQA_LOG_LEVEL,
+    logFormat: e.KBQA_LOG_FORMAT,
     corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
     consoleSignInsPerMinute: e.KBQA_CONSOLE_SIGNINS_PER_MINUTE,
     openai: e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, ...openAiModels(e), ...providerCalls } : null,

@@ -39,6 +39,7 @@ import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
 import { providerModelFactories } from './composition/workspace-provider-models.ts';
 import { idleCollection } from './adapters/local/idle-collection.ts';
+import { chooseLogFormat, prettyDestination } from './adapters/local/pretty-log.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 
 export { createModels };
@@ -48,8 +49,10 @@ export const VERSION = '0.1.0';
 /** How long the server is quiet before it gives memory back: longer than the pauses between a client's requests. */
 const IDLE_COLLECTION_MS = 30_000;
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'kbqa' } }, pino.destination(2));
+/** JSON lines on stderr, or human ones on a terminal (KBQA_LOG_FORMAT; adapters/local/pretty-log.ts). */
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>, isTty = Boolean(process.stderr.isTTY)): Logger {
+  const format = chooseLogFormat(config.logFormat ?? 'auto', isTty);
+  return pino({ level: config.logLevel, base: { service: 'kbqa' } }, format === 'pretty' ? prettyDestination(2) : pino.destination(2));
 }
 
 /**
