@@ -41,6 +41,7 @@ import { providerModelFactories } from './composition/workspace-provider-models.
 import { idleCollection } from './adapters/local/idle-collection.ts';
 import { chooseLogFormat, prettyDestination } from './adapters/local/pretty-log.ts';
 import { createQueryServing } from './composition/query-serving.ts';
+import { serverErrorLog } from './composition/provider-log.ts';
 
 export { createModels };
 
@@ -228,7 +229,7 @@ export function createHttpApp(runtime: Runtime | ParseWorker, config: Config) {
     ...(runtime.parts.worker && { parses: runtime.parses }),
     ...(api && { load: runtime.loadShedder.stats, retrievals: runtime.retrievals }),
   });
-  const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
+  const onServerError = serverErrorLog(runtime.logger);
   if (!api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
   const { loadShedder } = runtime;
   return composeApiApp(config, {

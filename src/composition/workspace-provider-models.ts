@@ -10,7 +10,7 @@ type Settings = Pick<Config, 'workspaceProviders'>;
  * as composition/models.ts does for the deployment's.
  */
 export function providerModelFactories({ workspaceProviders: { maxRetries, timeoutMs } }: Settings): ProviderModelFactories {
-  const client = async (baseURL: string, apiKey: string) => (await import('../adapters/openai/client.ts')).createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs });
+  const client = async (baseURL: string, apiKey: string) => (await import('../adapters/openai/client.ts')).createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs, nameHost: true });
   return {
     async makeChatModel({ baseUrl, apiKey, model, info }) {
       const { createOpenAiChatModel } = await import('../adapters/openai/chat-model.ts');
