@@ -102,3 +102,19 @@ test.serial('an upload shows the provider failure within seconds, not after a mi
   t.true(ms <= 10_000, `${Math.round(ms)} ms`);
 });
 
+test.serial('while the indexer retries, the document\'s progress carries the provider\'s error', async (t) => {
+  // The knowledge base's stream, opened before the upload: progress is live only, never replayed.
+  const events = await fetch(`${server.url}/v1/knowledge-bases/${kbId}/documents/events`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const upload = await server.call('POST', `/v1/knowledge-bases/${kbId}/documents`, { json: { name: 'buoy.md', text: 'The buoy bell rings at high tide.' } });
+  const id = upload.body.data[0].id as string;
+  const deadline = Date.now() + 30_000;
+  while (!/event: DocumentFailed/.test(text) && Date.now() < deadline) text += (await reader.read()).value ?? '';
+  await reader.cancel();
+  const progress = [...text.matchAll(/event: progress\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!)).filter((p) => p.document_id === id && p.retrying);
+  t.true(progress.length >= 1, text);
+  t.like(progress[0], { stage: 'indexing', retrying: true, last_error: { code: 'provider_unavailable' } });
+  t.regex(progress[0].last_error.message, new RegExp(`embedding provider at ${host}.*ECONNREFUSED`));
+  t.true(text.indexOf('"retrying":true') < text.indexOf('event: DocumentFailed'), 'shown before the document fails');
+});
