@@ -49,6 +49,7 @@ import { vectorPrefilterBench } from './vector-prefilter.bench.ts';
 import { xquadRetrievalBench } from './xquad-retrieval.ts';
 import { manyKbsMemoryBench } from './many-kbs-memory.bench.ts';
 import { pythonSubscriberBench } from './python-subscriber.bench.ts';
+import { providerDownBench } from './provider-down.bench.ts';
 import { loadAvg, log, machineInfo, round } from './util.ts';
 
 const BENCHES = {
@@ -56,6 +57,7 @@ const BENCHES = {
   command_shell: commandShellBench,
   replay: replayBench,
   http_models: httpModelsBench,
+  provider_down: providerDownBench,
   embedder: embedderBench,
   ingest_scifact: ingestSciFactBench,
   ingest_pdf: ingestPdfBench,

@@ -26,7 +26,9 @@ const normalizeOrigin = (entry: string) => {
 
 const Env = z.object({
   PORT: int(2678).pipe(z.number().max(65535)),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: the quick start prints an admin key, and what it serves is for this machine
+  // until an operator opens it up (the container image sets HOST=0.0.0.0).
+  HOST: z.string().min(1).default('127.0.0.1'),
   KBQA_DATA_DIR: z.string().min(1).default('./data'),
   KBQA_ADMIN_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   KBQA_API_KEY: z.string().min(1).optional(),
@@ -83,6 +85,7 @@ const Env = z.object({
   KBQA_CONSOLE_SIGNINS_PER_MINUTE: int(10),
   KBQA_AUTH_FAILURES_PER_MINUTE: int(20),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  KBQA_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
   KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
   KAFKA_CLIENT_ID: z.string().min(1).default('kbqa'),
@@ -137,6 +140,8 @@ export type Config = {
   /** Load shedding per process: requests holding a slot, waiting for one, and how long they may wait (else 503). */
   load: LoadLimits;
   logLevel: z.infer<typeof Env>['KBQA_LOG_LEVEL'];
+  /** JSON lines, human ones, or (auto) human on a terminal and JSON elsewhere. */
+  logFormat: z.infer<typeof Env>['KBQA_LOG_FORMAT'];
   /** Origins browsers may call the API from (`*` for any); empty means CORS is off. */
   corsOrigins: string[];
   /** Console sign-in attempts a client address may make a minute, right or wrong (0: no limit). */
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       startsPerTurn: e.KBQA_LOAD_STARTS_PER_TURN,
     },
     logLevel: e.KBQA_LOG_LEVEL,
+    logFormat: e.KBQA_LOG_FORMAT,
     corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
     consoleSignInsPerMinute: e.KBQA_CONSOLE_SIGNINS_PER_MINUTE,
     authFailuresPerMinute: e.KBQA_AUTH_FAILURES_PER_MINUTE,

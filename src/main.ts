@@ -24,13 +24,13 @@ import { spreadRetrieval, type SpreadRetrieval } from './composition/query-offlo
 import { checkRole, isMixedProfile, partsOf, type Role } from './composition/roles.ts';
 import type { ParseWorker } from './composition/parse-worker.ts';
 import type { ParseLane } from './domain/document/parse-lane.ts';
-import { readinessChecks } from './composition/readiness.ts';
+import { readinessChecks, startupReadiness } from './composition/readiness.ts';
 import type { GroupHandle } from './ports/event-bus.ts';
 import type { RecordedEvent, Subscription } from './ports/event-store.ts';
 import type { ReadinessCheck } from './http/routes/operations.ts';
 import { createLoadShedder } from './http/load-shedding.ts';
 import { createMetrics } from './http/metrics.ts';
-import { createHttpServer } from './http/server.ts';
+import { boundOrigin, createHttpServer } from './http/server.ts';
 import { createOperationsApp } from './http/app.ts';
 import { composeApiApp } from './composition/api-app.ts';
 import { allProjections, workerConsumers } from './capabilities/index.ts';
@@ -39,7 +39,9 @@ import { createModelsProbe } from './adapters/openai/models-probe.ts';
 import { createWorkspaceModelResolver } from './app/services/workspace-models.ts';
 import { providerModelFactories, workspaceProviderFetch } from './composition/workspace-provider-models.ts';
 import { idleCollection } from './adapters/local/idle-collection.ts';
+import { chooseLogFormat, prettyDestination } from './adapters/local/pretty-log.ts';
 import { createQueryServing } from './composition/query-serving.ts';
+import { serverErrorLog } from './composition/provider-log.ts';
 
 export { createModels };
 
@@ -48,11 +50,18 @@ export const VERSION = '0.1.0';
 /** How long the server is quiet before it gives memory back: longer than the pauses between a client's requests. */
 const IDLE_COLLECTION_MS = 30_000;
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'kbqa' } }, pino.destination(2));
+/** JSON lines on stderr, or human ones on a terminal (KBQA_LOG_FORMAT; adapters/local/pretty-log.ts). */
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>, isTty = Boolean(process.stderr.isTTY)): Logger {
+  const format = chooseLogFormat(config.logFormat ?? 'auto', isTty);
+  return pino({ level: config.logLevel, base: { service: 'kbqa' } }, format === 'pretty' ? prettyDestination(2) : pino.destination(2));
 }
 
-export type RuntimeOptions = { role?: Role };
+/**
+ * deferReady: the caller makes start-up writes of its own after creating the runtime (serve's
+ * bootstrap, after listening) and calls `ready()` once they are made; otherwise readiness waits
+ * for the read models to catch up with the log as the runtime found it.
+ */
+export type RuntimeOptions = { role?: Role; deferReady?: boolean };
 
 /** A data directory from before chunk streams, upgraded before the indexer starts (app/chunk-streams-upgrade.ts). */
 async function upgradeDataDir(deps: Parameters<typeof upgradeToChunkStreams>[0], logger: Logger) {
@@ -110,6 +119,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       groups.set(PROJECTOR_GROUP, await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: parts.api ? announce : undefined, trackStreams: infra.perStreamOrder })));
     }
     const projections = infra.perStreamOrder ? streamPositionWatch(readModels) : groupWatch(groups.get(PROJECTOR_GROUP)!);
+    const startup = startupReadiness(parts.api, { store, projections, perStreamOrder: infra.perStreamOrder }, options.deferReady, logger);
+    shutdownSteps.unshift(startup.close);
     const ctx: AppContext = {
       store,
       readModels,
@@ -188,7 +199,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       feed,
       indexes,
       groups,
-      readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser }),
+      readiness: readinessChecks({ parts, infra, groups, relay: () => relay, parser, startup: startup.check }),
+      /** The start's own writes are made (deferReady): readiness now waits for the read models to show them. */
+      ready: startup.ready,
       retrievals: () => retrieval!.counts(),
       /** Documents this process parsed, per lane (kbqa_documents_parsed_total). */
       parses: () => ({ ...parses }),
@@ -217,7 +230,7 @@ export function createHttpApp(runtime: Runtime | ParseWorker, config: Config) {
     ...(runtime.parts.worker && { parses: runtime.parses }),
     ...(api && { load: runtime.loadShedder.stats, retrievals: runtime.retrievals }),
   });
-  const onServerError = (error: unknown, requestId: string) => runtime.logger.error({ err: error, requestId }, 'request failed');
+  const onServerError = serverErrorLog(runtime.logger);
   if (!api) return createOperationsApp({ metrics, readiness: runtime.readiness, version: VERSION, onServerError, logger });
   const { loadShedder } = runtime;
   return composeApiApp(config, {
@@ -247,6 +260,7 @@ export async function listen(runtime: Runtime | ParseWorker, config: Config) {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const bound = boundOrigin(server);
   // Memory a burst of requests committed goes back once the server is quiet (idle-collection.ts).
   const quiet = idleCollection(IDLE_COLLECTION_MS);
   server.on('request', quiet.touch);
@@ -254,6 +268,9 @@ export async function listen(runtime: Runtime | ParseWorker, config: Config) {
   return {
     server,
     port,
+    /** The origin the server really bound (127.0.0.1 unless HOST says otherwise), for the start line. */
+    origin: bound.origin,
+    everyInterface: bound.everyInterface,
     async close() {
       quiet.stop();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));

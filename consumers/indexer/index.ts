@@ -150,7 +150,16 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
     while (end < items.length && end - start < embedBatchSize && items[end]!.w.kbId === first.kbId && items[end]!.w.embedder === first.embedder) end++;
     const slice = items.slice(start, end);
     const texts = slice.map(({ chunk }) => indexedText(chunk));
-    const embeddings = await first.embedder.embed(texts);
+    const embeddings = await first.embedder.embed(texts).catch((error: unknown) => {
+      // The bus retries the batch, and in the end the document fails with this error; until then
+      // its progress says why it is still indexing, not a silent wait.
+      if (error instanceof ApiError) {
+        for (const w of new Set(slice.map((item) => item.w))) {
+          publishProgress(feed, { document_id: w.id, knowledge_base_id: w.kbId }, { stage: 'indexing', retrying: true, last_error: { code: error.code, message: error.message } });
+        }
+      }
+      throw error;
+    });
     const mentions = slice.map(({ w, chunk }, i) => ({ chunkId: chunk.chunk_id, documentId: w.id, entities: extractEntities(texts[i]!) }));
     for (const m of mentions) {
       const set = entities.get(m.documentId) ?? new Set();

@@ -73,6 +73,12 @@ export const SearchResponse = z.object({
     .optional()
     .describe('With explain (or include naming coverage_terms): each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does'),
   answerable: z.boolean().describe('Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered"'),
+  warnings: z
+    .array(z.object({ code: z.enum(['vector_recall_unavailable']), message: z.string() }))
+    .optional()
+    .describe(
+      'Present only when the results were found without part of the search: vector_recall_unavailable when the embedding provider could not be used (unreachable, timing out, refusing its key) and keyword and graph recall answered alone; the message names the provider’s failure',
+    ),
 });
 
 /** POST /v1/search's answer: coverage and answerable are the best knowledge base's (each weighs terms by its own statistics). */

@@ -29,7 +29,7 @@ export async function serve(config: Config, role: Role = 'all') {
   const release = parseWorker ? joinDataDir(config.dataDir, kafka!) : local ? lockDataDir(config.dataDir, 'serve', { kafka }) : () => {};
   // The owner alone writes blobs, and has taken no upload yet: what is in their temp folder was cut short (issue 42, item 19).
   if (local && !parseWorker && !config.distributed.mongo) await sweepUploadsCutShort(config, logger);
-  const runtime = parseWorker ? await startParseWorker(config, logger) : await createRuntime(config, logger, undefined, { role });
+  const runtime = parseWorker ? await startParseWorker(config, logger) : await createRuntime(config, logger, undefined, { role, deferReady: true });
   // Listening first: a start that cannot (the port taken) must not have made and printed the
   // one-time key, or the next start would print none. A request before the key exists has no key to send.
   const http = await listen(runtime, config).catch((error: unknown) => {
@@ -37,6 +37,8 @@ export async function serve(config: Config, role: Role = 'all') {
   });
   const api = 'services' in runtime && runtime.parts.api;
   const printed = api ? await bootstrap(runtime.ctx, config.adminKey) : null;
+  // Ready once the read models show the bootstrap key and everything recorded before the start.
+  if ('services' in runtime) runtime.ready();
   if (printed) {
     process.stdout.write(
       `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
@@ -46,10 +48,12 @@ export async function serve(config: Config, role: Role = 'all') {
   // The first key is printed on the very first start only: a restart says how to get another.
   // One write, so that whoever waits for the listening line has the hint with it.
   const hint = api && !printed && !config.adminKey ? `No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n` : '';
+  // The address really bound: loopback unless HOST opened it, and then the line says so.
+  const open = http.everyInterface ? `Listening on every interface (HOST=${config.host}): whoever reaches this machine reaches it.\n` : '';
   process.stdout.write(
     (api
-      ? `KBQA listening on http://localhost:${http.port}/v1${where}\nConsole: http://localhost:${http.port}/\n`
-      : `KBQA ${role} running; health on http://localhost:${http.port}/readyz${where}\n`) + hint,
+      ? `KBQA listening on ${http.origin}/v1${where}\nConsole: ${http.origin}/\n`
+      : `KBQA ${role} running; health on ${http.origin}/readyz${where}\n`) + open + hint,
   );
   let stopping = false;
   const stop = async (signal: string) => {
@@ -82,11 +86,17 @@ function portTaken(error: unknown, config: Config): Error | undefined {
   return new Error(`port ${config.port} on ${config.host} is taken by another process: set PORT to choose another (PORT=${config.port + 1} npm start)`);
 }
 
+/** Where a client on this machine reaches a server bound to `host`: every interface includes loopback. */
+function clientHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /** A one-off command's terminal shows its answer, not the runtime's info lines: warnings and errors only. */
-const quietLogger = () => createLogger({ logLevel: 'warn' });
+export const quietLogger = () => createLogger({ logLevel: 'warn' });
 
 /** One-off commands write through the API's services; beside a distributed cluster they start no consumers. */
-const toolRole = (config: Config): Role => (usesDataDir(config.distributed) ? 'all' : 'api');
+export const toolRole = (config: Config): Role => (usesDataDir(config.distributed) ? 'all' : 'api');
 
 export async function createKey(
   config: Config,
@@ -176,7 +186,7 @@ export async function reindex(config: Config, options: { knowledgeBase: string; 
 
 export async function demo(config: Config, options: { key?: string; url?: string }) {
   if (!options.key) throw new Error('demo needs an API key with the write scope: --key KEY or KBQA_API_KEY (get one with: npx kbqa keys create --name me)');
-  const url = (options.url ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+  const url = (options.url ?? `http://${clientHost(config.host)}:${config.port}`).replace(/\/+$/, '');
   // Progress and hints go to stderr, so `KB=$(npx kbqa demo …)` captures the id alone.
   const say = (line: string) => process.stderr.write(`${line}\n`);
   const { knowledgeBaseId } = await loadDemo({ url, key: options.key, timeoutMs: 120_000, say });

@@ -2,23 +2,29 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { parseRole } from '../composition/roles.ts';
 import { createKey, createWorkspace, demo, reindex, replay, serve } from './commands.ts';
+import { listKeys, revokeKey } from './keys.ts';
 
 /** Each command's usage, by name: `kbqa help <command>` and `kbqa <command> --help` print one. */
 const COMMANDS: Record<string, string> = {
   serve: `  serve [--role all|api|relay|worker|projector]
-                                          start the service on $PORT (2678); a role other than
-                                          all runs one part of a distributed deployment`,
+                                          start the service on $HOST:$PORT (127.0.0.1:2678, this
+                                          machine only; HOST=0.0.0.0 for every interface); a role
+                                          other than all runs one part of a distributed deployment`,
   replay: `  replay [--restart]                      rebuild every read model from the event log; resumes an
                                           interrupted replay unless --restart`,
   reindex: `  reindex --kb <id> [--restart]           re-embed a knowledge base's chunks from the log into the
                                           vector index with its current embedding model; resumes`,
   keys: `  keys create [--workspace default] [--name NAME] [--scopes read,write,admin]
               [--knowledge-bases kb_1,kb_2] [--expires-at ISO-8601]
-                                          create an API key and print its secret once`,
+                                          create an API key and print its secret once
+  keys list [--workspace default] [--all] [--json]
+                                          the workspace's keys: id, name, prefix, scopes, state
+                                          (--all: revoked ones too); never a secret
+  keys revoke <id>                        revoke a key; a running server refuses it from then on`,
   workspaces: `  workspaces create <id>                  create a workspace and print its first admin key`,
   demo: `  demo [--key KEY] [--url URL]            load the sample documents (samples/) into a knowledge
                                           base 'demo' through a running server (key: --key or
-                                          KBQA_API_KEY; url: http://localhost:$PORT); prints its id`,
+                                          KBQA_API_KEY; url: http://$HOST:$PORT); prints its id`,
   help: `  help [command]                          this text, or one command's`,
 };
 
@@ -26,7 +32,7 @@ const USAGE = `usage: kbqa <command>
 
 ${Object.values(COMMANDS).join('\n')}
 
-Configuration comes from the environment (see docs/configuration.md): KBQA_DATA_DIR, PORT, KBQA_ADMIN_KEY,
+Configuration comes from the environment (see docs/configuration.md): KBQA_DATA_DIR, HOST, PORT, KBQA_ADMIN_KEY,
 EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
 
 /** One command's usage when it is one, else everything. */
@@ -45,6 +51,8 @@ async function run(argv: string[]) {
       role: { type: 'string' },
       kb: { type: 'string' },
       restart: { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
       key: { type: 'string' },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -69,6 +77,11 @@ async function run(argv: string[]) {
       knowledgeBases: values['knowledge-bases'],
       expiresAt: values['expires-at'],
     });
+  }
+  if (command === 'keys' && sub === 'list') return listKeys(config, { workspace: values.workspace!, all: values.all!, json: values.json! });
+  if (command === 'keys' && sub === 'revoke') {
+    if (!arg) throw new Error(`keys revoke needs the key's id (see: kbqa keys list)\n\n${usageOf('keys')}`);
+    return revokeKey(config, arg);
   }
   if (command === 'workspaces' && sub === 'create' && arg) return createWorkspace(config, arg);
   if (command === 'demo') return demo(config, { key: values.key ?? config.cli.apiKey, url: values.url });

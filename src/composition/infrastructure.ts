@@ -22,6 +22,7 @@ import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
 import type { SecretStore } from '../ports/secret-store.ts';
 import { consoleSessionKey, masterKey, openSecretStore, visitorCookieKey } from './secret-store.ts';
+import { busErrorLog } from './provider-log.ts';
 
 export type SearchIndexes = { vectors: VectorIndex; keywords: KeywordIndex; graph: EntityGraph; passages: PassageStore };
 
@@ -113,7 +114,7 @@ export async function openInfrastructure(config: Config, logger: Logger): Promis
       bus: kafka ? 'kafka' : 'in-process',
     });
 
-    const onBusError = (group: string, error: unknown) => logger.error({ err: error, group }, 'consumer group error');
+    const onBusError = busErrorLog(logger);
     let bus: EventBus;
     let startRelay: Infrastructure['startRelay'] = null;
     if (kafka) {

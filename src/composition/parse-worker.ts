@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS } from '../parsing/types.ts';
 import type { GroupHandle } from '../ports/event-bus.ts';
 import { createLaneParsers } from './parsers.ts';
 import { partsOf } from './roles.ts';
+import { busErrorLog } from './provider-log.ts';
 
 /**
  * A worker of the mixed profile (KAFKA_BROKERS and nothing else), beside the server that owns the
@@ -46,7 +47,7 @@ export async function startParseWorker(config: Config, logger: Logger, clock: ()
     const kafkaBus = await openKafkaBus(kafka, {
       store,
       checkpoints,
-      onBusError: (group, error) => logger.error({ err: error, group }, 'consumer group error'),
+      onBusError: busErrorLog(logger),
       onRelayError: () => {},
       warn: (message) => logger.warn(message),
     });

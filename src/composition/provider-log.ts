@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { ApiError } from '../ports/api-error.ts';
 
 /** The host (and port) of a base URL: never its path's query, nor credentials, nor the key beside it. */
 const hostOf = (url: string | undefined, fallback: string) => (url ? new URL(url).host : fallback);
@@ -30,4 +31,29 @@ export function logDeploymentProviders(config: Pick<Config, 'openai' | 'rerank'>
     if (rerank.models.length === 0) logger.warn(fields, 'KBQA_RERANK_URL is set but offers no model: set KBQA_RERANK_MODELS (id,…)');
     else logger.info(fields, 'deployment model provider');
   }
+}
+
+/**
+ * What a request's 5xx writes: a model provider's failure (unreachable, timing out, refusing its
+ * key: an API error whose code says provider_) is one warn line with its reason, no stack, since
+ * the reason is the whole story and it may repeat with every request; anything else, the stack.
+ */
+export function serverErrorLog(logger: Pick<Logger, 'warn' | 'error'>) {
+  return (error: unknown, requestId: string) => {
+    if (error instanceof ApiError && error.code.startsWith('provider_')) {
+      return void logger.warn({ requestId, code: error.code, status: error.status, reason: error.message }, 'provider call failed');
+    }
+    logger.error({ err: error, requestId }, 'request failed');
+  };
+}
+
+/**
+ * What a consumer group's failure writes: a provider's is at debug without a stack (the consumer's
+ * own line says it once, "document failed" with the reason, or the run's); anything else, the stack.
+ */
+export function busErrorLog(logger: Pick<Logger, 'debug' | 'error'>) {
+  return (group: string, error: unknown) => {
+    if (error instanceof ApiError && error.code.startsWith('provider_')) return void logger.debug({ group, code: error.code, reason: error.message }, 'provider call failed');
+    logger.error({ err: error, group }, 'consumer group error');
+  };
 }

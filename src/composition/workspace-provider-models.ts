@@ -22,7 +22,7 @@ export const workspaceProviderFetch = ({ workflowHttpAllowHosts }: Pick<Config, 
 export function providerModelFactories(settings: Settings): ProviderModelFactories {
   const { maxRetries, timeoutMs } = settings.workspaceProviders;
   const fetch = workspaceProviderFetch(settings);
-  const client = async (baseURL: string, apiKey: string) => (await import('../adapters/openai/client.ts')).createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs, fetch });
+  const client = async (baseURL: string, apiKey: string) => (await import('../adapters/openai/client.ts')).createOpenAiClient({ apiKey, baseURL, maxRetries, timeoutMs, fetch, nameHost: true });
   return {
     async makeChatModel({ baseUrl, apiKey, model, info }) {
       const { createOpenAiChatModel } = await import('../adapters/openai/chat-model.ts');

@@ -54,3 +54,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket) {
     () => socket.destroy(),
   );
 }
+
+/** Where a listening server answers, as a client would write it: the address it bound, not the one asked for. */
+export function boundOrigin(server: Server): { origin: string; everyInterface: boolean } {
+  const address = server.address();
+  if (address === null || typeof address !== 'object') throw new Error('the server is not listening on a TCP port');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { origin: `http://${host}:${address.port}`, everyInterface: address.address === '0.0.0.0' || address.address === '::' };
+}

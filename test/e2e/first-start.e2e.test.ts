@@ -3,7 +3,7 @@ import test from 'ava';
 import { freePort, killGroup, run, waitForOutput } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-const LISTENING = /KBQA listening on http:\/\/localhost:(\d+)\/v1/;
+const LISTENING = /KBQA listening on http:\/\/127\.0\.0\.1:(\d+)\/v1/;
 const KEY = /^\s+(kbqa-[\w-]+)$/m;
 
 test('a first start whose port is taken says to set PORT and makes no key; the next start prints it, names the console, and logs no upgrade', async (t) => {
@@ -25,7 +25,7 @@ test('a first start whose port is taken says to set PORT and makes no key; the n
   t.teardown(() => killGroup(started, 'SIGKILL'));
   await waitForOutput(started, LISTENING);
   t.truthy((await waitForOutput(started, KEY))[1], 'the key is printed by the start that listens');
-  t.regex(started.output(), new RegExp(`Console: http://localhost:${port}/`));
+  t.regex(started.output(), new RegExp(`Console: http://127.0.0.1:${port}/`));
   t.notRegex(started.output(), /upgraded to chunk streams/, 'an empty data directory has nothing to upgrade');
 });
 

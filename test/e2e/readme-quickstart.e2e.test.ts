@@ -4,7 +4,7 @@ import { freePort, killGroup, repoRoot, run, type Started, waitForOutput } from 
 import { markedBlocks, missingExcerpt, readmePath } from '../helpers/readme-blocks.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-const LISTENING = /KBQA listening on http:\/\/localhost:\d+\/v1.*\n/;
+const LISTENING = /KBQA listening on http:\/\/127\.0\.0\.1:\d+\/v1.*\n/;
 const README_PORT = '2678';
 
 test('the README quick start runs as written against `npm start` and answers what the README shows', async (t) => {
@@ -15,7 +15,7 @@ test('the README quick start runs as written against `npm start` and answers wha
   const dir = tempDir();
   const port = String(await freePort());
   // The README's commands name the default port and ./data; the test gives the same commands its own.
-  const local = (text: string) => text.replaceAll(`localhost:${README_PORT}`, `localhost:${port}`);
+  const local = (text: string) => text.replaceAll(`localhost:${README_PORT}`, `localhost:${port}`).replaceAll(`127.0.0.1:${README_PORT}`, `127.0.0.1:${port}`);
   const env = { KBQA_DATA_DIR: join(dir.path, 'data'), PORT: port, KBQA_LOG_LEVEL: 'warn' };
   const servers: Started[] = [];
   const start = async () => {

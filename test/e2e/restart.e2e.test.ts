@@ -2,7 +2,7 @@ import test from 'ava';
 import { freePort, killGroup, run, waitForOutput } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp.ts';
 
-const LISTENING = /KBQA listening on http:\/\/localhost:(\d+)\/v1/;
+const LISTENING = /KBQA listening on http:\/\/127\.0\.0\.1:(\d+)\/v1/;
 
 test('npm start: first start prints a key; after SIGKILL everything is still there; replay and keys create from the CLI', async (t) => {
   t.timeout(120_000);

@@ -30,7 +30,8 @@ export async function startMixedProfileServer(brokers: string, env: Record<strin
   }
 }
 
-async function lockBroker(brokers: string, waitMs: number): Promise<() => void> {
+/** Holds the broker for one mixed-profile server at a time (also for a test that spawns one as a process). */
+export async function lockBroker(brokers: string, waitMs = 240_000): Promise<() => void> {
   const path = join(tmpdir(), `kbqa-mixed-profile-${brokers.replace(/[^\w.-]/g, '_')}.lock`);
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -16,7 +16,7 @@ test.serial('healthz and readyz answer without a key; readyz lists every depende
   t.is(ready.status, 200);
   t.deepEqual(ready.body, {
     status: 'ready',
-    checks: { event_store: 'ok', read_models: 'ok', blob_store: 'ok', vector_index: 'ok', keyword_index: 'ok', parser: 'ok', projector: 'ok' },
+    checks: { event_store: 'ok', read_models: 'ok', blob_store: 'ok', vector_index: 'ok', keyword_index: 'ok', parser: 'ok', caught_up: 'ok', projector: 'ok' },
   });
 });
 

@@ -49,7 +49,7 @@ class Server:
         deadline = time.monotonic() + 60
         while True:
             try:
-                match = re.search(r"listening on http://localhost:(\d+)/v1", lines.get(timeout=max(0.1, deadline - time.monotonic())))
+                match = re.search(r"listening on http://[^/]+:(\d+)/v1", lines.get(timeout=max(0.1, deadline - time.monotonic())))
             except queue.Empty:
                 match = None
             if match:

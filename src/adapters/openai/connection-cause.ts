@@ -6,6 +6,10 @@ const SYSTEM_CODE = /^[A-Z][A-Z0-9_]+$/;
 
 export const isTlsCode = (code: string) => TLS_CODES.test(code);
 
+/** Failures that another attempt a moment later will not mend: nothing listens there, or the name resolves to nothing. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+export const isUnreachable = (code: string | undefined) => code !== undefined && UNREACHABLE.has(code);
+
 /** The error code of a failed fetch: undici (and the openai client around it) wraps the socket's error in `cause`, sometimes twice. */
 export function causeCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

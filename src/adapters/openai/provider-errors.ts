@@ -59,9 +59,17 @@ export function providerStatusError(status: number, providerMessage: string | un
 export const providerTimeout = (provider: string) =>
   new ApiError(504, 'server_error', 'provider_timeout', `The ${provider} provider did not answer in time.`);
 
-/** `cause`: why it could not be reached, when that is known (connection-cause.ts), so the message says what to fix. */
-export const providerUnavailable = (provider: string, cause?: string) =>
-  new ApiError(502, 'server_error', 'provider_unavailable', cause ? `The ${provider} provider could not be reached: ${cause}.` : `The ${provider} provider is unavailable; retry later.`);
+/**
+ * `cause`: why it could not be reached, when that is known (connection-cause.ts), so the message says what to fix;
+ * `host`: where, when the caller may know it (a workspace's own provider; client.ts answers a refused connection at once).
+ */
+export const providerUnavailable = (provider: string, cause?: string, host?: string | null) =>
+  new ApiError(
+    502,
+    'server_error',
+    'provider_unavailable',
+    cause ? `The ${provider} provider${host ? ` at ${host}` : ''} could not be reached: ${cause}.` : `The ${provider} provider is unavailable; retry later.`,
+  );
 
 /** `detail`: what was wrong with it, when that tells the operator what to fix (an embedding model's dimensions set wrong). */
 export const providerBadResponse = (provider: string, detail?: string) =>
@@ -97,6 +105,8 @@ function scrubbedCause(error: unknown, apiKey: string, depth = 0): unknown {
 
 function classify(error: unknown, call: ProviderCall): ApiError {
   if (error instanceof APIConnectionTimeoutError) return providerTimeout(call.provider);
+  const unreachable = error instanceof APIError ? error.headers?.get('x-kbqa-unreachable') : null;
+  if (unreachable) return providerUnavailable(call.provider, connectionCause({ code: unreachable }).says, (error as APIError).headers?.get('x-kbqa-host'));
   if (error instanceof APIConnectionError) return providerUnavailable(call.provider, connectionCause(error).says);
   if (error instanceof APIError && typeof error.status === 'number') {
     return providerStatusError(error.status, messageOf(error.error), error.headers, call);

@@ -1,5 +1,6 @@
 import { backoffDelay } from '../../lib/retry.ts';
 import type { Reranker, RerankResult } from '../../ports/models.ts';
+import { causeCode, isUnreachable } from '../openai/connection-cause.ts';
 import { messageOf, providerBadResponse, providerFailure, providerStatusError, retryAfterMs } from '../openai/provider-errors.ts';
 
 export type ApiRerankerOptions = {
@@ -54,8 +55,9 @@ export function createApiReranker({
       response = await fetchImpl(url, { method: 'POST', headers, body, signal: attemptSignal });
       text = await response.text();
     } catch (error) {
-      // A timed-out attempt has already spent the query's latency budget; only failed connections are retried.
-      if (signal?.aborted || isTimeout(error)) throw error;
+      // A timed-out attempt has already spent the query's latency budget; only failed connections are retried,
+      // and not one refused or to a name that does not resolve: a moment later it fails the same way.
+      if (signal?.aborted || isTimeout(error) || isUnreachable(causeCode(error))) throw error;
       throw new Retriable(error);
     }
     if (!response.ok) {

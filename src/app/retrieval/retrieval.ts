@@ -1,5 +1,6 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { Recall, RecallList } from '../../domain/retrieval/fusion.ts';
+import { fallbackWarning, type RetrievalWarning } from './recall-fallback.ts';
 import { mergeRankings } from '../../domain/retrieval/merge.ts';
 import type { EntityGraph } from '../../ports/entity-graph.ts';
 import type { Analyzer } from '../../ports/analyzer.ts';
@@ -65,17 +66,35 @@ export function createRetrieval(deps: RetrievalDeps) {
     return { documentIds: wanted ? matching.filter((id) => wanted.has(id)) : matching };
   }
 
-  async function retrieve(kb: KnowledgeBaseDoc, request: RetrievalRequest, signal?: AbortSignal): Promise<SearchHit[]> {
+  type Retrieved = { hits: SearchHit[]; warnings: RetrievalWarning[] };
+
+  async function retrieve(kb: KnowledgeBaseDoc, request: RetrievalRequest, signal?: AbortSignal): Promise<Retrieved> {
     const options = optionsFor(request, kb.settings);
     const filter = await indexFilter(kb, request.filter);
-    if (filter.documentIds?.length === 0) return [];
+    if (filter.documentIds?.length === 0) return { hits: [], warnings: [] };
     const query = { text: request.query, kb, depth: Math.max(RECALL_DEPTH, options.topK), filter, signal };
-    const lists = await Promise.all(options.recalls.map(async (recall): Promise<RecallList> => ({ recall, matches: await retrievers[recall].retrieve(query) })));
+    const warnings: RetrievalWarning[] = [];
+    // A recall whose provider is down leaves the others to answer, and the answer says so (recall-fallback.ts).
+    const recall = async (name: Recall): Promise<RecallList> => {
+      try {
+        return { recall: name, matches: await retrievers[name].retrieve(query) };
+      } catch (error) {
+        const warning = fallbackWarning(name, options.recalls, error);
+        if (!warning) throw error;
+        warnings.push(warning);
+        return { recall: name, matches: [] };
+      }
+    };
+    const lists = await Promise.all(options.recalls.map(recall));
     const passages = passageCache(indexes.passages, kb.id);
     let state: RetrievalState = { query: request.query, kb, options, lists, ranked: [] };
     for (const stage of stages) state = { ...state, ranked: await stage.run(state, { passages, signal }) };
-    return presentHits(state.ranked, options.topK, passages, readModels);
+    return { hits: await presentHits(state.ranked, options.topK, passages, readModels), warnings };
   }
+
+  const none: Retrieved = { hits: [], warnings: [] };
+  /** The context with what it was made without, when anything was (no field otherwise). */
+  const withWarnings = (context: RetrievedContext, warnings: readonly RetrievalWarning[]): RetrievedContext => (warnings.length > 0 ? { ...context, warnings: [...warnings] } : context);
 
   type ContextOptions = { signal?: AbortSignal; maxContextTokens?: number };
 
@@ -85,8 +104,8 @@ export function createRetrieval(deps: RetrievalDeps) {
    * query retrieves nothing.
    */
   async function retrieveContext(kb: KnowledgeBaseDoc, request: RetrievalRequest, options: ContextOptions = {}): Promise<RetrievedContext> {
-    const hits = request.query.trim() ? await retrieve(kb, request, options.signal) : [];
-    return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, await answerability(kb, request.query, hits));
+    const { hits, warnings } = request.query.trim() ? await retrieve(kb, request, options.signal) : none;
+    return withWarnings(contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, await answerability(kb, request.query, hits)), warnings);
   }
 
   return {
@@ -104,8 +123,8 @@ export function createRetrieval(deps: RetrievalDeps) {
       if (kbs.length === 1) return retrieveContext(kbs[0]!, request, options);
       const each = await Promise.all(
         kbs.map(async (kb) => {
-          const hits = request.query.trim() ? await retrieve(kb, request, options.signal) : [];
-          return { hits, gate: await answerability(kb, request.query, hits) };
+          const { hits, warnings } = request.query.trim() ? await retrieve(kb, request, options.signal) : none;
+          return { hits, warnings, gate: await answerability(kb, request.query, hits) };
         }),
       );
       const topK = request.topK ?? Math.max(...kbs.map((kb) => kb.settings.top_k));
@@ -113,7 +132,8 @@ export function createRetrieval(deps: RetrievalDeps) {
         each.map((e) => e.hits),
         scoresCompare(kbs),
       ).slice(0, topK);
-      return contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, bestGate(each.map((e) => e.gate)));
+      const context = contextOf(hits, options.maxContextTokens ?? deps.maxContextTokens, bestGate(each.map((e) => e.gate)));
+      return withWarnings(context, each.flatMap((e) => e.warnings));
     },
   };
 }

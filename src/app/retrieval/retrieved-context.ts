@@ -1,3 +1,4 @@
+import type { RetrievalWarning } from './recall-fallback.ts';
 import { fitContext } from '../../domain/chat/prompt.ts';
 import { underHeadings } from '../../domain/retrieval/passage-text.ts';
 import { type Quote, quotesOf } from '../../domain/answer/quotes.ts';
@@ -61,7 +62,8 @@ export function quotedCitations(citations: Citation[], answer: string): Citation
  * What a retrieval gives its caller: the hits, whether they can answer the question, and those
  * that fit the prompt as numbered passages and their citations (none when they cannot answer).
  */
-export type RetrievedContext = { hits: SearchHit[]; passages: ContextPassage[]; citations: Citation[] } & Answerability;
+/** `warnings`: what the hits were found without (a recall whose provider is down), when anything was. */
+export type RetrievedContext = { hits: SearchHit[]; passages: ContextPassage[]; citations: Citation[]; warnings?: RetrievalWarning[] } & Answerability;
 
 /**
  * The best hits that fit `maxTokens`, in rank order, numbered from 1: each as the model reads it

@@ -1,6 +1,7 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { Answerability } from '../retrieval/answerability.ts';
 import type { SearchHit } from '../retrieval/hits.ts';
+import type { RetrievalWarning } from '../retrieval/recall-fallback.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { createRetrieval, RetrievalDeps } from '../retrieval/retrieval.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
@@ -30,17 +31,17 @@ export function createSearchService(deps: Pick<RetrievalDeps, 'readModels' | 'an
     analyzer: deps.analyzer,
 
     /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read (no prompt, so no context). */
-    async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[] } & Answerability> {
+    async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[]; warnings?: RetrievalWarning[] } & Answerability> {
       const kb = await this.knowledgeBase(principal, kbId);
-      const { hits, coverage, answerable, terms } = await retrieveContext(kb, request, { signal, maxContextTokens: 0 });
-      return { kb, hits, coverage, answerable, terms };
+      const { hits, coverage, answerable, terms, warnings } = await retrieveContext(kb, request, { signal, maxContextTokens: 0 });
+      return { kb, hits, coverage, answerable, terms, ...(warnings && { warnings }) };
     },
 
     /** POST /v1/search: the same over the knowledge bases named, their hits fused by rank. */
-    async searchAcross(principal: Principal, kbIds: readonly string[], request: RetrievalRequest, signal?: AbortSignal): Promise<{ kbs: KnowledgeBaseDoc[]; hits: SearchHit[] } & Answerability> {
+    async searchAcross(principal: Principal, kbIds: readonly string[], request: RetrievalRequest, signal?: AbortSignal): Promise<{ kbs: KnowledgeBaseDoc[]; hits: SearchHit[]; warnings?: RetrievalWarning[] } & Answerability> {
       const kbs = await this.knowledgeBases(principal, kbIds);
-      const { hits, coverage, answerable, terms } = await retrieveContextAcross(kbs, request, { signal, maxContextTokens: 0 });
-      return { kbs, hits, coverage, answerable, terms };
+      const { hits, coverage, answerable, terms, warnings } = await retrieveContextAcross(kbs, request, { signal, maxContextTokens: 0 });
+      return { kbs, hits, coverage, answerable, terms, ...(warnings && { warnings }) };
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { Answerability } from '../../app/retrieval/answerability.ts';
 import type { SearchHit } from '../../app/retrieval/hits.ts';
+import type { RetrievalWarning } from '../../app/retrieval/recall-fallback.ts';
 import { type RetrievalRequest, recallsFor } from '../../app/retrieval/options.ts';
 import type { SearchService } from '../../app/services/search.ts';
 import { SEARCH_INCLUDE, SearchAcrossBody, SearchAcrossResponse, SearchBody, SearchResponse, type SearchInclude } from '../../../schemas/http/search.ts';
@@ -32,7 +33,7 @@ export function presentHit(hit: SearchHit, parts: ReadonlySet<SearchInclude>) {
 }
 
 /** What both search routes answer around the hits: the list, the mode, rerank and the gate, as `include` asks. */
-function hitList(body: SearchBody, kbs: readonly KnowledgeBaseDoc[], found: { hits: SearchHit[]; terms?: unknown[] } & Answerability) {
+function hitList(body: SearchBody, kbs: readonly KnowledgeBaseDoc[], found: { hits: SearchHit[]; terms?: unknown[]; warnings?: RetrievalWarning[] } & Answerability) {
   const parts = includedParts(body);
   return {
     object: 'list' as const,
@@ -43,6 +44,7 @@ function hitList(body: SearchBody, kbs: readonly KnowledgeBaseDoc[], found: { hi
     coverage: found.coverage,
     answerable: found.answerable,
     ...(parts.has('coverage_terms') && { coverage_terms: found.terms ?? [] }),
+    ...(found.warnings && { warnings: found.warnings }),
   };
 }
 

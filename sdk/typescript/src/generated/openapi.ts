@@ -3194,6 +3194,12 @@ export interface operations {
                         }[];
                         /** @description Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered" */
                         answerable: boolean;
+                        /** @description Present only when the results were found without part of the search: vector_recall_unavailable when the embedding provider could not be used (unreachable, timing out, refusing its key) and keyword and graph recall answered alone; the message names the provider’s failure */
+                        warnings?: {
+                            /** @enum {string} */
+                            code: "vector_recall_unavailable";
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3316,6 +3322,12 @@ export interface operations {
                         }[];
                         /** @description Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered" */
                         answerable: boolean;
+                        /** @description Present only when the results were found without part of the search: vector_recall_unavailable when the embedding provider could not be used (unreachable, timing out, refusing its key) and keyword and graph recall answered alone; the message names the provider’s failure */
+                        warnings?: {
+                            /** @enum {string} */
+                            code: "vector_recall_unavailable";
+                            message: string;
+                        }[];
                         /** @description The knowledge bases searched, as asked */
                         knowledge_base_ids: string[];
                     };
