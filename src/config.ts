@@ -72,6 +72,7 @@ const Env = z.object({
   KBQA_CHAT_MAX_CONTEXT_TOKENS: int(3000, 100),
   KBQA_WORKFLOW_BLOCKING_WAIT_S: int(30, 1),
   KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: hostAllowList,
+  KBQA_CODE_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_CORS_ORIGINS: originList.optional(),
@@ -153,6 +154,8 @@ export type Config = {
   workflowBlockingWaitMs: number;
   /** Host names (`.example.com` for subdomains) and IP ranges http_request nodes may reach though not public (SSRF rules, docs/api/workflows.md). */
   workflowHttpAllowHosts: string[];
+  /** Sandbox threads code nodes run on, i.e. code nodes running at once in this process (the rest wait their turn). */
+  codeThreads: number;
   chat: {
     /** Whether ChatCompleted events carry the question and the answer, or only their metadata. */
     storeContent: boolean;
@@ -230,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
     workflowHttpAllowHosts: e.KBQA_WORKFLOW_HTTP_ALLOW_HOSTS,
+    // Every core but one, which stays the event loop's: a busy code node cannot slow the requests.
+    codeThreads: e.KBQA_CODE_THREADS ?? Math.max(1, availableParallelism() - 1),
     distributed: {
       eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,
       kafka: e.KAFKA_BROKERS

@@ -40,6 +40,7 @@ import { createWorkspaceModelResolver } from './app/services/workspace-models.ts
 import { providerModelFactories } from './composition/workspace-provider-models.ts';
 import { idleCollection } from './adapters/local/idle-collection.ts';
 import { createQueryServing } from './composition/query-serving.ts';
+import { createCodeRunner } from './app/workflow-engine/code-runner.ts';
 
 export { createModels };
 
@@ -104,7 +105,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   let retrieval: SpreadRetrieval | null = null;
   const parses: Record<ParseLane, number> = { large: 0, small: 0 };
   // In this order: consumers finish their batch in hand before the parser pool and the stores go.
-  const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => retrieval?.close(), () => infra.close()];
+  // Code nodes run on threads of their own (started on the first code node), never on this event loop.
+  const code = createCodeRunner({ threads: config.codeThreads });
+  const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => retrieval?.close(), () => code.close(), () => infra.close()];
   try {
     if (parts.projector) {
       groups.set(PROJECTOR_GROUP, await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: parts.api ? announce : undefined, trackStreams: infra.perStreamOrder })));
@@ -146,6 +149,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       authenticator,
       consoleSessionKey: infra.consoleSessionKey,
       workflowLimits: { maxContextTokens: config.chat.maxContextTokens, httpAllowHosts: config.workflowHttpAllowHosts },
+      code,
     });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });

@@ -49,7 +49,7 @@ export function nodeServices(deps: EngineDeps, workspaceId: string): NodeService
     chatModel: async (id) => deps.chatModels.get(id) ?? (await deps.workspaceModels?.chatModel(workspaceId, id)),
     similarity: async (query, texts) => textSimilarity({ analyzer: deps.search.analyzer, embedder: deps.offlineEmbedder }, query, texts),
     runSubgraph: async (graph, inputs, signal) => runSubgraph(WorkflowGraph.parse(graph), inputs, { deps, workspaceId, signal }),
-    runCode: (request) => (deps.code ?? sharedCodeRunner).run(request),
+    runCode: (request, signal) => (deps.code ?? sharedCodeRunner).run(request, signal),
     // The secrets read are always the run's workspace's, whatever the request says.
     httpRequest: (request, signal) => sendHttpRequest({ allow: deps.httpAllow, secrets: deps.secrets }, { ...request, workspaceId }, signal),
   };
