@@ -5,9 +5,11 @@
 //   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 //   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
 //   npm run bench -- kafka_upload_to_ready kafka_lag_burst   the mixed profile against the embedded one, and consumer lag after a burst
+//   npm run bench -- code_node_load   /healthz and another workspace's run and chat while 8 runs busy-loop in code nodes
 //   npm run bench -- parse_workers   PDFs to ready: one mixed-profile process, then the owner plus a parse worker
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
+import { codeNodeLoadBench } from './code-node-load.bench.ts';
 import { docxPagesBench } from './docx-pages.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
@@ -69,6 +71,7 @@ const BENCHES = {
   metadata_filter: metadataFilterBench,
   workflow: workflowBench,
   code_node: codeNodeBench,
+  code_node_load: codeNodeLoadBench,
   kafka_messages: kafkaMessagesBench,
   kafka_relay: kafkaRelayBench,
   kafka_upload_to_ready: kafkaUploadToReadyBench,
