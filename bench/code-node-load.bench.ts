@@ -68,10 +68,11 @@ async function measure(admin: Api, neighbour: Api) {
 /** Starts the 8 busy runs (async) and samples with `measure` until the last has finished. */
 async function underLoad<T>(admin: Api, workflowId: string, measure: (stop: () => boolean) => Promise<T>) {
   const t0 = performance.now();
-  const runs: string[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push((await json(admin, 'POST', `/v1/workflows/${workflowId}/run`, { inputs: { q: String(i) }, response_mode: 'async' })).id);
   let finished = false;
+  // Sampling starts with the first request: on the event loop, the later requests to start a run wait for the earlier runs' loops.
   const allDone = (async () => {
+    const runs: string[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push((await json(admin, 'POST', `/v1/workflows/${workflowId}/run`, { inputs: { q: String(i) }, response_mode: 'async' })).id);
     for (const id of runs) await until(async () => ['succeeded', 'failed'].includes((await json(admin, 'GET', `/v1/workflow-runs/${id}`)).status), 200);
     finished = true;
   })();

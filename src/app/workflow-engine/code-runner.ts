@@ -1,9 +1,10 @@
 import { DEFAULT_SANDBOX_LIMITS, SandboxError, type SandboxLimits } from '../../lib/js-sandbox.ts';
 import { createSandboxPool } from '../../lib/js-sandbox/pool.ts';
+import { MAX_NODE_OUTPUT_BYTES } from '../../domain/workflow/limits.ts';
 import { type CodeRequest, NodeFailure } from '../../domain/workflow/nodes/node-type.ts';
 
-/** The largest result a code node may give, as JSON: it goes into the run's events. */
-export const MAX_CODE_OUTPUT_BYTES = 1024 * 1024;
+/** The largest result a code node may give, as JSON: it goes into the run's events, as any node's outputs (limits.ts). */
+export const MAX_CODE_OUTPUT_BYTES = MAX_NODE_OUTPUT_BYTES;
 
 export type CodeRunner = { run(request: CodeRequest, signal?: AbortSignal): Promise<unknown>; close(): Promise<void> };
 
