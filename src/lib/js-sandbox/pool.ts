@@ -45,7 +45,8 @@ export function createSandboxPool({ threads: size, limits = DEFAULT_SANDBOX_LIMI
     thread.ready = sandboxThreadUrl().then(
       (url) =>
         new Promise<void>((resolve, reject) => {
-          thread.worker = new Worker(url, { workerData: limits, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+          // No execArgv: the bundle is plain JavaScript, so a parent's `--import tsx` (tests, benchmarks) need not load again in each thread.
+          thread.worker = new Worker(url, { workerData: limits, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
           thread.worker.once('message', () => resolve());
           thread.worker.on('error', (error) => {
             reject(error);
