@@ -62,7 +62,9 @@ async function measure(admin: Api, neighbour: Api) {
   const round2 = await underLoad(admin, busy.id, (stop) => Promise.all([sample(runTrivial, stop), sample(chat, stop)]));
   const loaded = { healthz: round1.samples[0], run: round2.samples[0], chat: round2.samples[1], busy_runs_seconds: [round1.seconds, round2.seconds] };
   log(`code_node_load: under ${RUNS} busy runs ${JSON.stringify(loaded)}`);
-  return { runs: RUNS, busy_ms_each: BUSY_MS, idle, loaded, target_healthz_p99_ms: TARGET_HEALTHZ_P99_MS, pass: loaded.healthz!.p99_ms <= TARGET_HEALTHZ_P99_MS };
+  // The host's own noise: /healthz p99 under the load against idle, beside the absolute goal.
+  const ratio = round(loaded.healthz!.p99_ms / idle.healthz.p99_ms, 2);
+  return { runs: RUNS, busy_ms_each: BUSY_MS, idle, loaded, healthz_p99_loaded_vs_idle: ratio, target_healthz_p99_ms: TARGET_HEALTHZ_P99_MS, pass: loaded.healthz!.p99_ms <= TARGET_HEALTHZ_P99_MS };
 }
 
 /** Starts the 8 busy runs (async) and samples with `measure` until the last has finished. */
@@ -83,13 +85,15 @@ async function underLoad<T>(admin: Api, workflowId: string, measure: (stop: () =
 /** Calls `fn` one after the other until `stop()` (or `max` calls), pausing `gapMs` between; their latency summary. */
 async function sample(fn: () => Promise<unknown>, stop: () => boolean, max = Infinity, gapMs = 0) {
   const ms: number[] = [];
+  // A refusal is a figure too (on the event loop, a chat waited past its query slot's 1 s and got 503).
+  const errors: string[] = [];
   while (ms.length < max && !stop()) {
     const t = performance.now();
-    await fn();
+    await fn().catch((error: unknown) => errors.push(String((error as Error).message ?? error).slice(0, 120)));
     ms.push(performance.now() - t);
     if (gapMs) await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
-  return { n: ms.length, ...latencySummary(ms) };
+  return { n: ms.length, ...latencySummary(ms), errors: errors.length, ...(errors.length > 0 && { first_error: errors[0] }) };
 }
 
 async function until(done: () => Promise<boolean>, gapMs = 100, timeoutMs = 300_000) {
