@@ -115,6 +115,22 @@ module.exports = {
       to: { path: ['^src/(app|http|adapters)/', '^(consumers|projections)/', ...COMPOSITION] },
     },
     {
+      name: 'parsing-language-below-the-formats',
+      severity: 'error',
+      comment:
+        'src/parsing/language (charsets, normalisation, repair, language detection) serves every format folder, so it imports none of them: a format imports it, never the other way.',
+      from: { path: '^src/parsing/language/' },
+      to: { path: '^src/parsing/(?!language/)' },
+    },
+    {
+      name: 'parsing-documents-without-pages-drawn',
+      severity: 'error',
+      comment:
+        'Office files, web pages and mail are read from their structure: only PDFs and images (pdf/, ocr/, which read each other for scanned pages) draw pages or run OCR, so office/ and web-mail/ import neither.',
+      from: { path: '^src/parsing/(office|web-mail)/' },
+      to: { path: '^src/parsing/(pdf|ocr)/' },
+    },
+    {
       name: 'adapters-not-app',
       severity: 'error',
       comment:

@@ -15,7 +15,7 @@ async function signIn(api: Api): Promise<string> {
     body: JSON.stringify({ api_key: api.headers.authorization!.replace(/^Bearer /, '') }),
   });
   if (res.status !== 204) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
-  const cookie = /kbqa_console=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0];
+  const cookie = /(?:__Host-)?kbqa_console=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0];
   if (!cookie) throw new Error('sign-in set no kbqa_console cookie');
   return cookie;
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openArchive } from '../src/parsing/zip-archive.ts';
-import { checkedPart } from '../src/parsing/zip-safety.ts';
+import { openArchive } from '../src/parsing/office/zip-archive.ts';
+import { checkedPart } from '../src/parsing/office/zip-safety.ts';
 import type { ParsedDocument } from '../src/parsing/types.ts';
 import { buildJournal } from '../test/helpers/journal-docx.ts';
 import { parsePath } from '../test/unit/parsing-fixtures.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { detectMediaType } from '../src/parsing/detect.ts';
 import { parserFor } from '../src/parsing/dispatch.ts';
-import { closeOcr } from '../src/parsing/ocr.ts';
+import { closeOcr } from '../src/parsing/ocr/ocr.ts';
 import { DEFAULT_LIMITS } from '../src/parsing/types.ts';
 import { DOCS_DIR } from './docs-questions.ts';
 import { nGramRecall, wordAccuracy } from './layout-metrics.ts';

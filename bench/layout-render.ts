@@ -1,8 +1,8 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
-import type { GrayImage } from '../src/parsing/gray-image.ts';
-import { openPdf } from '../src/parsing/pdf-open.ts';
-import { renderPage } from '../src/parsing/pdf-render.ts';
+import type { GrayImage } from '../src/parsing/ocr/gray-image.ts';
+import { openPdf } from '../src/parsing/pdf/pdf-open.ts';
+import { renderPage } from '../src/parsing/pdf/pdf-render.ts';
 
 /**
  * Generated pages turned into scans: each page rendered to gray pixels with the parser's own

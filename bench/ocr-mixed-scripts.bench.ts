@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { sizeForOcr, type GrayImage } from '../src/parsing/gray-image.ts';
-import { decodePngOrJpeg } from '../src/parsing/image-decode.ts';
-import { createOcrEngine, type OcrEngine } from '../src/parsing/ocr.ts';
-import { pageText } from '../src/parsing/ocr-auto.ts';
-import { openTiff } from '../src/parsing/tiff.ts';
+import { sizeForOcr, type GrayImage } from '../src/parsing/ocr/gray-image.ts';
+import { decodePngOrJpeg } from '../src/parsing/ocr/image-decode.ts';
+import { createOcrEngine, type OcrEngine } from '../src/parsing/ocr/ocr.ts';
+import { pageText } from '../src/parsing/ocr/ocr-auto.ts';
+import { openTiff } from '../src/parsing/ocr/tiff.ts';
 import { englishRecall, MIXED_SAMPLES, mixedPage, mixedSampleUnavailable, mixedTruth, SCRIPT_LETTERS, scriptRecall, type MixedSample } from '../test/helpers/mixed-script-pages.ts';
 import { samplePage } from '../test/helpers/ocr-pages.ts';
 import { SCAN_LINES, wordAccuracy } from '../test/unit/parsing-pdf-fixtures.ts';

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { init as initEmbedPdf } from '@embedpdf/pdfium';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
-import { openPdf } from '../src/parsing/pdf-open.ts';
+import { openPdf } from '../src/parsing/pdf/pdf-open.ts';
 
 /**
  * Each candidate PDF engine reading every page's text, nothing more, on this thread: the floor

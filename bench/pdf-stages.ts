@@ -1,9 +1,9 @@
-import { parsePdf } from '../src/parsing/pdf.ts';
-import { assemblePdf } from '../src/parsing/pdf-assemble.ts';
-import { readPageText } from '../src/parsing/pdf-items.ts';
-import { openPdf } from '../src/parsing/pdf-open.ts';
-import { readPage, type PageSource } from '../src/parsing/pdf-page.ts';
-import { OCR_RENDER } from '../src/parsing/pdf-render.ts';
+import { parsePdf } from '../src/parsing/pdf/pdf.ts';
+import { assemblePdf } from '../src/parsing/pdf/pdf-assemble.ts';
+import { readPageText } from '../src/parsing/pdf/pdf-items.ts';
+import { openPdf } from '../src/parsing/pdf/pdf-open.ts';
+import { readPage, type PageSource } from '../src/parsing/pdf/pdf-page.ts';
+import { OCR_RENDER } from '../src/parsing/pdf/pdf-render.ts';
 import { MEDIA_TYPES, type ParseLimits } from '../src/parsing/types.ts';
 
 /**

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { sizeForOcr, toPgm, type GrayImage } from '../src/parsing/gray-image.ts';
-import { decodePngOrJpeg } from '../src/parsing/image-decode.ts';
-import { createOcrEngine, type OcrEngine } from '../src/parsing/ocr.ts';
-import { pageText } from '../src/parsing/ocr-auto.ts';
-import { plainTessdataDir } from '../src/parsing/tessdata-plain.ts';
-import { openTiff } from '../src/parsing/tiff.ts';
+import { sizeForOcr, toPgm, type GrayImage } from '../src/parsing/ocr/gray-image.ts';
+import { decodePngOrJpeg } from '../src/parsing/ocr/image-decode.ts';
+import { createOcrEngine, type OcrEngine } from '../src/parsing/ocr/ocr.ts';
+import { pageText } from '../src/parsing/ocr/ocr-auto.ts';
+import { plainTessdataDir } from '../src/parsing/ocr/tessdata-plain.ts';
+import { openTiff } from '../src/parsing/ocr/tiff.ts';
 import { ingestPdfBench, ocrBench } from './ingestion.bench.ts';
 import { runEngineChild } from './pdf-engines.bench.ts';
 import { wordAccuracy } from './layout-metrics.ts';

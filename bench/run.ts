@@ -6,6 +6,7 @@
 //   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
 //   npm run bench -- kafka_upload_to_ready kafka_lag_burst   the mixed profile against the embedded one, and consumer lag after a burst
 //   npm run bench -- code_node_load   /healthz and another workspace's run and chat while 8 runs busy-loop in code nodes
+//   npm run bench -- workflow_fairness   another workspace's run and agent chat while a noisy one has slow runs in flight
 //   npm run bench -- parse_workers   PDFs to ready: one mixed-profile process, then the owner plus a parse worker
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
@@ -41,6 +42,7 @@ import { publicChatBench } from './public-chat.bench.ts';
 import { searchChatBench } from './search.bench.ts';
 import { specHelperBench } from './spec-helper.bench.ts';
 import { workflowBench } from './workflow.bench.ts';
+import { workflowFairnessBench } from './workflow-fairness.bench.ts';
 import { vectorIndexBench } from './vector-index.bench.ts';
 import { vectorPrefilterBench } from './vector-prefilter.bench.ts';
 import { xquadRetrievalBench } from './xquad-retrieval.ts';
@@ -70,6 +72,7 @@ const BENCHES = {
   public_chat: publicChatBench,
   metadata_filter: metadataFilterBench,
   workflow: workflowBench,
+  workflow_fairness: workflowFairnessBench,
   code_node: codeNodeBench,
   code_node_load: codeNodeLoadBench,
   kafka_messages: kafkaMessagesBench,

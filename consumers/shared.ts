@@ -12,7 +12,9 @@ export type ConsumerSpec<T extends EventType> = {
   name: string;
   eventTypes: readonly T[];
   batchSize?: number;
+  inFlight?: number;
   handle(batch: RecordedEvent<T>[]): Promise<void>;
+  onStop?(): void;
   onParked?(event: RecordedEvent<T>, error: unknown): Promise<void>;
   onUnreadable?(streamId: string, error: unknown): Promise<void>;
 };
@@ -28,9 +30,11 @@ export function defineConsumer<const T extends EventType>(spec: ConsumerSpec<T>)
     name: spec.name,
     eventTypes: types,
     ...(spec.batchSize !== undefined && { batchSize: spec.batchSize }),
+    ...(spec.inFlight !== undefined && { inFlight: spec.inFlight }),
     handle: (batch) => spec.handle(batch.filter((event) => hasType(types, event))),
     ...(onParked && { onParked: async (event: RecordedEvent, error: unknown) => (hasType(types, event) ? onParked(event, error) : undefined) }),
     ...(spec.onUnreadable && { onUnreadable: spec.onUnreadable }),
+    ...(spec.onStop && { onStop: spec.onStop }),
   };
 }
 

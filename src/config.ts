@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
 import type { LoadLimits } from './http/load-shedding.ts';
 import { hostAllowList } from './config-lists.ts';
+import { type WorkflowRunLimits, workflowRunLimits, workflowRunsEnv } from './config-workflow-runs.ts';
 import { MAX_OCR_READERS } from './parsing/parser-settings.ts';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
@@ -73,10 +74,12 @@ const Env = z.object({
   KBQA_WORKFLOW_BLOCKING_WAIT_S: int(30, 1),
   KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: hostAllowList,
   KBQA_CODE_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  ...workflowRunsEnv,
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
   KBQA_CORS_ORIGINS: originList.optional(),
   KBQA_CONSOLE_SIGNINS_PER_MINUTE: int(10),
+  KBQA_AUTH_FAILURES_PER_MINUTE: int(20),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
   KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
@@ -134,6 +137,8 @@ export type Config = {
   corsOrigins: string[];
   /** Console sign-in attempts a client address may make a minute, right or wrong (0: no limit). */
   consoleSignInsPerMinute: number;
+  /** Wrong API keys a client address, and a key prefix, may send a minute before they are refused 429 (0: no limit). */
+  authFailuresPerMinute: number;
   openai: {
     apiKey: string;
     baseUrl: string | undefined;
@@ -156,6 +161,8 @@ export type Config = {
   workflowHttpAllowHosts: string[];
   /** Sandbox threads code nodes run on, i.e. code nodes running at once in this process (the rest wait their turn). */
   codeThreads: number;
+  /** Runs a runner process executes at once, in all and per workspace, and takes from the log ahead (consumers/runner/scheduler.ts). */
+  workflowRuns: WorkflowRunLimits;
   chat: {
     /** Whether ChatCompleted events carry the question and the answer, or only their metadata. */
     storeContent: boolean;
@@ -181,7 +188,7 @@ export type Config = {
     parseMemoryMb: number;
     maxPages: number;
     ocr: boolean;
-    /** 'auto': the system's tesseract when one is installed, else tesseract.js (src/parsing/ocr.ts). */
+    /** 'auto': the system's tesseract when one is installed, else tesseract.js (src/parsing/ocr/ocr.ts). */
     ocrEngine: 'auto' | 'native' | 'wasm';
     /** Page readings a parser process may run at once: halves of a large page, or two languages, on two cores. */
     ocrReaders: number;
@@ -226,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.KBQA_LOG_LEVEL,
     corsOrigins: ids(e.KBQA_CORS_ORIGINS).map(normalizeOrigin),
     consoleSignInsPerMinute: e.KBQA_CONSOLE_SIGNINS_PER_MINUTE,
+    authFailuresPerMinute: e.KBQA_AUTH_FAILURES_PER_MINUTE,
     openai: e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, ...openAiModels(e), ...providerCalls } : null,
     workspaceProviders: providerCalls,
     defaultEmbeddingModel: e.KBQA_DEFAULT_EMBEDDING_MODEL,
@@ -235,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workflowHttpAllowHosts: e.KBQA_WORKFLOW_HTTP_ALLOW_HOSTS,
     // Every core but one, which stays the event loop's: a busy code node cannot slow the requests.
     codeThreads: e.KBQA_CODE_THREADS ?? Math.max(1, availableParallelism() - 1),
+    workflowRuns: workflowRunLimits(e),
     distributed: {
       eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,
       kafka: e.KAFKA_BROKERS

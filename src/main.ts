@@ -168,6 +168,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
         maxUploadBytes: ingestion.maxUploadBytes,
         parseTimeoutMs: ingestion.parseTimeoutMs,
         parseConcurrency: ingestion.parserThreads,
+        workflowRuns: config.workflowRuns,
         onParsed: (lane) => void (parses[lane] += 1),
       });
       for (const [name, group] of consumers) groups.set(name, await bus.subscribe(group));

@@ -6,9 +6,11 @@ import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import { executeRun, type Progress, type RunnerDeps } from './execute-run.ts';
 import { loadGraph } from './load-graph.ts';
 import { runCommand, runWriter } from './run-commands.ts';
+import { createRunScheduler, DEFAULT_RUN_LIMITS, type RunLimits } from './scheduler.ts';
 import { defineConsumer } from '../shared.ts';
 
 export type { RunnerDeps } from './execute-run.ts';
+export type { RunLimits } from './scheduler.ts';
 
 /** Where the runner reports what a failed run's record does not show: the error itself, for operators. */
 export type OnInternalError = (error: unknown, runId: string) => void;
@@ -16,16 +18,40 @@ export type OnInternalError = (error: unknown, runId: string) => void;
 /**
  * WorkflowRunRequested → the run, node by node, recorded in the run's stream. Delivery is at least
  * once; the run's own stream decides what is left to do, so a redelivered request does nothing
- * more than what is still missing. Runs of a batch go one after the other.
+ * more than what is still missing.
+ *
+ * Runs go at once, in the slots of a scheduler shared fairly between workspaces (scheduler.ts):
+ * the bus hands over further batches while earlier runs go on (`inFlight`: up to `limits.held`
+ * requests in hand), and a batch is handled once each of its runs has ended. The checkpoint so
+ * never passes a run that has not ended: one in hand at a crash is requested again on the next
+ * start, and resumes from its stream (docs/decisions.md, "Workflow runs at once").
  */
-export function runnerConsumer(deps: RunnerDeps & { onInternalError?: OnInternalError }): ConsumerGroup {
+export function runnerConsumer(deps: RunnerDeps & { onInternalError?: OnInternalError; limits?: RunLimits }): ConsumerGroup {
+  const limits = deps.limits ?? DEFAULT_RUN_LIMITS;
+  const scheduler = createRunScheduler(limits);
+  // A request handed over again while its run is still going here (a batch retried after another
+  // of its runs failed to record its failure) waits for that run rather than running it twice.
+  const going = new Map<string, Promise<void>>();
+  const runOnceHere = (runId: string, workspaceId: string): Promise<void> => {
+    const current = going.get(runId);
+    if (current) return current;
+    const run = scheduler.schedule(workspaceId, () => runOnce(deps, runId)).finally(() => going.delete(runId));
+    going.set(runId, run);
+    return run;
+  };
   return defineConsumer({
     name: 'runner',
     eventTypes: ['WorkflowRunRequested'],
     batchSize: 8,
+    inFlight: limits.held,
     async handle(batch) {
-      for (const event of batch) await runOnce(deps, event.data.run_id);
+      // Every run of the batch ends before the batch is handled, even when one of them rejects.
+      const settled = await Promise.allSettled(batch.map((event) => runOnceHere(event.data.run_id, event.data.workspace_id)));
+      const failed = settled.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
     },
+    // A run not started yet is given up: its request stays unpassed, and the next start takes it.
+    onStop: () => scheduler.dropWaiting(),
     onParked: async (event, error) => {
       await failRun(deps, event.data.run_id, null, error);
     },
@@ -50,7 +76,7 @@ async function runOnce(deps: RunnerDeps & { onInternalError?: OnInternalError },
     const reused = run.reuse ? await recordedOutputs(deps, run.reuse) : undefined;
     await executeRun(deps, { runId, run, history, write, reused }, loaded.graph, progress);
   } catch (error) {
-    // A bug or an outage fails this run, not the runner: the next runs of the batch still go.
+    // A bug or an outage fails this run, not the runner: the other runs still go.
     // Should even that append fail, the bus retries the batch and parks the event in the end.
     await failRun(deps, runId, progress.nodeId, error);
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentRetrieval } from '../events/agent.ts';
+import { embedOriginProblem } from './embed-origin.ts';
 
 const text = (max: number) => z.string().max(max);
 const cap = z.int().min(1).max(1_000_000);
@@ -9,12 +10,18 @@ const PublicSettingsBody = z.strictObject({
   access_code: text(200).min(4).nullable().optional().describe('Visitors must give it before chatting; stored only as a salted hash, never returned. null removes it.'),
   allowed_origins: z
     .array(
-      // An origin and nothing else: it goes into the page's Content-Security-Policy, where a path or a `;` could say more than meant.
-      z.url({ protocol: /^https?$/ }).max(300).refine((u) => URL.canParse(u) && new URL(u).origin === u, 'must be an origin: scheme, host and port only, such as https://example.com'),
+      // An origin and nothing else: it goes into the page's Content-Security-Policy, where a wildcard, a quote or a `;` could say more than meant.
+      z
+        .string()
+        .max(300)
+        .superRefine((entry, ctx) => {
+          const problem = embedOriginProblem(entry);
+          if (problem) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} ${problem}`, params: { code: 'invalid_origin' } });
+        }),
     )
     .max(20)
     .optional()
-    .describe('Origins that may embed the page in a frame (frame-ancestors); none: no site may'),
+    .describe('Origins that may embed the page in a frame (frame-ancestors), each exactly as browsers send it (`https://example.com`, `http://localhost:8080`): no wildcard, path, quote, space, comma or semicolon; none: no site may'),
   daily_message_cap: cap.nullable().optional().describe('Messages a day the agent answers on its page, all visitors together (UTC days)'),
   visitor_daily_message_cap: cap.nullable().optional().describe('Messages a day one visitor may send (UTC days)'),
 });

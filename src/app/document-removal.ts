@@ -9,7 +9,7 @@ import type { Written } from './projection-watch.ts';
 
 export type DocumentRef = { documentId: string; knowledgeBaseId: string; workspaceId: string; sha256: string };
 
-/** An email holds at most 50 attachments (src/parsing/eml.ts); more found here are not its own. */
+/** An email holds at most 50 attachments (src/parsing/web-mail/eml.ts); more found here are not its own. */
 const MAX_ATTACHMENTS = 50;
 
 /**

@@ -5,6 +5,7 @@ import type { LiveFeed } from '../app/live-feed.ts';
 import type { Services } from '../composition/services.ts';
 import type { BodyPace } from '../http/body.ts';
 import type { LoadShedder } from '../http/load-shedding.ts';
+import type { AuthFailureLimiter } from '../http/auth-failures.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import type { RouteSpec } from '../http/route.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
@@ -34,6 +35,8 @@ export type RouteSettings = {
   console: ConsoleBuild;
   /** Sign-ins to the console per client address (KBQA_CONSOLE_SIGNINS_PER_MINUTE). */
   consoleSignIns: RateLimiter;
+  /** Wrong API keys per client address and key prefix, shared with the bearer check (KBQA_AUTH_FAILURES_PER_MINUTE). */
+  authFailures: AuthFailureLimiter;
   version: string;
   /** The landing pages' limits and the key their visitor cookies are signed with (derived from the deployment's master key). */
   landing: { messagesPerMinutePerIp: number; cookieKey: Buffer };
@@ -60,6 +63,8 @@ export type WorkerDeps = {
   chatModels: ReadonlyMap<string, ChatModel>;
   indexes: SearchIndexes;
   logger: Logger;
+  /** Workflow runs at once, in all and per workspace, and held ahead (KBQA_WORKFLOW_CONCURRENCY and the rest). */
+  workflowRuns: { concurrency: number; perWorkspace: number; held: number };
   /** Hears each document this process parsed (kbqa_documents_parsed_total). */
   onParsed?: (lane: ParseLane) => void;
 };

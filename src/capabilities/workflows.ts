@@ -19,6 +19,7 @@ export const workflows = defineCapability({
   consumers: (deps) => ({
     runner: runnerConsumer({
       ...deps.services.workflowEngine,
+      limits: deps.workflowRuns,
       onInternalError: (error, runId) => deps.logger.error({ err: error, runId }, 'a workflow run failed on an internal error'),
     }),
   }),

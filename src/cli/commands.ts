@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { allProjections } from '../capabilities/index.ts';
+import { sweepStaleTempBlobs } from '../adapters/fs/blob-store.ts';
 import { joinDataDir, lockDataDir } from '../adapters/sqlite/data-dir-lock.ts';
 import { replayReadModels } from '../app/replay.ts';
 import { createApiKey } from '../app/services/api-keys.ts';
@@ -24,6 +27,8 @@ export async function serve(config: Config, role: Role = 'all') {
   // The mixed profile's worker joins the data directory its owner holds, and parses only (composition/parse-worker.ts).
   const parseWorker = role === 'worker' && isMixedProfile(config.distributed);
   const release = parseWorker ? joinDataDir(config.dataDir, kafka!) : local ? lockDataDir(config.dataDir, 'serve', { kafka }) : () => {};
+  // The owner alone writes blobs, and has taken no upload yet: what is in their temp folder was cut short (issue 42, item 19).
+  if (local && !parseWorker && !config.distributed.mongo) await sweepUploadsCutShort(config, logger);
   const runtime = parseWorker ? await startParseWorker(config, logger) : await createRuntime(config, logger, undefined, { role });
   // Listening first: a start that cannot (the port taken) must not have made and printed the
   // one-time key, or the next start would print none. A request before the key exists has no key to send.
@@ -59,6 +64,16 @@ export async function serve(config: Config, role: Role = 'all') {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Removes the temporary files of uploads a killed process left in the files blob store. Here, once
+ * this process holds the data directory, and not where the store is opened: a one-off command
+ * (`kbqa keys create`) opens it beside a running server, whose uploads in progress are there too.
+ */
+async function sweepUploadsCutShort(config: Config, logger: Logger) {
+  const swept = await sweepStaleTempBlobs(join(config.dataDir, 'blobs'), new Date());
+  if (swept > 0) logger.info({ swept }, 'removed temporary files of uploads cut short');
 }
 
 /** EADDRINUSE, said so that the user knows what to do. */

@@ -5,6 +5,7 @@ import { apiRoutes } from '../capabilities/index.ts';
 import type { RouteSettings } from '../capabilities/capability.ts';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
+import { createAuthFailureLimiter } from '../http/auth-failures.ts';
 import { readConsoleBuild } from '../http/console/build-output.ts';
 import { consolePageFor } from '../http/console/routes.ts';
 import type { LoadShedder } from '../http/load-shedding.ts';
@@ -37,6 +38,7 @@ export type ApiAppParts = {
  */
 export function composeApiApp(config: Config, parts: ApiAppParts) {
   const consoleBuild = readConsoleBuild();
+  const authFailures = createAuthFailureLimiter(config.authFailuresPerMinute);
   const settings: RouteSettings = {
     blobs: parts.blobs,
     detectMediaType,
@@ -48,6 +50,7 @@ export function composeApiApp(config: Config, parts: ApiAppParts) {
     loadShedder: parts.loadShedder,
     console: consoleBuild,
     consoleSignIns: createRateLimiter(config.consoleSignInsPerMinute),
+    authFailures,
     version: parts.version,
     landing: { messagesPerMinutePerIp: config.landingMessagesPerMinute, cookieKey: parts.landingCookieKey },
     onServerError: parts.onServerError,
@@ -58,6 +61,7 @@ export function composeApiApp(config: Config, parts: ApiAppParts) {
     consoleSessions: parts.services.consoleSessions,
     metrics: parts.metrics,
     rateLimiter: createRateLimiter(config.rateLimitPerMinute),
+    authFailures,
     maxJsonBytes: config.maxJsonBytes,
     bodyPace: config.server.body,
     loadShedder: parts.loadShedder,

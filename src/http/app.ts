@@ -5,6 +5,7 @@ import { ApiError } from '../ports/api-error.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import type { ConsoleSessions } from '../app/services/console-sessions.ts';
 import { requireScope } from '../app/services/principal.ts';
+import type { AuthFailureLimiter } from './auth-failures.ts';
 import { authenticateRequest } from './auth.ts';
 import { type BodyPace, type JsonReader, jsonReader } from './body.ts';
 import { abortOnDisconnect } from './client-abort.ts';
@@ -27,6 +28,8 @@ export type AppDeps = {
   consoleSessions?: ConsoleSessions;
   metrics: Metrics;
   rateLimiter: RateLimiter;
+  /** Wrong API keys per client address and key prefix (KBQA_AUTH_FAILURES_PER_MINUTE); absent, none are limited. */
+  authFailures?: AuthFailureLimiter;
   maxJsonBytes: number;
   /** How fast a JSON body must arrive (body.ts). */
   bodyPace: BodyPace;

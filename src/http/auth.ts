@@ -3,9 +3,8 @@ import { forbidden, unauthenticated } from '../app/errors.ts';
 import type { Authenticator } from '../app/services/api-keys.ts';
 import type { ConsoleSessions } from '../app/services/console-sessions.ts';
 import type { Principal } from '../app/services/principal.ts';
-
-/** The console's session cookie (docs/console-session.md). */
-export const CONSOLE_COOKIE = 'kbqa_console';
+import { type AuthFailureLimiter, withFailureLimit } from './auth-failures.ts';
+import { readConsoleCookie } from './console-cookie.ts';
 
 /** What the console sends with every request its cookie signs: a header no other site can make a browser send. */
 export const CONSOLE_HEADER = 'x-kbqa-console';
@@ -36,11 +35,12 @@ const isApi = (path: string) => path === '/v1' || path.startsWith('/v1/');
 
 /**
  * Who a request is: the key of its Authorization header; or, on /v1 without one, the key of the
- * console's session cookie, when the request also sends the console's header.
+ * console's session cookie, when the request also sends the console's header. Wrong keys are
+ * limited per address and key prefix (auth-failures.ts); a sealed cookie cannot be guessed.
  */
-export async function authenticateRequest(ctx: Context, deps: { authenticator: Authenticator; consoleSessions?: ConsoleSessions }): Promise<Principal> {
-  const cookie = deps.consoleSessions && ctx.get('authorization') === '' && isApi(ctx.path) ? ctx.cookies.get(CONSOLE_COOKIE) : undefined;
-  if (cookie === undefined) return deps.authenticator.authenticate(bearerToken(ctx));
+export async function authenticateRequest(ctx: Context, deps: { authenticator: Authenticator; consoleSessions?: ConsoleSessions; authFailures?: AuthFailureLimiter }): Promise<Principal> {
+  const cookie = deps.consoleSessions && ctx.get('authorization') === '' && isApi(ctx.path) ? readConsoleCookie(ctx) : undefined;
+  if (cookie === undefined) return withFailureLimit(deps.authFailures, ctx, bearerToken(ctx), (token) => deps.authenticator.authenticate(token));
   requireConsoleHeader(ctx);
   return (await deps.consoleSessions!.resume(cookie)).principal;
 }

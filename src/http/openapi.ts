@@ -53,7 +53,7 @@ const ERRORS: Record<string, { name: string; description: string; headers?: Reco
   415: { name: 'UnsupportedMediaType', description: 'Wrong `Content-Type`, a charset other than UTF-8 (`unsupported_charset`), or a file type no parser reads.' },
   429: {
     name: 'TooManyRequests',
-    description: 'The key’s rate limit (or a provider’s) is reached; retry after `retry-after` seconds.',
+    description: 'The key’s rate limit (or a provider’s) is reached, or too many wrong API keys came from this address or with this key’s prefix (`too_many_failed_authentications`); retry after `retry-after` seconds.',
     headers: { 'retry-after': { description: 'Seconds to wait before retrying.', schema: { type: 'string' } }, ...RATE_HEADERS },
   },
   503: {
@@ -194,7 +194,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], version: string) {
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key of the workspace (`kbqa-…`), with the scope each operation names in `x-required-scope`.' },
-        console_session: { type: 'apiKey', in: 'cookie', name: 'kbqa_console', description: 'The console’s session (`POST /console/session`): signs a `/v1` request that has no Authorization header, as the key it was made from.' },
+        console_session: { type: 'apiKey', in: 'cookie', name: '__Host-kbqa_console', description: 'The console’s session (`POST /console/session`): signs a `/v1` request that has no Authorization header, as the key it was made from. Named `kbqa_console` over plain http to a host that is not loopback; a request carrying two session cookies is refused (400 `duplicate_console_session`).' },
         console_header: { type: 'apiKey', in: 'header', name: 'X-KBQA-Console', description: 'Always `1`: required with the session cookie (a header no other site can make a browser send).' },
       },
       schemas: { Error: jsonSchema(ErrorBody, 'output'), ...shared },

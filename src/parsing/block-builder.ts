@@ -1,5 +1,5 @@
 import { type Block, type BlockKind, type MediaType, type ParsedDocument, type ParseLimits, ParseFailure } from './types.ts';
-import { normalizeCode, normalizeText } from './text-normalize.ts';
+import { normalizeCode, normalizeText } from './language/text-normalize.ts';
 import { placeLines, type LineBox } from '../domain/document/box.ts';
 
 export type BlockBuilder = {

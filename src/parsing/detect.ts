@@ -2,9 +2,9 @@ import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { textTypeByName } from '../domain/document/media-type.ts';
 import type { Detection } from '../ports/media-type-detector.ts';
-import { CFB_SIGNATURE, cfbEntryNames, type ReadAt } from './cfb.ts';
-import { bomEncoding } from './decode.ts';
-import { openArchive } from './zip-archive.ts';
+import { CFB_SIGNATURE, cfbEntryNames, type ReadAt } from './office/cfb.ts';
+import { bomEncoding } from './language/decode.ts';
+import { openArchive } from './office/zip-archive.ts';
 import { type FailureCode, MEDIA_TYPES, type MediaType, ParseFailure } from './types.ts';
 
 /** Enough to see every signature and to judge whether a file is text. */

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { type Canvas, createCanvas, ImageData, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageImageOutcome, PageImageRequest } from '../ports/page-renderer.ts';
-import { checkDimensions } from './image-decode.ts';
-import { openPdf } from './pdf-open.ts';
-import { openTiff } from './tiff.ts';
+import { checkDimensions } from './ocr/image-decode.ts';
+import { openPdf } from './pdf/pdf-open.ts';
+import { openTiff } from './ocr/tiff.ts';
 import { MEDIA_TYPES } from './types.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { OcrEngineChoice } from './ocr-backend.ts';
+import type { OcrEngineChoice } from './ocr/ocr-backend.ts';
 
 /**
  * What the composition root hands every parser process: config.ts reads the environment once,

@@ -1,4 +1,4 @@
-import { normalizeText } from './text-normalize.ts';
+import { normalizeText } from './language/text-normalize.ts';
 
 /**
  * How every parser writes a table row as text. A row alone must still say what its numbers

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createBlockBuilder } from './block-builder.ts';
-import { decodeText } from './decode.ts';
+import { decodeText } from './language/decode.ts';
 import { MEDIA_TYPES, type Parser } from './types.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Block } from '../domain/document/block.ts';
 import type { MediaType } from '../domain/document/media-type.ts';
 import type { Attachment, FailureCode, ParseLimits } from '../ports/document-parser.ts';
-import type { OcrLanguage } from './ocr-languages.ts';
+import type { OcrLanguage } from './ocr/ocr-languages.ts';
 
 /**
  * The contract between the parsers and the rest of the pipeline. A parser turns one file into

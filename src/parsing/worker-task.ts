@@ -2,7 +2,7 @@ import type { ParseTask } from '../ports/document-parser.ts';
 import type { PageImageOutcome, PageImageRequest } from '../ports/page-renderer.ts';
 import { renderPageImage } from './page-image.ts';
 import { parserFor } from './dispatch.ts';
-import { ocrStarted } from './ocr.ts';
+import { ocrStarted } from './ocr/ocr.ts';
 import { parseFile } from './parse-file.ts';
 import { MEDIA_TYPES } from './types.ts';
 

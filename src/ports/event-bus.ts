@@ -14,7 +14,21 @@ export type ConsumerGroup = {
   /** Event types this group cares about; others are skipped (and checkpointed past). */
   eventTypes?: ReadonlySet<string>;
   batchSize?: number;
+  /**
+   * Events the bus may have in hand at once: it hands over the next batches while earlier ones are
+   * still being handled (handle calls overlap), and still moves the checkpoint past a batch only
+   * once it and every batch before it were handled, so what was in hand at a crash is delivered
+   * again. Only for a group whose events need no order between batches (the runner: one request
+   * per run's stream). Without it, one batch at a time.
+   */
+  inFlight?: number;
   handle(batch: RecordedEvent[]): Promise<void>;
+  /**
+   * Called as the bus stops the group, before it waits for the batches in hand: a group with
+   * `inFlight` gives up what it has not started, so those handle calls end soon (rejecting: the
+   * checkpoint does not pass them, and the next start delivers them again).
+   */
+  onStop?(): void;
   /**
    * Called once per event that still fails after the retries; the bus then parks it and moves on.
    * A consumer uses it to mark its document or run failed.

@@ -9,7 +9,7 @@ import { parserBundleEnv } from '../../src/adapters/local/parser-bundle.ts';
 import { createWorkerParser, PARSER_NODE_FLAGS } from '../../src/adapters/local/worker-parser.ts';
 import { createProcessPool } from '../../src/adapters/local/process-pool.ts';
 import { RETIRE_EVENT } from '../../src/parsing/parser-settings.ts';
-import { findNativeTesseract } from '../../src/parsing/ocr-native.ts';
+import { findNativeTesseract } from '../../src/parsing/ocr/ocr-native.ts';
 import { textImage, writeFixture } from '../unit/parsing-pdf-fixtures.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
 import { childrenRunning } from '../helpers/process.ts';

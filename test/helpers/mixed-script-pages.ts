@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import type { GrayImage } from '../../src/parsing/gray-image.ts';
+import type { GrayImage } from '../../src/parsing/ocr/gray-image.ts';
 
 /**
  * Scans that mix scripts, made on the spot: English lines alternating with Korean, Chinese or

@@ -1,4 +1,4 @@
-import type { GrayImage } from '../../src/parsing/gray-image.ts';
+import type { GrayImage } from '../../src/parsing/ocr/gray-image.ts';
 import { textImage } from '../unit/parsing-pdf-fixtures.ts';
 
 /**

@@ -33,17 +33,18 @@ const asConsole = (app: SpecApp, cookie: string, path = '/v1/knowledge-bases', h
 
 const errorCode = (body: any) => body.error?.code as string | undefined;
 
-test('sign-in sets an HttpOnly, SameSite=Strict, Path=/ cookie for 12 hours; the cookie then signs /v1 requests as the key', async (t) => {
+test('sign-in sets an HttpOnly, SameSite=Strict, Secure, Path=/ __Host- cookie for 12 hours; the cookie then signs /v1 requests as the key', async (t) => {
   const app = await world(t);
   const { res, setCookie, cookie } = await signIn(app);
   t.is(res.status, 204);
   t.is(res.body, '');
-  t.regex(setCookie, /^kbqa_console=v1\.[\w-]+; /);
-  t.regex(setCookie, /; path=\//);
+  t.regex(setCookie, /^__Host-kbqa_console=v1\.[\w-]+; /);
+  t.regex(setCookie, /; path=\/;/i);
+  t.notRegex(setCookie, /; domain=/i);
   t.regex(setCookie, /; httponly/i);
   t.regex(setCookie, /; samesite=strict/i);
-  t.notRegex(setCookie, /; secure/i, 'plain http: a Secure cookie would never come back');
-  t.regex(setCookie, new RegExp(`; expires=${new Date(Date.parse(NOW) + CONSOLE_SESSION_TTL_MS).toUTCString()}`));
+  t.regex(setCookie, /; secure/i, 'loopback over http: a secure context, where the browser keeps a Secure cookie');
+  t.regex(setCookie, new RegExp(`; expires=${new Date(Date.parse(NOW) + CONSOLE_SESSION_TTL_MS).toUTCString()}`, 'i'));
 
   const listed = await asConsole(app, cookie);
   t.is(listed.status, 200);
@@ -132,7 +133,7 @@ test('a session ends 12 hours after sign-in, however it was used; its key’s re
 
   const out = await app.call('DELETE', '/console/session', { key: null, headers: { cookie: fresh.cookie, ...CONSOLE } });
   t.is(out.status, 204);
-  t.regex(out.headers.get('set-cookie')!, /^kbqa_console=; path=\/; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=strict; httponly$/);
+  t.is(out.headers.get('set-cookie'), '__Host-kbqa_console=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict; Secure');
   t.is((await app.call('DELETE', '/console/session', { key: null })).status, 403, 'sign-out needs the header too');
 });
 
@@ -147,11 +148,48 @@ test('CORS lets no other origin send a request the cookie signs: neither credent
   t.false((preflight.headers.get('access-control-allow-headers') ?? '').includes('x-kbqa-console'));
 });
 
-test('behind an https proxy the cookie is Secure', async (t) => {
+test('behind an https proxy the cookie is the Secure __Host- one; over plain http to a LAN address, the plain name without Secure', async (t) => {
   const app = await world(t);
-  const res = await app.call('POST', '/console/session', { key: null, json: { api_key: KEY }, headers: { ...CONSOLE, 'x-forwarded-proto': 'https' } });
-  t.is(res.status, 204);
-  t.regex(res.headers.get('set-cookie')!, /; secure/i);
+  const behindProxy = await app.call('POST', '/console/session', { key: null, json: { api_key: KEY }, headers: { ...CONSOLE, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'kbqa.example.com' } });
+  t.is(behindProxy.status, 204);
+  t.regex(behindProxy.headers.get('set-cookie')!, /^__Host-kbqa_console=v1\.[\w-]+; .*; Secure$/);
+
+  // A browser keeps no Secure cookie from http://192.168.1.20: the session would never come back.
+  const lan = { ...CONSOLE, 'x-forwarded-host': '192.168.1.20:3000' };
+  const plain = await app.call('POST', '/console/session', { key: null, json: { api_key: KEY }, headers: lan });
+  const setCookie = plain.headers.get('set-cookie')!;
+  t.regex(setCookie, /^kbqa_console=v1\.[\w-]+; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
+  const cookie = setCookie.split(';')[0]!;
+  t.is((await asConsole(app, cookie, '/v1/knowledge-bases', lan)).status, 200);
+  // That name is not read where the __Host- one is the session: a lone one there signs nothing.
+  t.is(errorCode((await asConsole(app, cookie)).body), 'missing_api_key');
+  t.is(errorCode((await app.call('GET', '/console/session', { key: null, headers: { cookie, ...CONSOLE } })).body), 'console_session_required');
+});
+
+test('cookie tossing: a request carrying two console session cookies, of either name, is refused 400 on /v1 and on the session route', async (t) => {
+  const app = await world(t);
+  const mine = (await signIn(app)).cookie;
+  const theirs = (await signIn(app, LIMITED_KEY)).cookie;
+  const tossed = theirs.replace(/^__Host-/, '');
+  const lan = { ...CONSOLE, 'x-forwarded-host': '192.168.1.20:3000' };
+  const cases: [string, Record<string, string>][] = [
+    [`${tossed}; ${mine}`, CONSOLE],
+    [`${mine}; ${theirs}`, CONSOLE],
+    [`${tossed}; ${mine.replace(/^__Host-/, '')}`, lan],
+  ];
+  for (const [cookie, headers] of cases) {
+    for (const res of [await asConsole(app, cookie, '/v1/knowledge-bases', headers), await app.call('GET', '/console/session', { key: null, headers: { cookie, ...headers } })]) {
+      t.is(res.status, 400, cookie);
+      t.like(res.body, { error: { type: 'invalid_request_error', code: 'duplicate_console_session', param: null } });
+      t.regex(res.body.error.message, /more than one console session cookie/i);
+    }
+  }
+  // A bearer request is a bearer request: the cookies are not looked at.
+  t.is((await app.call('GET', '/v1/knowledge-bases', { key: KEY, headers: { cookie: `${tossed}; ${mine}` } })).status, 200);
+  // Signing in again clears a plain-named cookie this host set (an older version's), so the new session stands alone.
+  const again = await app.call('POST', '/console/session', { key: null, json: { api_key: KEY }, headers: { ...CONSOLE, cookie: tossed } });
+  t.is(again.headers.getSetCookie().length, 2);
+  t.is(again.headers.getSetCookie()[1], 'kbqa_console=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict');
 });
 
 test('sign-ins are limited per client address, right or wrong: 429 with retry-after', async (t) => {

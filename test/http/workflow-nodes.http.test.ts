@@ -156,6 +156,20 @@ test('iteration runs its sub-graph once per item and outputs the results in orde
   t.like(notAList.error, { code: 'invalid_items', node_id: 'each' });
 });
 
+test('a start input of type array[string] takes the list itself, and an iteration goes over it', async (t) => {
+  const graph = perQuestion();
+  graph.nodes[0] = { id: 'start', type: 'start', config: { inputs: [{ name: 'questions', type: 'array[string]' }] } };
+  const run = await runBlocking(graph, { questions: ['How long is each Zephyr-9 blade?', 'What makes sourdough bread rise?'] });
+  t.is(run.status, 'succeeded', JSON.stringify(run.error));
+  t.deepEqual((run.outputs.results as Json[]).map((r) => r.n), [0, 1]);
+  t.regex((run.outputs.results as Json[])[0]!.answer, /78/);
+  const created = await create(graph);
+  const refused = await server.call('POST', `/v1/workflows/${created.body.id}/run`, { json: { inputs: { questions: ['fine', 7] } } });
+  t.is(refused.status, 400);
+  t.like(refused.body.error, { param: 'inputs.questions' });
+  t.regex(refused.body.error.message, /every item is a string/);
+});
+
 test('an iteration sub-graph is checked on save: its faults and unknown models are 400 naming the iteration', async (t) => {
   const lost = await create(perQuestion({ nodes: [{ id: 'lost', type: 'template', config: { template: 'x' } }] }));
   t.is(lost.status, 400);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { readPackedNgrams, WRITE_NGRAM_LINES } from '../../src/parsing/eld-ngrams.ts';
+import { readPackedNgrams, WRITE_NGRAM_LINES } from '../../src/parsing/language/eld-ngrams.ts';
 
 type Result = { language: string; isReliable(): boolean; getScores(): Record<string, number> };
 type Eld = { detect(text: string): Result };

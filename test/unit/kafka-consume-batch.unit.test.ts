@@ -191,3 +191,44 @@ test('a failed heartbeat during a long handler (a rebalance) ends the batch afte
   t.deepEqual(handled, [['e0']], 'the next slice does not start');
   t.deepEqual(log.commits, ['11'], 'the handled slice is offered for commit; the broker refuses it if the generation is over');
 });
+
+test('a group with inFlight has the slices of a batch at once; each commit passes only the finished prefix', async (t) => {
+  const gates = new Map<string, () => void>();
+  const handled: string[][] = [];
+  const { payload, log } = control(messages(['A', 'A', 'A', 'A']));
+  const { d } = deps({
+    batchSize: 1,
+    inFlight: 8,
+    handle: (b) => {
+      handled.push(ids(b));
+      return new Promise<void>((resolve) => gates.set(b[0]!.id, resolve));
+    },
+  });
+  const consumed = consumeBatch(payload, d);
+  while (gates.size < 4) await new Promise((resolve) => setImmediate(resolve));
+  t.deepEqual(handled, [['e0'], ['e1'], ['e2'], ['e3']], 'every slice handed over while the first is in hand');
+  for (const id of ['e1', 'e2', 'e3']) gates.get(id)!();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.deepEqual(log.commits, [], 'the first slice is in hand: nothing may be committed past it');
+  gates.get('e0')!();
+  await consumed;
+  t.deepEqual(log.commits.at(-1), '14', 'then the whole batch at once');
+});
+
+test('a group with inFlight has no more than that many events in hand', async (t) => {
+  let inHand = 0;
+  let most = 0;
+  const { payload, log } = control(messages(['A', 'A', 'A', 'A', 'A', 'A']));
+  const { d } = deps({
+    batchSize: 1,
+    inFlight: 2,
+    handle: async () => {
+      most = Math.max(most, ++inHand);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inHand -= 1;
+    },
+  });
+  await consumeBatch(payload, d);
+  t.is(most, 2);
+  t.is(log.commits.at(-1), '16');
+});

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { readAuto, type AutoDeps } from '../../src/parsing/ocr-auto.ts';
-import type { OcrLanguage } from '../../src/parsing/ocr-languages.ts';
-import { pageOfWords, type OcrPage, type OcrWord } from '../../src/parsing/ocr-tsv.ts';
+import { readAuto, type AutoDeps } from '../../src/parsing/ocr/ocr-auto.ts';
+import type { OcrLanguage } from '../../src/parsing/ocr/ocr-languages.ts';
+import { pageOfWords, type OcrPage, type OcrWord } from '../../src/parsing/ocr/ocr-tsv.ts';
 
 // readAuto's choices with the readers and detectors replaced: which readings a page costs.
 

@@ -1,7 +1,7 @@
 import test from 'ava';
-import type { GrayImage } from '../../src/parsing/gray-image.ts';
-import { cutRow, halves, joinHalves } from '../../src/parsing/ocr-halves.ts';
-import { pageOfWords, type OcrWord } from '../../src/parsing/ocr-tsv.ts';
+import type { GrayImage } from '../../src/parsing/ocr/gray-image.ts';
+import { cutRow, halves, joinHalves } from '../../src/parsing/ocr/ocr-halves.ts';
+import { pageOfWords, type OcrWord } from '../../src/parsing/ocr/ocr-tsv.ts';
 
 /** A white page with black rows where `ink` says (rows [from, to)). */
 function page(width: number, height: number, ink: [number, number][]): GrayImage {

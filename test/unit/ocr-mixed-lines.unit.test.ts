@@ -1,9 +1,9 @@
 import test from 'ava';
-import { readAuto, type AutoDeps } from '../../src/parsing/ocr-auto.ts';
-import { doubtedLines, readMixedScripts, type LineDeps } from '../../src/parsing/ocr-mixed-scripts.ts';
-import type { Region } from '../../src/parsing/ocr-region.ts';
-import { stackRegions, wordsByStrip } from '../../src/parsing/ocr-strips.ts';
-import { pageOfWords, type OcrPage, type OcrWord } from '../../src/parsing/ocr-tsv.ts';
+import { readAuto, type AutoDeps } from '../../src/parsing/ocr/ocr-auto.ts';
+import { doubtedLines, readMixedScripts, type LineDeps } from '../../src/parsing/ocr/ocr-mixed-scripts.ts';
+import type { Region } from '../../src/parsing/ocr/ocr-region.ts';
+import { stackRegions, wordsByStrip } from '../../src/parsing/ocr/ocr-strips.ts';
+import { pageOfWords, type OcrPage, type OcrWord } from '../../src/parsing/ocr/ocr-tsv.ts';
 
 // The line-by-line reading of mixed-script pages with the readers replaced: which lines are read
 // again, with which models, what is kept, and that a page with nothing to doubt costs nothing more.

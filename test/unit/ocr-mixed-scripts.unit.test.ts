@@ -1,6 +1,6 @@
 import test from 'ava';
-import { pageText } from '../../src/parsing/ocr-auto.ts';
-import { createOcrEngine } from '../../src/parsing/ocr.ts';
+import { pageText } from '../../src/parsing/ocr/ocr-auto.ts';
+import { createOcrEngine } from '../../src/parsing/ocr/ocr.ts';
 import { englishRecall, MIXED_SAMPLES, mixedPage, mixedSampleUnavailable, mixedTruth, SCRIPT_LETTERS, scriptRecall, type MixedSample } from '../helpers/mixed-script-pages.ts';
 
 /**

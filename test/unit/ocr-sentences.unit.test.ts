@@ -1,7 +1,7 @@
 import test from 'ava';
-import { cropGray, placeOnPage, regionAround } from '../../src/parsing/ocr-region.ts';
-import { pageSentences, withSentencesFrom } from '../../src/parsing/ocr-sentences.ts';
-import { pageOfWords, type OcrWord } from '../../src/parsing/ocr-tsv.ts';
+import { cropGray, placeOnPage, regionAround } from '../../src/parsing/ocr/ocr-region.ts';
+import { pageSentences, withSentencesFrom } from '../../src/parsing/ocr/ocr-sentences.ts';
+import { pageOfWords, type OcrWord } from '../../src/parsing/ocr/ocr-tsv.ts';
 
 const word = (text: string, left: number, top: number, line: string, width = 50): OcrWord => ({ text, left, top, width, height: 20, confidence: 90, line });
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { rotateGray, skewDegrees, straightened } from '../../src/parsing/deskew.ts';
+import { rotateGray, skewDegrees, straightened } from '../../src/parsing/ocr/deskew.ts';
 import { samplePage } from '../helpers/ocr-pages.ts';
 
 /** The straightening the system tesseract's pages get (tesseract.js does its own). */

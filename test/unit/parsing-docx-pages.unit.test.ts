@@ -1,6 +1,6 @@
 import test from 'ava';
 import { Document, Packer, Paragraph } from 'docx';
-import { CHARS_PER_LINE, LINES_PER_PAGE } from '../../src/parsing/page-cursor.ts';
+import { CHARS_PER_LINE, LINES_PER_PAGE } from '../../src/parsing/office/page-cursor.ts';
 import { parseFile } from '../../src/parsing/parse-file.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
 import { buildJournal } from '../helpers/journal-docx.ts';

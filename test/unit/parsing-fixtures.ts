@@ -6,13 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { parseCsv } from '../../src/parsing/csv.ts';
+import { parseCsv } from '../../src/parsing/office/csv.ts';
 import { detectMediaType } from '../../src/parsing/detect.ts';
-import { parseDocx } from '../../src/parsing/docx.ts';
-import { parseHtml } from '../../src/parsing/html.ts';
-import { parseMarkdown } from '../../src/parsing/markdown.ts';
+import { parseDocx } from '../../src/parsing/office/docx.ts';
+import { parseHtml } from '../../src/parsing/web-mail/html.ts';
+import { parseMarkdown } from '../../src/parsing/web-mail/markdown.ts';
 import { parseText } from '../../src/parsing/text.ts';
-import { parseXlsx } from '../../src/parsing/xlsx.ts';
+import { parseXlsx } from '../../src/parsing/office/xlsx.ts';
 import { parserFor } from '../../src/parsing/dispatch.ts';
 import { DEFAULT_LIMITS, MEDIA_TYPES, type MediaType, type ParsedDocument, type ParseLimits, type Parser } from '../../src/parsing/types.ts';
 

@@ -3,9 +3,9 @@ import { tempDir } from '../helpers/temp.ts';
 import { blockWith, compoundFileOf, END, parsePath, write } from './parsing-fixtures.ts';
 import { workbook, wordFile, xls, xlsxOf } from './parsing-legacy-fixtures.ts';
 import { createBlockBuilder } from '../../src/parsing/block-builder.ts';
-import { docTextBlocks } from '../../src/parsing/doc-text.ts';
+import { docTextBlocks } from '../../src/parsing/office/doc-text.ts';
 import { DEFAULT_LIMITS } from '../../src/parsing/types.ts';
-import type { WordBinaryText } from '../../src/parsing/word-binary.ts';
+import type { WordBinaryText } from '../../src/parsing/office/word-binary.ts';
 
 /** Legacy .xls and .doc from fixtures made here (the shared .doc files: parsing-legacy-shared.unit.test.ts). */
 

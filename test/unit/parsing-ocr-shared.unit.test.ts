@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import test from 'ava';
-import { parseImage } from '../../src/parsing/image.ts';
-import { closeOcr } from '../../src/parsing/ocr.ts';
-import { parsePdf } from '../../src/parsing/pdf.ts';
+import { parseImage } from '../../src/parsing/ocr/image.ts';
+import { closeOcr } from '../../src/parsing/ocr/ocr.ts';
+import { parsePdf } from '../../src/parsing/pdf/pdf.ts';
 import { MEDIA_TYPES, type MediaType, type ParsedDocument } from '../../src/parsing/types.ts';
 import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
 import { parseInput, wordAccuracy } from './parsing-pdf-fixtures.ts';

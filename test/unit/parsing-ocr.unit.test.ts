@@ -1,10 +1,10 @@
 import test from 'ava';
-import { parseImage } from '../../src/parsing/image.ts';
-import { closeOcr } from '../../src/parsing/ocr.ts';
-import { readTsv } from '../../src/parsing/ocr-tsv.ts';
-import { parsePdf } from '../../src/parsing/pdf.ts';
-import { joinLines } from '../../src/parsing/text-join.ts';
-import { textQuality } from '../../src/parsing/text-quality.ts';
+import { parseImage } from '../../src/parsing/ocr/image.ts';
+import { closeOcr } from '../../src/parsing/ocr/ocr.ts';
+import { readTsv } from '../../src/parsing/ocr/ocr-tsv.ts';
+import { parsePdf } from '../../src/parsing/pdf/pdf.ts';
+import { joinLines } from '../../src/parsing/language/text-join.ts';
+import { textQuality } from '../../src/parsing/language/text-quality.ts';
 import { MEDIA_TYPES, ParseFailure } from '../../src/parsing/types.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { imageOnlyPdf, parseInput, SCAN_LINES, textImage, tiff, wordAccuracy, writeFixture } from './parsing-pdf-fixtures.ts';

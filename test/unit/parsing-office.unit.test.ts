@@ -1,8 +1,8 @@
 import test from 'ava';
 import { AlignmentType, Document, FootnoteReferenceRun, HeadingLevel, LevelFormat, Packer, PageBreak, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
-import { markPageHints } from '../../src/parsing/docx-pages.ts';
-import { formatNumber } from '../../src/parsing/number-format.ts';
+import { markPageHints } from '../../src/parsing/office/docx-pages.ts';
+import { formatNumber } from '../../src/parsing/office/number-format.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { blockWith, handmadeDocx, p, pageOf, parsePath, write } from './parsing-fixtures.ts';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { closeOcr } from '../../src/parsing/ocr.ts';
-import { parsePdf } from '../../src/parsing/pdf.ts';
+import { closeOcr } from '../../src/parsing/ocr/ocr.ts';
+import { parsePdf } from '../../src/parsing/pdf/pdf.ts';
 import { MEDIA_TYPES, ParseFailure, type ParsedDocument, type ParseLimits } from '../../src/parsing/types.ts';
 import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
 import { parseInput } from './parsing-pdf-fixtures.ts';

@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
-import { closeOcr, OcrTimeout, type OcrEngine } from '../../src/parsing/ocr.ts';
-import { createPdfParser, parsePdf } from '../../src/parsing/pdf.ts';
+import { closeOcr, OcrTimeout, type OcrEngine } from '../../src/parsing/ocr/ocr.ts';
+import { createPdfParser, parsePdf } from '../../src/parsing/pdf/pdf.ts';
 import { type FailureCode, MEDIA_TYPES, ParseFailure } from '../../src/parsing/types.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { COLUMN_TOPICS, columnsPdf, imageOnlyPdf, LEFT_TOPIC, multiPagePdf, parseInput, pdf, RIGHT_TOPIC, TABLE, tablePdf, twoColumnPdf, writeFixture } from './parsing-pdf-fixtures.ts';

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { joinLines } from '../../src/parsing/text-join.ts';
-import { normalizeText } from '../../src/parsing/text-normalize.ts';
-import { brokenGlyphWords, repairText } from '../../src/parsing/text-repair.ts';
-import { textQuality } from '../../src/parsing/text-quality.ts';
+import { joinLines } from '../../src/parsing/language/text-join.ts';
+import { normalizeText } from '../../src/parsing/language/text-normalize.ts';
+import { brokenGlyphWords, repairText } from '../../src/parsing/language/text-repair.ts';
+import { textQuality } from '../../src/parsing/language/text-quality.ts';
 
 test('ligature code points become letters', (t) => {
   t.is(repairText('ﬁnd the ﬂow in the oﬃce, ﬀ ﬄ'), 'find the flow in the office, ff ffl');

@@ -1,7 +1,7 @@
 import test from 'ava';
 import iconv from 'iconv-lite';
-import { sniffDelimiter } from '../../src/parsing/csv.ts';
-import { decodeText } from '../../src/parsing/decode.ts';
+import { sniffDelimiter } from '../../src/parsing/office/csv.ts';
+import { decodeText } from '../../src/parsing/language/decode.ts';
 import { sharedDoc, withSharedData } from '../helpers/shared-data.ts';
 import { tempDir } from '../helpers/temp.ts';
 import { blockWith, pageOf, parsePath, write } from './parsing-fixtures.ts';

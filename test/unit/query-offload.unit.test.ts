@@ -15,7 +15,7 @@ const slowLocal = {
     return context(request.query);
   },
   retrieveContextAcross: async (_kbs: readonly KnowledgeBaseDoc[], request: { query: string }) => context(request.query),
-  groundChat: async () => ({ query: '', citations: [], passages: [], prompt: [], answerable: false, coverage: 0, answer: null, answerMs: 0 }),
+  groundChat: async () => ({ query: '', citations: [], passages: [], prompt: [], answerable: false, coverage: 0, language: 'en', answer: null, answerMs: 0 }),
 };
 
 test('with query processes off, or indexes not embedded, everything is answered here', async (t) => {

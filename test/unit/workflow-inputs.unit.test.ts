@@ -59,3 +59,31 @@ test('an input named like an Object.prototype member is not inherited', (t) => {
   const odd: StartConfig = { inputs: [{ name: 'constructor', type: 'string', required: true }] };
   t.like(validateInputs(odd, {}), { ok: false, param: 'inputs.constructor' });
 });
+
+test('list inputs: array takes any JSON list, array[type] checks every item and names what it must be', (t) => {
+  const lists: StartConfig = {
+    inputs: [
+      { name: 'anything', type: 'array', required: false },
+      { name: 'words', type: 'array[string]', required: false },
+      { name: 'counts', type: 'array[number]', required: false },
+      { name: 'flags', type: 'array[boolean]', required: false },
+      { name: 'rows', type: 'array[object]', required: false },
+    ],
+  };
+  const given = { anything: [1, 'a', null], words: ['a', 'b'], counts: [1, 2.5], flags: [true], rows: [{ a: 1 }, {}] };
+  t.deepEqual(validateInputs(lists, given), { ok: true, values: given });
+  t.deepEqual(validateInputs(lists, { words: [] }), { ok: true, values: { words: [] } });
+  const wrong: [Record<string, unknown>, string, RegExp][] = [
+    [{ anything: { 0: 'a' } }, 'inputs.anything', /must be an array$/],
+    [{ words: 'a,b' }, 'inputs.words', /every item is a string/],
+    [{ words: ['a', 2] }, 'inputs.words', /every item is a string/],
+    [{ counts: [1, Number.NaN] }, 'inputs.counts', /every item is a finite number/],
+    [{ flags: ['true'] }, 'inputs.flags', /every item is a boolean/],
+    [{ rows: [[]] }, 'inputs.rows', /every item is an object/],
+  ];
+  for (const [inputs, param, message] of wrong) {
+    const result = validateInputs(lists, inputs);
+    t.like(result, { ok: false, param }, param);
+    if (!result.ok) t.regex(result.message, message);
+  }
+});

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { access, mkdir, rename, rm } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,9 +8,12 @@ import { type BlobStore, BlobTooLargeError } from '../../ports/blob-store.ts';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/** Where a blob is written before it is renamed into place. */
+const tmpDirOf = (root: string) => join(root, 'tmp');
+
 /** Files under `root/aa/<sha256>`; written to a temporary name and renamed, so a reader never sees half a file. */
 export function createFsBlobStore(root: string): BlobStore {
-  const tmpDir = join(root, 'tmp');
+  const tmpDir = tmpDirOf(root);
   const pathOf = (sha256: string) => {
     if (!SHA256.test(sha256)) throw new Error('not a sha256 hex digest');
     return join(root, sha256.slice(0, 2), sha256);
@@ -69,4 +72,29 @@ export function createFsBlobStore(root: string): BlobStore {
       mkdirSync(root, { recursive: true });
     },
   };
+}
+
+/**
+ * Removes what uploads cut short left behind: a put's own cleanup never runs when its process is
+ * killed (kill -9, the OOM killer, a power cut), and nothing else would ever delete the file.
+ * Only files of `root/tmp` last written before `startedAt`; finished blobs are never looked at.
+ * Run once at start by the data directory's owner, before it takes uploads: it alone writes blobs
+ * (the lock of adapters/sqlite/data-dir-lock.ts), so no temp file there is anyone's work in progress.
+ * Returns how many were removed.
+ */
+export async function sweepStaleTempBlobs(root: string, startedAt: Date): Promise<number> {
+  const dir = tmpDirOf(root);
+  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  let removed = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile() || info.mtimeMs >= startedAt.getTime()) continue;
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
 }

@@ -34,10 +34,15 @@ export const groupIdOf = (name: string) => `kbqa.${name}`;
  */
 export const CONSUMER_SESSION = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
 
+/** Partitions a group with `inFlight` has worked at once (the topics' default is 6: KAFKA_TOPIC_PARTITIONS). */
+const PARTITIONS_AT_ONCE = 8;
+
 /**
  * Consumer groups over the relay's topics: Kafka keeps each group's offsets, committed only for
  * messages handled, parked or passed over. Partitions are worked one at a time, as the in-process
- * bus calls a group: handlers such as the projector's are not written for concurrent batches.
+ * bus calls a group: handlers such as the projector's are not written for concurrent batches. A
+ * group with `inFlight` (the runner) has its partitions worked at once and the slices of a fetched
+ * batch handled at once (consume-batch.ts); a partition's next fetch still waits for its batch.
  */
 export function createKafkaBus({
   kafka,
@@ -110,7 +115,7 @@ export function createKafkaBus({
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: 1,
+        partitionsConsumedConcurrently: group.inFlight === undefined ? 1 : PARTITIONS_AT_ONCE,
         eachBatch: (payload) => consumeBatch(payload, deps),
       });
     } catch (error) {
@@ -128,7 +133,11 @@ export function createKafkaBus({
         handles.delete(handle);
         try {
           // Waits for the batch in hand (it stops at its next step and commits what is done), then leaves the group.
-          await consumer.disconnect();
+          const leaving = consumer.disconnect();
+          // After kafkajs has marked itself stopping (synchronously, above): what the group then
+          // gives up fails as an interruption, uncommitted, not as an error to retry.
+          group.onStop?.();
+          await leaving;
         } finally {
           waiters.rejectAll('stopped');
         }

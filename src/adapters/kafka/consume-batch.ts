@@ -2,7 +2,7 @@ import type { EachBatchPayload } from 'kafkajs';
 import type { Backoff } from '../../lib/retry.ts';
 import type { ConsumerGroup } from '../../ports/event-bus.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
-import { afterFailure, committable, type Entry, planSegments } from './delivery.ts';
+import { afterFailure, committable, type Entry, planSegments, type Segment } from './delivery.ts';
 import { decodeEvent, eventTypeOf, type IncomingMessage } from './messages.ts';
 
 /** The part of kafkajs's eachBatch payload this uses, so tests can drive it without a broker. */
@@ -46,7 +46,10 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
   const live = () => control.isRunning() && !control.isStale() && pulse.failure === undefined;
   let committedThrough = -1;
 
-  const commitDone = async () => {
+  // Slices of a group with `inFlight` finish in any order: their commits go one after another.
+  let committing = Promise.resolve();
+  const commitDone = () => (committing = committing.then(commitPrefix));
+  const commitPrefix = async () => {
     const ready = committable(entries, done);
     if (!ready || ready.last <= committedThrough) return;
     control.resolveOffset(entries[ready.last]!.offset);
@@ -89,16 +92,24 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
     done[indexes[0]!] = true;
   };
 
+  const slice = async (segment: Segment) => {
+    // The slice's unreadable messages first: if the dead letter cannot be published, the batch
+    // stops before the handler runs, so a redelivery does not hand the same events over twice.
+    for (const i of range(segment.from, segment.to)) if (entries[i]!.unreadable) await parkUnreadable(i);
+    const indexes = range(segment.from, segment.to).filter((i) => entries[i]!.event !== null);
+    if (segment.events.length > 0) await deliver(segment.events, indexes);
+    await commitDone();
+  };
+
   await deps.progress(batch.topic, batch.partition, null);
   try {
-    for (const segment of planSegments(entries, deps.group.batchSize ?? 500)) {
-      if (!live()) throw new Interrupted();
-      // The slice's unreadable messages first: if the dead letter cannot be published, the batch
-      // stops before the handler runs, so a redelivery does not hand the same events over twice.
-      for (const i of range(segment.from, segment.to)) if (entries[i]!.unreadable) await parkUnreadable(i);
-      const indexes = range(segment.from, segment.to).filter((i) => entries[i]!.event !== null);
-      if (segment.events.length > 0) await deliver(segment.events, indexes);
-      await commitDone();
+    const segments = planSegments(entries, deps.group.batchSize ?? 500);
+    if (deps.group.inFlight !== undefined) await slicesAtOnce(segments, deps.group.inFlight, live, slice);
+    else {
+      for (const segment of segments) {
+        if (!live()) throw new Interrupted();
+        await slice(segment);
+      }
     }
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
@@ -109,6 +120,38 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
     pulse.stop();
   }
   if (pulse.failure !== undefined) throw pulse.failure;
+}
+
+/**
+ * A group with `inFlight` has its slices handled at once, up to `limit` events in hand; each is
+ * committed as the prefix of finished entries grows (`committable`), so a slow slice holds the
+ * commit, not the others. The batch ends once every slice started has ended: the first failure is
+ * then rethrown (an Interrupted one last, so a real failure is not taken for a stop).
+ */
+async function slicesAtOnce(segments: Segment[], limit: number, live: () => boolean, slice: (segment: Segment) => Promise<void>): Promise<void> {
+  const going = new Set<Promise<void>>();
+  const failures: unknown[] = [];
+  let held = 0;
+  for (const segment of segments) {
+    while (held > 0 && held + segment.events.length > limit && failures.length === 0) await Promise.race(going);
+    if (failures.length > 0) break;
+    if (!live()) {
+      failures.push(new Interrupted());
+      break;
+    }
+    const size = segment.events.length;
+    held += size;
+    const running: Promise<void> = slice(segment)
+      .catch((error: unknown) => void failures.push(error))
+      .finally(() => {
+        held -= size;
+        going.delete(running);
+      });
+    going.add(running);
+  }
+  await Promise.all(going);
+  const failure = failures.find((error) => !(error instanceof Interrupted)) ?? failures[0];
+  if (failure !== undefined) throw failure;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { CheckpointStore, ConsumerGroup, EventBus, GroupHandle } from '../../ports/event-bus.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../../ports/event-store.ts';
+import { createInOrderWindow } from '../../lib/in-order-window.ts';
 import { createPositionWaiters } from '../../lib/position-waiters.ts';
 import { type Backoff, backoffDelay, isRetriable, sleep } from '../../lib/retry.ts';
 
@@ -13,7 +14,9 @@ export type InProcessBusOptions = {
 
 /**
  * Feeds each consumer group from the store's global log: at least once, in log order (so in
- * order per stream), with the group's checkpoint saved only after its handler succeeded.
+ * order per stream), with the group's checkpoint saved only after its handler succeeded. A group
+ * with `inFlight` gets its next batches while earlier ones are handled; its checkpoint passes
+ * only the batches handled from the oldest on (in-order-window.ts).
  */
 export function createInProcessBus({
   store,
@@ -60,13 +63,19 @@ export function createInProcessBus({
       await group.onParked?.(event, error).catch((e: unknown) => onError(group.name, e));
     };
 
+    const pass = async (upTo: bigint) => {
+      await checkpoints.save(group.name, upTo);
+      position = upTo;
+      waiters.settle();
+    };
+    const window = group.inFlight === undefined ? null : createInOrderWindow(group.inFlight, pass);
+
     const subscription: Subscription = store.subscribeToAll(
       position,
       async (batch, upTo) => {
+        if (window) return window.add(batch.length, upTo, () => deliver(batch));
         if (batch.length > 0) await deliver(batch);
-        await checkpoints.save(group.name, upTo);
-        position = upTo;
-        waiters.settle();
+        await pass(upTo);
       },
       { batchSize: group.batchSize ?? 500, eventTypes: group.eventTypes, onError: (error) => onError(group.name, error) },
     );
@@ -76,7 +85,11 @@ export function createInProcessBus({
       waitFor: (target, timeoutMs) => waiters.waitFor(target, timeoutMs),
       async stop() {
         stopped = true;
+        group.onStop?.();
         await subscription.stop();
+        // The batches still in hand finish (as a group's one batch does) and pass what they can;
+        // one the group gave up on stopping fails, as it should: it is delivered again on the next start.
+        await window?.drain().catch(() => {});
         handles.delete(handle);
         waiters.rejectAll('stopped');
       },

@@ -49,8 +49,10 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
       workerType: 'process',
       maxWorkers: processes,
       forkArgs: args,
-      forkOpts: { env: extra ? { ...process.env, ...extra } : undefined, execArgv: [...(maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : []), ...nodeFlags], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-      emitStdStreams: false,
+      forkOpts: { env: extra ? { ...process.env, ...extra } : undefined, execArgv: [...(maxMemoryMb ? [`--max-old-space-size=${maxMemoryMb}`] : []), ...nodeFlags], serialization: 'advanced' },
+      // The processes' output comes through the task (relayStdStreams), so a dying process's
+      // native report can be left out: its task's failure already says it ran out of memory.
+      emitStdStreams: true,
       workerTerminateTimeout: 2_000,
     }));
   };
@@ -73,9 +75,12 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
     idleTimer = setTimeout(stop, idleMs);
     idleTimer.unref();
   };
-  const retireWatch = (onEvent?: (payload: unknown) => void) => (payload: unknown) => {
-    if (payload === RETIRE_EVENT) retiring = true;
-    else onEvent?.(payload);
+  const retireWatch = (onEvent?: (payload: unknown) => void) => {
+    const relay = relayStdStreams();
+    return (payload: unknown) => {
+      if (payload === RETIRE_EVENT) retiring = true;
+      else if (!relay(payload)) onEvent?.(payload);
+    };
   };
   return {
     async run<T>(method: string, params: unknown[], { timeoutMs, onEvent }: { timeoutMs: number; onEvent?: (payload: unknown) => void }): Promise<TaskResult<T>> {
@@ -101,6 +106,29 @@ export function createProcessPool({ script, processes, maxMemoryMb, nodeFlags = 
     },
   };
 }
+
+/**
+ * Writes what a process printed to this process's streams, and tells whether the payload was
+ * such output. V8's report of a heap that ran out (the last collections, then a native stack
+ * trace of some 30 lines) is dropped from its first line on: the process is ending, and the
+ * task's failure (out_of_memory) is what the caller logs, once.
+ */
+function relayStdStreams(): (payload: unknown) => boolean {
+  let dying = false;
+  return (payload) => {
+    if (payload === null || typeof payload !== 'object') return false;
+    const { stdout, stderr } = payload as { stdout?: unknown; stderr?: unknown };
+    if (typeof stdout === 'string') process.stdout.write(stdout);
+    else if (typeof stderr === 'string') {
+      const report = stderr.search(V8_FATAL_REPORT);
+      if (report >= 0) dying = true;
+      if (report > 0) process.stderr.write(stderr.slice(0, report));
+      else if (!dying) process.stderr.write(stderr);
+    } else return false;
+    return true;
+  };
+}
+const V8_FATAL_REPORT = /<--- Last few GCs --->|FATAL ERROR: /;
 
 function failureOf(error: unknown): { failure: TaskFailure; message: string } {
   const e = error as Error;

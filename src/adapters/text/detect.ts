@@ -1,6 +1,6 @@
-import { SAMPLE_CHARS } from '../../parsing/eld-database.ts';
+import { SAMPLE_CHARS } from '../../parsing/language/eld-database.ts';
 
-export { loadEldDetector, SAMPLE_CHARS, type LanguageDetector, type LanguageGuess } from '../../parsing/eld-database.ts';
+export { loadEldDetector, SAMPLE_CHARS, type LanguageDetector, type LanguageGuess } from '../../parsing/language/eld-database.ts';
 
 /** Scripts that, with nothing else to go on, all but name their language. */
 const SCRIPTS: [RegExp, string][] = [

@@ -21,7 +21,10 @@ export type CoveredTerm = { term: string; document_frequency: number; held: bool
 const QUESTION_FRAME: Record<string, string> = {
   en:
     'document documents file files image images picture photo photograph scan scanned page pages text pdf sheet spreadsheet workbook slide slides paper ' +
-    'mention mentioned mentions according written write say says said state states stated describe described describes list listed lists show shown shows call called named name known refer refers referred',
+    'mention mentioned mentions according written write say says said state states stated describe described describes list listed lists show shown shows call called named name known refer refers referred ' +
+    // How a question asks for a quantity or a frequency ("How many days …", "How much …", "How
+    // often …"): the passage answers with the number ("14 days"), never with these words.
+    'many much often',
   de: 'dokument datei bild seite text tabelle folie erwähnt laut geschrieben steht genannt heißt',
   fr: 'document fichier image page texte tableau diapositive mentionné selon écrit appelé nommé',
   es: 'documento archivo imagen página texto tabla diapositiva mencionado según escrito llamado',

@@ -5,11 +5,13 @@ import type { AgentConfig } from '../../../schemas/events/agent.ts';
 import type { Agent, AgentVersion, CreateAgentBody, UpdateAgentBody } from '../../../schemas/http/agents.ts';
 import { agentDecider } from '../../domain/agent/agent.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
+import { ApiError } from '../../ports/api-error.ts';
 import type { ChatModel } from '../../ports/models.ts';
 import { handleCommand } from '../command-handler.ts';
 import { type AppContext, commandMetadata, settled } from '../context.ts';
 import { badRequest, notFoundError, resourceNotFound } from '../errors.ts';
 import { hashAccessCode } from './agent-access-code.ts';
+import { knowledgeBasesOfAgent, knowledgeBasesOfConfig } from './agent-knowledge-bases.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBasesAccess, requireScope, visibleTo } from './principal.ts';
 import type { WorkflowService } from './workflows.ts';
@@ -21,17 +23,6 @@ export type AgentDeps = {
   workspaceModels?: Pick<WorkspaceModelResolver, 'chatModel'>;
   workflows: Pick<WorkflowService, 'workflow'>;
 };
-
-/**
- * An agent's provenance: the knowledge bases its draft and published version answer from. A
- * workflow-backed agent's are its workflow's, which can change under it, so it counts as every
- * knowledge base (null): only keys that reach the whole workspace see it.
- */
-export function knowledgeBasesOfAgent(doc: AgentDoc): string[] | null {
-  const configs = [doc.draft, doc.published?.config].filter((c): c is AgentConfig => c !== undefined);
-  if (configs.some((c) => c.workflow_id !== null)) return null;
-  return [...new Set(configs.flatMap((c) => c.knowledge_base_ids))];
-}
 
 export const publicUrl = (slug: string) => `/a/${slug}`;
 
@@ -106,9 +97,24 @@ export function createAgentService({ ctx, chatModels, workspaceModels, workflows
     for (const kbId of config.knowledge_base_ids) {
       if (kbs.get(kbId)?.workspace_id !== principal.workspaceId) throw resourceNotFound('knowledge_base', kbId, 'knowledge_base_ids');
     }
+    if (config.workflow_id === null) return;
+    // A workflow-backed agent belongs to every knowledge base (knowledgeBasesOfConfig): a key that
+    // could not read it is refused here, before anything is appended, not by the read that follows.
+    if (principal.knowledgeBaseIds !== null) {
+      throw new ApiError(
+        403,
+        'permission_error',
+        'knowledge_base_not_allowed',
+        'This API key is limited to certain knowledge bases and cannot make an agent answer from a workflow: a workflow-backed agent counts as using every knowledge base, since its workflow’s can change.',
+        { param: 'workflow_id' },
+      );
+    }
     // The workflow service's own check: in this workspace, and every knowledge base it names readable by the key.
-    if (config.workflow_id !== null) await workflows.workflow(principal, config.workflow_id);
+    await workflows.workflow(principal, config.workflow_id);
   }
+
+  /** Every version the agent ever published (they go with it when it is deleted). */
+  const versionsOf = (id: string) => ctx.readModels.find<AgentVersionDoc>('agent_versions', { where: { agent_id: id } });
 
   async function publicSettings(body: CreateAgentBody['public'], current: AgentConfig['public'] | null): Promise<AgentConfig['public']> {
     const code = body?.access_code;
@@ -188,6 +194,8 @@ export function createAgentService({ ctx, chatModels, workspaceModels, workflows
 
     async remove(principal: Principal, id: string, correlationId?: string) {
       await agent(principal, id);
+      // Deleting touches every version, not only the draft and the published one (docs/access-control.md).
+      for (const v of await versionsOf(id)) requireKnowledgeBasesAccess(principal, knowledgeBasesOfConfig(v.config));
       await command(principal, id, 'DeleteAgent', correlationId);
       return { id, object: 'agent.deleted' as const, deleted: true as const };
     },
@@ -210,8 +218,9 @@ export function createAgentService({ ctx, chatModels, workspaceModels, workflows
 
     async versions(principal: Principal, id: string, page: PageRequest) {
       await agent(principal, id);
-      const found = await findPage(ctx.readModels, 'agent_versions', { agent_id: id }, { ...page, after: page.after }, { present: presentVersion });
-      return found;
+      // Each version is shown only to keys that may read what it answered from, as the agent itself is (a list leaves the others out).
+      const visible = visibleTo(principal, (v: AgentVersionDoc) => knowledgeBasesOfConfig(v.config));
+      return findPage(ctx.readModels, 'agent_versions', { agent_id: id }, page, { present: presentVersion, visible });
     },
 
     /**

@@ -4,10 +4,10 @@ import { countTokens } from '../../domain/document/tokens.ts';
 import { ApiError } from '../../ports/api-error.ts';
 import type { ChatDelta, ChatMessage } from '../../ports/models.ts';
 import type { AppContext } from '../context.ts';
-import type { Citation } from '../retrieval/retrieved-context.ts';
 import type { PreparedChat } from './chat.ts';
 import type { Principal } from './principal.ts';
 import type { WorkflowService } from './workflows.ts';
+import { retrievedCitations } from './workflow-run-citations.ts';
 
 /** How long a chat waits for its workflow's run before giving up (the run goes on; its id is in the error). */
 const RUN_WAIT_MS = 120_000;
@@ -16,8 +16,9 @@ const POLL_MS = 25;
 /**
  * A workflow-backed agent's answer: its workflow runs with the question (the last user message) as
  * the start node's first text input, and the run's `answer` output is the chat's answer, its
- * `citations` output the citations. The run is the workflow runner's, as any run: this waits for it
- * in the read model, polling, since the chat service has no feed of its own.
+ * `citations` output the citations (those of them its own retrieval gave: workflow-run-citations.ts).
+ * The run is the workflow runner's, as any run: this waits for it in the read model, polling,
+ * since the chat service has no feed of its own.
  */
 export type WorkflowChatDeps = { ctx: AppContext; workflows: Pick<WorkflowService, 'workflow' | 'requestRun' | 'run'> };
 
@@ -40,7 +41,8 @@ export async function prepareWorkflowChat(
   }
   const outputs = run.outputs ?? {};
   const content = typeof outputs.answer === 'string' ? outputs.answer : JSON.stringify(outputs);
-  const citations = Array.isArray(outputs.citations) ? (outputs.citations as Citation[]).map((c) => ({ ...c, boxes: c.boxes ?? [] })) : [];
+  // Only what the run's own retrieval cited, over its own knowledge bases: a graph can put anything in its outputs.
+  const citations = retrievedCitations(run, outputs.citations, content);
   const promptTokens = messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
   const usage = { promptTokens, completionTokens: countTokens(content) };
   return {

@@ -1,3 +1,4 @@
+import { NOT_COVERED_ANSWER, notCoveredAnswer } from '../../domain/chat/not-covered.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { pinnedLanguage } from '../../../schemas/knowledge-base-settings.ts';
 import { questionFromConversation } from '../../domain/answer/question.ts';
@@ -29,6 +30,8 @@ export type ChatGrounding = {
   prompt: ChatMessage[];
   answerable: boolean;
   coverage: number;
+  /** The language the question was asked in (the analyzer's detection): a refusal is written in it. */
+  language: string;
   /** The answer of a model that answers in this process, given passages; null for a provider's model, or with no passage. */
   answer: ChatAnswer | null;
   /** What working out `answer` took, so that a chat's record keeps retrieval and answer apart. */
@@ -56,8 +59,11 @@ export function createChatGrounding({ analyzer, retrieval, chatModels }: ChatGro
     const query = questionOf(analyzer, kbs, input.messages);
     const { citations, passages, answerable, coverage } = await retrieval.retrieveContextAcross(kbs, { query, filter: input.filter }, { signal });
     const prompt = groundedMessages(input.messages, passages);
+    const language = analyzer.detectLanguage(lastUserMessage(input.messages));
     const { answer, answerMs } = answerHere(chatModels.get(input.model), { prompt, passages, input, signal });
-    return { query, citations, passages, prompt, answerable, coverage, answer, answerMs };
+    // The offline model finding no sentence refuses as chat does, in the asker's language.
+    if (answer?.content === NOT_COVERED_ANSWER) answer.content = notCoveredAnswer(language);
+    return { query, citations, passages, prompt, answerable, coverage, language, answer, answerMs };
   };
 }
 

@@ -1,7 +1,7 @@
 import type { AgentConfig } from '../../../schemas/events/agent.ts';
 import { withAgentRetrieval } from '../../domain/agent/retrieval.ts';
 import { chatDecider } from '../../domain/chat/chat.ts';
-import { NOT_COVERED_ANSWER } from '../../domain/chat/prompt.ts';
+import { notCoveredAnswer } from '../../domain/chat/not-covered.ts';
 import { countTokens } from '../../domain/document/tokens.ts';
 import { contractChangingOption } from '../../domain/chat/options.ts';
 import type { ChatAnswer, ChatDelta, ChatMessage, ChatModel, ContextPassage, ProviderOptions } from '../../ports/models.ts';
@@ -120,6 +120,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, workspa
       const request = { messages, temperature: input.temperature, maxTokens: input.maxTokens, passages: kbIds.length > 0 ? passages : undefined, options: input.options };
       const provenance = provenanceOf(kbIds, input.derivedFrom);
       const derivedOnly = provenance.filter((kb) => !kbIds.includes(kb));
+      const refusal = notCoveredAnswer(grounded?.language);
       const promptTokens = () => messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
 
       return {
@@ -133,14 +134,14 @@ export function createChatService({ ctx, search, groundChat, chatModels, workspa
         grounding,
         quotedCitations: (answer) => quotedCitations(citations, answer),
         generate(abort) {
-          if (notCovered) return fixedAnswer(NOT_COVERED_ANSWER, promptTokens());
+          if (notCovered) return fixedAnswer(refusal, promptTokens());
           if (answered && model.local) return model.local.replay(answered, abort);
           return model.stream({ ...request, signal: abort });
         },
         async complete(abort) {
           const t0 = performance.now();
           if (notCovered) {
-            return { content: NOT_COVERED_ANSWER, finishReason: 'stop', usage: { promptTokens: promptTokens(), completionTokens: countTokens(NOT_COVERED_ANSWER) }, firstTokenMs: null };
+            return { content: refusal, finishReason: 'stop', usage: { promptTokens: promptTokens(), completionTokens: countTokens(refusal) }, firstTokenMs: null };
           }
           if (answered) return (abort.throwIfAborted(), { ...answered, firstTokenMs: 0 });
           const result = await model.complete({ ...request, signal: abort });

@@ -97,7 +97,7 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
 
     async remove(principal: Principal, id: string, expectedRevision?: number, correlationId?: string) {
       requireKnowledgeBaseAccess(principal, id);
-      await refuseWhileAgentsUse(ctx.readModels, principal.workspaceId, { knowledgeBaseId: id }, `knowledge base '${id}'`);
+      await refuseWhileAgentsUse(ctx.readModels, principal, { knowledgeBaseId: id }, `knowledge base '${id}'`);
       const result = await handleCommand(
         ctx.store,
         knowledgeBaseDecider,

@@ -147,6 +147,12 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
     return { runId: earlier.id, nodeIds, inputs: earlier.inputs, knowledgeBaseIds: (await knowledgeBasesOfRun(earlier)) ?? [] };
   }
 
+  /** The key may read every saved version `which` picks (a command touching older versions than the draft), or 403 naming a knowledge base. */
+  async function requireVersionsAccess(principal: Principal, id: string, which: (version: number) => boolean) {
+    if (principal.knowledgeBaseIds === null) return;
+    for (const v of versionsOf(await workflowEvents(id))) if (which(v.version)) requireKnowledgeBasesAccess(principal, knowledgeBasesOf(v.graph));
+  }
+
   /** The workflow's stream, for what the read model keeps only the latest of (versions). */
   async function workflowEvents(id: string) {
     const streamId = workflowDecider.streamId(id);
@@ -193,9 +199,14 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
       return presentWorkflow(await workflow(principal, id));
     },
 
-    /** The draft becomes the version that runs by default; publishing it again records nothing. */
+    /**
+     * The draft becomes the version that runs by default; publishing it again records nothing. It
+     * touches the draft (workflow()) and the version it replaces: the key must read both.
+     */
     async publish(principal: Principal, id: string, correlationId?: string) {
-      await workflow(principal, id);
+      const wf = await workflow(principal, id);
+      const replaced = wf.published_version ?? null;
+      if (replaced !== null && replaced !== wf.version) await requireVersionsAccess(principal, id, (v) => v === replaced);
       const result = await handleCommand(ctx.store, workflowDecider, id, {
         type: 'PublishWorkflow',
         data: { workflow_id: id, workspace_id: principal.workspaceId },
@@ -205,10 +216,16 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
       return presentWorkflow(await workflow(principal, id));
     },
 
-    /** Every saved version, newest first, with when it was published. */
+    /**
+     * Every saved version, newest first, with when it was published: those the key may read, as
+     * running one (versionFor) asks; a version naming another knowledge base is left out.
+     */
     async versions(principal: Principal, id: string) {
       await workflow(principal, id);
-      const versions = versionsOf(await workflowEvents(id)).reverse();
+      const readable = visibleTo(principal, (v: { graph: WorkflowGraph }) => knowledgeBasesOf(v.graph));
+      const versions = versionsOf(await workflowEvents(id))
+        .filter((v) => readable?.(v) ?? true)
+        .reverse();
       return { object: 'list' as const, data: versions.map((v) => ({ object: 'workflow_version' as const, workflow_id: id, ...v })) };
     },
 
@@ -222,7 +239,9 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
 
     async remove(principal: Principal, id: string, correlationId?: string) {
       await workflow(principal, id);
-      await refuseWhileAgentsUse(ctx.readModels, principal.workspaceId, { workflowId: id }, `workflow '${id}'`);
+      // Deleting touches every version, not only the draft.
+      await requireVersionsAccess(principal, id, () => true);
+      await refuseWhileAgentsUse(ctx.readModels, principal, { workflowId: id }, `workflow '${id}'`);
       const result = await handleCommand(ctx.store, workflowDecider, id, {
         type: 'DeleteWorkflow',
         data: { workflow_id: id, workspace_id: principal.workspaceId },

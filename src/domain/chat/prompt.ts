@@ -1,8 +1,8 @@
 import type { ChatMessage, ContextPassage } from './messages.ts';
 import { countTokens } from '../document/tokens.ts';
 
-/** What every model answers when no passage passed the threshold: nothing to cite, nothing made up. */
-export const NOT_COVERED_ANSWER = 'The knowledge base does not cover this question: none of its passages is relevant enough to answer it.';
+/** What every model answers when no passage passed the threshold: nothing to cite, nothing made up (in the question's language: not-covered.ts). */
+export { NOT_COVERED_ANSWER } from './not-covered.ts';
 
 /** How a model must use the passages; the knowledge-qa workflow template gives the same rules. */
 export const GROUNDING_INSTRUCTIONS = [

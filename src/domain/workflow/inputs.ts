@@ -3,10 +3,19 @@ import { z } from 'zod';
 /** Input names become template fields, so they must be writable inside `{{start.name}}`. */
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier: letters, digits and _, not starting with a digit (at most 64 characters)');
 
+const SCALAR_TYPES = ['string', 'number', 'boolean', 'object'] as const;
+type ScalarType = (typeof SCALAR_TYPES)[number];
+/**
+ * An input's type: a JSON scalar or object, or a list (`array`: any JSON values; `array[string]`
+ * and the like: every item of that type), so an iteration can go over a list the caller sends
+ * instead of JSON inside a string. The names are those Dify's start node uses.
+ */
+export const INPUT_TYPES = [...SCALAR_TYPES, 'array', ...SCALAR_TYPES.map((type) => `array[${type}]` as const)] as const;
+
 /** One input a start node declares (nodes/start.ts). */
 export const WorkflowInput = z.strictObject({
   name: identifier,
-  type: z.enum(['string', 'number', 'boolean', 'object']),
+  type: z.enum(INPUT_TYPES),
   required: z.boolean().default(true),
   description: z.string().max(1000).optional(),
 });
@@ -45,7 +54,16 @@ export function validateInputs(startConfig: { inputs: readonly WorkflowInput[] }
   return { ok: true, values };
 }
 
+/** The first item of a list that is not of its declared type, by index; -1 when all are. */
+const wrongItem = (items: unknown[], type: ScalarType) => items.findIndex((item) => !hasType(item, type));
+
 function hasType(value: unknown, type: WorkflowInput['type']): boolean {
+  const item = itemType(type);
+  if (item !== null) return Array.isArray(value) && (item === 'any' || wrongItem(value, item) === -1);
+  return hasScalarType(value, type as ScalarType);
+}
+
+function hasScalarType(value: unknown, type: ScalarType): boolean {
   switch (type) {
     case 'string':
       return typeof value === 'string';
@@ -58,7 +76,16 @@ function hasType(value: unknown, type: WorkflowInput['type']): boolean {
   }
 }
 
+/** What a list's items must be (`any` for a plain array); null for a type that is not a list. */
+function itemType(type: WorkflowInput['type']): ScalarType | 'any' | null {
+  if (type === 'array') return 'any';
+  const match = /^array\[(\w+)\]$/.exec(type);
+  return match ? (match[1] as ScalarType) : null;
+}
+
 function article(type: WorkflowInput['type']): string {
+  const item = itemType(type);
+  if (item !== null) return item === 'any' ? 'an array' : `an array of which every item is ${article(item)}`;
   return type === 'number' ? 'a finite number' : type === 'object' ? 'an object' : `a ${type}`;
 }
 

@@ -1,3 +1,4 @@
+import { embedOriginProblem } from '../../../schemas/http/embed-origin.ts';
 import { landingBundle } from './bundle.ts';
 
 /** What the landing page shows before any question: the published agent's public face, nothing else. */
@@ -43,10 +44,12 @@ export function renderLandingPage(view: LandingPageView, { nonce }: { nonce: str
 /**
  * The page's response headers: a strict CSP with the response's nonce (no inline script, no eval,
  * no inline style, nothing from another origin) and Trusted Types required, so no string can reach an
- * HTML sink even by mistake; who may frame it (the agent's allowed origins, none by default).
+ * HTML sink even by mistake; who may frame it (the agent's allowed origins that are exact origins, none by default).
  */
 export function landingPageHeaders(nonce: string, allowedOrigins: readonly string[]): Record<string, string> {
-  const ancestors = allowedOrigins.length ? allowedOrigins.join(' ') : "'none'";
+  // Entries the API refuses now (a wildcard, a quote) may have been saved before it did: never in the policy.
+  const exact = allowedOrigins.filter((origin) => embedOriginProblem(origin) === null);
+  const ancestors = exact.length ? exact.join(' ') : "'none'";
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,

@@ -82,7 +82,7 @@ export function agentRoutes(agents: AgentService) {
     route({
       method: 'get',
       path: '/v1/agents/:agent_id/versions',
-      summary: 'List an agent’s published versions',
+      summary: 'List an agent’s published versions (those the key may read)',
       tag,
       scope: 'read',
       query: ListQuery,

@@ -1,8 +1,10 @@
-import type { Context } from 'koa';
 import { unauthenticated } from '../../app/errors.ts';
 import type { ConsoleSessions } from '../../app/services/console-sessions.ts';
 import { ConsoleSession, ConsoleSignInBody } from '../../../schemas/http/console-session.ts';
-import { CONSOLE_COOKIE, requireConsoleHeader } from '../auth.ts';
+import { type AuthFailureLimiter, withFailureLimit } from '../auth-failures.ts';
+import { requireConsoleHeader } from '../auth.ts';
+import { clientAddress } from '../client-address.ts';
+import { readConsoleCookie, setConsoleCookie } from '../console-cookie.ts';
 import type { RateLimiter } from '../rate-limit.ts';
 import { route } from '../route.ts';
 
@@ -10,25 +12,11 @@ const tag = 'console';
 const path = '/console/session';
 /** 401: no session, or a key or session that is not valid; 403: no console header; 429: too many sign-ins from one address. */
 const refusals = [401, 403, 429];
-
-/**
- * HttpOnly: no script reads it. SameSite=Strict: no other site's page sends it. Secure when the
- * request came over https (directly, or as the proxy's X-Forwarded-Proto says): a browser then
- * never sends it in the clear. Path=/: the console's pages and the API share it.
- */
-function setCookie(ctx: Context, value: string, expires: Date) {
-  ctx.cookies.set(CONSOLE_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: ctx.secure, path: '/', expires, overwrite: true });
-}
-
-/**
- * Who is signing in, for the limit: the last X-Forwarded-For entry (the address the proxy in front
- * saw; a client can add entries before it, not that one), else the connection's. Koa's `ctx.ip`
- * is the first entry, which the client writes.
- */
-const clientAddress = (ctx: Context) => ctx.ips.at(-1) ?? ctx.req.socket.remoteAddress ?? 'unknown';
+/** One proxy in front: its X-Forwarded-For entry is the client's (client-address.ts). */
+const PROXIES_IN_FRONT = 1;
 
 /** The console's sign-in (docs/console-session.md): routes outside /v1 that check their own cookie and header. */
-export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter) {
+export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLimiter, authFailures?: AuthFailureLimiter) {
   return [
     route({
       method: 'post',
@@ -42,9 +30,10 @@ export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLim
       handle: async ({ ctx, body }) => {
         requireConsoleHeader(ctx);
         // Per address, before the key is looked at: guesses cost the same whether they hit or miss.
-        if (signIns.enabled) signIns.check(`console-sign-in:${clientAddress(ctx)}`);
-        const session = await sessions.signIn(body.api_key);
-        setCookie(ctx, session.token, session.expiresAt);
+        if (signIns.enabled) signIns.check(`console-sign-in:${clientAddress(ctx, PROXIES_IN_FRONT)}`);
+        // A wrong key here counts as one sent as a bearer key: a guesser cannot split between the two.
+        const session = await withFailureLimit(authFailures, ctx, body.api_key, (key) => sessions.signIn(key));
+        setConsoleCookie(ctx, session.token, session.expiresAt);
         return { status: 204, body: null };
       },
     }),
@@ -55,10 +44,11 @@ export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLim
       tag,
       scope: 'public',
       response: ConsoleSession,
-      refusals,
+      // 400: two session cookies (console-cookie.ts).
+      refusals: [400, ...refusals],
       handle: async ({ ctx }) => {
         requireConsoleHeader(ctx);
-        const cookie = ctx.cookies.get(CONSOLE_COOKIE);
+        const cookie = readConsoleCookie(ctx);
         if (cookie === undefined) throw unauthenticated('console_session_required', 'The console is not signed in: POST /console/session with an API key.');
         const { principal, expiresAt } = await sessions.resume(cookie);
         return {
@@ -83,7 +73,7 @@ export function consoleSessionRoutes(sessions: ConsoleSessions, signIns: RateLim
       refusals: [403],
       handle: ({ ctx }) => {
         requireConsoleHeader(ctx);
-        setCookie(ctx, '', new Date(0));
+        setConsoleCookie(ctx, '', new Date(0));
         return { status: 204, body: null };
       },
     }),

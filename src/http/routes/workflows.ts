@@ -76,7 +76,7 @@ export function workflowRoutes({ workflows, debugger: debug }: WorkflowRouteDeps
     route({
       method: 'get',
       path: '/v1/workflows/:workflow_id/versions',
-      summary: 'Every saved version of a workflow, newest first, with when it was published',
+      summary: 'Every saved version of a workflow the key may read, newest first, with when it was published',
       tag,
       scope: 'read',
       response: listOf(WorkflowVersion),

@@ -1,10 +1,13 @@
+import type { AgentDoc } from '../../../projections/agents/index.ts';
+import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { type Caller, type Kb, mayRead, QUESTION, type Request, type ResourceKind, type World } from './recipe.ts';
 
 /**
  * The access matrix's checks of what a request causes (issue 30), beside what it answers:
  * - effects: around every write by a key that is limited (or of another workspace), everything of
- *   the planted knowledge bases it may not write (settings, documents, passages, conversation) and
- *   every planted file it may not delete is byte-identical before and after;
+ *   the planted knowledge bases it may not write (settings, documents, passages, conversation),
+ *   every planted file it may not delete and every agent it may not read is byte-identical before
+ *   and after;
  * - provenance: each way of building an object from other items (DERIVATIONS) builds one from a
  *   knowledge base with a key allowed everything while searching another, and a key limited to the
  *   other may not read it. A request field that names a stored item to build from must be listed
@@ -53,7 +56,24 @@ export async function snapshot(world: World, caller: Caller): Promise<string> {
     if (!mayRead(caller, kb)) await read(`${kind} conversation`, kb, `/v1/conversations/${kb.conversation.conversationId}/items?order=asc&limit=100`);
     if (!mayDeleteFilesOf(caller, kb)) await read(`${kind} file`, kb, `/v1/files/${kb.fileId}`);
   }
+  parts['agents it may not read'] = await unreadableAgents(world, caller);
   return JSON.stringify(parts, null, 1);
+}
+
+/**
+ * Every agent the caller may not read, as the read model holds it (issue 42, item 8): a refused
+ * write leaves none behind. An agent is the caller's to read when it is of its workspace and, for a
+ * limited key, answers (draft and published version) from its knowledge base only, not a workflow.
+ */
+async function unreadableAgents(world: World, caller: Caller): Promise<AgentDoc[]> {
+  const { readModels } = world.server.runtime.ctx;
+  const main = (await readModels.get<KnowledgeBaseDoc>('knowledge_bases', world.kbs.own_kb.id))!.workspace_id;
+  const readable = (agent: AgentDoc) => {
+    if (caller.invalid || (agent.workspace_id === main) !== (caller.workspace === 'main')) return false;
+    const configs = [agent.draft, agent.published?.config].filter((c) => c !== undefined);
+    return caller.limitedTo === null || configs.every((c) => c.workflow_id === null && c.knowledge_base_ids.every((id) => id === caller.limitedTo));
+  };
+  return (await readModels.find<AgentDoc>('agents', { order: 'asc' })).filter((agent) => !readable(agent));
 }
 
 /** One way of building an object from another: it builds one from `source` while searching `searched`, and names the request that reads it back. */

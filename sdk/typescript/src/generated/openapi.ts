@@ -624,7 +624,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every saved version of a workflow, newest first, with when it was published */
+        /** Every saved version of a workflow the key may read, newest first, with when it was published */
         get: operations["listWorkflowVersions"];
         put?: never;
         post?: never;
@@ -831,7 +831,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an agent’s published versions */
+        /** List an agent’s published versions (those the key may read) */
         get: operations["listAgentVersions"];
         put?: never;
         post?: never;
@@ -1425,7 +1425,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key’s rate limit (or a provider’s) is reached; retry after `retry-after` seconds. */
+        /** @description The key’s rate limit (or a provider’s) is reached, or too many wrong API keys came from this address or with this key’s prefix (`too_many_failed_authentications`); retry after `retry-after` seconds. */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -4935,7 +4935,7 @@ export interface operations {
                                         inputs: {
                                             name: string;
                                             /** @enum {string} */
-                                            type: "string" | "number" | "boolean" | "object";
+                                            type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                             /** @default true */
                                             required: boolean;
                                             description?: string;
@@ -5179,7 +5179,7 @@ export interface operations {
                                 inputs: {
                                     name: string;
                                     /** @enum {string} */
-                                    type: "string" | "number" | "boolean" | "object";
+                                    type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                     /** @default true */
                                     required?: boolean;
                                     description?: string;
@@ -5415,7 +5415,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -5671,7 +5671,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -5914,7 +5914,7 @@ export interface operations {
                                 inputs: {
                                     name: string;
                                     /** @enum {string} */
-                                    type: "string" | "number" | "boolean" | "object";
+                                    type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                     /** @default true */
                                     required?: boolean;
                                     description?: string;
@@ -6143,7 +6143,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -6434,7 +6434,7 @@ export interface operations {
                                     inputs: {
                                         name: string;
                                         /** @enum {string} */
-                                        type: "string" | "number" | "boolean" | "object";
+                                        type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                         /** @default true */
                                         required: boolean;
                                         description?: string;
@@ -6691,7 +6691,7 @@ export interface operations {
                                         inputs: {
                                             name: string;
                                             /** @enum {string} */
-                                            type: "string" | "number" | "boolean" | "object";
+                                            type: "string" | "number" | "boolean" | "object" | "array" | "array[string]" | "array[number]" | "array[boolean]" | "array[object]";
                                             /** @default true */
                                             required: boolean;
                                             description?: string;
@@ -7428,7 +7428,7 @@ export interface operations {
                     public?: {
                         /** @description Visitors must give it before chatting; stored only as a salted hash, never returned. null removes it. */
                         access_code?: string | null;
-                        /** @description Origins that may embed the page in a frame (frame-ancestors); none: no site may */
+                        /** @description Origins that may embed the page in a frame (frame-ancestors), each exactly as browsers send it (`https://example.com`, `http://localhost:8080`): no wildcard, path, quote, space, comma or semicolon; none: no site may */
                         allowed_origins?: string[];
                         /** @description Messages a day the agent answers on its page, all visitors together (UTC days) */
                         daily_message_cap?: number | null;
@@ -7615,7 +7615,7 @@ export interface operations {
                     public?: {
                         /** @description Visitors must give it before chatting; stored only as a salted hash, never returned. null removes it. */
                         access_code?: string | null;
-                        /** @description Origins that may embed the page in a frame (frame-ancestors); none: no site may */
+                        /** @description Origins that may embed the page in a frame (frame-ancestors), each exactly as browsers send it (`https://example.com`, `http://localhost:8080`): no wildcard, path, quote, space, comma or semicolon; none: no site may */
                         allowed_origins?: string[];
                         /** @description Messages a day the agent answers on its page, all visitors together (UTC days) */
                         daily_message_cap?: number | null;

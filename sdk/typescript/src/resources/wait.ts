@@ -38,6 +38,16 @@ const STATUS_OF: Record<string, DocumentStatus> = {
 const COUNTS = ['pages_parsed', 'page_count', 'chunks_indexed', 'chunk_count'] as const;
 const settledStatus = (s: DocumentStatus | null) => s === 'ready' || s === 'failed';
 const RECONNECTS = 5;
+const isLifecycle = (event: string) => event in STATUS_OF || event === 'progress' || event === 'document';
+
+/** A document's status once one event of its stream is read: the snapshot says it, a progress event names its stage. */
+function statusAfter(status: DocumentStatus | null, event: string, data: Record<string, unknown>): DocumentStatus | null {
+  if (event === 'document') return typeof data.status === 'string' ? (data.status as DocumentStatus) : status;
+  if (event === 'progress') return data.stage === 'indexing' ? 'indexing' : 'parsing';
+  return STATUS_OF[event] ?? status;
+}
+
+const countsOf = (data: Record<string, unknown>) => Object.fromEntries(COUNTS.filter((k) => typeof data[k] === 'number').map((k) => [k, data[k]]));
 
 export async function waitForDocuments(t: Transport, kbId: string, documents: (string | Document)[], options: WaitOptions): Promise<Document[]> {
   const controller = new AbortController();
@@ -64,15 +74,13 @@ export async function waitForDocuments(t: Transport, kbId: string, documents: (s
         if (event === 'DocumentDeleted') throw new KbqaError(`Document ${id} was deleted while waiting for it.`);
         // The stream opens with the document as it stands (`document`), then its lifecycle events as they happen.
         if ((event === 'document' || event === 'DocumentUploaded') && typeof data.name === 'string') name = data.name;
-        if (event === 'document') status = typeof data.status === 'string' ? (data.status as DocumentStatus) : status;
-        else status = event === 'progress' ? (data.stage === 'indexing' ? 'indexing' : 'parsing') : (STATUS_OF[event] ?? status);
-        if (status === null || !(event in STATUS_OF || event === 'progress' || event === 'document')) continue;
+        status = statusAfter(status, event, data);
+        if (status === null || !isLifecycle(event)) continue;
         if (settledStatus(status) && !counted) {
           counted = true;
           settled++;
         }
-        const counts = Object.fromEntries(COUNTS.filter((k) => typeof data[k] === 'number').map((k) => [k, data[k]]));
-        options.onProgress?.({ document_id: id, name, status, event, ...counts, settled, total: documents.length });
+        options.onProgress?.({ document_id: id, name, status, event, ...countsOf(data), settled, total: documents.length });
         if (settledStatus(status)) break;
       }
       // The read model follows the event it was built from; give it a moment if it lags.
