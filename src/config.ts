@@ -159,7 +159,7 @@ export type Config = {
   workflowBlockingWaitMs: number;
   /** Host names (`.example.com` for subdomains) and IP ranges http_request nodes may reach though not public (SSRF rules, docs/api/workflows.md). */
   workflowHttpAllowHosts: string[];
-  /** Sandbox threads code nodes run on, i.e. code nodes running at once in this process (the rest wait their turn). */
+  /** Sandbox threads code nodes run on (code nodes at once in this process); by default every core but the event loop's. */
   codeThreads: number;
   /** Runs a runner process executes at once, in all and per workspace, and takes from the log ahead (consumers/runner/scheduler.ts). */
   workflowRuns: WorkflowRunLimits;
@@ -241,7 +241,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
     workflowHttpAllowHosts: e.KBQA_WORKFLOW_HTTP_ALLOW_HOSTS,
-    // Every core but one, which stays the event loop's: a busy code node cannot slow the requests.
     codeThreads: e.KBQA_CODE_THREADS ?? Math.max(1, availableParallelism() - 1),
     workflowRuns: workflowRunLimits(e),
     distributed: {
