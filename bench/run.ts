@@ -5,11 +5,13 @@
 //   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 //   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
 //   npm run bench -- kafka_upload_to_ready kafka_lag_burst   the mixed profile against the embedded one, and consumer lag after a burst
+//   npm run bench -- code_node_load   /healthz and another workspace's run and chat while 8 runs busy-loop in code nodes
 //   npm run bench -- workflow_fairness   another workspace's run and agent chat while a noisy one has slow runs in flight
 //   npm run bench -- parse_workers   PDFs to ready: one mixed-profile process, then the owner plus a parse worker
 //   npm run bench -- landing_load    authenticated search and chat while 70 slow anonymous landing-page chats run
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
+import { codeNodeLoadBench } from './code-node-load.bench.ts';
 import { docxPagesBench } from './docx-pages.bench.ts';
 import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
@@ -78,6 +80,7 @@ const BENCHES = {
   workflow_fairness: workflowFairnessBench,
   code_node: codeNodeBench,
   secret_scrub: secretScrubBench,
+  code_node_load: codeNodeLoadBench,
   kafka_messages: kafkaMessagesBench,
   kafka_relay: kafkaRelayBench,
   kafka_upload_to_ready: kafkaUploadToReadyBench,

@@ -78,6 +78,7 @@ const Env = z.object({
   KBQA_CHAT_MAX_CONTEXT_TOKENS: int(3000, 100),
   KBQA_WORKFLOW_BLOCKING_WAIT_S: int(30, 1),
   KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: hostAllowList,
+  KBQA_CODE_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   ...workflowRunsEnv,
   KBQA_OPENAI_MAX_RETRIES: int(5),
   KBQA_OPENAI_TIMEOUT_S: int(60, 1),
@@ -168,6 +169,8 @@ export type Config = {
   workflowBlockingWaitMs: number;
   /** Host names (`.example.com` for subdomains) and IP ranges http_request nodes may reach though not public (SSRF rules, docs/api/workflows.md). */
   workflowHttpAllowHosts: string[];
+  /** Sandbox threads code nodes run on (code nodes at once in this process); by default every core but the event loop's. */
+  codeThreads: number;
   /** Runs a runner process executes at once, in all and per workspace, and takes from the log ahead (consumers/runner/scheduler.ts). */
   workflowRuns: WorkflowRunLimits;
   chat: {
@@ -250,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,
     workflowHttpAllowHosts: e.KBQA_WORKFLOW_HTTP_ALLOW_HOSTS,
+    codeThreads: e.KBQA_CODE_THREADS ?? Math.max(1, availableParallelism() - 1),
     workflowRuns: workflowRunLimits(e),
     distributed: {
       eventStore: e.EVENTSTORE_URL ? { url: e.EVENTSTORE_URL } : null,

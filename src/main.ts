@@ -42,6 +42,7 @@ import { idleCollection } from './adapters/local/idle-collection.ts';
 import { chooseLogFormat, prettyDestination } from './adapters/local/pretty-log.ts';
 import { createQueryServing } from './composition/query-serving.ts';
 import { serverErrorLog } from './composition/provider-log.ts';
+import { createCodeRunner } from './app/workflow-engine/code-runner.ts';
 
 export { createModels };
 
@@ -113,7 +114,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   let retrieval: SpreadRetrieval | null = null;
   const parses: Record<ParseLane, number> = { large: 0, small: 0 };
   // In this order: consumers finish their batch in hand before the parser pool and the stores go.
-  const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => retrieval?.close(), () => infra.close()];
+  // Code nodes run on threads of their own (started on the first code node), never on this event loop.
+  const code = createCodeRunner({ threads: config.codeThreads });
+  const shutdownSteps = [() => following?.stop(), () => relay?.stop(), () => infra.bus.close(), () => parser?.close(), () => retrieval?.close(), () => code.close(), () => infra.close()];
   try {
     if (parts.projector) {
       groups.set(PROJECTOR_GROUP, await bus.subscribe(projectorGroup(allProjections, readModels, { onCommitted: parts.api ? announce : undefined, trackStreams: infra.perStreamOrder })));
@@ -157,6 +160,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
       authenticator,
       consoleSessionKey: infra.consoleSessionKey,
       workflowLimits: { maxContextTokens: config.chat.maxContextTokens, httpAllowHosts: config.workflowHttpAllowHosts },
+      code,
     });
     if (parts.api && !parts.projector) {
       following = await followLog({ store, projections, announce, waitMs: config.consistencyTimeoutMs, onError: (error) => logger.warn({ err: error }, 'following the log') });

@@ -1,8 +1,9 @@
 import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
 import { type Citation, quotedCitations } from '../../src/app/retrieval/retrieved-context.ts';
 import { executeNode, renderedInputs } from '../../src/app/workflow-engine/execute-node.ts';
-import { type EngineDeps, lookup, type NodeOutputs, type RunScope } from '../../src/app/workflow-engine/types.ts';
+import { type EngineDeps, lookup, type NodeOutputs, type NodeResult, type RunScope } from '../../src/app/workflow-engine/types.ts';
 import { templateFields, topologicalOrder } from '../../src/domain/workflow/graph.ts';
+import { MAX_RUN_RECORDED_BYTES, recordedBytes } from '../../src/domain/workflow/limits.ts';
 import { nodeType, REPLY_TYPES } from '../../src/domain/workflow/nodes/index.ts';
 import type { WorkflowRunState } from '../../src/domain/workflow/run.ts';
 import { render } from '../../src/domain/workflow/templates.ts';
@@ -40,6 +41,8 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write,
   const outputs = new Map<string, NodeOutputs>();
   const scope: RunScope = { workspaceId: run.workspaceId, inputs: run.inputs, outputs, nodeTypes: new Map(graph.nodes.map((n) => [n.id, n.type])) };
   const recorded = run.nodes;
+  // What the run has put on record so far (outputs and traced inputs): bounded, as its stream and read model are.
+  let runBytes = 0;
 
   for (const id of topologicalOrder(graph)) {
     const node = nodes.get(id)!;
@@ -54,19 +57,22 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write,
     const type = nodeType(node.type);
     if (previous?.status === 'succeeded' && previous.outputs) {
       result = previous.outputs;
+      runBytes += recordedBytes(result);
     } else if (earlier && run.reuse) {
       // Recorded as a step of this run (its trace shows where the outputs came from), not run again.
       const inputs = type.entry ? run.inputs : renderedInputs(node, scope);
       write.queue({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs, reused_from: run.reuse.run_id } });
       write.queue({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: earlier, elapsed_ms: 0 } });
       result = earlier;
+      runBytes += recordedBytes(inputs) + recordedBytes(result);
     } else {
       progress.nodeId = id;
       const inputs = type.entry ? run.inputs : renderedInputs(node, scope);
       write.queue({ type: 'StartNode', data: { run_id: runId, node_id: id, node_type: node.type, inputs } });
       if (!type.instant) await write.flush();
       const t0 = performance.now();
-      const outcome = await executeNode(node, scope, deps);
+      runBytes += recordedBytes(inputs);
+      const outcome = withinRunLimit(await executeNode(node, scope, deps), runBytes, id);
       const elapsed_ms = Math.round((performance.now() - t0) * 100) / 100;
       if (!outcome.ok) {
         const error = { code: outcome.code, message: outcome.message };
@@ -74,6 +80,7 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write,
         return write.flush({ type: 'FailRun', data: { run_id: runId, error: { ...error, node_id: id } } });
       }
       result = outcome.outputs;
+      runBytes += outcome.bytes;
       write.queue({ type: 'CompleteNode', data: { run_id: runId, node_id: id, outputs: result, elapsed_ms } });
       progress.nodeId = null;
     }
@@ -89,6 +96,13 @@ export async function executeRun(deps: RunnerDeps, { runId, run, history, write,
   const { answer, citations } = runOutputs;
   if (Array.isArray(citations) && typeof answer === 'string') runOutputs.citations = quotedCitations(citations as Citation[], answer);
   return write.flush({ type: 'CompleteRun', data: { run_id: runId, outputs: runOutputs } });
+}
+
+/** The node's outcome as the run records it: run_too_large when its outputs would take the run past MAX_RUN_RECORDED_BYTES. */
+function withinRunLimit(outcome: NodeResult, runBytes: number, nodeId: string): NodeResult {
+  if (!outcome.ok || runBytes + outcome.bytes <= MAX_RUN_RECORDED_BYTES) return outcome;
+  const total = runBytes + outcome.bytes;
+  return { ok: false, code: 'run_too_large', message: `with node '${nodeId}' the run's recorded outputs and inputs came to ${total} bytes as JSON; a run may record at most ${MAX_RUN_RECORDED_BYTES} bytes` };
 }
 
 /** A node that failed before a crash kept its reason only in its event. */

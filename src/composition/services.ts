@@ -17,6 +17,7 @@ import { createKnowledgeBaseService } from '../app/services/knowledge-bases.ts';
 import type { ModelCatalog } from '../app/services/models.ts';
 import { createSecretService } from '../app/services/secrets.ts';
 import { createWorkflowDebugger } from '../app/services/workflow-debugger.ts';
+import type { CodeRunner } from '../app/workflow-engine/code-runner.ts';
 import type { EngineDeps } from '../app/workflow-engine/types.ts';
 import { parseHostAllowList } from '../lib/address-policy.ts';
 import { createModelProviderService } from '../app/services/model-providers.ts';
@@ -58,6 +59,8 @@ export type ServiceDeps = {
   consoleSessionKey: Buffer;
   /** What workflow nodes may use beyond the services: chat's context budget and the hosts http_request may reach (KBQA_WORKFLOW_HTTP_ALLOW_HOSTS). */
   workflowLimits: { maxContextTokens: number; httpAllowHosts: readonly string[] };
+  /** The code nodes' sandbox threads (KBQA_CODE_THREADS); without it, the process's shared pool. */
+  code?: CodeRunner;
 };
 
 /**
@@ -78,6 +81,7 @@ export function createServices(deps: ServiceDeps) {
     // The deployment's own embedder (owned by kbqa), never a provider's: classifying must not cost a network call.
     offlineEmbedder: [...deps.embedders.values()].find((embedder) => embedder.model.ownedBy === 'kbqa'),
     httpAllow: parseHostAllowList(deps.workflowLimits.httpAllowHosts),
+    code: deps.code,
     secrets,
   };
   const workflows = createWorkflowService(ctx, models, deps.workspaceModels);

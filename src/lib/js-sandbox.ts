@@ -150,5 +150,9 @@ function thrown(vm: QuickJSContext, handle: QuickJSHandle, deadline: number, cod
   if (name === 'InternalError' && /out of memory/i.test(message ?? '')) return new SandboxError('code_memory', 'the code ran out of memory (its limit is the sandbox heap)');
   if (name === 'RangeError' && /stack/i.test(message ?? '')) return new SandboxError('code_memory', 'the code overflowed its stack');
   if (dumped === null && Date.now() >= deadline) return new SandboxError('code_timeout', 'the code ran past its time limit');
-  return new SandboxError(code, `${name ?? 'Error'}: ${message ?? String(dumped)}`);
+  const text = `${name ?? 'Error'}: ${message ?? String(dumped)}`;
+  return new SandboxError(code, text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)} … [cut: ${text.length} characters]` : text);
 }
+
+/** What a thrown message keeps: the code may throw megabytes, and the message is recorded (the runner cuts it to bytes again). */
+const MAX_MESSAGE_CHARS = 4096;

@@ -4,6 +4,7 @@ import { templateFields, topologicalOrder } from '../../domain/workflow/graph.ts
 import { render } from '../../domain/workflow/templates.ts';
 import { lookup, NodeFailure, type NodeOutputs, type NodeServices, type RunScope } from '../../domain/workflow/nodes/node-type.ts';
 import { nodeType, REPLY_TYPES } from '../../domain/workflow/nodes/index.ts';
+import { cutText, MAX_NODE_OUTPUT_BYTES, outputTooLarge, recordedBytes, traceInputs } from '../../domain/workflow/limits.ts';
 import { isLive, runOutputsOf } from '../../domain/workflow/walk.ts';
 import { ApiError } from '../../ports/api-error.ts';
 import { textSimilarity } from './similarity.ts';
@@ -27,10 +28,13 @@ export async function executeNode(node: WorkflowNode, scope: RunScope, deps: Eng
   try {
     const run = async () => nodeType(node.type).run({ config: node.config, scope, services: nodeServices(deps, scope.workspaceId), signal: combined });
     const outputs = await Promise.race([run(), aborted]);
-    return { ok: true, outputs };
+    // Measured once here for every type (an iteration's results, a template's text, an http body …): they are recorded whole.
+    const bytes = recordedBytes(outputs);
+    if (bytes > MAX_NODE_OUTPUT_BYTES) return { ok: false, ...outputTooLarge(`node '${node.id}' gave outputs of`, bytes) };
+    return { ok: true, outputs, bytes };
   } catch (error) {
     if (timeout.aborted) return { ok: false, code: 'timeout', message: `node '${node.id}' did not finish within ${node.timeout_ms} ms` };
-    if (error instanceof NodeFailure || error instanceof ApiError) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof NodeFailure || error instanceof ApiError) return { ok: false, code: error.code, message: cutText(error.message) };
     throw error;
   } finally {
     if (onAbort) combined.removeEventListener('abort', onAbort);
@@ -49,7 +53,7 @@ export function nodeServices(deps: EngineDeps, workspaceId: string): NodeService
     chatModel: async (id) => deps.chatModels.get(id) ?? (await deps.workspaceModels?.chatModel(workspaceId, id)),
     similarity: async (query, texts) => textSimilarity({ analyzer: deps.search.analyzer, embedder: deps.offlineEmbedder }, query, texts),
     runSubgraph: async (graph, inputs, signal) => runSubgraph(WorkflowGraph.parse(graph), inputs, { deps, workspaceId, signal }),
-    runCode: (request) => (deps.code ?? sharedCodeRunner).run(request),
+    runCode: (request, signal) => (deps.code ?? sharedCodeRunner).run(request, signal),
     // The secrets read are always the run's workspace's, whatever the request says.
     httpRequest: (request, signal) => sendHttpRequest({ allow: deps.httpAllow, secrets: deps.secrets }, { ...request, workspaceId }, signal),
   };
@@ -75,7 +79,7 @@ async function runSubgraph(graph: WorkflowGraph, inputs: Record<string, unknown>
   return runOutputs;
 }
 
-/** What a node's templates render to in this scope: the inputs a trace shows for the node. */
+/** What a node's templates render to in this scope: the inputs a trace shows for the node (cut beyond MAX_TRACE_INPUTS_BYTES). */
 export function renderedInputs(node: WorkflowNode, scope: RunScope): Record<string, string> {
-  return Object.fromEntries(templateFields(node).map(({ field, template }) => [field, render(template, lookup(scope))]));
+  return traceInputs(Object.fromEntries(templateFields(node).map(({ field, template }) => [field, render(template, lookup(scope))])));
 }

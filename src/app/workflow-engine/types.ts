@@ -27,4 +27,5 @@ export type EngineDeps = {
   secrets?: SecretValues;
 };
 
-export type NodeResult = { ok: true; outputs: Record<string, unknown> } | { ok: false; code: string; message: string };
+/** `bytes`: the outputs' size as JSON, as they will be recorded. */
+export type NodeResult = { ok: true; outputs: Record<string, unknown>; bytes: number } | { ok: false; code: string; message: string };

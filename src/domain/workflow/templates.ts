@@ -15,6 +15,24 @@ export function render(template: string, values: (nodeId: string, field: string)
   return template.replace(REFERENCE, (_raw, nodeId: string, field: string) => stringify(values(nodeId, field)));
 }
 
+/** Thrown by renderWithin when the text would pass its limit: the text is not built past it. */
+export class RenderTooLarge extends Error {
+  constructor(readonly maxChars: number) {
+    super(`the rendered text passes ${maxChars} characters`);
+  }
+}
+
+/** render, stopped with RenderTooLarge as soon as the text passes `maxChars` (a reference repeated 2,000 times need not be built first). */
+export function renderWithin(template: string, values: (nodeId: string, field: string) => unknown, maxChars: number): string {
+  let length = template.length;
+  return template.replace(REFERENCE, (raw: string, nodeId: string, field: string) => {
+    const text = stringify(values(nodeId, field));
+    length += text.length - raw.length;
+    if (length > maxChars) throw new RenderTooLarge(maxChars);
+    return text;
+  });
+}
+
 /**
  * A template that is exactly one reference gives the referenced value itself (a list stays a list,
  * an absent one is undefined); any other template renders to text. For fields that carry data

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NODE_OUTPUT_BYTES, outputTooLarge, recordedBytes } from '../limits.ts';
 import { renderValue } from '../templates.ts';
 import { defineNodeType, lookup, NodeFailure, template } from './node-type.ts';
 
@@ -47,6 +48,8 @@ export const iteration = defineNodeType({
     const items = listOf(renderValue(config.items, lookup(scope)));
     const withIndex = declaresInput(config.graph, 'index');
     const results: unknown[] = new Array(items.length);
+    // Counted as they come, so that 1,000 large results fail at the limit rather than all be held first.
+    let bytes = 2 + items.length;
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < items.length; i = next++) {
@@ -54,7 +57,13 @@ export const iteration = defineNodeType({
         const inputs = withIndex ? { item: items[i], index: i } : { item: items[i] };
         try {
           results[i] = await services.runSubgraph(config.graph, inputs, signal);
+          bytes += recordedBytes(results[i]);
+          if (bytes > MAX_NODE_OUTPUT_BYTES) {
+            const { code, message } = outputTooLarge(`the iteration's results, by item ${i}, came to`, bytes);
+            throw new NodeFailure(code, message);
+          }
         } catch (error) {
+          if (error instanceof NodeFailure && error.code === 'output_too_large' && bytes > MAX_NODE_OUTPUT_BYTES) throw error;
           if (error instanceof NodeFailure) throw new NodeFailure(error.code, `item ${i}: ${error.message}`);
           throw error;
         }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { render } from '../templates.ts';
-import { defineNodeType, lookup, template as templateText } from './node-type.ts';
+import { MAX_NODE_OUTPUT_BYTES } from '../limits.ts';
+import { RenderTooLarge, renderWithin } from '../templates.ts';
+import { defineNodeType, lookup, NodeFailure, template as templateText } from './node-type.ts';
 
 export const TemplateConfig = z.strictObject({ template: templateText });
 export type TemplateConfig = z.infer<typeof TemplateConfig>;
@@ -12,5 +13,15 @@ export const template = defineNodeType({
   config: TemplateConfig,
   outputs: () => ['output'],
   templates: ['template'],
-  run: ({ config, scope }) => ({ output: render(config.template, lookup(scope)) }),
+  run: ({ config, scope }) => ({ output: bounded(config.template, scope) }),
 });
+
+/** The text, stopped at the node's output limit rather than built whole first (templates doubling through a lattice held 3.6 GB). */
+function bounded(text: string, scope: Parameters<typeof lookup>[0]): string {
+  try {
+    return renderWithin(text, lookup(scope), MAX_NODE_OUTPUT_BYTES);
+  } catch (error) {
+    if (!(error instanceof RenderTooLarge)) throw error;
+    throw new NodeFailure('output_too_large', `the template rendered to more than ${MAX_NODE_OUTPUT_BYTES} characters; a node's outputs may be at most ${MAX_NODE_OUTPUT_BYTES} bytes as JSON`);
+  }
+}
