@@ -82,6 +82,39 @@ test('a knowledge base that left the agent takes its part of the conversation wi
   t.false(next.body.choices[0].message.content.includes('78 metres'));
 });
 
+test('a workflow-backed agent: when its workflow\'s published version stops reading a knowledge base, the exchanges citing it leave the visitor\'s conversation', async (t) => {
+  const graphOver = (kbId: string) => ({
+    nodes: [
+      { id: 'start', type: 'start', config: { inputs: [{ name: 'question', type: 'string', required: true }] } },
+      { id: 'find', type: 'knowledge_retrieval', config: { knowledge_base_id: kbId, query: '{{start.question}}' } },
+      { id: 'llm', type: 'llm', config: { model: 'kbqa-extractive', system: '{{find.context}}', prompt: '{{start.question}}' } },
+      { id: 'answer', type: 'direct_reply', config: { template: '{{llm.text}}' } },
+    ],
+    edges: [
+      { from: 'start', to: 'find' },
+      { from: 'find', to: 'llm' },
+      { from: 'llm', to: 'answer' },
+    ],
+  });
+  const wf = await server.call('POST', '/v1/workflows', { json: { name: 'turbine qa', graph: graphOver(kb.kbId) } });
+  t.is(wf.status, 201, JSON.stringify(wf.body));
+  t.is((await server.call('POST', `/v1/workflows/${wf.body.id}/publish`)).status, 200);
+  const { slug } = await published({ knowledge_base_ids: [], workflow_id: wf.body.id });
+  const { cookie, answerId, image } = await visitorWithPage(slug);
+  t.is((await history(slug, cookie)).body.messages.length, 2);
+  t.is((await server.call('GET', image, { key: null, headers: { cookie } })).status, 200);
+
+  const empty = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'empty' } })).body.id as string;
+  const replaced = await server.call('PUT', `/v1/workflows/${wf.body.id}`, { json: { name: 'turbine qa', graph: graphOver(empty) } });
+  t.is(replaced.status, 200, JSON.stringify(replaced.body));
+  t.deepEqual((await history(slug, cookie)).body.messages.length, 2, 'a draft changes nothing the visitor sees');
+  t.is((await server.call('POST', `/v1/workflows/${wf.body.id}/publish`)).status, 200);
+
+  t.deepEqual((await history(slug, cookie)).body.messages, [], 'the exchange is withheld, question and answer');
+  t.is((await server.call('GET', image, { key: null, headers: { cookie } })).status, 404);
+  t.is((await feedback(slug, cookie, { message_id: answerId, rating: 'down' })).status, 404);
+});
+
 test('feedback: the same rating again appends nothing; a visitor may rate only so often (429 with retry-after)', async (t) => {
   const { id, slug } = await published();
   const { cookie, answerId } = await visitorWithPage(slug);

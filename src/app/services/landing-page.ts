@@ -18,6 +18,8 @@ import type { ChatOutcome, ChatService, PreparedChat } from './chat.ts';
 import type { DocumentService } from './documents.ts';
 import type { LandingUsage } from './landing-usage.ts';
 import type { Principal } from './principal.ts';
+import type { WorkflowService } from './workflows.ts';
+import { knowledgeBasesOf } from '../../domain/workflow/graph.ts';
 
 export type PublishedAgent = AgentDoc & { published: NonNullable<AgentDoc['published']> };
 
@@ -52,13 +54,29 @@ export type LandingPageDeps = {
   chat: ChatService;
   documents: Pick<DocumentService, 'pageImage'>;
   usage: LandingUsage;
-  workflows: WorkflowChatDeps['workflows'];
+  workflows: WorkflowChatDeps['workflows'] & Pick<WorkflowService, 'graphFor'>;
 };
 
 /** A published agent's landing page: who may talk, within which caps, and the visitor's own conversation. */
 export function createLandingPageService({ ctx, agents, chat, documents, usage, workflows }: LandingPageDeps) {
   /** The visitor's conversation as the agent is now: what cites a knowledge base it no longer reads is withheld (currentMessages). */
-  const conversation = async (agent: PublishedAgent, visitorId: string) => currentMessages(agent, await ctx.readModels.get<AgentVisitorDoc>('agent_visitors', visitorKey(agent.id, visitorId)));
+  const conversation = async (agent: PublishedAgent, visitorId: string) =>
+    currentMessages(await readsNow(agent), await ctx.readModels.get<AgentVisitorDoc>('agent_visitors', visitorKey(agent.id, visitorId)));
+
+  /**
+   * The knowledge bases the agent's published version reads now: its own, or, for a workflow-backed
+   * agent, those its workflow's published version names (which the workflow's owner may change
+   * under it). A workflow that is gone or unpublished reads none: nothing cited stays visible.
+   */
+  async function readsNow(agent: PublishedAgent): Promise<ReadonlySet<string>> {
+    const { workflow_id, knowledge_base_ids } = agent.published.config;
+    if (workflow_id === null) return new Set(knowledge_base_ids);
+    const graph = await workflows.graphFor({ ...agentPrincipal(agent), knowledgeBaseIds: null }, workflow_id, 'published').catch((error: unknown) => {
+      if (error instanceof ApiError && error.status < 500) return null;
+      throw error;
+    });
+    return new Set(graph ? knowledgeBasesOf(graph) : []);
+  }
 
   return {
     /** The published agent at this slug, or 404 `agent_not_found` (unknown, unpublished or deleted look the same). */
@@ -180,18 +198,13 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
 
 export type LandingPageService = ReturnType<typeof createLandingPageService>;
 
-/** The knowledge bases the agent's published version reads; null for a workflow-backed agent, whose are its workflow's. */
-const readsNow = (agent: PublishedAgent) => (agent.published.config.workflow_id === null ? new Set(agent.published.config.knowledge_base_ids) : null);
-
 /**
  * A conversation as the agent's published version allows it now: an exchange whose answer cites a
  * knowledge base the agent no longer reads is left out, question and answer, so neither the page
  * (history, page images, feedback) nor the next question's earlier turns carry it.
  */
-function currentMessages(agent: PublishedAgent, doc: AgentVisitorDoc | null): VisitorMessage[] {
+function currentMessages(reads: ReadonlySet<string>, doc: AgentVisitorDoc | null): VisitorMessage[] {
   const messages = doc?.messages ?? [];
-  const reads = readsNow(agent);
-  if (reads === null) return messages;
   const withheld = new Set<string>();
   for (const m of messages) {
     if (m.role !== 'assistant' || (m.citations ?? []).every((c) => reads.has(c.knowledge_base_id))) continue;
