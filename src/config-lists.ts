@@ -27,3 +27,17 @@ export const hostAllowList = z
     }
     return entries;
   });
+
+const origin = String.raw`(\*|[a-z][a-z0-9+.-]*://[^\s,/]+/?)`;
+/** KBQA_CORS_ORIGINS: origins (scheme://host[:port]) or `*`, comma-separated. */
+export const originList = z.string().regex(new RegExp(`^\\s*${origin}\\s*(,\\s*${origin}\\s*)*$`, 'i'), 'a comma-separated list of origins (scheme://host[:port]) or *');
+/** An origin as browsers send it: lower case, no trailing slash, no default port. */
+export const normalizeOrigin = (entry: string) => {
+  const bare = entry.replace(/\/$/, '').toLowerCase();
+  if (!/^https?:/.test(bare)) return bare;
+  try {
+    return new URL(bare).origin;
+  } catch {
+    throw new Error(`invalid configuration: KBQA_CORS_ORIGINS: ${entry} is not an origin`);
+  }
+};

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
 import type { LoadLimits } from './http/load-shedding.ts';
-import { hostAllowList } from './config-lists.ts';
+import { distributedEnv } from './config-distributed.ts';
+import { hostAllowList, normalizeOrigin, originList } from './config-lists.ts';
 import { type WorkflowRunLimits, workflowRunLimits, workflowRunsEnv } from './config-workflow-runs.ts';
 import { MAX_OCR_READERS } from './parsing/parser-settings.ts';
 
@@ -11,19 +12,6 @@ const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).defa
 
 const modelList = z.string().regex(/^\s*[^,\s]+\s*(,\s*[^,\s]+\s*)*$/, 'a comma-separated list of model ids');
 const ids = (list: string | undefined) => (list ?? '').split(',').map((id) => id.trim()).filter(Boolean);
-const origin = String.raw`(\*|[a-z][a-z0-9+.-]*://[^\s,/]+/?)`;
-const originList = z.string().regex(new RegExp(`^\\s*${origin}\\s*(,\\s*${origin}\\s*)*$`, 'i'), 'a comma-separated list of origins (scheme://host[:port]) or *');
-/** An origin as browsers send it: lower case, no trailing slash, no default port. */
-const normalizeOrigin = (entry: string) => {
-  const bare = entry.replace(/\/$/, '').toLowerCase();
-  if (!/^https?:/.test(bare)) return bare;
-  try {
-    return new URL(bare).origin;
-  } catch {
-    throw new Error(`invalid configuration: KBQA_CORS_ORIGINS: ${entry} is not an origin`);
-  }
-};
-
 const Env = z.object({
   PORT: int(2678).pipe(z.number().max(65535)),
   // Loopback unless told otherwise: the quick start prints an admin key, and what it serves is for this machine
@@ -87,18 +75,7 @@ const Env = z.object({
   KBQA_AUTH_FAILURES_PER_MINUTE: int(20),
   KBQA_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KBQA_LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  EVENTSTORE_URL: z.string().regex(/^esdb(\+discover)?:\/\//, 'an esdb:// or esdb+discover:// connection string').optional(),
-  KAFKA_BROKERS: z.string().regex(/^\s*[^,\s]+:\d+\s*(,\s*[^,\s]+:\d+\s*)*$/, 'a comma-separated list of host:port').optional(),
-  KAFKA_CLIENT_ID: z.string().min(1).default('kbqa'),
-  KBQA_KAFKA_CLIENT: z.enum(['auto', 'kafkajs', 'native']).default('auto'),
-  KAFKA_TOPIC_PARTITIONS: int(6, 1),
-  KAFKA_REPLICATION_FACTOR: int(1, 1),
-  // Prefixes every topic and consumer group, so several deployments (or test runs) can share one cluster.
-  KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, underscore and hyphen').default(''),
-  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'a mongodb:// or mongodb+srv:// connection string').optional(),
-  PINECONE_API_KEY: z.string().min(1).optional(),
-  PINECONE_INDEX: z.string().min(1).optional(),
-  PINECONE_INDEX_HOST: z.string().min(1).optional(),
+  ...distributedEnv,
   KBQA_SECRET_KEY: z.string().trim().optional(),
 });
 
