@@ -5,8 +5,7 @@ import { createIdGenerator } from './app/ids.ts';
 import { PROJECTOR_GROUP, projectorGroup } from './app/projector.ts';
 import { createAuthenticator } from './app/services/api-keys.ts';
 import { createLiveFeed } from './app/live-feed.ts';
-import { upgradeToChunkStreams } from './app/chunk-streams-upgrade.ts';
-import { reanalyseKeywords } from './app/keyword-reanalysis.ts';
+import { reanalyseKeywordIndex, upgradeDataDir } from './composition/data-dir-upgrades.ts';
 import { createLaneParsers } from './composition/parsers.ts';
 import type { DocumentParser } from './ports/document-parser.ts';
 import { detectMediaType } from './parsing/detect.ts';
@@ -63,23 +62,6 @@ export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Con
  * for the read models to catch up with the log as the runtime found it.
  */
 export type RuntimeOptions = { role?: Role; deferReady?: boolean };
-
-/** A data directory from before chunk streams, upgraded before the indexer starts (app/chunk-streams-upgrade.ts). */
-async function upgradeDataDir(deps: Parameters<typeof upgradeToChunkStreams>[0], logger: Logger) {
-  const started = performance.now();
-  const report = await upgradeToChunkStreams(deps);
-  // A fresh data directory has nothing to upgrade: no line for it.
-  if (!report || (report.documents === 0 && report.skipped.length === 0)) return;
-  for (const { document, error } of report.skipped) logger.warn({ err: error, ...document }, 'a passage could not be upgraded; kbqa reindex writes it again');
-  logger.info({ documents: report.documents, ms: Math.round(performance.now() - started) }, 'upgraded to chunk streams: passages placed');
-}
-
-/** Keyword terms another analyzer wrote, analysed again from the passages before the indexer starts (app/keyword-reanalysis.ts). */
-async function reanalyseKeywordIndex(deps: Parameters<typeof reanalyseKeywords>[0], logger: Logger) {
-  const started = performance.now();
-  const report = await reanalyseKeywords(deps);
-  if (report) logger.info({ ...report, ms: Math.round(performance.now() - started) }, 'keyword index analysed again with the current analyzer');
-}
 
 /**
  * The composition root: binds every port to the adapter the configuration names, then starts

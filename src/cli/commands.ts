@@ -44,17 +44,7 @@ export async function serve(config: Config, role: Role = 'all') {
       `\nCreated workspace '${DEFAULT_WORKSPACE}' with an admin API key. It is shown this once; keep it:\n\n    ${printed}\n\n`,
     );
   }
-  const where = parseWorker ? ` (parsing beside the server that owns ${config.dataDir})` : local ? ` (data in ${config.dataDir})` : '';
-  // The first key is printed on the very first start only: a restart says how to get another.
-  // One write, so that whoever waits for the listening line has the hint with it.
-  const hint = api && !printed && !config.adminKey ? `No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n` : '';
-  // The address really bound: loopback unless HOST opened it, and then the line says so.
-  const open = http.everyInterface ? `Listening on every interface (HOST=${config.host}): whoever reaches this machine reaches it.\n` : '';
-  process.stdout.write(
-    (api
-      ? `KBQA listening on ${http.origin}/v1${where}\nConsole: ${http.origin}/\n`
-      : `KBQA ${role} running; health on ${http.origin}/readyz${where}\n`) + open + hint,
-  );
+  process.stdout.write(startLines(config, role, http, { api: Boolean(api), printed: printed !== null, where: placeOf(config, parseWorker, local) }));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -68,6 +58,19 @@ export async function serve(config: Config, role: Role = 'all') {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Where this process keeps its data, for the start line. */
+const placeOf = (config: Config, parseWorker: boolean, local: boolean) => (parseWorker ? ` (parsing beside the server that owns ${config.dataDir})` : local ? ` (data in ${config.dataDir})` : '');
+
+/** The start line, one write so that whoever waits for the listening line has the hint with it. */
+function startLines(config: Config, role: Role, http: { origin: string; everyInterface: boolean }, { api, printed, where }: { api: boolean; printed: boolean; where: string }): string {
+  // The first key is printed on the very first start only: a restart says how to get another.
+  const hint = api && !printed && !config.adminKey ? `No key is printed after the first start; to get one, run beside this server:  npx kbqa keys create --name me\n` : '';
+  // The address really bound: loopback unless HOST opened it, and then the line says so.
+  const open = http.everyInterface ? `Listening on every interface (HOST=${config.host}): whoever reaches this machine reaches it.\n` : '';
+  const listening = api ? `KBQA listening on ${http.origin}/v1${where}\nConsole: ${http.origin}/\n` : `KBQA ${role} running; health on ${http.origin}/readyz${where}\n`;
+  return listening + open + hint;
 }
 
 /**
