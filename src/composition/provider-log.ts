@@ -35,13 +35,16 @@ export function logDeploymentProviders(config: Pick<Config, 'openai' | 'rerank'>
 
 /**
  * What a request's 5xx writes: a model provider's failure (unreachable, timing out, refusing its
- * key: an API error whose code says provider_) is one warn line with its reason, no stack, since
- * the reason is the whole story and it may repeat with every request; anything else, the stack.
+ * key: an API error whose code says provider_) is one warn line with its reason and what the
+ * provider said (`cause`: its message, the key already scrubbed from it: adapters/openai/
+ * provider-errors.ts), no stack, since that is the whole story and it may repeat with every
+ * request; anything else, the stack.
  */
 export function serverErrorLog(logger: Pick<Logger, 'warn' | 'error'>) {
   return (error: unknown, requestId: string) => {
     if (error instanceof ApiError && error.code.startsWith('provider_')) {
-      return void logger.warn({ requestId, code: error.code, status: error.status, reason: error.message }, 'provider call failed');
+      const cause = error.cause instanceof Error ? error.cause.message : undefined;
+      return void logger.warn({ requestId, code: error.code, status: error.status, reason: error.message, ...(cause && { cause }) }, 'provider call failed');
     }
     logger.error({ err: error, requestId }, 'request failed');
   };

@@ -6,5 +6,6 @@ import type { Recipe } from './recipe.ts';
  */
 export const recipes: Record<string, Recipe[]> = {
   'GET /': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/' }) }],
+  'GET /favicon.ico': [{ via: 'public', ok: 200, request: () => ({ method: 'GET', path: '/favicon.ico' }) }],
   'GET /assets/console/{file}': [{ via: 'public', ok: 404, label: 'a file the build does not have', request: () => ({ method: 'GET', path: '/assets/console/none.js' }) }],
 };
