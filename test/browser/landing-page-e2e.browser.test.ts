@@ -79,6 +79,8 @@ test('a visitor asks a published agent, sees the streamed answer, opens a citati
     await driver.rate('Helpful');
     // The visitor's conversation is on the server, under their cookie: a reload restores it.
     await driver.goto(url);
+    // The history comes after the page's script has run: until it does, the last answer is the opening message.
+    await driver.log().locator('.msg.agent', { hasText: '78' }).first().waitFor();
     t.true((await driver.lastAnswer().textContent())!.includes('78'));
   } finally {
     await context.close();
