@@ -3,8 +3,7 @@ import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../ports/api-error.ts';
 import { clientAddress } from './client-address.ts';
-
-type Bucket = { tokens: number; updatedAt: number };
+import { type Bucket, refilled } from './rate-limit.ts';
 
 /** How many addresses, key prefixes and known-good pairs are remembered each; the least recently seen go first. */
 const MAX_ENTRIES = 10_000;
@@ -29,13 +28,7 @@ export function createAuthFailureLimiter(perMinute: number, { now = Date.now, tr
   const knownGood = new LRUCache<string, true>({ max: MAX_ENTRIES, ttl: KNOWN_GOOD_TTL_MS });
   const refillPerMs = perMinute / 60_000;
 
-  const fill = (key: string): Bucket => {
-    const t = now();
-    const bucket = buckets.get(key) ?? { tokens: perMinute, updatedAt: t };
-    bucket.tokens = Math.min(perMinute, bucket.tokens + (t - bucket.updatedAt) * refillPerMs);
-    bucket.updatedAt = t;
-    return bucket;
-  };
+  const fill = (key: string): Bucket => refilled(buckets.get(key), perMinute, now());
   const keysOf = (address: string, token: string) => [`address:${address}`, `prefix:${token.slice(0, PREFIX_LENGTH)}`];
   const pairOf = (address: string, token: string) => `${address}\0${hash('sha256', token, 'base64url')}`;
 

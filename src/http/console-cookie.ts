@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { badRequest } from '../app/errors.ts';
+import { secureContext } from './secure-context.ts';
 
 /**
  * The console's session cookie (docs/console-session.md). `__Host-`: a browser keeps a cookie of
@@ -17,14 +18,8 @@ export const PLAIN_CONSOLE_COOKIE = 'kbqa_console';
 
 const NAMES = new Set([CONSOLE_COOKIE, PLAIN_CONSOLE_COOKIE]);
 
-/** Loopback: the browser counts the page a secure context, and keeps a Secure cookie, over plain http. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 /** The name this request's browser keeps: `__Host-` over https (direct, or as the proxy says) and on loopback. */
-export const consoleCookieName = (ctx: Context) => (ctx.secure || isLoopbackHost(ctx.hostname) ? CONSOLE_COOKIE : PLAIN_CONSOLE_COOKIE);
+export const consoleCookieName = (ctx: Context) => (secureContext(ctx) ? CONSOLE_COOKIE : PLAIN_CONSOLE_COOKIE);
 
 /** Every console session cookie the request carries, under either name, in the order sent. */
 function sessionCookies(ctx: Context): { name: string; value: string }[] {

@@ -1,6 +1,12 @@
 import { ApiError } from '../ports/api-error.ts';
 
-type Bucket = { tokens: number; updatedAt: number };
+export type Bucket = { tokens: number; updatedAt: number };
+
+/** A bucket of `perMinute` tokens as of `t`, refilled since it was last seen (a new one is full); the caller keeps it. */
+export function refilled(bucket: Bucket | undefined, perMinute: number, t: number): Bucket {
+  const { tokens, updatedAt } = bucket ?? { tokens: perMinute, updatedAt: t };
+  return { tokens: Math.min(perMinute, tokens + ((t - updatedAt) * perMinute) / 60_000), updatedAt: t };
+}
 
 export type RateDecision = { headers: Record<string, string>; allowed: boolean; retryAfterSeconds: number };
 
@@ -14,10 +20,7 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
   const limit = String(perMinute);
 
   function take(key: string): RateDecision {
-    const t = now();
-    const bucket = buckets.get(key) ?? { tokens: perMinute, updatedAt: t };
-    bucket.tokens = Math.min(perMinute, bucket.tokens + (t - bucket.updatedAt) * refillPerMs);
-    bucket.updatedAt = t;
+    const bucket = refilled(buckets.get(key), perMinute, now());
     buckets.set(key, bucket);
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;

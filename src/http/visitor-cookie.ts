@@ -35,7 +35,3 @@ export function visitorCookie(key: Buffer, slug: string, visitor: Pick<Visitor, 
   const value = `v1.${visitor.id}.${granted}.${sign(key, slug, visitor.id, granted)}`;
   return `${VISITOR_COOKIE}=${value}; Path=/a/${slug}; Max-Age=31536000; HttpOnly; ${secureContext ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'}`;
 }
-
-/** Whether a browser treats the request's origin as secure: https, or a loopback host (localhost, 127.0.0.0/8, ::1). */
-export const secureContext = (ctx: { secure: boolean; hostname: string }) =>
-  ctx.secure || ctx.hostname === 'localhost' || ctx.hostname.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(ctx.hostname) || ctx.hostname === '[::1]' || ctx.hostname === '::1';

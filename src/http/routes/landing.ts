@@ -12,7 +12,8 @@ import { clientAddress } from '../client-address.ts';
 import { createRateLimiter, type RateLimiter } from '../rate-limit.ts';
 import { route } from '../route.ts';
 import { openEventStream } from '../sse.ts';
-import { readVisitor, secureContext, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
+import { secureContext } from '../secure-context.ts';
+import { readVisitor, VISITOR_COOKIE, visitorCookie, type Visitor } from '../visitor-cookie.ts';
 
 const tag = 'landing';
 /** Anonymous work takes the `landing` class, each agent (its slug) at most its share of it: one page's flood leaves the others room. */
