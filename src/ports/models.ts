@@ -42,6 +42,8 @@ export type ChatRequest = {
    * prompt, the offline extractive model reads these instead of parsing them back out of it.
    */
   passages?: ContextPassage[];
+  /** The language the question was asked in (ISO 639-1, as the analyzer detects it): what a model that refuses by itself writes its refusal in. */
+  language?: string;
   options?: ProviderOptions;
   signal?: AbortSignal;
 };

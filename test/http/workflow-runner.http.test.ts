@@ -1,5 +1,6 @@
 import test from 'ava';
 import { NOT_COVERED_ANSWER } from '../../src/domain/chat/prompt.ts';
+import { notCoveredAnswer } from '../../src/domain/chat/not-covered.ts';
 import { runnerConsumer } from '../../consumers/runner/index.ts';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import type { WorkflowGraph, WorkflowNode } from '../../schemas/workflow.ts';
@@ -142,6 +143,17 @@ test('an off-topic question runs through knowledge-qa to "not covered", citing n
   t.is(end.type, 'WorkflowRunSucceeded', JSON.stringify(end.data));
   t.is(data(end).outputs.answer, NOT_COVERED_ANSWER);
   t.deepEqual(data(end).outputs.citations, []);
+});
+
+test('an off-topic question in Chinese runs through knowledge-qa to "not covered" in Chinese, as chat refuses', async (t) => {
+  const question = '1998 年世界杯决赛谁赢了？';
+  const { end } = await run(knowledgeQaGraph(kb.kbId), { question });
+  t.is(end.type, 'WorkflowRunSucceeded', JSON.stringify(end.data));
+  t.is(data(end).outputs.answer, notCoveredAnswer('zh'));
+  const chat = await server.call('POST', '/v1/chat/completions', {
+    json: { model: 'kbqa-extractive', messages: [{ role: 'user', content: question }], knowledge_base_id: kb.kbId },
+  });
+  t.is(chat.body.choices[0].message.content, data(end).outputs.answer);
 });
 
 test('a deleted knowledge base fails the retrieval node', async (t) => {

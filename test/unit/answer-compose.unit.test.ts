@@ -1,6 +1,7 @@
 import test from 'ava';
 import { englishReader } from '../helpers/analyzer.ts';
-import { cite, composeAnswer, fitTokens, NOT_IN_KNOWLEDGE_BASE } from '../../src/domain/answer/compose.ts';
+import { cite, composeAnswer, fitTokens } from '../../src/domain/answer/compose.ts';
+import { NOT_COVERED_ANSWER as NOT_IN_KNOWLEDGE_BASE } from '../../src/domain/chat/not-covered.ts';
 import { splitIntoDeltas } from '../../src/domain/answer/deltas.ts';
 import { excerpt } from '../../src/domain/answer/excerpt.ts';
 import { countTokens } from '../../src/domain/document/tokens.ts';

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { loadWordRanks } from '../../src/adapters/local/hashing-embedder.ts';
-import { NO_KNOWLEDGE_BASE, NOT_IN_KNOWLEDGE_BASE } from '../../src/domain/answer/compose.ts';
+import { NO_KNOWLEDGE_BASE } from '../../src/domain/answer/compose.ts';
+import { NOT_COVERED_ANSWER as NOT_IN_KNOWLEDGE_BASE } from '../../src/domain/chat/not-covered.ts';
 import { extractAnswer } from '../../src/domain/answer/extract.ts';
 import { analyseQuestion } from '../../src/domain/answer/question.ts';
 import { rarityFromRanks } from '../../src/domain/answer/rarity.ts';

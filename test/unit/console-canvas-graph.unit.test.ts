@@ -44,7 +44,7 @@ test('upstream nodes are every node with a path to this one, nearest first, and 
   t.deepEqual(upstreamOf(qa, 'reply').map((node) => node.id), ['llm', 'search', 'start']);
   t.deepEqual(upstreamOf(qa, 'start'), []);
   t.deepEqual(outputsOf(qa.nodes[0]!), ['question']);
-  t.deepEqual(outputsOf(qa.nodes[1]!), ['context', 'passages', 'citations', 'answerable', 'coverage']);
+  t.deepEqual(outputsOf(qa.nodes[1]!), ['context', 'passages', 'citations', 'answerable', 'coverage', 'language']);
   t.deepEqual(outputsOf({ id: 'x', type: 'parameter_extractor', config: { schema: { type: 'object', properties: { city: { type: 'string' } } } } }), ['data', 'missing', 'city']);
 });
 

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { createExtractiveChatModel } from '../../src/adapters/local/extractive-chat-model.ts';
 import { analyzer } from '../helpers/analyzer.ts';
-import { NO_KNOWLEDGE_BASE, NOT_IN_KNOWLEDGE_BASE } from '../../src/domain/answer/compose.ts';
+import { NO_KNOWLEDGE_BASE } from '../../src/domain/answer/compose.ts';
+import { NOT_COVERED_ANSWER as NOT_IN_KNOWLEDGE_BASE, notCoveredAnswer } from '../../src/domain/chat/not-covered.ts';
 import { countTokens } from '../../src/domain/document/tokens.ts';
 import type { ChatDelta, ChatMessage, ChatRequest } from '../../src/ports/models.ts';
 import { isVerbatim, PASSAGES } from './answer-fixtures.ts';
@@ -41,6 +42,11 @@ test('nothing relevant: says the knowledge base has no answer, with no markers',
   t.is(result.content, NOT_IN_KNOWLEDGE_BASE);
   t.notRegex(result.content, /\[\d+\]/);
   t.is((await model.complete({ messages: [user('What is the boiling point of mercury?')], passages: [] })).content, NOT_IN_KNOWLEDGE_BASE);
+});
+
+test('nothing relevant, asked in another language: the refusal is in the language the request names', async (t) => {
+  const result = await model.complete({ messages: [user('水银的沸点是多少？')], passages: PASSAGES, language: 'zh' });
+  t.is(result.content, notCoveredAnswer('zh'));
 });
 
 test('plain chat without passages gets the fixed explanation', async (t) => {

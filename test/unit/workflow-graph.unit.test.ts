@@ -150,7 +150,7 @@ test('unresolved_reference: a field the node type does not output', (t) => {
   const g = graph([start(), retrieve(), llm('llm', '{{retrieve.contex}}'), reply()], chain('start', 'retrieve', 'llm', 'answer'));
   const faults = validateGraph(g);
   t.deepEqual(codes(faults), [['unresolved_reference', 'llm']]);
-  t.is(faults[0]?.message, "node 'llm' references {{retrieve.contex}} in prompt, but knowledge_retrieval outputs context, passages, citations, answerable, coverage");
+  t.is(faults[0]?.message, "node 'llm' references {{retrieve.contex}} in prompt, but knowledge_retrieval outputs context, passages, citations, answerable, coverage, language");
 });
 
 test('unresolved_reference: an input start does not declare', (t) => {

@@ -1,4 +1,3 @@
-import { NOT_COVERED_ANSWER, notCoveredAnswer } from '../../domain/chat/not-covered.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { pinnedLanguage } from '../../../schemas/knowledge-base-settings.ts';
 import { questionFromConversation } from '../../domain/answer/question.ts';
@@ -60,9 +59,7 @@ export function createChatGrounding({ analyzer, retrieval, chatModels }: ChatGro
     const { citations, passages, answerable, coverage } = await retrieval.retrieveContextAcross(kbs, { query, filter: input.filter }, { signal });
     const prompt = groundedMessages(input.messages, passages);
     const language = analyzer.detectLanguage(lastUserMessage(input.messages));
-    const { answer, answerMs } = answerHere(chatModels.get(input.model), { prompt, passages, input, signal });
-    // The offline model finding no sentence refuses as chat does, in the asker's language.
-    if (answer?.content === NOT_COVERED_ANSWER) answer.content = notCoveredAnswer(language);
+    const { answer, answerMs } = answerHere(chatModels.get(input.model), { prompt, passages, input, language, signal });
     return { query, citations, passages, prompt, answerable, coverage, language, answer, answerMs };
   };
 }
@@ -80,10 +77,10 @@ function questionOf(analyzer: Analyzer, kbs: readonly KnowledgeBaseDoc[], messag
  */
 function answerHere(
   model: ChatModel | undefined,
-  { prompt, passages, input, signal }: { prompt: ChatMessage[]; passages: ContextPassage[]; input: GroundingInput; signal?: AbortSignal },
+  { prompt, passages, input, language, signal }: { prompt: ChatMessage[]; passages: ContextPassage[]; input: GroundingInput; language: string; signal?: AbortSignal },
 ): Pick<ChatGrounding, 'answer' | 'answerMs'> {
   if (!model?.local || passages.length === 0) return { answer: null, answerMs: 0 };
   const started = performance.now();
-  const answer = model.local.answer({ messages: prompt, temperature: input.temperature, maxTokens: input.maxTokens, passages, signal });
+  const answer = model.local.answer({ messages: prompt, temperature: input.temperature, maxTokens: input.maxTokens, passages, language, signal });
   return { answer, answerMs: performance.now() - started };
 }

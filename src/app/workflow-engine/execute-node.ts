@@ -48,7 +48,8 @@ export function nodeServices(deps: EngineDeps, workspaceId: string): NodeService
     async retrieve({ workspaceId, knowledgeBaseId, ...request }, signal) {
       const kb = await deps.ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', knowledgeBaseId);
       if (!kb || kb.workspace_id !== workspaceId) return undefined;
-      return deps.search.retrieveContext(kb, request, { signal, maxContextTokens: deps.maxContextTokens });
+      const retrieved = await deps.search.retrieveContext(kb, request, { signal, maxContextTokens: deps.maxContextTokens });
+      return { ...retrieved, language: deps.search.analyzer.detectLanguage(request.query) };
     },
     chatModel: async (id) => deps.chatModels.get(id) ?? (await deps.workspaceModels?.chatModel(workspaceId, id)),
     similarity: async (query, texts) => textSimilarity({ analyzer: deps.search.analyzer, embedder: deps.offlineEmbedder }, query, texts),

@@ -1,10 +1,6 @@
-import { NOT_COVERED_ANSWER } from '../chat/prompt.ts';
 import { countTokens } from '../document/tokens.ts';
 import { ELLIPSIS } from './excerpt.ts';
 import { readingOrder } from './selection.ts';
-
-/** For a question none of the passages answers: the same words as when retrieval finds nothing to cover it. */
-export const NOT_IN_KNOWLEDGE_BASE = NOT_COVERED_ANSWER;
 
 /**
  * For a request with no passages at all: plain chat, not a question against a knowledge base.

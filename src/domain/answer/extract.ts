@@ -1,5 +1,6 @@
 import type { ChatMessage, ContextPassage } from '../chat/messages.ts';
-import { composeAnswer, fitTokens, NO_KNOWLEDGE_BASE, NOT_IN_KNOWLEDGE_BASE, type Composed } from './compose.ts';
+import { notCoveredAnswer } from '../chat/not-covered.ts';
+import { composeAnswer, fitTokens, NO_KNOWLEDGE_BASE, type Composed } from './compose.ts';
 import { excerpt } from './excerpt.ts';
 import { passageSentences } from './passage-sentences.ts';
 import { analyseQuestion } from './question.ts';
@@ -11,7 +12,8 @@ import { selectSentences, type SelectionOptions } from './selection.ts';
 /** How the answerer reads text: the shared analyzer's terms, and how telling each word is. */
 export type AnswerReader = { read: TermReader; rarity: Rarity };
 
-export type ExtractionRequest = { messages: readonly ChatMessage[]; passages?: readonly ContextPassage[]; maxTokens?: number };
+/** `language`: the question's (ISO 639-1), what a refusal is written in; English when absent. */
+export type ExtractionRequest = { messages: readonly ChatMessage[]; passages?: readonly ContextPassage[]; maxTokens?: number; language?: string };
 
 /**
  * The answer to the conversation's question in the passages' own words: the few sentences that
@@ -25,7 +27,8 @@ export function extractAnswer(request: ExtractionRequest, reader: AnswerReader, 
   const question = analyseQuestion(withoutPassages(request.messages, passages), read);
   const sentences = passageSentences(passages);
   const chosen = withAntecedent(selectSentences(scoreSentences(question, sentences, rarity, read), options), sentences);
-  if (chosen.length === 0) return fitTokens(NOT_IN_KNOWLEDGE_BASE, maxTokens);
+  // No sentence answers: the same refusal as when retrieval finds nothing, in the asker's language.
+  if (chosen.length === 0) return fitTokens(notCoveredAnswer(request.language), maxTokens);
   const weights = termWeights(question, rarity);
   const weightOf = (stem: string) => weights.get(stem) ?? 0;
   return composeAnswer(

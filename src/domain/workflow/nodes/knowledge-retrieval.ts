@@ -23,7 +23,7 @@ export type KnowledgeRetrievalConfig = z.infer<typeof KnowledgeRetrievalConfig>;
 export const knowledgeRetrieval = defineNodeType({
   type: 'knowledge_retrieval',
   config: KnowledgeRetrievalConfig,
-  outputs: () => ['context', 'passages', 'citations', 'answerable', 'coverage'],
+  outputs: () => ['context', 'passages', 'citations', 'answerable', 'coverage', 'language'],
   templates: ['query'],
   names: { knowledgeBases: ['knowledge_base_id'] },
   runOutputs: { citations: 'citations' },
@@ -34,7 +34,7 @@ export const knowledgeRetrieval = defineNodeType({
     const retrieved = await services.retrieve(request, signal);
     // Another workspace's knowledge base answers exactly like a missing one.
     if (!retrieved) throw new NodeFailure('knowledge_base_not_found', notFoundMessage('knowledge_base', config.knowledge_base_id));
-    const { passages, citations, answerable, coverage } = retrieved;
-    return { context: numberedPassages(passages), passages, citations, answerable, coverage };
+    const { passages, citations, answerable, coverage, language = null } = retrieved;
+    return { context: numberedPassages(passages), passages, citations, answerable, coverage, language };
   },
 });

@@ -120,7 +120,8 @@ export type RetrieveRequest = {
   rerank?: boolean;
 };
 
-export type RetrievedContext = { passages: ContextPassage[]; citations: unknown[]; answerable: boolean; coverage: number };
+/** `language`: the query's, as the analyzer detects it (ISO 639-1). */
+export type RetrievedContext = { passages: ContextPassage[]; citations: unknown[]; answerable: boolean; coverage: number; language?: string };
 
 export interface ChatCompleter {
   /** Whether `options` reach a provider (structured output); false for the offline model, which reads none. */
@@ -130,6 +131,8 @@ export interface ChatCompleter {
     temperature?: number;
     maxTokens?: number;
     passages?: ContextPassage[];
+    /** The question's language (ISO 639-1), read from the retrieval's query: a refusal's language. */
+    language?: string;
     /** OpenAI request fields (response_format …) for a model that passesOptions. */
     options?: Readonly<Record<string, unknown>>;
     signal?: AbortSignal;

@@ -43,7 +43,7 @@ export const NODE_TYPES: Record<string, TypeSpec> = {
       { name: 'rerank', kind: 'boolean' },
     ],
     initial: () => ({ knowledge_base_id: '', query: '' }),
-    outputs: fixed('context', 'passages', 'citations', 'answerable', 'coverage'),
+    outputs: fixed('context', 'passages', 'citations', 'answerable', 'coverage', 'language'),
   },
   llm: {
     fields: [{ name: 'model', kind: 'model' }, t('system', true), t('prompt'), n('temperature'), n('max_tokens')],
