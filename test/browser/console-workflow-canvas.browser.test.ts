@@ -90,7 +90,7 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
 
   await press(node(page, 'knowledge_retrieval'));
   await choose(page, panel(page), 'Knowledge base', 'Turbine notes');
-  await panel(page).getByRole('checkbox', { name: 'Rerank the passages' }).check();
+  await panel(page).getByRole('checkbox', { name: 'Rerank the passages' }).press('Space');
   await insertReference(page, 'Search query', '{{start.question}}');
   t.is(await panel(page).getByRole('textbox', { name: 'Search query' }).inputValue(), '{{start.question}}');
 
