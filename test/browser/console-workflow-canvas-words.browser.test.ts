@@ -169,7 +169,8 @@ serial('canvas: node text is readable at 100 % zoom: names 15 px, ids and states
   const { page } = c;
   await node(page, 'llm').waitFor();
   const px = (selector: string) => page.locator(selector).evaluateAll((els) => els.map((el) => parseFloat(getComputedStyle(el).fontSize)));
-  const sizes = { names: await px('.flow-node-name'), ids: await px('.flow-node-id'), edges: await px('.react-flow__edge-text') };
+  const sizes = { all: await px('.flow-node, .flow-node *'), names: await px('.flow-node-name'), ids: await px('.flow-node-id'), edges: await px('.react-flow__edge-text') };
+  t.true(sizes.all.length >= 8 && sizes.all.every((size) => size >= 14), `every text on the nodes: ${sizes.all}`);
   t.is(sizes.names.length, 4);
   t.true(sizes.names.every((size) => size >= 15), `names ${sizes.names}`);
   t.true(sizes.ids.every((size) => size >= 14), `ids ${sizes.ids}`);
@@ -187,6 +188,7 @@ serial('canvas: a run’s citations are listed once per document and page, each 
   const cited: { document_id: string; page: number; chunk_id: string }[] = shown.outputs.citations;
   const places = new Set(cited.map((citation) => `${citation.document_id}:${citation.page}`));
   t.true(cited.length > places.size, `the run cites several passages of one page (${cited.length} citations, ${places.size} places)`);
+  t.log(`${cited.length} citations in the run's outputs, ${places.size} document pages listed`);
   const entries = page.locator('.run-citations li');
   t.is(await entries.count(), places.size);
   t.regex(await entries.first().innerText(), /^zephyr-notes\.md, page 1\b/);
