@@ -127,7 +127,7 @@ serial('canvas: the palette, the nodes and the panel name node types as people d
   await page.getByRole('combobox', { name: /^Language/ }).selectOption('zh-CN');
   await page.goto(`${server!.url}/workflows/${workflowId}`);
   await page.getByText(/草稿：第 \d+ 版/).waitFor();
-  for (const name of ['添加开始', '添加知识检索', '添加大语言模型', '添加条件分支', '添加直接回复', '添加HTTP 请求']) t.is(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+  for (const name of ['添加开始', '添加知识检索', '添加大语言模型', '添加条件分支', '添加直接回复', '添加 HTTP 请求', '添加 JavaScript 代码']) t.is(await page.getByRole('button', { name, exact: true }).count(), 1, name);
   t.regex(await node(page, 'knowledge_retrieval').innerText(), /^知识检索\n/);
   await press(node(page, 'knowledge_retrieval'));
   const topK = panel(page).getByLabel('检索段落数', { exact: true });

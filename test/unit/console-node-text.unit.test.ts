@@ -34,9 +34,10 @@ for (const [language, catalogue] of Object.entries(NODE_TEXT)) {
   });
 }
 
-test('a name inside a sentence: lowercased, unless its first word has capitals of its own', (t) => {
+test('a name inside a sentence: lowercased, unless its first word has capitals of its own; in Chinese a Latin word spaced', (t) => {
   t.is(inSentence('Knowledge retrieval', 'en'), 'knowledge retrieval');
   t.is(inSentence('HTTP request', 'en'), 'HTTP request');
   t.is(inSentence('JavaScript code', 'en'), 'JavaScript code');
   t.is(inSentence('知识检索', 'zh-CN'), '知识检索');
+  t.is(inSentence('HTTP 请求', 'zh-CN'), ' HTTP 请求', 'spaced from the Chinese before it');
 });

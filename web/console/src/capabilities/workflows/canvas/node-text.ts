@@ -202,10 +202,15 @@ const zhCN: Catalogue = {
 
 export const NODE_TEXT = { en, 'zh-CN': zhCN } as const;
 
-/** "Knowledge retrieval" → "knowledge retrieval" inside a sentence; a first word with capitals of its own (LLM, HTTP, JavaScript) keeps them. */
+/**
+ * A name inside a sentence: in English "Knowledge retrieval" → "knowledge retrieval", a first word
+ * with capitals of its own (HTTP, JavaScript) kept; in Chinese a space before a Latin first word
+ * ("添加 HTTP 请求"), as Chinese typesetting spaces Latin words.
+ */
 export function inSentence(name: string, language: string): string {
   const first = name.split(' ')[0] ?? '';
-  return language === 'en' && !/[A-Z]/.test(first.slice(1)) ? name.charAt(0).toLowerCase() + name.slice(1) : name;
+  if (language !== 'en') return /^[A-Za-z]/.test(name) ? ` ${name}` : name;
+  return /[A-Z]/.test(first.slice(1)) ? name : name.charAt(0).toLowerCase() + name.slice(1);
 }
 
 /** The node-type words in the console's language; an unknown type or field (a newer server's) shows its id. */
