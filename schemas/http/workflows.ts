@@ -19,7 +19,7 @@ const TEMPLATE_FIELDS = {
 } as const satisfies Record<WorkflowTemplate, readonly string[]>;
 const OPTIONAL_FIELDS = ['knowledge_base_id', 'knowledge_base_ids', 'lookup_url', 'model'] as const;
 
-/** Either a graph, or a ready-made template with what it needs (one object, so errors name their field). */
+/** A graph, a ready-made template with what it needs (one object, so errors name their field), or neither: the default graph (src/domain/workflow/default-graph.ts). */
 export const CreateWorkflowBody = z
   .strictObject({
     name,
@@ -35,7 +35,6 @@ export const CreateWorkflowBody = z
   })
   .superRefine((body, ctx) => {
     if (body.graph && body.template) ctx.addIssue({ code: 'custom', path: ['template'], message: 'give either graph or template, not both' });
-    if (!body.graph && !body.template) ctx.addIssue({ code: 'invalid_type', expected: 'object', path: ['graph'], message: `give a graph, or template: ${WorkflowTemplate.options.map((t) => `"${t}"`).join(', ')}` });
     const needs: readonly string[] = body.template ? TEMPLATE_FIELDS[body.template] : [];
     for (const field of needs) {
       if (body[field as keyof typeof body] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `the ${body.template} template needs ${field}` });

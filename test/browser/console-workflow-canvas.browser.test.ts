@@ -77,37 +77,42 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
   await page.getByRole('textbox', { name: 'Workflow name' }).waitFor();
   t.is(await page.getByRole('textbox', { name: 'Workflow name' }).inputValue(), 'Turbine answers');
 
-  for (const type of ['start', 'knowledge_retrieval', 'llm', 'direct_reply']) await press(page.getByRole('button', { name: `Add ${type}` }));
+  // The default graph: a start and a reply; retrieval and a model go between them.
+  await node(page, 'reply').waitFor();
+  for (const name of ['knowledge retrieval', 'language model']) await press(page.getByRole('button', { name: `Add ${name}` }));
   t.is(await page.locator('.react-flow__node').count(), 4);
+  await press(page.getByRole('group', { name: 'Edge from start to reply' }));
+  await press(page.getByRole('button', { name: 'Delete edge' }));
   await connect(page, 'start', 'knowledge_retrieval');
   await connect(page, 'knowledge_retrieval', 'llm');
-  await connect(page, 'llm', 'direct_reply');
+  await connect(page, 'llm', 'reply');
   t.is(await page.locator('.react-flow__edge').count(), 3);
 
   await press(node(page, 'knowledge_retrieval'));
-  await choose(page, panel(page), 'knowledge_base_id', 'Turbine notes');
-  await choose(page, panel(page), 'rerank', 'true');
-  await insertReference(page, 'query', '{{start.question}}');
-  t.is(await panel(page).getByRole('textbox', { name: 'query' }).inputValue(), '{{start.question}}');
+  await choose(page, panel(page), 'Knowledge base', 'Turbine notes');
+  await panel(page).getByRole('checkbox', { name: 'Rerank the passages' }).press('Space');
+  await insertReference(page, 'Search query', '{{start.question}}');
+  t.is(await panel(page).getByRole('textbox', { name: 'Search query' }).inputValue(), '{{start.question}}');
 
   await press(node(page, 'llm'));
   // As chat does: the passages in the system message, the question as the user's.
-  await panel(page).getByRole('textbox', { name: 'system' }).fill('Answer from these passages only.\n');
-  await insertReference(page, 'system', '{{knowledge_retrieval.context}}');
-  t.regex(await panel(page).getByRole('textbox', { name: 'system' }).inputValue(), /passages only\.\n\{\{knowledge_retrieval\.context\}\}$/);
-  await insertReference(page, 'prompt', '{{start.question}}');
-  await panel(page).getByRole('button', { name: /model$/ }).filter({ hasText: 'kbqa-extractive' }).waitFor();
+  await panel(page).getByRole('textbox', { name: 'Instructions' }).fill('Answer from these passages only.\n');
+  await insertReference(page, 'Instructions', '{{knowledge_retrieval.context}}');
+  t.regex(await panel(page).getByRole('textbox', { name: 'Instructions' }).inputValue(), /passages only\.\n\{\{knowledge_retrieval\.context\}\}$/);
+  await insertReference(page, 'Prompt', '{{start.question}}');
+  await panel(page).getByRole('button', { name: /Model$/ }).filter({ hasText: 'kbqa-extractive' }).waitFor();
 
-  await press(node(page, 'direct_reply'));
-  await insertReference(page, 'template', '{{llm.text}}');
+  await press(node(page, 'reply'));
+  await panel(page).getByRole('textbox', { name: 'Reply' }).fill('');
+  await insertReference(page, 'Reply', '{{llm.text}}');
 
   await press(page.getByRole('button', { name: 'Save', exact: true }));
-  await page.getByText('Draft: version 1').waitFor();
+  await page.getByText('Draft: version 2').waitFor();
   workflowId = /\/workflows\/([^/]+)$/.exec(page.url())![1]!;
   const { body: stored } = await server!.call('GET', `/v1/workflows/${workflowId}`);
   t.deepEqual(
     stored.graph.edges.map((e: { from: string; to: string }) => `${e.from}>${e.to}`),
-    ['start>knowledge_retrieval', 'knowledge_retrieval>llm', 'llm>direct_reply'],
+    ['start>knowledge_retrieval', 'knowledge_retrieval>llm', 'llm>reply'],
   );
   t.is(stored.graph.nodes.find((n: { id: string }) => n.id === 'knowledge_retrieval').config.rerank, true, 'a boolean field is saved as a boolean');
 
@@ -116,7 +121,7 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
   await page.locator('.run-answer').waitFor();
   t.regex(await page.locator('.run-answer').innerText(), /110 metres/);
   t.true((await page.locator('.run-citations li').count()) > 0, 'the answer has citations');
-  for (const id of ['start', 'knowledge_retrieval', 'llm', 'direct_reply']) {
+  for (const id of ['start', 'knowledge_retrieval', 'llm', 'reply']) {
     t.regex((await node(page, id).getAttribute('aria-label'))!, /succeeded/, `${id} succeeded`);
     await press(node(page, id));
     const trace = panel(page).getByRole('region', { name: 'Trace' });
@@ -127,7 +132,7 @@ serial('canvas: build a workflow with the keyboard, save, run it, and read every
     t.regex(text, /\d+(\.\d+)? ms/, `${id}'s time`);
   }
   t.regex(await panel(page).getByRole('region', { name: 'Trace' }).innerText(), /110 metres/);
-  t.is(await page.getByRole('list').filter({ has: page.getByRole('button', { name: /succeeded \(version 1\)/ }) }).count(), 1);
+  t.is(await page.getByRole('list').filter({ has: page.getByRole('button', { name: /succeeded \(version 2\)/ }) }).count(), 1);
 
   t.deepEqual(await c.accessibilityViolations(), []);
   await c.screenshot('workflow-canvas');
@@ -141,9 +146,9 @@ serial('canvas: a save after someone else’s says so, keeps the user’s work, 
   const { page } = c;
   await c.signIn();
   await page.goto(`${server!.url}/workflows/${workflowId}`);
-  await page.getByText('Draft: version 1').waitFor();
+  await page.getByText('Draft: version 2').waitFor();
   await page.getByRole('textbox', { name: 'Workflow name' }).fill('Turbine answers (mine)');
-  await press(page.getByRole('button', { name: 'Add template' }));
+  await press(page.getByRole('button', { name: 'Add text template' }));
 
   const { body: theirs } = await server!.call('GET', `/v1/workflows/${workflowId}`);
   const put = await server!.call('PUT', `/v1/workflows/${workflowId}`, { json: { name: 'Turbine answers (theirs)', graph: theirs.graph }, headers: { 'if-match': `"${theirs.version}"` } });
@@ -155,7 +160,7 @@ serial('canvas: a save after someone else’s says so, keeps the user’s work, 
   await press(page.getByRole('button', { name: 'Save', exact: true }));
   const alert = page.getByRole('alert').filter({ hasText: 'Someone else saved' });
   await alert.waitFor();
-  t.regex(await alert.innerText(), /version 2/);
+  t.regex(await alert.innerText(), /version 3/);
   t.is(await page.getByRole('textbox', { name: 'Workflow name' }).inputValue(), 'Turbine answers (mine)', 'the user’s work stays');
   await press(page.getByRole('button', { name: 'Undo' }));
   t.is(await page.locator('.react-flow__node').count(), 5, 'and so does the graph, with its history');
@@ -164,7 +169,7 @@ serial('canvas: a save after someone else’s says so, keeps the user’s work, 
   t.deepEqual(await c.accessibilityViolations(), []);
 
   await press(page.getByRole('button', { name: 'Overwrite' }));
-  await page.getByText('Draft: version 3').waitFor();
+  await page.getByText('Draft: version 4').waitFor();
   t.is((await server!.call('GET', `/v1/workflows/${workflowId}`)).body.name, 'Turbine answers (mine)');
   t.deepEqual(c.pageErrors, []);
 });
@@ -175,13 +180,13 @@ serial('canvas: the server’s validation message shows on the node at fault and
   await c.signIn();
   await page.goto(`${server!.url}/workflows/${workflowId}`);
   await page.getByText(/Draft: version \d/).waitFor();
-  await press(node(page, 'direct_reply'));
-  await panel(page).getByRole('textbox', { name: 'template' }).fill('{{nowhere.text}}');
+  await press(node(page, 'reply'));
+  await panel(page).getByRole('textbox', { name: 'Reply' }).fill('{{nowhere.text}}');
   await press(page.getByRole('button', { name: 'Save', exact: true }));
   await page.getByRole('heading', { name: /The server found 1 problem/ }).waitFor();
-  t.regex((await node(page, 'direct_reply').getAttribute('aria-label'))!, /1 problem/);
+  t.regex((await node(page, 'reply').getAttribute('aria-label'))!, /1 problem/);
   t.regex(await panel(page).getByRole('list', { name: 'Problems with this node' }).innerText(), /nowhere/);
-  t.regex(await page.locator('.fault-list').innerText(), /direct_reply/);
+  t.regex(await page.locator('.fault-list').innerText(), /reply/);
   t.deepEqual(await c.accessibilityViolations(), []);
   t.deepEqual(c.pageErrors, []);
 });
@@ -191,7 +196,7 @@ serial('canvas: an earlier run opens from the history; a node runs alone, and th
   const { page } = c;
   await c.signIn();
   await page.goto(`${server!.url}/workflows/${workflowId}`);
-  await press(page.getByRole('button', { name: /: succeeded \(version 1\)$/ }));
+  await press(page.getByRole('button', { name: /: succeeded \(version 2\)$/ }));
   await page.locator('.run-answer').waitFor();
   t.regex((await node(page, 'llm').getAttribute('aria-label'))!, /succeeded/);
 
@@ -218,10 +223,11 @@ serial('canvas in Simplified Chinese: the palette, the toolbar and the run panel
   await page.getByLabel('Language').selectOption('zh-CN');
   await page.goto(`${server!.url}/workflows/${workflowId}`);
   await page.getByText(/草稿：第 \d+ 版/).waitFor();
-  for (const name of ['添加 llm', '保存', '发布', '撤销', '重做', '自动布局', '连接', '运行']) t.is(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+  for (const name of ['添加大语言模型', '保存', '发布', '撤销', '重做', '自动布局', '连接', '运行']) t.is(await page.getByRole('button', { name, exact: true }).count(), 1, name);
   await press(node(page, 'llm'));
-  await panel(page).getByRole('button', { name: '向 prompt 插入引用' }).waitFor();
+  await panel(page).getByRole('button', { name: '向 提示词 插入引用' }).waitFor();
   t.deepEqual(await c.accessibilityViolations(), []);
   await c.screenshot('workflow-canvas.zh-CN');
   t.deepEqual(c.pageErrors, []);
 });
+

@@ -1,4 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
+import { defaultGraph } from '../../src/domain/workflow/default-graph.ts';
 import { knowledgeQaGraph } from '../../src/domain/workflow/knowledge-qa.ts';
 import { knowledgeBaseCreated } from '../helpers/given-events.ts';
 import { httpSpec } from '../helpers/http-spec.ts';
@@ -83,4 +84,17 @@ test('creating from the template appends WorkflowCreated with its graph; one nam
   const missing = await spec.when({ method: 'POST', path: '/v1/workflows', json: { name: 'QA', template: 'knowledge-qa', knowledge_base_id: 'kb_nothere' } }).response();
   t.is(missing.status, 404, JSON.stringify(missing.body));
   t.deepEqual(missing.events, []);
+});
+
+test('created with neither a graph nor a template, a workflow starts from the default graph: a start node and a reply, saved as version 1', async (t) => {
+  const { body } = await httpSpec(t, { now: NOW })
+    .when({ method: 'POST', path: '/v1/workflows', json: { name: 'Blank' } })
+    .then({
+      status: 201,
+      bodyMatches: { object: 'workflow', name: 'Blank', version: 1 },
+      eventsMatch: [{ type: 'WorkflowCreated', data: { name: 'Blank', graph: defaultGraph() } }],
+    });
+  t.deepEqual(body.graph, defaultGraph());
+  t.deepEqual(defaultGraph().nodes.map((n) => `${n.id}:${n.type}`), ['start:start', 'reply:direct_reply']);
+  t.deepEqual(defaultGraph().nodes[0]!.config, { inputs: [{ name: 'question', type: 'string', required: true }] });
 });

@@ -9,6 +9,7 @@ import type { WorkflowGraph } from '../../../schemas/workflow.ts';
 import { fromNodeOn, knowledgeBasesOf, nodesAt } from '../../domain/workflow/graph.ts';
 import { validateInputs } from '../../domain/workflow/inputs.ts';
 import { namedIn } from '../../domain/workflow/nodes/index.ts';
+import { defaultGraph } from '../../domain/workflow/default-graph.ts';
 import { intentRoutingGraph } from '../../domain/workflow/intent-routing.ts';
 import { knowledgeQaGraph } from '../../domain/workflow/knowledge-qa.ts';
 import { httpLookupGraph } from '../../domain/workflow/http-lookup.ts';
@@ -102,12 +103,12 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
     }
   }
 
-  /** The graph to save: the client's, or a template's built for the knowledge bases it names (which the key must read). */
+  /** The graph to save: the client's, a template's built for the knowledge bases it names (which the key must read), or with neither the default one. */
   async function graphOf(principal: Principal, input: WorkflowInput): Promise<WorkflowGraph> {
     if (input.template === 'knowledge-qa') return knowledgeQaGraph(input.knowledge_base_id!, input.model);
     if (input.template === 'http-lookup') return httpLookupGraph(input.knowledge_base_id!, input.lookup_url!, input.model);
     if (input.template === 'summarise-each') return summariseEachGraph(input.knowledge_base_id!, input.model);
-    if (input.template !== 'intent-routing') return input.graph!;
+    if (input.template !== 'intent-routing') return input.graph ?? defaultGraph();
     const routes = [];
     for (const [i, kbId] of (input.knowledge_base_ids ?? []).entries()) {
       requireKnowledgeBaseAccess(principal, kbId);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { api } from '../../api/client.ts';
 import { useResource } from '../knowledge-bases/useResource.ts';
@@ -8,6 +8,8 @@ type Props = {
   value: string | null;
   onChange(id: string): void;
   isDisabled?: boolean;
+  /** A help line, named as the select's description: a `<Text slot="description">`. */
+  description?: ReactNode;
 };
 
 /**
@@ -15,7 +17,7 @@ type Props = {
  * there too, are left out: an agent cannot answer through another). With none chosen yet, the
  * first is, so "Create" works without a visit to the list.
  */
-export function ChatModelSelect({ label, value, onChange, isDisabled }: Props) {
+export function ChatModelSelect({ label, value, onChange, isDisabled, description }: Props) {
   const { data } = useResource(async (signal) => (await api.GET('/v1/models', { signal })).data!.data.filter((model) => model.type === 'chat'), []);
   const ids = (data ?? []).map((model) => model.id);
   const first = ids[0];
@@ -31,6 +33,7 @@ export function ChatModelSelect({ label, value, onChange, isDisabled }: Props) {
         <SelectValue />
         <span aria-hidden="true">▾</span>
       </Button>
+      {description}
       <Popover>
         <ListBox items={ids.map((id) => ({ id }))}>{(item) => <ListBoxItem id={item.id}>{item.id}</ListBoxItem>}</ListBox>
       </Popover>

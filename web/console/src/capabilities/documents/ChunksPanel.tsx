@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, ListBox, ListBoxItem } from 'react-aria-components';
+import { useSearchParams } from 'react-router';
 import { type Answer, api } from '../../api/client.ts';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import { PageImage } from '../../ui/PageImage.tsx';
@@ -18,6 +19,9 @@ export function ChunksPanel({ doc }: { doc: Document }) {
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
+  // `?chunk=` (a workflow run's citation links here): that chunk selected first, when it is among those loaded.
+  const [params] = useSearchParams();
+  const wanted = params.get('chunk');
   const [selected, setSelected] = useState<string | null>(null);
 
   async function load(after: number | undefined, signal?: AbortSignal) {
@@ -29,7 +33,7 @@ export function ChunksPanel({ doc }: { doc: Document }) {
       });
       setChunks((current) => (after === undefined ? data!.data : [...current, ...data!.data]));
       setHasMore(data!.has_more);
-      setSelected((current) => current ?? data!.data[0]?.id ?? null);
+      setSelected((current) => current ?? data!.data.find((c) => c.id === wanted)?.id ?? data!.data[0]?.id ?? null);
     } catch (failure) {
       if (!signal?.aborted) setError(failure);
     } finally {

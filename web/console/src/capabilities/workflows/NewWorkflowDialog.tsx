@@ -6,13 +6,15 @@ import { SelectField } from '../../ui/SelectField.tsx';
 import { useResource } from '../knowledge-bases/useResource.ts';
 import { createWorkflow } from './canvas/workflow-api.ts';
 import { useWorkflowText } from './messages.ts';
-import { NEW_WORKFLOW } from './new-workflow.ts';
 
 /** What a template needs besides a name: one knowledge base, or (intent routing) several to route between; http-lookup also the URL it asks. */
 const TEMPLATES = { blank: 'none', 'knowledge-qa': 'one', 'intent-routing': 'several', 'http-lookup': 'one', 'summarise-each': 'one' } as const;
 type Template = keyof typeof TEMPLATES;
 
-/** "New workflow": a blank canvas (created on its first save), or a template created at once through POST /v1/workflows. */
+/**
+ * "New workflow": created at once through POST /v1/workflows, from a template or, blank, with the
+ * API's default graph (a start node and a reply), so the canvas opens on the start node.
+ */
 export function NewWorkflowDialog() {
   const t = useWorkflowText();
   return <CreateDialog label={t('newWorkflow')}>{(close) => <NewWorkflowForm close={close} />}</CreateDialog>;
@@ -30,8 +32,7 @@ function NewWorkflowForm({ close }: { close(): void }) {
     name.trim() !== '' && (needs === 'none' || (needs === 'one' ? kbIds.length === 1 : kbIds.length >= 2)) && (template !== 'http-lookup' || lookupUrl.trim() !== '');
 
   async function create() {
-    // A blank canvas is created on its first save: the canvas opens with the name.
-    if (template === 'blank') return { to: `/workflows/${NEW_WORKFLOW}`, state: { name: name.trim() } };
+    if (template === 'blank') return { to: `/workflows/${encodeURIComponent((await createWorkflow({ name: name.trim() })).id)}` };
     const kbField = needs === 'one' ? { knowledge_base_id: kbIds[0] } : { knowledge_base_ids: kbIds };
     const created = await createWorkflow({ name: name.trim(), template, ...kbField, ...(template === 'http-lookup' && { lookup_url: lookupUrl.trim() }) });
     return { to: `/workflows/${encodeURIComponent(created.id)}` };

@@ -1,2 +1,2 @@
-/** The path "New workflow" opens for a blank one, `/workflows/new`: it is created on its first save (the API takes no graph without a start and a reply). */
+/** `/workflows/new`: a canvas created on its first save, opened with a start node (the list's "New workflow" creates through the API instead). */
 export const NEW_WORKFLOW = 'new';

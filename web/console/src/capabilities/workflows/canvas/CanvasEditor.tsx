@@ -3,9 +3,9 @@ import { useCan } from '../../../session/session.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { faultsByNode } from './faults.ts';
 import { FlowView } from './FlowView.tsx';
-import { EMPTY_GRAPH } from './graph.ts';
 import { useCanvasText } from './messages.ts';
 import { NodePanel } from './NodePanel.tsx';
+import { startOnly } from './node-types.ts';
 import { Palette } from './Palette.tsx';
 import { RunPanel } from './RunPanel.tsx';
 import { SaveNotes } from './SaveNotes.tsx';
@@ -34,7 +34,7 @@ function useUndoKeys(undo: () => void, redo: () => void) {
 /** The workflow canvas: palette, graph, the selected node's panel, saving and publishing, and the run panel. */
 export function CanvasEditor({ stored, initialName }: { stored: Workflow | null; initialName: string }) {
   const t = useCanvasText();
-  const editor = useGraphEditor(stored?.graph ?? EMPTY_GRAPH);
+  const editor = useGraphEditor(stored?.graph ?? startOnly());
   const [name, setName] = useState(stored?.name ?? initialName);
   const [clean, setClean] = useState({ graph: editor.graph, name });
   const saving = useSave(stored, (theirs) => {

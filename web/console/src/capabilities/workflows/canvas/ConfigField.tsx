@@ -1,51 +1,90 @@
-import { useRef, useState } from 'react';
-import { FieldError, Input, Label, NumberField, TextArea, TextField } from 'react-aria-components';
+import { useId, useRef, useState } from 'react';
+import { Checkbox, FieldError, Input, Label, NumberField, Text, TextArea, TextField } from 'react-aria-components';
 import { api } from '../../../api/client.ts';
 import { SelectField } from '../../../ui/SelectField.tsx';
 import { ChatModelSelect } from '../../agents/ChatModelSelect.tsx';
 import { useResource } from '../../knowledge-bases/useResource.ts';
 import type { CanvasGraph } from './graph.ts';
 import { useCanvasText } from './messages.ts';
+import { type FieldText, useNodeText } from './node-text.ts';
 import type { FieldSpec } from './node-types.ts';
 import { ReferenceMenu } from './ReferenceMenu.tsx';
 
-type Props = { spec: FieldSpec; value: unknown; onChange(value: unknown): void; graph: CanvasGraph; nodeId: string };
+type Props = { spec: FieldSpec; nodeType: string; value: unknown; onChange(value: unknown): void; graph: CanvasGraph; nodeId: string };
+type Drawn = Props & { words: FieldText };
 
-/** One config field of the side panel, drawn by its kind; `undefined` leaves an optional field out. */
+/** The field's help line: a description its control names (aria-describedby), and its API name for people reading the API docs. */
+function Help({ words, name, id }: { words: FieldText; name: string; id?: string }) {
+  const body = (
+    <>
+      {words.help} <code className="type-id">{name}</code>
+    </>
+  );
+  return id ? (
+    <span id={id} className="hint">
+      {body}
+    </span>
+  ) : (
+    <Text slot="description" className="hint">
+      {body}
+    </Text>
+  );
+}
+
+/** One config field of the side panel, drawn by its kind, with its label and help in the console's language; `undefined` leaves an optional field out. */
 export function ConfigField(props: Props) {
+  const words = useNodeText();
+  const drawn: Drawn = { ...props, words: words.field(props.nodeType, props.spec.name) };
   const { spec, value, onChange } = props;
+  const label = drawn.words.label;
+  const help = <Help words={drawn.words} name={spec.name} />;
   const kind = spec.kind;
-  if (kind === 'template') return <TemplateField {...props} />;
-  if (kind === 'json') return <JsonField {...props} />;
+  if (kind === 'template') return <TemplateField {...drawn} />;
+  if (kind === 'json') return <JsonField {...drawn} />;
   if (kind === 'number') {
     return (
       <NumberField value={typeof value === 'number' ? value : NaN} onChange={(n) => onChange(Number.isNaN(n) ? undefined : n)} formatOptions={{ useGrouping: false, maximumFractionDigits: 6 }}>
-        <Label>{spec.name}</Label>
+        <Label>{label}</Label>
         <Input />
+        {help}
       </NumberField>
     );
   }
-  if (kind === 'boolean') {
-    // Unset until chosen: the server's default applies, as for the other choices.
-    const options = [true, false].map((choice) => ({ id: String(choice), label: String(choice) }));
-    return <SelectField label={spec.name} options={options} selectedKey={typeof value === 'boolean' ? String(value) : ''} onChange={(key) => onChange(key === 'true')} />;
-  }
-  if (kind === 'knowledge_base') return <KnowledgeBaseField {...props} />;
-  if (kind === 'model') return <ChatModelSelect label={spec.name} value={typeof value === 'string' && value !== '' ? value : null} onChange={onChange} />;
+  if (kind === 'boolean') return <BooleanField {...drawn} />;
+  if (kind === 'knowledge_base') return <KnowledgeBaseField {...drawn} />;
+  if (kind === 'model') return <ChatModelSelect label={label} description={help} value={typeof value === 'string' && value !== '' ? value : null} onChange={onChange} />;
   if (kind === 'text') {
     return (
       <TextField value={typeof value === 'string' ? value : ''} onChange={(text) => onChange(text === '' ? undefined : text)}>
-        <Label>{spec.name}</Label>
+        <Label>{label}</Label>
         <Input />
+        {help}
       </TextField>
     );
   }
-  const options = kind.choices.map((choice) => ({ id: choice, label: choice }));
-  return <SelectField label={spec.name} options={options} selectedKey={typeof value === 'string' ? value : ''} onChange={onChange} />;
+  const options = kind.choices.map((choice) => ({ id: choice, label: words.choice(props.nodeType, spec.name, choice) }));
+  return <SelectField label={label} description={help} options={options} selectedKey={typeof value === 'string' ? value : ''} onChange={onChange} />;
+}
+
+/**
+ * A yes/no field as a checkbox named by its label. Unset until ticked or unticked, so the server's
+ * default applies (rerank: the knowledge base's setting) until the user says otherwise.
+ */
+function BooleanField({ spec, value, onChange, words }: Drawn) {
+  const helpId = useId();
+  return (
+    <div className="boolean-field">
+      <Checkbox isSelected={value === true} onChange={onChange} aria-describedby={helpId}>
+        <span className="box" aria-hidden="true" />
+        {words.label}
+      </Checkbox>
+      <Help words={words} name={spec.name} id={helpId} />
+    </div>
+  );
 }
 
 /** A template: text with `{{node.field}}` references, and the picker that inserts one at the caret. */
-function TemplateField({ spec, value, onChange, graph, nodeId }: Props) {
+function TemplateField({ spec, value, onChange, graph, nodeId, words }: Drawn) {
   const text = typeof value === 'string' ? value : '';
   const area = useRef<HTMLTextAreaElement>(null);
   function insert(reference: string) {
@@ -57,16 +96,17 @@ function TemplateField({ spec, value, onChange, graph, nodeId }: Props) {
   return (
     <div className="template-field">
       <TextField value={text} onChange={(next) => onChange(next === '' && spec.optional ? undefined : next)}>
-        <Label>{spec.name}</Label>
+        <Label>{words.label}</Label>
         <TextArea ref={area} rows={spec.name === 'code' ? 6 : 2} className="react-aria-TextArea mono" />
+        <Help words={words} name={spec.name} />
       </TextField>
-      <ReferenceMenu graph={graph} nodeId={nodeId} field={spec.name} onInsert={insert} />
+      <ReferenceMenu graph={graph} nodeId={nodeId} field={words.label} onInsert={insert} />
     </div>
   );
 }
 
 /** Complex config (lists, objects) as JSON: applied once it parses, and said so when it does not. */
-function JsonField({ spec, value, onChange }: Props) {
+function JsonField({ spec, value, onChange, words }: Drawn) {
   const t = useCanvasText();
   const shown = value === undefined ? '' : JSON.stringify(value, null, 2);
   const [text, setText] = useState(shown);
@@ -93,8 +133,9 @@ function JsonField({ spec, value, onChange }: Props) {
   }
   return (
     <TextField value={text} onChange={change} isInvalid={invalid}>
-      <Label>{t('jsonField', { field: spec.name })}</Label>
+      <Label>{t('jsonField', { field: words.label })}</Label>
       <TextArea rows={Math.min(10, Math.max(3, text.split('\n').length))} className="react-aria-TextArea mono" />
+      <Help words={words} name={spec.name} />
       <FieldError>{t('notJson')}</FieldError>
     </TextField>
   );
@@ -108,10 +149,10 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
-function KnowledgeBaseField({ spec, value, onChange }: Props) {
+function KnowledgeBaseField({ spec, value, onChange, words }: Drawn) {
   const { data } = useResource(async (signal) => (await api.GET('/v1/knowledge-bases', { params: { query: { limit: 100 } }, signal })).data!.data, []);
   const options = (data ?? []).map((kb) => ({ id: kb.id, label: kb.name, textValue: kb.name }));
   const current = typeof value === 'string' ? value : '';
   if (current && data && !options.some((o) => o.id === current)) options.unshift({ id: current, label: current, textValue: current });
-  return <SelectField label={spec.name} options={options} selectedKey={current} onChange={onChange} isDisabled={!data} />;
+  return <SelectField label={words.label} description={<Help words={words} name={spec.name} />} options={options} selectedKey={current} onChange={onChange} isDisabled={!data} />;
 }

@@ -6,6 +6,7 @@ import { FlowNode, type FlowNodeType } from './FlowNode.tsx';
 import { placeNew } from './layout.ts';
 import { unusedBranch } from './node-types.ts';
 import { useCanvasText, useFlowLabels } from './messages.ts';
+import { useNodeText } from './node-text.ts';
 import type { Statuses } from './run-status.ts';
 import type { useGraphEditor } from './use-graph-editor.ts';
 
@@ -24,6 +25,7 @@ const FIT = { maxZoom: 1, padding: 0.15 };
 export function FlowView({ editor, statuses, faults, canWrite }: Props) {
   const t = useCanvasText();
   const ariaLabelConfig = useFlowLabels();
+  const { typeName } = useNodeText();
   // React Flow measures each node once drawn; kept so that new node objects keep their size.
   const [measured, setMeasured] = useState<Record<string, { width: number; height: number }>>({});
   const { graph, positions, selection } = editor;
@@ -40,11 +42,11 @@ export function FlowView({ editor, statuses, faults, canWrite }: Props) {
           position: positions[node.id] ?? placeNew(positions),
           measured: measured[node.id],
           selected: selection?.kind === 'node' && selection.id === node.id,
-          ariaLabel: [`${node.id} (${node.type})`, statusText, nodeFaults.length > 0 && t('faultCount', { count: nodeFaults.length })].filter(Boolean).join(', '),
-          data: { type: node.type, status, statusText, faults: nodeFaults, faultText: nodeFaults.length > 0 ? t('faultCount', { count: nodeFaults.length }) : undefined },
+          ariaLabel: [`${node.id} (${typeName(node.type)})`, statusText, nodeFaults.length > 0 && t('faultCount', { count: nodeFaults.length })].filter(Boolean).join(', '),
+          data: { type: node.type, typeName: typeName(node.type), status, statusText, faults: nodeFaults, faultText: nodeFaults.length > 0 ? t('faultCount', { count: nodeFaults.length }) : undefined },
         };
       }),
-    [graph.nodes, positions, measured, selection, statuses, faults, t],
+    [graph.nodes, positions, measured, selection, statuses, faults, t, typeName],
   );
 
   const edges = useMemo<Edge[]>(

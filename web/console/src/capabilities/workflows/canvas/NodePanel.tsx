@@ -3,6 +3,7 @@ import { Button, Input, Label, TextField } from 'react-aria-components';
 import { ConfigField } from './ConfigField.tsx';
 import type { CanvasNode } from './graph.ts';
 import { useCanvasText } from './messages.ts';
+import { useNodeText } from './node-text.ts';
 import { fieldsOf } from './node-types.ts';
 import { NodeTrace } from './NodeTrace.tsx';
 import type { useGraphEditor } from './use-graph-editor.ts';
@@ -23,11 +24,12 @@ type Props = {
 /** The selected node: its id, its config as form fields, the server's faults with it, and what the run on show did with it. */
 export function NodePanel({ editor, node, faults, workflowId, run, trace, onRunFrom }: Props) {
   const t = useCanvasText();
+  const { typeName } = useNodeText();
   return (
     <aside className="node-panel card stack" aria-labelledby="node-panel-title">
       <div className="spread">
-        <h2 id="node-panel-title">{t('nodeTitle', { id: node.id })}</h2>
-        <span className="muted mono">{node.type}</span>
+        <h2 id="node-panel-title">{t('nodeTitle', { id: node.id, name: typeName(node.type) })}</h2>
+        <span className="type-id" title={t('typeIdHint')}>{node.type}</span>
       </div>
       {faults.length > 0 && (
         <ul className="node-faults" aria-label={t('nodeFaults')}>
@@ -41,6 +43,7 @@ export function NodePanel({ editor, node, faults, workflowId, run, trace, onRunF
         <ConfigField
           key={`${node.id}.${spec.name}`}
           spec={spec}
+          nodeType={node.type}
           value={node.config[spec.name]}
           graph={editor.graph}
           nodeId={node.id}

@@ -1,9 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { Button, Form, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ErrorNote } from '../../../ui/ErrorNote.tsx';
 import type { CanvasGraph } from './graph.ts';
 import { useCanvasText } from './messages.ts';
+import { runCitations } from './run-citations.ts';
 import { statusOfStep } from './run-status.ts';
 import type { useRun } from './use-run.ts';
 import type { WorkflowRun } from './workflow-api.ts';
@@ -72,7 +74,7 @@ export function RunPanel({ graph, runs, canRun, runHint }: Props) {
 function RunOutcome({ run }: { run: WorkflowRun }) {
   const t = useCanvasText();
   const answer = run.outputs?.answer;
-  const citations = Array.isArray(run.outputs?.citations) ? run.outputs.citations : [];
+  const citations = runCitations(run.outputs?.citations);
   return (
     <div className="run-outcome stack" aria-live="polite">
       <p>
@@ -89,9 +91,22 @@ function RunOutcome({ run }: { run: WorkflowRun }) {
         <>
           <h3>{t('citations')}</h3>
           <ol className="run-citations">
-            {citations.map((citation: unknown, i) => (
-              <li key={i}>{describeCitation(citation)}</li>
-            ))}
+            {citations.map((citation) => {
+              const page = citation.page === null ? null : t('citationPage', { page: citation.page });
+              return (
+                <li key={citation.key}>
+                  {citation.href ? (
+                    <Link to={citation.href} aria-label={page ? t('openDocument', { source: citation.source, page: citation.page }) : undefined}>
+                      {citation.source}
+                    </Link>
+                  ) : (
+                    <strong>{citation.source}</strong>
+                  )}
+                  {page && <span className="muted">, {page}</span>}
+                  {citation.quote && <span className="citation-quote"> “{citation.quote}”</span>}
+                </li>
+              );
+            })}
           </ol>
         </>
       )}
@@ -99,15 +114,6 @@ function RunOutcome({ run }: { run: WorkflowRun }) {
       {answer === undefined && run.outputs && <pre>{JSON.stringify(run.outputs, null, 2)}</pre>}
     </div>
   );
-}
-
-/** A citation's source and quote (the run's outputs are open records: whatever of these it carries). */
-function describeCitation(citation: unknown): string {
-  if (!citation || typeof citation !== 'object') return String(citation);
-  const field = (name: string) => (name in citation ? Reflect.get(citation, name) : undefined);
-  const source = field('document_name') ?? field('source') ?? field('document_id');
-  const quote = field('quote');
-  return [source, quote].filter((part) => typeof part === 'string' && part !== '').join(' — ');
 }
 
 function RunHistory({ runs, shown, onOpen }: { runs: WorkflowRun[]; shown: string | undefined; onOpen(run: WorkflowRun): void }) {

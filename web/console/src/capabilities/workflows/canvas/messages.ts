@@ -33,9 +33,9 @@ export const useCanvasText = defineMessages(
     deleteEdge: 'Delete edge',
     deleteNode: 'Delete this node',
     paletteTitle: 'Nodes',
-    addNode: 'Add {{type}}',
+    addNode: 'Add {{name}}',
     selectNode: 'Select a node (click it, or Tab to it and press Enter) to edit it here.',
-    nodeTitle: 'Node {{id}}',
+    nodeTitle: '{{name}}: {{id}}',
     nodeId: 'Node id',
     nodeIdHint: 'Other nodes quote this node as {{example}}: after renaming it, change their references too.',
     nodeIdInvalid: 'A free id: a lowercase letter, then a-z, 0-9 and _.',
@@ -80,6 +80,10 @@ export const useCanvasText = defineMessages(
     upstreamOutputs: 'Upstream outputs for a run of this node alone (JSON)',
     runThisNode: 'Run this node',
     runFromHere: 'Run from here',
+    // Issue 43 item 7 (canvas): the type id's tooltip, the citations' page and link.
+    typeIdHint: 'The type as the API names it',
+    citationPage: 'page {{page}}',
+    openDocument: 'Open {{source}}, page {{page}}',
   },
   {
     allWorkflows: '← 全部工作流',
@@ -110,9 +114,9 @@ export const useCanvasText = defineMessages(
     deleteEdge: '删除边',
     deleteNode: '删除此节点',
     paletteTitle: '节点',
-    addNode: '添加 {{type}}',
+    addNode: '添加{{name}}',
     selectNode: '选择一个节点（点击，或用 Tab 聚焦后按 Enter）即可在此编辑。',
-    nodeTitle: '节点 {{id}}',
+    nodeTitle: '{{name}}：{{id}}',
     nodeId: '节点 ID',
     nodeIdHint: '其他节点以 {{example}} 引用此节点：改名后，请同时修改它们的引用。',
     nodeIdInvalid: '需为未被占用的 ID：小写字母开头，仅含 a-z、0-9 和 _。',
@@ -157,6 +161,10 @@ export const useCanvasText = defineMessages(
     upstreamOutputs: '单独运行此节点时的上游输出（JSON）',
     runThisNode: '运行此节点',
     runFromHere: '从此处运行',
+    // Issue 43 item 7 (canvas): the type id's tooltip, the citations' page and link.
+    typeIdHint: 'API 中的节点类型名',
+    citationPage: '第 {{page}} 页',
+    openDocument: '打开 {{source}} 第 {{page}} 页',
   },
 );
 

@@ -127,6 +127,9 @@ export const branchesOf = (node: CanvasNode): (boolean | string)[] | undefined =
 
 export const initialConfig = (type: string): Record<string, unknown> => specOf(type)?.initial() ?? {};
 
+/** A canvas not yet saved begins with the node every workflow needs, as the API's default graph does. */
+export const startOnly = (): CanvasGraph => ({ nodes: [{ id: 'start', type: 'start', config: initialConfig('start') }], edges: [] });
+
 /**
  * The `when` a new edge out of `from` takes: a branching node's first value no edge of it carries
  * yet (a condition's true, then false), so an edge drawn by mouse is a branch at once; undefined
