@@ -1,10 +1,14 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { Kafka, type LogEntry, logLevel } from 'kafkajs';
 import { groupIdOf } from '../../src/adapters/kafka/bus.ts';
 import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import type { EventStore, RecordedEvent } from '../../src/ports/event-store.ts';
+import { freshNamespace } from '../helpers/kafka-read.ts';
 import { kbDeleted, openRelayRig } from '../helpers/relay-rig.ts';
+import { startServer } from '../helpers/server.ts';
 import { withService } from '../helpers/services.ts';
 import { eventually } from '../helpers/temp.ts';
 
@@ -111,6 +115,42 @@ withService(test, 'Kafka pipelined fetching (real broker)', ['KAFKA_BROKERS'], (
       await handle.stop();
     } finally {
       await close();
+    }
+  });
+
+  test('the runner: a run requested behind one whose http node waits on a slow server ends while that one waits', async (t) => {
+    t.timeout(120_000);
+    const waiting: ServerResponse[] = [];
+    const upstream = createServer((_req, res) => void waiting.push(res));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/slow`;
+    // One partition: every run's request lands behind the one before it.
+    const server = await startServer({ KAFKA_BROKERS: brokers.join(','), KAFKA_NAMESPACE: freshNamespace('pipeline'), KAFKA_TOPIC_PARTITIONS: '1', KBQA_WORKFLOW_HTTP_ALLOW_HOSTS: '127.0.0.1' });
+    try {
+      const workflow = async (nodes: { id: string; type: string; config: Record<string, unknown>; timeout_ms?: number }[]) => {
+        const graph = { nodes, edges: nodes.slice(1).map((node, i) => ({ from: nodes[i]!.id, to: node.id })) };
+        const created = await server.call('POST', '/v1/workflows', { json: { name: 'pipeline', graph } });
+        if (created.status !== 201) throw new Error(`${created.status} ${JSON.stringify(created.body)}`);
+        return created.body.id as string;
+      };
+      const start = { id: 'start', type: 'start', config: { inputs: [] } };
+      const reply = { id: 'answer', type: 'direct_reply', config: { template: 'done' } };
+      const slow = await workflow([start, { id: 'wait', type: 'http_request', config: { method: 'GET', url, timeout_ms: 90_000 }, timeout_ms: 120_000 }, reply]);
+      const fast = await workflow([start, reply]);
+      const request = async (id: string) => (await server.call('POST', `/v1/workflows/${id}/run`, { json: { inputs: {}, response_mode: 'async' } })).body.id as string;
+      const status = async (runId: string) => (await server.call('GET', `/v1/workflow-runs/${runId}`)).body.status as string;
+
+      const slowRun = await request(slow);
+      await eventually(() => waiting.length === 1, { timeoutMs: 45_000, everyMs: 50 });
+      const fastRun = await request(fast);
+      await eventually(async () => (await status(fastRun)) === 'succeeded', { timeoutMs: 20_000, everyMs: 100 });
+      t.is(await status(slowRun), 'running', `the slow run still waits on its server: ${JSON.stringify((await server.call('GET', `/v1/workflow-runs/${slowRun}`)).body.error)}`);
+      waiting[0]!.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      await eventually(async () => (await status(slowRun)) === 'succeeded', { timeoutMs: 20_000, everyMs: 100 });
+    } finally {
+      await server.close();
+      upstream.closeAllConnections();
+      upstream.close();
     }
   });
 });
