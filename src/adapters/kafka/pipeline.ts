@@ -12,8 +12,16 @@ export type PipelineControl = Pick<BatchControl, 'batch' | 'resolveOffset' | 'is
 /** `limit`: events in hand at once, over every partition (the group's `inFlight`). */
 export type PipelineDeps = Omit<BatchDeps, 'heartbeatMs'> & { consumer: PipelineConsumer; limit: number };
 
-/** A message taken from a partition, kept until the in-order prefix it is in is committed. */
-type Taken = { entry: ReadEntry; message: IncomingMessage; done: boolean };
+/**
+ * Messages taken from a partition, kept until the in-order prefix they are in is committed: one
+ * per message in hand, and one for each run of done messages (merged: its last offset, its
+ * highest position), so a line stays within about twice the events in hand however many messages
+ * the group passes over behind a slow one.
+ */
+type Taken = { offset: string; position: bigint | null; done: boolean };
+
+/** A message of a slice still to deliver, and where its line keeps it. */
+type Pending = { taken: Taken; entry: ReadEntry; message: IncomingMessage };
 
 /** A partition as this member has taken it since it was assigned (or sought back), in offset order. */
 type Line = { topic: string; partition: number; taken: Taken[]; next: bigint | null; highWatermark: string; committing: Promise<void> };
@@ -63,7 +71,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   const commit = (line: Line) =>
     (line.committing = line.committing
       .then(async () => {
-        const ready = ours(line) ? committable(line.taken.map((t) => t.entry), line.taken.map((t) => t.done)) : null;
+        const entries = line.taken.map((t) => ({ offset: t.offset, event: null, position: t.position }));
+        const ready = ours(line) ? committable(entries, line.taken.map((t) => t.done)) : null;
         if (!ready) return;
         line.taken.splice(0, ready.last + 1);
         await deps.consumer.commitOffsets([{ topic: line.topic, partition: line.partition, offset: ready.commitOffset }]);
@@ -73,13 +82,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       // A commit that failed is carried by the next one, which passes at least as far.
       .catch((error: unknown) => deps.onError(error)));
 
-  const deliver = async (line: Line, slice: Taken[]) => {
+  const deliver = async (line: Line, slice: Pending[]) => {
     const where = (offset: string) => ({ topic: line.topic, partition: line.partition, offset });
     // Unreadable messages first: if the dead letter cannot be published, the handler has not run.
     for (const t of slice) {
       if (!t.entry.unreadable) continue;
       await deps.parkUnreadable(t.message, t.entry.unreadable.error, where(t.entry.offset));
-      t.done = true;
+      t.taken.done = true;
     }
     const events = slice.filter((t) => t.entry.event !== null);
     if (events.length === 0) return;
@@ -90,7 +99,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       park: (event, error, offset) => deps.park(event, error, where(offset)),
       ...(deps.random && { random: deps.random }),
     };
-    await handOver(events.map((t) => t.entry.event!), events.map((t) => t.entry.offset), handing, (k) => (events[k]!.done = true));
+    await handOver(events.map((t) => t.entry.event!), events.map((t) => t.entry.offset), handing, (k) => (events[k]!.taken.done = true));
   };
 
   // A dead letter that could not be published: Kafka delivers the partition again from its first
@@ -101,13 +110,24 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     if (!ours(line)) return;
     lines.delete(keyOf(line.topic, line.partition));
     const first = line.taken.find((t) => !t.done);
-    if (first) deps.consumer.seek({ topic: line.topic, partition: line.partition, offset: first.entry.offset });
+    if (first) deps.consumer.seek({ topic: line.topic, partition: line.partition, offset: first.offset });
   };
 
   const take = (line: Line, control: PipelineControl, entries: ReadEntry[], messages: IncomingMessage[], segment: Segment) => {
-    const slice: Taken[] = [];
-    for (let i = segment.from; i <= segment.to; i++) slice.push({ entry: entries[i]!, message: messages[i]!, done: entries[i]!.event === null && !entries[i]!.unreadable });
-    line.taken.push(...slice);
+    const slice: Pending[] = [];
+    for (let i = segment.from; i <= segment.to; i++) {
+      const entry = entries[i]!;
+      const done = entry.event === null && !entry.unreadable;
+      const last = line.taken.at(-1);
+      if (done && last?.done) {
+        last.offset = entry.offset;
+        if (entry.position !== null && (last.position === null || entry.position > last.position)) last.position = entry.position;
+        continue;
+      }
+      const taken = { offset: entry.offset, position: entry.position, done };
+      line.taken.push(taken);
+      if (!done) slice.push({ taken, entry, message: messages[i]! });
+    }
     const last = entries[segment.to]!.offset;
     line.next = BigInt(last) + 1n;
     control.resolveOffset(last);
