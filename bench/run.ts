@@ -5,6 +5,7 @@
 //   npm run bench -- kafka_relay  relay events/s to a real broker (KAFKA_BROKERS; npm run kafka:up)
 //   npm run bench -- python_subscriber  examples/python-subscriber's messages/s from that broker
 //   npm run bench -- kafka_upload_to_ready kafka_lag_burst   the mixed profile against the embedded one, and consumer lag after a burst
+//   npm run bench -- kafka_partition_pipeline   fast runs requested behind a slow one on the same partition (KAFKA_BROKERS)
 //   npm run bench -- code_node_load   /healthz and another workspace's run and chat while 8 runs busy-loop in code nodes
 //   npm run bench -- workflow_fairness   another workspace's run and agent chat while a noisy one has slow runs in flight
 //   npm run bench -- parse_workers   PDFs to ready: one mixed-profile process, then the owner plus a parse worker
@@ -25,6 +26,7 @@ import { peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { kafkaRelayBench } from './kafka-relay.bench.ts';
 import { kafkaLagBurstBench, kafkaUploadToReadyBench } from './kafka-bus.bench.ts';
+import { kafkaPartitionPipelineBench } from './kafka-partition-pipeline.bench.ts';
 import { parseWorkersBench } from './parse-workers.bench.ts';
 import { indexMemoryBench } from './index-memory.bench.ts';
 import { kbTotalsBench } from './kb-totals.bench.ts';
@@ -85,6 +87,7 @@ const BENCHES = {
   kafka_relay: kafkaRelayBench,
   kafka_upload_to_ready: kafkaUploadToReadyBench,
   kafka_lag_burst: kafkaLagBurstBench,
+  kafka_partition_pipeline: kafkaPartitionPipelineBench,
   parse_workers: parseWorkersBench,
   projector_streams: projectorStreamsBench,
   kb_totals: kbTotalsBench,

@@ -5,6 +5,7 @@ import type { RecordedEvent } from '../../ports/event-store.ts';
 import { type BatchDeps, consumeBatch, type Where } from './consume-batch.ts';
 import { describeError } from './delivery.ts';
 import { createGroupProgress } from './group-position.ts';
+import { createPipeline } from './pipeline.ts';
 import { encodeDeadLetter, encodeUnreadableDeadLetter, type IncomingMessage, type Publisher } from './messages.ts';
 import { CONTRACT_TOPICS, type TopicMap } from './topics.ts';
 import { createPositionWaiters } from '../../lib/position-waiters.ts';
@@ -34,15 +35,13 @@ export const groupIdOf = (name: string) => `kbqa.${name}`;
  */
 export const CONSUMER_SESSION = { sessionTimeout: 10_000, heartbeatInterval: 3000 } as const;
 
-/** Partitions a group with `inFlight` has worked at once (the topics' default is 6: KAFKA_TOPIC_PARTITIONS). */
-const PARTITIONS_AT_ONCE = 8;
-
 /**
  * Consumer groups over the relay's topics: Kafka keeps each group's offsets, committed only for
  * messages handled, parked or passed over. Partitions are worked one at a time, as the in-process
  * bus calls a group: handlers such as the projector's are not written for concurrent batches. A
- * group with `inFlight` (the runner) has its partitions worked at once and the slices of a fetched
- * batch handled at once (consume-batch.ts); a partition's next fetch still waits for its batch.
+ * group with `inFlight` (the runner) is pipelined (pipeline.ts): each slice of a fetched batch is
+ * handed over as it is taken and the partition fetched again at once, up to `inFlight` events in
+ * hand; the commit passes only the prefix that is done.
  */
 export function createKafkaBus({
   kafka,
@@ -106,7 +105,11 @@ export function createKafkaBus({
     };
 
     const consumer = kafka.consumer({ ...consumerConfig, groupId: groupPrefix + groupIdOf(group.name) });
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => void reach(progress.retain(payload.memberAssignment)).catch(report));
+    const pipeline = group.inFlight === undefined ? null : createPipeline({ ...deps, consumer, limit: group.inFlight });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      pipeline?.reset();
+      void reach(progress.retain(payload.memberAssignment)).catch(report);
+    });
     consumer.on(consumer.events.CRASH, ({ payload }) => report(payload.error));
     await consumer.connect();
     try {
@@ -115,8 +118,7 @@ export function createKafkaBus({
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: group.inFlight === undefined ? 1 : PARTITIONS_AT_ONCE,
-        eachBatch: (payload) => consumeBatch(payload, deps),
+        eachBatch: pipeline ? (payload) => pipeline.eachBatch(payload) : (payload) => consumeBatch(payload, deps),
       });
     } catch (error) {
       await consumer.disconnect().catch(report);
@@ -132,6 +134,14 @@ export function createKafkaBus({
         stopped = true;
         handles.delete(handle);
         try {
+          if (pipeline) {
+            // The runs in hand end first (those not started give up: onStop, after the pipeline
+            // stopped taking), and what finished is committed while the member owns its partitions.
+            const drained = pipeline.drain();
+            group.onStop?.();
+            await drained;
+            return await consumer.disconnect();
+          }
           // Waits for the batch in hand (it stops at its next step and commits what is done), then leaves the group.
           const leaving = consumer.disconnect();
           // After kafkajs has marked itself stopping (synchronously, above): what the group then

@@ -2,7 +2,8 @@ import type { EachBatchPayload } from 'kafkajs';
 import type { Backoff } from '../../lib/retry.ts';
 import type { ConsumerGroup } from '../../ports/event-bus.ts';
 import type { RecordedEvent } from '../../ports/event-store.ts';
-import { afterFailure, committable, type Entry, planSegments, type Segment } from './delivery.ts';
+import { committable, type Entry, planSegments, type Segment } from './delivery.ts';
+import { type HandOver, handOver, Interrupted } from './hand-over.ts';
 import { decodeEvent, eventTypeOf, type IncomingMessage } from './messages.ts';
 
 /** The part of kafkajs's eachBatch payload this uses, so tests can drive it without a broker. */
@@ -28,11 +29,8 @@ export type BatchDeps = {
   random?: () => number;
 };
 
-/** Raised inside the batch when the consumer is stopping or the partition was taken away. */
-class Interrupted extends Error {}
-
 /** An entry with, for a message the group should have had but cannot read, why (it is dead-lettered as it is). */
-type ReadEntry = Entry & { unreadable?: { error: unknown } };
+export type ReadEntry = Entry & { unreadable?: { error: unknown } };
 
 /**
  * One fetched batch of one partition: hand its events to the group in slices, retry and isolate
@@ -46,9 +44,6 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
   const live = () => control.isRunning() && !control.isStale() && pulse.failure === undefined;
   let committedThrough = -1;
 
-  // Slices of a group with `inFlight` finish in any order: their commits go one after another.
-  let committing = Promise.resolve();
-  const commitDone = () => (committing = committing.then(commitPrefix));
   const commitPrefix = async () => {
     const ready = committable(entries, done);
     if (!ready || ready.last <= committedThrough) return;
@@ -59,37 +54,17 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
     await deps.progress(batch.topic, batch.partition, { position: ready.position, caughtUp });
   };
 
-  const attempt = async (events: RecordedEvent[]): Promise<unknown> => {
-    for (let n = 1; ; n++) {
-      try {
-        await deps.group.handle(events);
-        return undefined;
-      } catch (error) {
-        if (!live()) throw new Interrupted();
-        const decision = afterFailure(error, n, events.length, deps.backoff, deps.random);
-        if (decision.action !== 'retry') return error;
-        await pause(decision.delayMs, live);
-      }
-    }
-  };
-
   const parkUnreadable = async (i: number): Promise<void> => {
     await deps.parkUnreadable(batch.messages[i]!, entries[i]!.unreadable!.error, { topic: batch.topic, partition: batch.partition, offset: entries[i]!.offset });
     done[i] = true;
   };
 
-  const deliver = async (events: RecordedEvent[], indexes: number[]): Promise<void> => {
-    const error = await attempt(events);
-    if (error === undefined) {
-      for (const i of indexes) done[i] = true;
-      return;
-    }
-    if (events.length > 1) {
-      for (const [k, event] of events.entries()) await deliver([event], [indexes[k]!]);
-      return;
-    }
-    await deps.park(events[0]!, error, { topic: batch.topic, partition: batch.partition, offset: entries[indexes[0]!]!.offset });
-    done[indexes[0]!] = true;
+  const handing: HandOver = {
+    group: deps.group,
+    backoff: deps.backoff,
+    live,
+    park: (event, error, offset) => deps.park(event, error, { topic: batch.topic, partition: batch.partition, offset }),
+    ...(deps.random && { random: deps.random }),
   };
 
   const slice = async (segment: Segment) => {
@@ -97,25 +72,21 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
     // stops before the handler runs, so a redelivery does not hand the same events over twice.
     for (const i of range(segment.from, segment.to)) if (entries[i]!.unreadable) await parkUnreadable(i);
     const indexes = range(segment.from, segment.to).filter((i) => entries[i]!.event !== null);
-    if (segment.events.length > 0) await deliver(segment.events, indexes);
-    await commitDone();
+    if (segment.events.length > 0) await handOver(segment.events, indexes.map((i) => entries[i]!.offset), handing, (k) => (done[indexes[k]!] = true));
+    await commitPrefix();
   };
 
   await deps.progress(batch.topic, batch.partition, null);
   try {
-    const segments = planSegments(entries, deps.group.batchSize ?? 500);
-    if (deps.group.inFlight !== undefined) await slicesAtOnce(segments, deps.group.inFlight, live, slice);
-    else {
-      for (const segment of segments) {
-        if (!live()) throw new Interrupted();
-        await slice(segment);
-      }
+    for (const segment of planSegments(entries, deps.group.batchSize ?? 500)) {
+      if (!live()) throw new Interrupted();
+      await slice(segment);
     }
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
     // A stopping consumer still owns its partitions until it leaves, so what is done is committed
     // (after a rebalance the broker refuses a commit from the old generation; after a seek we do not try).
-    if (!control.isStale()) await commitDone();
+    if (!control.isStale()) await commitPrefix();
   } finally {
     pulse.stop();
   }
@@ -123,42 +94,10 @@ export async function consumeBatch(control: BatchControl, deps: BatchDeps): Prom
 }
 
 /**
- * A group with `inFlight` has its slices handled at once, up to `limit` events in hand; each is
- * committed as the prefix of finished entries grows (`committable`), so a slow slice holds the
- * commit, not the others. The batch ends once every slice started has ended: the first failure is
- * then rethrown (an Interrupted one last, so a real failure is not taken for a stop).
- */
-async function slicesAtOnce(segments: Segment[], limit: number, live: () => boolean, slice: (segment: Segment) => Promise<void>): Promise<void> {
-  const going = new Set<Promise<void>>();
-  const failures: unknown[] = [];
-  let held = 0;
-  for (const segment of segments) {
-    while (held > 0 && held + segment.events.length > limit && failures.length === 0) await Promise.race(going);
-    if (failures.length > 0) break;
-    if (!live()) {
-      failures.push(new Interrupted());
-      break;
-    }
-    const size = segment.events.length;
-    held += size;
-    const running: Promise<void> = slice(segment)
-      .catch((error: unknown) => void failures.push(error))
-      .finally(() => {
-        held -= size;
-        going.delete(running);
-      });
-    going.add(running);
-  }
-  await Promise.all(going);
-  const failure = failures.find((error) => !(error instanceof Interrupted)) ?? failures[0];
-  if (failure !== undefined) throw failure;
-}
-
-/**
  * An entry per message. The value is read only for events the group handles, and for the batch's
  * last message, whose position tells how far the partition is done (positions grow within it).
  */
-function readEntry(message: IncomingMessage, deps: BatchDeps, last: boolean): ReadEntry {
+export function readEntry(message: IncomingMessage, deps: Pick<BatchDeps, 'group' | 'onError'>, last: boolean): ReadEntry {
   const type = eventTypeOf(message);
   const wanted = type !== undefined && (!deps.group.eventTypes || deps.group.eventTypes.has(type));
   if (!wanted && !last && type !== undefined) return { offset: message.offset, event: null, position: null };
@@ -188,15 +127,6 @@ function keepAlive(heartbeat: () => Promise<void>, everyMs: number) {
       .finally(() => (inFlight = false));
   }, everyMs);
   return state;
-}
-
-/** Waits `ms`, giving up early (Interrupted) when the batch is no longer live. */
-async function pause(ms: number, live: () => boolean): Promise<void> {
-  const until = Date.now() + ms;
-  for (let left = ms; left > 0; left = until - Date.now()) {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(left, 50)));
-    if (!live()) throw new Interrupted();
-  }
 }
 
 function range(from: number, to: number): number[] {
