@@ -2703,8 +2703,12 @@ export interface operations {
                             warnings: string[];
                             error: {
                                 stage: string;
+                                /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
                                 code: string;
+                                /** @description Why, in one English sentence that says what to do */
                                 message: string;
+                                /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                                detail?: string;
                             } | null;
                             timings: {
                                 parse_ms: number | null;
@@ -2797,8 +2801,12 @@ export interface operations {
                             warnings: string[];
                             error: {
                                 stage: string;
+                                /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
                                 code: string;
+                                /** @description Why, in one English sentence that says what to do */
                                 message: string;
+                                /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                                detail?: string;
                             } | null;
                             timings: {
                                 parse_ms: number | null;
@@ -2903,8 +2911,12 @@ export interface operations {
                         warnings: string[];
                         error: {
                             stage: string;
+                            /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
                             code: string;
+                            /** @description Why, in one English sentence that says what to do */
                             message: string;
+                            /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                            detail?: string;
                         } | null;
                         timings: {
                             parse_ms: number | null;
