@@ -4,6 +4,7 @@ import { hasType, type RecordedEvent } from '../schemas/events/recorded.ts';
 import { handleCommand } from '../src/app/command-handler.ts';
 import { type AppContext, commandMetadata } from '../src/app/context.ts';
 import { documentDecider } from '../src/domain/document/document.ts';
+import type { DocumentFailureCode } from '../src/domain/document/failures.ts';
 import { DomainError } from '../src/domain/shared/errors.ts';
 import type { ConsumerGroup } from '../src/ports/event-bus.ts';
 
@@ -47,18 +48,19 @@ export type FailureLog = Pick<Logger, 'warn'>;
  * and an unexpected error (`internal_error`, after a parked event) has had its stack logged at
  * error by the bus already.
  */
-export type DocumentFailure = { stage: 'parsing' | 'indexing'; code: string; message: string };
+export type DocumentFailure = { stage: 'parsing' | 'indexing'; code: DocumentFailureCode; detail?: string | undefined };
 
-export async function failDocument(ctx: AppContext, documentId: string, { stage, code, message }: DocumentFailure, log?: FailureLog): Promise<void> {
+export async function failDocument(ctx: AppContext, documentId: string, { stage, code, detail }: DocumentFailure, log?: FailureLog): Promise<void> {
   try {
     const { events } = await handleCommand(ctx.store, documentDecider, documentId, {
       type: 'FailDocument',
-      data: { document_id: documentId, stage, code, message },
+      data: { document_id: documentId, stage, code, ...(detail !== undefined && { detail }) },
       metadata: commandMetadata(ctx, stage === 'parsing' ? 'parser' : 'indexer'),
     });
     for (const event of events) {
       if (event.type !== 'DocumentFailed') continue;
-      log?.warn({ documentId, knowledgeBaseId: event.data.knowledge_base_id, stage, code, reason: message }, 'document failed');
+      // The detail unscrubbed: the operator may need the path the library named.
+      log?.warn({ documentId, knowledgeBaseId: event.data.knowledge_base_id, stage, code, reason: detail ?? event.data.message }, 'document failed');
     }
   } catch (error) {
     // The shell has decided again after any conflict (CONFLICT_RETRY); one that outlasts it goes to the bus.

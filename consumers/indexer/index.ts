@@ -8,6 +8,7 @@ import { publishProgress } from '../../src/app/document-feed.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { passageOf, readParsedChunks } from '../../src/app/document-chunks.ts';
 import { documentDecider, type DocumentState } from '../../src/domain/document/document.ts';
+import { isDocumentFailureCode } from '../../src/domain/document/failures.ts';
 import { extractEntities } from '../../src/domain/document/entities.ts';
 import { underHeadings } from '../../src/domain/retrieval/passage-text.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
@@ -71,9 +72,13 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
     onParked: async (event, error) => {
       if (event.type !== 'DocumentParsed') return;
       // A provider's failure (unreachable, refused key …) keeps its code and cause, so the document's error says what to fix.
-      if (error instanceof ApiError) return failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: error.code, message: error.message }, deps.logger);
-      const message = error instanceof Error ? error.message : String(error);
-      await failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: 'internal_error', message }, deps.logger);
+      // (Its message, already scrubbed of the key by the adapter, is the detail; a code the catalogue lacks is the general one.)
+      if (error instanceof ApiError) {
+        const code = isDocumentFailureCode(error.code) ? error.code : 'document_failed';
+        return failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code, detail: error.message }, deps.logger);
+      }
+      const detail = error instanceof Error ? error.message : String(error);
+      await failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: 'internal_error', detail }, deps.logger);
     },
   });
 }
@@ -118,12 +123,12 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
     if (state.status !== 'indexing') continue;
     const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
     if (!kb) {
-      await failDocument(ctx, id, { stage: 'indexing', code: 'knowledge_base_deleted', message: 'The knowledge base was deleted.' }, deps.logger);
+      await failDocument(ctx, id, { stage: 'indexing', code: 'knowledge_base_deleted' }, deps.logger);
       continue;
     }
     const embedder = deps.embedders.get(kb.settings.embedding_model) ?? (await deps.workspaceModels?.embedder(kb.workspace_id, kb.settings.embedding_model));
     if (!embedder) {
-      await failDocument(ctx, id, { stage: 'indexing', code: 'model_unavailable', message: `Embedding model ${kb.settings.embedding_model} is not available.` }, deps.logger);
+      await failDocument(ctx, id, { stage: 'indexing', code: 'model_unavailable', detail: `Embedding model ${kb.settings.embedding_model} is not available.` }, deps.logger);
       continue;
     }
     const chunks = await readParsedChunks(ctx.store, p, lifecycle);

@@ -60,13 +60,13 @@ export function parserConsumer(deps: ParserDeps): ConsumerGroup {
         throw error instanceof AggregateError ? error.errors[0] : error;
       });
     },
-    onParked: (event, error) => failDocument(deps.ctx, event.data.document_id, { stage: 'parsing', code: 'internal_error', message: describe(error) }, deps.logger),
+    onParked: (event, error) => failDocument(deps.ctx, event.data.document_id, { stage: 'parsing', code: 'internal_error', detail: describe(error) }, deps.logger),
     // A message of a document's stream that cannot be read (poison on the topic) may be its upload:
     // the document would wait forever, so it fails; one already past parsing stays as it is.
     onUnreadable: async (streamId, error) => {
       const documentId = documentIdOfStream(streamId);
       if (documentId === null) return;
-      await failDocument(deps.ctx, documentId, { stage: 'parsing', code: 'unreadable_event', message: `an event of this document could not be read: ${describe(error)}` }, deps.logger);
+      await failDocument(deps.ctx, documentId, { stage: 'parsing', code: 'unreadable_event', detail: `An event of this document could not be read: ${describe(error)}` }, deps.logger);
     },
   });
 }
@@ -86,14 +86,14 @@ async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>)
   if (!started || started.events.length === 0 || !('attempt' in started.state)) return;
   const { attempt } = started.state;
   const file = await blobs.localPath(upload.sha256);
-  if (!file) return failDocument(ctx, id, { stage: 'parsing', code: 'blob_missing', message: 'The uploaded file is no longer stored.' }, logger);
+  if (!file) return failDocument(ctx, id, { stage: 'parsing', code: 'blob_missing' }, logger);
   const t0 = performance.now();
   try {
     const outcome = await parser.parse(
       { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits, ocrLanguages: upload.ocr_languages },
       { timeoutMs, onProgress: (done, total) => publishProgress(feed, upload, { stage: 'parsing', pages_parsed: done, page_count: total }) },
     );
-    if (!outcome.ok) return failDocument(ctx, id, { stage: 'parsing', code: outcome.code, message: outcome.message }, logger);
+    if (!outcome.ok) return failDocument(ctx, id, { stage: 'parsing', code: outcome.code, detail: outcome.message }, logger);
     const { mediaType, pageCount, pageEstimated, chunks, ocrPages, warnings } = outcome;
     const metadata = commandMetadata(ctx, 'parser');
     // First the attempt's chunks, in their own stream (new: nothing is there to read)…

@@ -1,6 +1,7 @@
 import type { EventData } from '../../schemas/events/index.ts';
 import type { DocumentDoc } from '../../schemas/read-models/documents.ts';
 import type { KnowledgeBaseTotals } from '../../schemas/read-models/knowledge-bases.ts';
+import { reportOfRecorded } from '../../src/domain/document/failures.ts';
 import { assertNever } from '../../src/domain/shared/decider.ts';
 import { defineProjection } from '../projection.ts';
 
@@ -51,7 +52,8 @@ export const documentsProjection = defineProjection<DocumentDoc>()({
       }
       case 'DocumentFailed': {
         const d = event.data;
-        return doc && { ...doc, status: 'failed', error: { stage: d.stage, code: d.code, message: d.message }, updated_at: d.failed_at };
+        // In today's words, an event recorded before the catalogue too (domain/document/failures.ts).
+        return doc && { ...doc, status: 'failed', error: { stage: d.stage, ...reportOfRecorded(d) }, updated_at: d.failed_at };
       }
       case 'DocumentDeleted':
         return null;

@@ -90,8 +90,12 @@ export const DocumentIndexed = z.strictObject({
 export const DocumentFailed = z.strictObject({
   ...ids,
   stage: DocumentStage,
+  /** One of src/domain/document/failures.ts's codes (events from before it may hold others: the API reports them upgraded). */
   code: z.string(),
+  /** The catalogue's sentence for the code when it was recorded. */
   message: z.string(),
+  /** What was particular to this failure (a page count, the library's complaint), scrubbed of paths; absent in events from before issue 43. */
+  detail: z.string().optional(),
   failed_at: z.iso.datetime(),
 });
 

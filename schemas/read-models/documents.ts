@@ -29,7 +29,14 @@ export const DocumentDoc = z.object({
   chunk_count: z.int().nullable(),
   ocr_pages: z.array(z.int()),
   warnings: z.array(z.string()),
-  error: z.object({ stage: z.string(), code: z.string(), message: z.string() }).nullable(),
+  error: z
+    .object({
+      stage: z.string(),
+      code: z.string().describe('Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …)'),
+      message: z.string().describe('Why, in one English sentence that says what to do'),
+      detail: z.string().optional().describe('What was particular to this file (its page count, what the reader said), when there is something'),
+    })
+    .nullable(),
   timings: z.object({
     parse_ms: z.int().nullable(),
     index_ms: z.int().nullable(),

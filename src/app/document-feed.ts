@@ -1,4 +1,5 @@
 import { documentEvents } from '../../schemas/events/document.ts';
+import { reportOfRecorded } from '../domain/document/failures.ts';
 import type { RecordedEvent } from '../ports/event-store.ts';
 import type { FeedMessage, LiveFeed } from './live-feed.ts';
 
@@ -29,6 +30,11 @@ export function lifecycleMessage(event: RecordedEvent): FeedMessage {
 }
 
 function summary(event: RecordedEvent): Record<string, unknown> {
+  // A failure in today's words, as GET …/documents/{id} reports it (an event from before the catalogue too).
+  if (event.type === 'DocumentFailed') {
+    const { detail: _recorded, ...data } = event.data;
+    return { ...data, ...reportOfRecorded(event.data) };
+  }
   if (event.type !== 'DocumentChunksExtracted') return event.data;
   const { chunks, ...data } = event.data;
   return { ...data, chunk_count: chunks.length };

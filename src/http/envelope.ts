@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.ts';
 import { ClientLeft } from './client-abort.ts';
-import { toApiError } from './errors.ts';
+import { asSentence, toApiError } from './errors.ts';
 
 const ACCEPTABLE_ID = /^[\w.:-]{1,128}$/;
 
@@ -49,7 +49,7 @@ export function envelope(metrics: Metrics, onServerError: (error: unknown, reque
       if (error.status >= 500 && error.code !== 'server_overloaded' && !leftEarly(ctx)) onServerError(raw, requestId);
       ctx.status = error.status;
       ctx.set(error.headers);
-      ctx.body = { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
+      ctx.body = { error: { message: asSentence(error.message), type: error.type, param: error.param, code: error.code } };
     }
     metrics.http.observe(ctx.method, (ctx.state.route as string | undefined) ?? 'unmatched', ctx.status, (performance.now() - started) / 1000);
   };

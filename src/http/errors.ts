@@ -20,3 +20,15 @@ export function toApiError(error: unknown): ApiError {
   }
   return new ApiError(500, 'server_error', 'internal_error', 'The server had an error while processing your request.');
 }
+
+/** A sentence's end: its mark, and any closing quote or bracket after it. */
+const ENDED = /[.!?…。！？]['"’”)\]]*$/;
+
+/**
+ * An error's message as the API sends it: one voice, so every message ends as a sentence does
+ * (a validation's `field: what is wrong` too, whose reason may be a library's few words).
+ */
+export function asSentence(message: string): string {
+  const trimmed = message.trim();
+  return trimmed === '' || ENDED.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -83,6 +83,20 @@ serial('a question the knowledge base does not cover is shown as not covered, wi
   t.deepEqual(c.pageErrors, []);
 });
 
+serial('in Simplified Chinese a question the knowledge base does not cover gets the console’s Chinese notice, not the server’s English sentence', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.getByLabel('Language').selectOption('zh-CN');
+  await openChat(c);
+  await c.page.getByLabel('消息').fill('Who won the FIFA world cup final?');
+  await c.page.getByRole('button', { name: '发送' }).click();
+  await c.page.locator('.message-assistant [aria-busy="false"]').last().waitFor();
+  const answer = c.page.locator('.message-assistant').last();
+  t.is(await answer.locator('.answer-text').innerText(), '知识库没有涵盖这个问题：其中没有足够相关的段落可以回答它。');
+  t.false((await answer.innerText()).includes('does not cover'), 'no English sentence beside it');
+  t.deepEqual(c.pageErrors, []);
+});
+
 serial('a read key may chat and rate (both are read routes): the whole playground is there', async (t) => {
   const c = await openConsole(t, chromium!, { server });
   await c.signIn(await readKey(server!));

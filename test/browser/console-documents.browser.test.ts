@@ -4,6 +4,7 @@ import test from 'ava';
 import { closeConsoleBrowser, consoleBrowserForTests, openConsole } from '../helpers/console-browser.ts';
 import { settledDocument, uploadFiles } from '../helpers/documents.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { pdf } from '../unit/parsing-pdf-fixtures.ts';
 
 const chromium = consoleBrowserForTests();
 const serial = chromium ? test.serial : test.serial.skip;
@@ -156,7 +157,7 @@ serial('the upload table: one word per row, bars at their value, a stable order,
   await row('tool.bin').locator('.status-failed').waitFor();
   await page.reload();
   await row('known.md').waitFor();
-  t.regex(await row('tool.bin').locator('.failure').innerText(), /^Failed at upload: Unsupported file type/);
+  t.regex(await row('tool.bin').locator('.failure').innerText(), /^Failed at upload: This type of file is not supported; upload a supported format instead\.\nThe type of tool\.bin is not supported/);
   t.deepEqual(await c.accessibilityViolations(), []);
   // axe's experimental rule too (injected by the call above): a button's visible words are in its name (WCAG 2.5.3).
   const mismatched = await page.evaluate(async () => {
@@ -173,5 +174,24 @@ serial('the upload table: one word per row, bars at their value, a stable order,
   await page.reload();
   await row('known.md').waitFor();
   t.is(await row('tool.bin').count(), 0, 'deleted from the list, it stays deleted');
+  t.deepEqual(c.pageErrors, []);
+});
+
+serial('in Simplified Chinese a failed document says why in Chinese, the file’s particulars under it', async (t) => {
+  const kbId = await knowledgeBase('Failures');
+  const locked = await pdf((doc) => doc.text('Secret text', 72, 72), { userPassword: 'open sesame', ownerPassword: 'owner' });
+  const up = await uploadFiles(server!, kbId, [{ name: 'locked.pdf', bytes: locked }]);
+  t.like((await settledDocument(server!, kbId, up.body.data[0].id)).error, { code: 'encrypted' });
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  const { page } = c;
+  await page.getByLabel('Language').selectOption('zh-CN');
+  await page.goto(`${server!.url}/knowledge-bases/${kbId}`);
+  const failure = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'locked.pdf', exact: true }) }).locator('.failure');
+  await failure.waitFor();
+  t.is(await failure.innerText(), '在解析阶段失败：文件受密码保护；请去除密码后重新上传。\nThe PDF is password-protected.');
+  t.is(await failure.locator('[lang="en"]').innerText(), 'The PDF is password-protected.', 'the English particulars are marked English');
+  t.deepEqual(await c.accessibilityViolations(), []);
+  await c.screenshot('documents.failed.zh-CN');
   t.deepEqual(c.pageErrors, []);
 });

@@ -8,6 +8,9 @@ import { httpSpec } from '../helpers/http-spec.ts';
 const kbId = 'kb_target';
 const spec = (t: ExecutionContext) => httpSpec(t, { env: { KBQA_MAX_JSON_KB: '4' } });
 
+/** A capital or a field's name first, a full stop (or its like) last. */
+const SENTENCE = /^[A-Z`'"a-z_\[].*[.!?]['"’)\]]*$/s;
+
 /** Each bad request: the status, the error's code and param, and not a single event appended. */
 const cases: { title: string; method: string; path: (kb: string) => string; json?: unknown; raw?: string; headers?: Record<string, string>; status: number; code: string; param: string | null; says?: string }[] = [
   { title: 'malformed JSON', method: 'POST', path: () => '/v1/knowledge-bases', raw: '{"name": "x",', status: 400, code: 'invalid_json', param: null },
@@ -44,7 +47,7 @@ for (const c of cases) {
       .then({ status: c.status, events: [] });
     t.is(res.body.error.code, c.code);
     t.is(res.body.error.param, c.param);
-    t.is(typeof res.body.error.message, 'string');
+    t.regex(res.body.error.message, SENTENCE, 'one voice: the message ends as a sentence');
     if (c.param) t.true(res.body.error.message.includes(c.param), res.body.error.message);
     if (c.says) t.true(res.body.error.message.includes(c.says), res.body.error.message);
   });
@@ -68,4 +71,15 @@ test('a body that lies about its length is cut off at the limit', async (t) => {
   } as RequestInit);
   t.is(res.status, 413);
   t.is(await server.head(), before);
+});
+
+test('the errors a console shows most end as sentences too: no key, a wrong key, a knowledge base not there', async (t) => {
+  const app = await spec(t).app();
+  const answers = [
+    await app.call('GET', '/v1/knowledge-bases', { key: null }),
+    await app.call('GET', '/v1/knowledge-bases', { key: 'sk-wrong-0123456789abcdef' }),
+    await app.call('GET', '/v1/knowledge-bases/kb_nowhere'),
+  ];
+  t.deepEqual(answers.map((a) => [a.status, a.body.error.code]), [[401, 'missing_api_key'], [401, 'invalid_api_key'], [404, 'knowledge_base_not_found']]);
+  for (const a of answers) t.regex(a.body.error.message, /^[A-Z].*\.$/, a.body.error.message);
 });

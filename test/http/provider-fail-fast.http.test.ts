@@ -98,7 +98,7 @@ test.serial('an upload shows the provider failure within seconds, not after a mi
   t.deepEqual(failures.map((l) => [l.msg, l.code, l.err?.stack]), [['document failed', 'provider_unavailable', undefined]], 'one line, no stack');
   t.is(doc.status, 'failed');
   t.like(doc.error, { stage: 'indexing', code: 'provider_unavailable' });
-  t.regex(doc.error.message, new RegExp(`embedding provider at ${host}.*ECONNREFUSED`));
+  t.regex(doc.error.detail, new RegExp(`embedding provider at ${host}.*ECONNREFUSED`));
   t.true(ms <= 10_000, `${Math.round(ms)} ms`);
 });
 

@@ -75,7 +75,7 @@ for (const cause of causes) {
     const embedded = await kbWithDocument({ embedding_model: `${cause.name}/m-embed` });
     t.is(embedded.doc.status, 'failed');
     t.like(embedded.doc.error, { stage: 'indexing', code: cause.code });
-    t.regex(embedded.doc.error.message, cause.says);
+    t.regex(embedded.doc.error.detail, cause.says);
     t.false(JSON.stringify(embedded.doc).includes(PROVIDER_KEY));
     failed('search (query embedding)', await server.call('POST', `/v1/knowledge-bases/${embedded.kbId}/search`, { json: { query: 'tide tables', mode: 'vector' } }));
 
@@ -95,5 +95,5 @@ test('vectors of another size than the model entry lists: 502 provider_bad_respo
   const { doc } = await kbWithDocument({ embedding_model: 'oversized/m-embed' });
   t.is(doc.status, 'failed');
   t.like(doc.error, { stage: 'indexing', code: 'provider_bad_response' });
-  t.regex(doc.error.message, /8 dimensions where 6 were expected/);
+  t.regex(doc.error.detail, /8 dimensions where 6 were expected/);
 });

@@ -114,7 +114,7 @@ test.serial('a provider that refuses connections: the document fails with the ca
   const doc = await settledDocument(server, kb.body.id, upload.body.data[0].id);
   t.is(doc.status, 'failed');
   t.like(doc.error, { stage: 'indexing', code: 'provider_unavailable' });
-  t.regex(doc.error.message, /refused the connection \(ECONNREFUSED\)/);
+  t.regex(doc.error.detail, /refused the connection \(ECONNREFUSED\)/);
 
   const search = await server.call('POST', `/v1/knowledge-bases/${kb.body.id}/search`, { json: { query: 'anything', mode: 'vector' } });
   t.is(search.status, 502);

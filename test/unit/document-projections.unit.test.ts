@@ -1,6 +1,7 @@
 import test from 'ava';
 import { allProjections } from '../../src/capabilities/index.ts';
 import { projectionSpec } from '../helpers/projection-spec.ts';
+import { DOCUMENT_FAILURES } from '../../src/domain/document/failures.ts';
 
 const spec = projectionSpec(allProjections);
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -48,7 +49,7 @@ const parsed = (id: string, attempt: number, chunkCount: number, batchCount: num
   });
 const indexed = (id: string, chunkCount: number) =>
   on(id, 'DocumentIndexed', { chunk_count: chunkCount, entity_count: 2, embedding_model: 'kbqa-hash-embed-512', index_ms: 25, indexed_at: T3 });
-const failed = (id: string) => on(id, 'DocumentFailed', { stage: 'parsing', code: 'corrupt', message: 'The file is damaged.', failed_at: T2 });
+const failed = (id: string) => on(id, 'DocumentFailed', { stage: 'parsing', code: 'corrupt', message: DOCUMENT_FAILURES.corrupt, detail: 'The xref table is damaged.', failed_at: T2 });
 const deletedDoc = (id: string, sha: string, batchCount: number, indexedChunks: number) =>
   on(id, 'DocumentDeleted', { batch_count: batchCount, indexed_chunk_count: indexedChunks, sha256: sha, deleted_at: T3 });
 
@@ -121,7 +122,7 @@ test('documents: each document follows its lifecycle; a deleted one leaves a tom
         d2: {
           ...base('d2', 'broken.pdf', SHA('2')),
           status: 'failed',
-          error: { stage: 'parsing', code: 'corrupt', message: 'The file is damaged.' },
+          error: { stage: 'parsing', code: 'corrupt', message: DOCUMENT_FAILURES.corrupt, detail: 'The xref table is damaged.' },
           timings: { parse_ms: null, index_ms: null, parsing_started_at: T1, parsed_at: null, indexed_at: null },
           updated_at: T2,
         },

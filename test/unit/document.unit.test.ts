@@ -3,6 +3,7 @@ import { trustedEvent } from '../../schemas/events/recorded.ts';
 import { foldStream } from '../../src/app/command-handler.ts';
 import { chunk } from '../helpers/chunks.ts';
 import { documentDecider, type DocumentEvent } from '../../src/domain/document/document.ts';
+import { DOCUMENT_FAILURES } from '../../src/domain/document/failures.ts';
 import { at, deciderSpec } from '../helpers/decider-spec.ts';
 
 const spec = deciderSpec(documentDecider);
@@ -194,11 +195,11 @@ test('record indexed: a deleted document is not found', (t) => {
 // FailDocument
 
 for (const status of ['queued', 'parsing', 'indexing'] as const) {
-  test(`fail: a document ${status} fails with its stage, code and message`, (t) => {
+  test(`fail: a document ${status} fails with its stage, code, the catalogue's message and its detail`, (t) => {
     spec(t)
       .given(...stages[status])
-      .when({ type: 'FailDocument', data: { document_id: 'doc_1', stage: 'indexing', code: 'model_unavailable', message: 'gone' }, metadata: at(T2) })
-      .then([{ type: 'DocumentFailed', data: { ...ids, stage: 'indexing', code: 'model_unavailable', message: 'gone', failed_at: T2 } }]);
+      .when({ type: 'FailDocument', data: { document_id: 'doc_1', stage: 'indexing', code: 'model_unavailable', detail: 'gone' }, metadata: at(T2) })
+      .then([{ type: 'DocumentFailed', data: { ...ids, stage: 'indexing', code: 'model_unavailable', message: DOCUMENT_FAILURES.model_unavailable, detail: 'gone', failed_at: T2 } }]);
   });
 }
 
@@ -206,7 +207,7 @@ for (const status of ['ready', 'failed'] as const) {
   test(`fail: a document already ${status} stays as it is`, (t) => {
     spec(t)
       .given(...stages[status])
-      .when({ type: 'FailDocument', data: { document_id: 'doc_1', stage: 'parsing', code: 'timeout', message: 'slow' }, metadata: at(T2) })
+      .when({ type: 'FailDocument', data: { document_id: 'doc_1', stage: 'parsing', code: 'timeout', detail: 'slow' }, metadata: at(T2) })
       .then([]);
   });
 }
@@ -215,7 +216,7 @@ for (const [name, past] of [['an unknown', []], ['a deleted', [uploaded, deleted
   test(`fail: ${name} document is not found`, (t) => {
     spec(t)
       .given(...past)
-      .when({ type: 'FailDocument', data: { document_id: 'doc_1', stage: 'parsing', code: 'timeout', message: 'slow' }, metadata: at(T2) })
+      .when({ type: 'FailDocument', data: { document_id: 'doc_1', stage: 'parsing', code: 'timeout', detail: 'slow' }, metadata: at(T2) })
       .thenThrows('not_found', 'document_not_found');
   });
 }

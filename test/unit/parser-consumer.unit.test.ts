@@ -58,7 +58,7 @@ test('a message of a document’s stream that cannot be read fails that document
   const metadata = { now: '2025-01-01T00:00:00.000Z' };
   await handleCommand(store, documentDecider, 'doc_waiting', { type: 'UploadDocument', data: uploadData('doc_waiting'), metadata });
   await handleCommand(store, documentDecider, 'doc_done', { type: 'UploadDocument', data: uploadData('doc_done'), metadata });
-  await handleCommand(store, documentDecider, 'doc_done', { type: 'FailDocument', data: { document_id: 'doc_done', stage: 'parsing', code: 'earlier', message: 'earlier' }, metadata });
+  await handleCommand(store, documentDecider, 'doc_done', { type: 'FailDocument', data: { document_id: 'doc_done', stage: 'parsing', code: 'empty' }, metadata });
   const poison = new Error('the value is not JSON');
   await consumer.onUnreadable!('document-doc_waiting', poison);
   await consumer.onUnreadable!('document-doc_done', poison);
@@ -66,6 +66,6 @@ test('a message of a document’s stream that cannot be read fails that document
   await consumer.onUnreadable!('document-doc_nowhere', poison);
   const failed = (await store.readStream('document-doc_waiting')).find((e) => e.type === 'DocumentFailed');
   t.like(failed?.data, { stage: 'parsing', code: 'unreadable_event' });
-  t.regex(String((failed?.data as { message: string }).message), /could not be read: the value is not JSON/);
-  t.deepEqual((await store.readStream('document-doc_done')).filter((e) => e.type === 'DocumentFailed').map((e) => e.data).map((d) => (d as { code: string }).code), ['earlier']);
+  t.regex(String((failed?.data as { detail: string }).detail), /could not be read: the value is not JSON/);
+  t.deepEqual((await store.readStream('document-doc_done')).filter((e) => e.type === 'DocumentFailed').map((e) => e.data).map((d) => (d as { code: string }).code), ['empty']);
 });

@@ -89,7 +89,7 @@ class Document(_Result):
     ocr_pages: List[int]
     warnings: List[str]
     error: Optional[Dict[str, str]]
-    """``{stage, code, message}`` when failed."""
+    """``{stage, code, message, detail?}`` when failed (the codes: docs/api/documents.md, why a document failed)."""
     timings: Dict[str, Any]
     created_at: str
     updated_at: str

@@ -3,6 +3,7 @@ import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { claimContent } from '../content-claims.ts';
 import { documentDecider } from '../../domain/document/document.ts';
+import { reportOfRecorded } from '../../domain/document/failures.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { PageRenderer } from '../../ports/page-renderer.ts';
 import type { PassageStore } from '../../ports/passage-store.ts';
@@ -39,7 +40,9 @@ const ocrModels = (codes: string[] | undefined): OcrModel[] | undefined =>
 
 export function presentDocument({ workspace_id: _ws, chunking: _c, ...visible }: DocumentDoc): Document {
   // Documents projected before page_estimated existed had their pages from the file: known.
-  return { ...visible, parent_document_id: visible.parent_document_id ?? null, page_estimated: visible.page_estimated ?? false };
+  // One projected before the failure catalogue reports its failure in today's words, without a replay.
+  const error = visible.error && { stage: visible.error.stage, ...reportOfRecorded(visible.error) };
+  return { ...visible, error, parent_document_id: visible.parent_document_id ?? null, page_estimated: visible.page_estimated ?? false };
 }
 
 /** `pages`: what drawing a page needs (see page-images.ts). */

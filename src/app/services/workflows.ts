@@ -126,7 +126,7 @@ export function createWorkflowService(ctx: AppContext, models: ModelCatalog, wor
     if (!resolved.ok) throw badRequest('version_not_found', resolved.message, 'version');
     if (resolved.version === wf.version) return { version: wf.version, graph: wf.graph };
     const saved = versionsOf(await workflowEvents(workflowId)).find((v) => v.version === resolved.version);
-    if (!saved) throw badRequest('version_not_found', `workflow ${workflowId} has no version ${resolved.version}`, 'version');
+    if (!saved) throw badRequest('version_not_found', `Workflow ${workflowId} has no version ${resolved.version}.`, 'version');
     // The key must read what that version reads, as it must for the draft (workflow()).
     requireKnowledgeBasesAccess(principal, knowledgeBasesOf(saved.graph));
     return { version: resolved.version, graph: saved.graph };

@@ -3,6 +3,7 @@ import { documentEvents } from '../../../schemas/events/document.ts';
 import type { DocumentStatus } from '../../../schemas/lifecycles.ts';
 import { assertNever, type Command, type Decider, eventsOf } from '../shared/decider.ts';
 import { conflict, missing } from '../shared/errors.ts';
+import { type DocumentFailureCode, failureReport } from './failures.ts';
 
 type Events = typeof documentEvents;
 type Data<K extends keyof Events> = z.infer<Events[K]>;
@@ -16,7 +17,7 @@ export type DocumentCommand =
       Omit<Data<'DocumentParsed'>, 'knowledge_base_id' | 'parsed_at'>
     >
   | Command<'RecordIndexed', { document_id: string; entity_count: number; embedding_model: string; index_ms: number }>
-  | Command<'FailDocument', { document_id: string; stage: Data<'DocumentFailed'>['stage']; code: string; message: string }>
+  | Command<'FailDocument', { document_id: string; stage: Data<'DocumentFailed'>['stage']; code: DocumentFailureCode; detail?: string }>
   | Command<'DeleteDocument', { document_id: string; workspace_id: string }>
   | Command<'UpdateDocumentMetadata', { document_id: string; workspace_id: string; metadata: Data<'DocumentMetadataUpdated'>['metadata'] }>;
 
@@ -71,8 +72,9 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
       case 'FailDocument': {
         const doc = live(state, command.data.document_id);
         if (doc.status === 'ready' || doc.status === 'failed') return [];
-        const { stage, code, message } = command.data;
-        return [{ type: 'DocumentFailed', data: { ...ids(doc, command.data.document_id), stage, code, message, failed_at: now } }];
+        // The catalogue words it: one voice for every failure, whoever found it.
+        const { stage, code, detail } = command.data;
+        return [{ type: 'DocumentFailed', data: { ...ids(doc, command.data.document_id), stage, ...failureReport(code, detail), failed_at: now } }];
       }
       case 'DeleteDocument': {
         const doc = owned(state, command.data);

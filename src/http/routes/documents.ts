@@ -70,7 +70,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
     }
     if (refused.length > 0) {
       await Promise.all(files.filter((f) => refused.includes(f.name)).map((f) => blobs.delete(f.sha256)));
-      throw unsupportedMediaType(`Unsupported file type: ${refused.join(', ')}. Supported: ${SUPPORTED_FORMATS}.`);
+      throw unsupportedMediaType(`The type of ${refused.join(', ')} is not supported; upload ${SUPPORTED_FORMATS} files instead.`);
     }
     return out;
   }

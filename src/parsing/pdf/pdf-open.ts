@@ -34,7 +34,7 @@ const OPTIONS = {
 export async function openPdf(bytes: Uint8Array, timeoutMs: number): Promise<PDFDocumentProxy> {
   const task = getDocument({ ...OPTIONS, data: bytes });
   try {
-    return await withTimeout(task.promise, timeoutMs, () => new ParseFailure('timeout', `pdf.js did not open the file within ${timeoutMs} ms`));
+    return await withTimeout(task.promise, timeoutMs, () => new ParseFailure('timeout', `pdf.js did not open the file within ${timeoutMs} ms.`));
   } catch (error) {
     await task.destroy().catch(() => {});
     throw toParseFailure(error);
@@ -46,7 +46,7 @@ export function toParseFailure(error: unknown): ParseFailure {
   if (error instanceof ParseFailure) return error;
   const name = (error as { name?: string })?.name;
   const message = (error as { message?: string })?.message ?? String(error);
-  if (name === 'PasswordException') return new ParseFailure('encrypted', 'the PDF is protected by a password');
+  if (name === 'PasswordException') return new ParseFailure('encrypted', 'The PDF is password-protected.');
   return new ParseFailure('corrupt', `pdf.js could not read the file: ${message}`);
 }
 

@@ -2703,8 +2703,12 @@ export interface operations {
                             warnings: string[];
                             error: {
                                 stage: string;
+                                /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
                                 code: string;
+                                /** @description Why, in one English sentence that says what to do */
                                 message: string;
+                                /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                                detail?: string;
                             } | null;
                             timings: {
                                 parse_ms: number | null;
@@ -2797,8 +2801,12 @@ export interface operations {
                             warnings: string[];
                             error: {
                                 stage: string;
+                                /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
                                 code: string;
+                                /** @description Why, in one English sentence that says what to do */
                                 message: string;
+                                /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                                detail?: string;
                             } | null;
                             timings: {
                                 parse_ms: number | null;
@@ -2844,7 +2852,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Each lifecycle step of every document of the knowledge base as it happens: `id:` its log position, `event:` its type (DocumentUploaded, DocumentParsingStarted, DocumentParsed, DocumentIndexed, DocumentFailed with `code` and `message`, DocumentDeleted, DocumentMetadataUpdated), `data:` its JSON with `document_id`, `revision` and `status` (queued, parsing, indexing, ready, failed, deleted); `progress` events without an id (`document_id`, `stage`, pages or chunks done). Sent with `Last-Event-ID`, the stream first replays what followed that id; then `event: ready` (its id the position the stream is caught up to), then live events. A comment line every 15 s keeps it open; the knowledge base's deletion (`event: KnowledgeBaseDeleted`) ends it. 400 `invalid_last_event_id` or `last_event_id_ahead` for an id this stream never sent. */
+            /** @description Each lifecycle step of every document of the knowledge base as it happens: `id:` its log position, `event:` its type (DocumentUploaded, DocumentParsingStarted, DocumentParsed, DocumentIndexed, DocumentFailed with `code`, `message` and `detail` (docs/api/documents.md: why a document failed), DocumentDeleted, DocumentMetadataUpdated), `data:` its JSON with `document_id`, `revision` and `status` (queued, parsing, indexing, ready, failed, deleted); `progress` events without an id (`document_id`, `stage`, pages or chunks done). Sent with `Last-Event-ID`, the stream first replays what followed that id; then `event: ready` (its id the position the stream is caught up to), then live events. A comment line every 15 s keeps it open; the knowledge base's deletion (`event: KnowledgeBaseDeleted`) ends it. 400 `invalid_last_event_id` or `last_event_id_ahead` for an id this stream never sent. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2903,8 +2911,12 @@ export interface operations {
                         warnings: string[];
                         error: {
                             stage: string;
+                            /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
                             code: string;
+                            /** @description Why, in one English sentence that says what to do */
                             message: string;
+                            /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                            detail?: string;
                         } | null;
                         timings: {
                             parse_ms: number | null;

@@ -1,3 +1,4 @@
+import { useServerText } from '../../i18n/server-text.ts';
 import { AnswerText } from './AnswerText.tsx';
 import type { ChatMessage, CitationChoice } from './chat-model.ts';
 import { Feedback } from './Feedback.tsx';
@@ -13,6 +14,7 @@ type Props = {
 /** The conversation so far; the answer being streamed grows in place (a polite live region reads it once done). */
 export function MessageList({ messages, conversationId, choice, onCite }: Props) {
   const t = useChatText();
+  const { notCovered } = useServerText();
   if (messages.length === 0) return <p className="chat-empty muted">{t('empty')}</p>;
   return (
     <ol className="message-list">
@@ -28,7 +30,12 @@ export function MessageList({ messages, conversationId, choice, onCite }: Props)
           ) : (
             <div aria-busy={message.streaming ?? false}>
               {message.streaming && message.content === '' && <p className="muted">{t('answering')}</p>}
-              <AnswerText message={message} selected={choice?.messageKey === message.key ? choice.index : null} onCite={(index) => onCite({ messageKey: message.key, index })} />
+              {message.answerable === false ? (
+                // The server refuses in the question's language; the console says it in its own.
+                <p className="answer-text">{notCovered}</p>
+              ) : (
+                <AnswerText message={message} selected={choice?.messageKey === message.key ? choice.index : null} onCite={(index) => onCite({ messageKey: message.key, index })} />
+              )}
               {message.answerable === false && <p className="muted hint">{t('notCoveredHint')}</p>}
               {!message.streaming && <Feedback message={message} conversationId={conversationId} />}
             </div>

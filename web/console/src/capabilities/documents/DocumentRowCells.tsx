@@ -1,5 +1,6 @@
 import { Button, FileTrigger, Label, ProgressBar } from 'react-aria-components';
 import { ConfirmButton } from '../knowledge-bases/ConfirmButton.tsx';
+import { useServerText } from '../../i18n/server-text.ts';
 import { useDocumentText } from './messages.ts';
 import { type DocumentRow, percentDone, phaseOf } from './rows.ts';
 
@@ -30,11 +31,23 @@ export function RowProgress({ row }: { row: DocumentRow }) {
 export function RowStatus({ row }: { row: DocumentRow }) {
   const t = useDocumentText();
   const phase = phaseOf(row);
+  const server = useServerText();
   const stage = row.error?.stage === 'upload' ? t('stageUpload') : row.error?.stage === 'indexing' ? t('stageIndexing') : t('stageParsing');
+  // A refused upload has an API error's code; a document that failed later, a failure code of the server's catalogue.
+  const said = row.error && (row.error.stage === 'upload' ? server.apiError(row.error) : server.documentFailure(row.error));
   return (
     <div className="stack-tight">
       <span className={`status status-${phase}`}>{t(phase)}</span>
-      {row.status === 'failed' && row.error && <span className="failure">{t('failedAt', { stage, message: row.error.message })}</span>}
+      {row.status === 'failed' && said && (
+        <span className="failure">
+          {t('failedAt', { stage, message: said.text })}
+          {said.detail && (
+            <span className="failure-detail" lang="en">
+              {said.detail}
+            </span>
+          )}
+        </span>
+      )}
     </div>
   );
 }

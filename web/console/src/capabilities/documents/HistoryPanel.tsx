@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useServerText } from '../../i18n/server-text.ts';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import { useDetailText } from './detail-messages.ts';
 import { followDocumentHistory, type HistoryEvent } from './history.ts';
@@ -66,6 +67,7 @@ function timeOf(data: Record<string, unknown>): string | undefined {
 
 function Details({ event }: { event: HistoryEvent }) {
   const t = useDetailText();
+  const server = useServerText();
   const d = event.data as Record<string, string | number | number[] | string[] | undefined>;
   const lines: string[] = [];
   if (event.type === 'DocumentUploaded') lines.push(t('detailUploaded', { media_type: d.media_type, size: bytes(Number(d.size_bytes)) }));
@@ -76,7 +78,11 @@ function Details({ event }: { event: HistoryEvent }) {
     if (Array.isArray(d.warnings)) lines.push(...(d.warnings as string[]));
   }
   if (event.type === 'DocumentIndexed') lines.push(t('detailIndexed', { chunks: d.chunk_count, entities: d.entity_count, model: d.embedding_model, ms: d.index_ms }));
-  if (event.type === 'DocumentFailed') lines.push(t('detailFailed', { stage: d.stage, code: d.code, message: d.message }));
+  if (event.type === 'DocumentFailed') {
+    const said = server.documentFailure({ code: String(d.code), message: String(d.message ?? ''), detail: typeof d.detail === 'string' ? d.detail : undefined });
+    lines.push(t('detailFailed', { stage: d.stage, code: d.code, message: said.text }));
+    if (said.detail) lines.push(said.detail);
+  }
   return (
     <>
       {lines.map((line, i) => (

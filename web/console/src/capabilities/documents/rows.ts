@@ -18,7 +18,7 @@ export type DocumentRow = {
   pageCount?: number | null;
   chunksIndexed?: number;
   chunkCount?: number | null;
-  error?: { stage: string; code: string; message: string } | null;
+  error?: { stage: string; code: string; message: string; detail?: string } | null;
   /** The file, kept when it was dropped in this visit, so that "Upload again" can send it again. */
   file?: File;
   /** Whether the API holds it (so it can be opened and deleted). */
@@ -75,6 +75,7 @@ type LifecycleData = {
   stage?: string;
   code?: string;
   message?: string;
+  detail?: string;
 };
 
 type ProgressData = { document_id: string; stage: 'parsing' | 'indexing'; pages_parsed?: number; page_count?: number; chunks_indexed?: number; chunk_count?: number };
@@ -97,7 +98,7 @@ export function withEvent(rows: Rows, type: string | undefined, data: unknown): 
     status: later(current.status, status),
     pageCount: event.page_count ?? current.pageCount,
     chunkCount: event.chunk_count ?? current.chunkCount,
-    error: status === 'failed' ? { stage: event.stage ?? '', code: event.code ?? '', message: event.message ?? '' } : current.error,
+    error: status === 'failed' ? { stage: event.stage ?? '', code: event.code ?? '', message: event.message ?? '', ...(event.detail && { detail: event.detail }) } : current.error,
   };
   return new Map(rows).set(row.id, row);
 }
