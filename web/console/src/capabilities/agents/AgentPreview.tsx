@@ -91,8 +91,7 @@ export function AgentPreview({ agentId, openingMessage }: { agentId: string; ope
   );
 }
 
-/** The passages the answer rests on (those it quotes); all retrieved ones when none is marked. */
+/** The passages the answer cites: the finishing chunk's citations are just those (docs/api/chat.md). */
 function cited(citations: Citation[]): Citation[] {
-  const quoted = citations.filter((c) => c.quote);
-  return quoted.length > 0 ? quoted : citations;
+  return citations;
 }
