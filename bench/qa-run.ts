@@ -16,8 +16,9 @@ export type ResultRow = {
   question: string;
   gold: string[];
   answer: string;
+  /** How many passages the answer cites. */
   citations: number;
-  /** Whether a cited passage holds a gold answer: tells a retrieval miss from a wrong sentence picked. */
+  /** Whether a passage the model was given (the chat's `context`) holds a gold answer: tells a retrieval miss from a wrong sentence picked. */
   gold_in_context?: boolean;
   answerable?: boolean;
   coverage?: unknown;
@@ -43,11 +44,13 @@ export async function askChat(api: Api, kb: string, question: string): Promise<{
   // The answerability fields may sit on the completion or on its message: take either.
   const answerable = res.answerable ?? message.answerable;
   const coverage = res.coverage ?? message.coverage;
-  const cited: { paragraph?: string }[] = Array.isArray(res.citations) ? res.citations : [];
+  const cited: unknown[] = Array.isArray(res.citations) ? res.citations : [];
+  // The ceiling is what the model was given, cited or not: `context` (issue 43 item 11; a server before it listed all of them as `citations`).
+  const given: { paragraph?: string }[] = Array.isArray(res.context) ? res.context : Array.isArray(res.citations) ? res.citations : [];
   const reply: ChatReply = { content: String(message.content ?? ''), citations: cited.length };
   if (typeof answerable === 'boolean') reply.answerable = answerable;
   if (coverage !== undefined) reply.coverage = coverage;
-  return { reply, passages: cited.map((c) => c.paragraph ?? ''), ms };
+  return { reply, passages: given.map((c) => c.paragraph ?? ''), ms };
 }
 
 /** Asks every question with `concurrency` clients; rows come back in the questions' order. */
@@ -75,7 +78,7 @@ function share(rows: readonly ResultRow[]): Share {
   const ratio = (n: number) => (rows.length === 0 ? 0 : round(n / rows.length, 4));
   const correct = rows.filter((r) => r.correct).length;
   const result: Share = { questions: rows.length, correct, share: ratio(correct) };
-  // The ceiling the answerer works under: questions whose cited passages hold a gold answer.
+  // The ceiling the answerer works under: questions whose passages given hold a gold answer.
   if (rows.some((r) => r.gold_in_context !== undefined)) result.gold_in_context = ratio(rows.filter((r) => r.gold_in_context).length);
   return result;
 }

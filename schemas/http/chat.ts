@@ -73,8 +73,22 @@ export const CitationBody = z.object({
     .object({ text: z.string(), start: z.int(), end: z.int() })
     .nullable()
     .optional()
-    .describe('The span of `paragraph` (`paragraph.slice(start, end)`) the answer quotes or rests on; null for a passage the answer does not cite.'),
+    .describe('The span of `paragraph` (`paragraph.slice(start, end)`) the citing statement quotes or rests on; null when none of its sentences matches the statement (a loose paraphrase).'),
 });
+
+/** A passage the model was given, as retrieved: `index` is the marker an answer citing it writes. */
+export const ContextPassageBody = CitationBody.omit({ quote: true }).extend({
+  char_start: z.int().describe('Start of the passage in the text of `page` (as the chunk list’s char_start counts)'),
+  char_end: z.int().describe('End (exclusive) of the passage in the text of `page`'),
+  boxes: z.array(PageBox).describe('The passage’s lines on `page` (see citations’ `boxes`); empty for formats without page layout'),
+});
+
+const citationsField = z
+  .array(CitationBody)
+  .describe('The passages the answer cites: one per `[n]` marker it writes, `index` being n (a subset keeps its numbers: [2] alone is index 2), each with its quote. Empty when the answer cites nothing.');
+const contextField = z
+  .array(ContextPassageBody)
+  .describe('The retrieval context: every passage the model was given, numbered [1], [2] … as its prompt numbers them, with score, source, page and chunk id, cited or not. Empty without a knowledge base or when nothing covers the question.');
 
 /** Present when the chat names a knowledge base. */
 const Grounding = z.object({
@@ -103,7 +117,8 @@ export const ChatCompletion = z.object({
     }),
   ),
   usage: Usage,
-  citations: z.array(CitationBody),
+  citations: citationsField,
+  context: contextField,
   knowledge_base_id: z.string().nullable().describe('The knowledge base searched; with knowledge_base_ids, the first'),
   knowledge_base_ids: z.array(z.string()).optional().describe('With knowledge_base_ids: the knowledge bases searched'),
   ...Grounding.shape,
@@ -114,6 +129,7 @@ export const QuickChatResponse = z.object({
   object: z.literal('chat.answer'),
   model: z.string(),
   content: z.string(),
-  citations: z.array(CitationBody),
+  citations: citationsField,
+  context: contextField,
   ...Grounding.shape,
 });

@@ -163,7 +163,8 @@ export const ResponseObject = z
     instructions: z.string().nullable(),
     tools: z.array(anyObject),
     store: z.boolean(),
-    citations: z.array(anyObject).describe('As chat’s: each cited passage with its page, boxes and quote'),
+    citations: z.array(anyObject).describe('As chat’s: each passage the answer cites, with its page, boxes and quote (empty while in progress)'),
+    context: z.array(anyObject).describe('As chat’s: every passage the model was given, cited or not'),
   })
   .loose();
 

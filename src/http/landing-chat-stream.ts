@@ -5,9 +5,10 @@ import type { EventStream } from './sse.ts';
 
 /**
  * The landing page's chunk stream: chat.completion.chunk as /v1/chat/completions sends it, with the
- * public citations only (no knowledge-base id, grounding or usage). The first chunk carries the
- * retrieved citations, the finishing one carries them again with their quotes; every chunk's `id`
- * is the answer's message id, which feedback names.
+ * public citations only (no knowledge-base id, grounding, usage or retrieval context): the chunk
+ * with the finish reason carries the passages the answer cites, with their quotes; every chunk's
+ * `id` is the answer's message id, which feedback names. The page shows a visitor the sources of
+ * the answer, not what else was retrieved.
  */
 export function streamLandingChat(chat: PreparedChat, stream: EventStream, present: (citations: Citation[]) => PublicCitation[], onDone: (outcome: ChatOutcome) => void) {
   const base = { id: chat.id, object: 'chat.completion.chunk', created: chat.created, model: chat.model };
@@ -15,7 +16,7 @@ export function streamLandingChat(chat: PreparedChat, stream: EventStream, prese
   void (async () => {
     let content = '';
     try {
-      stream.send({ ...chunk({ role: 'assistant', content: '' }, null), citations: present(chat.citations) });
+      stream.send(chunk({ role: 'assistant', content: '' }, null));
       for await (const delta of chat.generate(stream.signal)) {
         if ('content' in delta) {
           if (delta.content === '') continue;
@@ -25,8 +26,7 @@ export function streamLandingChat(chat: PreparedChat, stream: EventStream, prese
         }
         // A provider's tool calls have no place on a public page: the agent's model answers in text.
         if ('toolCalls' in delta) continue;
-        const quoted = chat.quotedCitations(content);
-        stream.send({ ...chunk({}, delta.finishReason), citations: present(quoted.length > 0 ? quoted : chat.citations) });
+        stream.send({ ...chunk({}, delta.finishReason), citations: present(chat.cite(content)) });
         stream.sendRaw('[DONE]');
         onDone({ content, finishReason: delta.finishReason, usage: delta.usage, firstTokenMs: null });
       }

@@ -46,7 +46,7 @@ export function annotationsOf(text: string, citations: readonly Citation[], file
 /** The file_search_call item: the query retrieval ran, and with `include: ["file_search_call.results"]` the passages it found. */
 export function fileSearchItem(facts: ResponseFacts, status: 'in_progress' | 'completed') {
   const { prepared, request } = facts;
-  const results = prepared.citations.map((c) => ({ file_id: facts.fileIds.get(c.document_id) ?? c.document_id, filename: c.source, score: c.score, text: c.paragraph, attributes: { page: c.page, knowledge_base_id: c.knowledge_base_id, chunk_id: c.chunk_id } }));
+  const results = prepared.context.map((c) => ({ file_id: facts.fileIds.get(c.document_id) ?? c.document_id, filename: c.source, score: c.score, text: c.paragraph, attributes: { page: c.page, knowledge_base_id: c.knowledge_base_id, chunk_id: c.chunk_id } }));
   return {
     type: 'file_search_call' as const,
     id: itemIds(facts.id).search,
@@ -61,7 +61,7 @@ export const messageItem = (facts: ResponseFacts, text: string, status: 'in_prog
   id: itemIds(facts.id).message,
   status,
   role: 'assistant' as const,
-  content: status === 'in_progress' ? [] : [outputText(text, annotationsOf(text, facts.prepared.quotedCitations(text), facts.fileIds))],
+  content: status === 'in_progress' ? [] : [outputText(text, annotationsOf(text, facts.prepared.cite(text), facts.fileIds))],
 });
 
 export const outputText = (text: string, annotations: FileCitation[]) => ({ type: 'output_text' as const, text, annotations, logprobs: [] });
@@ -85,7 +85,7 @@ export function outputOf(facts: ResponseFacts, outcome: Pick<ChatOutcome, 'conte
   ];
 }
 
-/** OpenAI's response object; `citations`, the knowledge bases and the grounding are ours, as chat returns them. */
+/** OpenAI's response object; `citations` (none until the answer is written), `context`, the knowledge bases and the grounding are ours, as chat returns them. */
 export function responseObject(facts: ResponseFacts, state: { status: 'in_progress' | 'completed' | 'incomplete'; output: unknown[]; usage: ChatUsage | null; content: string }) {
   const { body, request, prepared } = facts;
   return {
@@ -113,7 +113,8 @@ export function responseObject(facts: ResponseFacts, state: { status: 'in_progre
     truncation: body.truncation ?? 'disabled',
     usage: state.usage && usageOf(state.usage),
     user: body.user ?? null,
-    citations: state.status === 'in_progress' ? prepared.citations : prepared.quotedCitations(state.content),
+    citations: state.status === 'in_progress' ? [] : prepared.cite(state.content),
+    context: prepared.context,
     knowledge_base_ids: prepared.knowledgeBaseIds,
     ...prepared.grounding,
   };

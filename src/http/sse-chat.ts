@@ -5,9 +5,10 @@ import type { EventStream } from './sse.ts';
 export const usageBody = (u: ChatUsage) => ({ prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens });
 
 /**
- * OpenAI's chat.completion.chunk stream: the first chunk carries the role and the citations
- * (retrieval is already done), then content and tool-call deltas as the model sends them, a chunk with the finish reason and the
- * citations again, now with the span each quote rests on, the usage
+ * OpenAI's chat.completion.chunk stream: the first chunk carries the role and the `context`, every
+ * passage the model is given (retrieval is already done), then content and tool-call deltas as the
+ * model sends them, a chunk with the finish reason and the `citations`, the passages the answer
+ * cites, each with the span its quote rests on (only then is the answer known), the usage
  * chunk when asked for, and `[DONE]`. A failure after the headers went out can no longer change
  * the status, so it is sent as an `error` event in OpenAI's error shape before the stream closes.
  * A client that leaves ends the stream, whose signal aborts the generation.
@@ -26,7 +27,7 @@ export function streamChatCompletion(chat: PreparedChat, stream: EventStream, op
     let firstTokenMs: number | null = null;
     let content = '';
     try {
-      stream.send({ ...chunk({ role: 'assistant', content: '' }, null), citations: chat.citations, knowledge_base_id: chat.knowledgeBaseIds[0] ?? null, ...(chat.knowledgeBaseIds.length > 1 && { knowledge_base_ids: chat.knowledgeBaseIds }), ...chat.grounding });
+      stream.send({ ...chunk({ role: 'assistant', content: '' }, null), context: chat.context, knowledge_base_id: chat.knowledgeBaseIds[0] ?? null, ...(chat.knowledgeBaseIds.length > 1 && { knowledge_base_ids: chat.knowledgeBaseIds }), ...chat.grounding });
       for await (const delta of chat.generate(stream.signal)) {
         if ('content' in delta) {
           if (delta.content === '') continue;
@@ -40,7 +41,7 @@ export function streamChatCompletion(chat: PreparedChat, stream: EventStream, op
           stream.send(chunk({ tool_calls: delta.toolCalls }, null));
           continue;
         }
-        stream.send({ ...chunk({}, delta.finishReason), citations: chat.quotedCitations(content) });
+        stream.send({ ...chunk({}, delta.finishReason), citations: chat.cite(content) });
         if (options.includeUsage) stream.send({ ...base, choices: [], usage: usageBody(delta.usage) });
         stream.sendRaw('[DONE]');
         options.onDone({ content, finishReason: delta.finishReason, usage: delta.usage, firstTokenMs });

@@ -79,7 +79,7 @@ function searchEvents(facts: ResponseFacts, emit: Emit) {
 
 function closeMessage(facts: ResponseFacts, text: string, emit: Emit) {
   const at = { item_id: itemIds(facts.id).message, output_index: facts.prepared.knowledgeBaseIds.length > 0 ? 1 : 0, content_index: 0 };
-  const annotations = annotationsOf(text, facts.prepared.quotedCitations(text), facts.fileIds);
+  const annotations = annotationsOf(text, facts.prepared.cite(text), facts.fileIds);
   annotations.forEach((annotation, i) => emit('response.output_text.annotation.added', { ...at, annotation_index: i, annotation }));
   emit('response.output_text.done', { ...at, text, logprobs: [] });
   emit('response.content_part.done', { ...at, part: outputText(text, annotations) });

@@ -42,7 +42,11 @@ serial('chat: a streamed answer, "Citation 1" shows the quote in its paragraph a
   // That pieces are shown as they arrive is the provider test's below (pieces 100 ms apart): the
   // offline model's few pieces may come in one network read, and then render once.
 
+  // The panel lists what the answer cites, one entry per marker (issue 43 item 11: the API's citations are those, its context the rest).
   await c.page.getByRole('button', { name: 'Citation 1' }).first().click();
+  const marked = await answer.getByRole('button', { name: /^Citation \d+$/ }).count();
+  t.true(marked > 0);
+  t.is(await c.page.locator('.citation-list li').count(), marked);
   const chosen = c.page.getByRole('region', { name: 'Citation 1' });
   t.regex(await chosen.locator('mark').innerText(), /110 metres/);
   await c.page.getByRole('img', { name: `Page 2 of ${SAMPLE_PDF}` }).waitFor();

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { join } from 'node:path';
 import { freePort, killGroup, repoRoot, run, type Started, waitForOutput } from '../helpers/process.ts';
-import { markedBlocks, missingExcerpt, readmePath } from '../helpers/readme-blocks.ts';
+import { inexactOutput, markedBlocks, missingExcerpt, readmePath } from '../helpers/readme-blocks.ts';
 import { tempDir } from '../helpers/temp.ts';
 
 const LISTENING = /KBQA listening on http:\/\/127\.0\.0\.1:\d+\/v1.*\n/;
@@ -47,15 +47,22 @@ test('the README quick start runs as written against `npm start` and answers wha
     t.notRegex(rerun, /Uploaded/);
 
     let checked = 0;
+    let exact = 0;
     blocks.forEach((block, i) => {
-      if (block.kind !== 'output') return;
+      if (block.kind !== 'output' && block.kind !== 'output-exact') return;
       const ran = runs.indexOf(blocks[i - 1]!);
       t.true(ran >= 0, `an output block follows a run block: ${block.body.slice(0, 60)}`);
       const missing = missingExcerpt(local(block.body), outputs[ran]!);
       t.is(missing, null, `README block ${ran + 1} shows "${missing}" but printed:\n${outputs[ran]}`);
+      // The OpenAI client's example prints what the page shows, no citation more (issue 43 item 11).
+      if (block.kind === 'output-exact') {
+        t.is(inexactOutput(local(block.body), outputs[ran]!), null, `README block ${ran + 1} prints other lines than it shows:\n${outputs[ran]}`);
+        exact++;
+      }
       checked++;
     });
     t.true(checked >= 3);
+    t.true(exact >= 1, 'the OpenAI client example is an output-exact block');
 
     const keyless = run('node', ['bin/kbqa.js', 'demo'], { ...env, KBQA_API_KEY: '' });
     t.is(await keyless.exited, 1);

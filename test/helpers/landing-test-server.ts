@@ -109,9 +109,8 @@ async function chat(ctx: Context, slug: string, agent: TestAgent, recorded: Reco
   res.writeHead(200);
   const id = answer.id ?? `msg_${randomBytes(6).toString('hex')}`;
   const base = { id, object: 'chat.completion.chunk', created: 0, model: 'agent' };
-  // As the contract says: the first chunk carries the citations (quote not yet set), the last carries them again.
-  const first = answer.citations?.map((c) => ({ ...c, quote: null }));
-  res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }], citations: first })}\n\n`);
+  // As the contract says (docs/landing-page.md): only the finishing chunk carries the citations, what the answer cites.
+  res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] })}\n\n`);
   for (const piece of answer.chunks) {
     await new Promise((r) => setTimeout(r, 15));
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);

@@ -29,3 +29,19 @@ export function missingExcerpt(shown: string, actual: string): string | null {
   }
   return null;
 }
+
+/**
+ * An `output-exact` block: what it shows is what the command prints, line for line (each line an
+ * excerpt of its own line, `…` standing for what varies), no line more, no line fewer. Returns what
+ * differs, or null.
+ */
+export function inexactOutput(shown: string, actual: string): string | null {
+  const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
+  const [want, got] = [lines(shown), lines(actual)];
+  if (want.length !== got.length) return `${want.length} lines shown, ${got.length} printed`;
+  for (const [i, line] of want.entries()) {
+    const missing = missingExcerpt(line, got[i]!);
+    if (missing !== null) return `line ${i + 1} shows "${missing}"`;
+  }
+  return null;
+}

@@ -8,7 +8,7 @@ let kb: SampleKb;
 let client: OpenAI;
 
 type Citation = { index: number; source: string; page: number; paragraph: string; document_id: string; chunk_id: string; score: number; heading_path: string[]; char_start: number; char_end: number; boxes: { x0: number; y0: number; x1: number; y1: number; start: number }[]; quote?: { text: string; start: number; end: number } | null };
-type WithCitations = { citations: Citation[]; answerable?: boolean; coverage?: number };
+type WithCitations = { citations: Citation[]; context: Citation[]; answerable?: boolean; coverage?: number };
 
 test.before(async () => {
   server = await startServer({ KBQA_STORE_CHAT_CONTENT: 'on' });
@@ -50,7 +50,7 @@ test('an answer grounded in the knowledge base cites its passages', async (t) =>
   t.is(completion.usage!.total_tokens, completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
 });
 
-test('streaming: citations first, then deltas, finish reason, usage, [DONE]', async (t) => {
+test('streaming: the context first, then deltas, the finish reason with the citations, usage, [DONE]', async (t) => {
   const stream = await client.chat.completions.create({
     model: 'kbqa-extractive',
     messages: [{ role: 'user', content: 'When did the Erebus lava lake become active?' }],
@@ -62,9 +62,10 @@ test('streaming: citations first, then deltas, finish reason, usage, [DONE]', as
   for await (const chunk of stream) chunks.push(chunk);
   t.is(chunks[0]!.object, 'chat.completion.chunk');
   t.is(chunks[0]!.choices[0]!.delta.role, 'assistant');
-  t.true(chunks[0]!.citations!.length > 0);
+  t.true(chunks[0]!.context!.length > 0);
   const finishing = chunks.findIndex((c) => c.choices[0]?.finish_reason);
-  t.true(chunks.slice(1).every((c, i) => c.citations === undefined || i + 1 === finishing), 'citations travel first, then with the finish reason');
+  t.true(chunks.slice(1).every((c) => c.context === undefined), 'the context travels first');
+  t.true(chunks.every((c, i) => c.citations === undefined || i === finishing), 'the citations with the finish reason');
   const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
   t.true(text.includes('1972'), text);
   const finish = chunks.find((c) => c.choices[0]?.finish_reason);
@@ -79,12 +80,12 @@ test('streaming: citations first, then deltas, finish reason, usage, [DONE]', as
   t.deepEqual(plain.citations, chunks[finishing]!.citations, 'the same citations, quotes included');
   // The quote narrows what a citation points at (its span and lines); the rest is as retrieved.
   const unpointed = (cs: WithCitations['citations']) => cs.map(({ quote: _q, char_start: _s, char_end: _e, boxes: _b, ...c }) => c);
-  t.deepEqual(unpointed(plain.citations), unpointed(chunks[0]!.citations!));
-  t.true(chunks[0]!.citations!.every((c) => c.char_end - c.char_start === c.paragraph.length), 'before the answer, a citation points at its whole passage');
+  t.deepEqual(unpointed(plain.citations), unpointed(chunks[0]!.context!.filter((c) => plain.citations.some((cited) => cited.index === c.index))));
+  t.true(chunks[0]!.context!.every((c) => c.char_end - c.char_start === c.paragraph.length), 'a context passage points at its whole passage');
   const quoted = plain.citations.find((c) => c.quote)!;
   t.is(quoted.paragraph.slice(quoted.quote!.start, quoted.quote!.end), quoted.quote!.text);
   // char_start/char_end count in the page's text: the passage's start there plus the quote's offsets.
-  const passageStart = chunks[0]!.citations!.find((c) => c.chunk_id === quoted.chunk_id)!.char_start;
+  const passageStart = chunks[0]!.context!.find((c) => c.chunk_id === quoted.chunk_id)!.char_start;
   t.deepEqual([quoted.char_start, quoted.char_end], [passageStart + quoted.quote!.start, passageStart + quoted.quote!.end]);
   t.true(text.includes(quoted.quote!.text.replace(/\.$/, '')), 'the quote is what the answer says');
   t.is(plain.answerable, true);
@@ -169,7 +170,8 @@ test('each answered chat is recorded as ChatCompleted, content included when con
   t.is(data.knowledge_base_id, kb.kbId);
   t.deepEqual(
     data.citations.map((c: Citation) => c.chunk_id),
-    completion.citations.map((c) => c.chunk_id),
+    completion.context.map((c) => c.chunk_id),
+    'the event records the retrieval context',
   );
   t.is(data.usage.total_tokens, completion.usage!.total_tokens);
   t.true(data.latency_ms.total >= data.latency_ms.retrieval);

@@ -54,6 +54,10 @@ test('chat answers with public citations only; the visitor’s history, page ima
   const cited = (first.body.citations as { source: string; page: number; image_url: string | null }[]).find((c) => c.source === 'zephyr-9.pdf');
   t.truthy(cited?.image_url);
   t.deepEqual(Object.keys(first.body.citations[0]).sort(), ['image_url', 'index', 'page', 'paragraph', 'quote', 'source']);
+  // Only what the answer cites, each with its quote (issue 43 item 11).
+  const markers = [...new Set([...String(first.body.choices[0].message.content).matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort();
+  t.deepEqual(first.body.citations.map((c: { index: number }) => c.index).sort(), markers);
+  t.true(first.body.citations.every((c: { quote: string | null }) => c.quote !== null));
 
   const history = await server.call('GET', `/a/${slug}/history`, { key: null, headers: { cookie } });
   t.deepEqual(history.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
@@ -83,7 +87,7 @@ test('chat answers with public citations only; the visitor’s history, page ima
   t.is((await server.call('POST', `/a/${slug}/feedback`, { key: null, headers: { cookie }, json: { message_id: 'chatcmpl-nope', rating: 'down' } })).status, 404);
 });
 
-test('the chunk stream carries the message id on every chunk and public citations first and last', async (t) => {
+test('the chunk stream carries the message id on every chunk, and with the finish reason the public citations of what the answer cites', async (t) => {
   const { slug } = await published();
   const res = await ask(slug, 'How long is each Zephyr-9 blade?', { extra: { stream: true } });
   t.is(res.status, 200);
@@ -93,8 +97,13 @@ test('the chunk stream carries the message id on every chunk and public citation
     .map((l) => JSON.parse(l.slice(6)));
   t.true(chunks.length >= 2);
   t.is(new Set(chunks.map((c) => c.id)).size, 1);
-  t.true(chunks[0].citations.length > 0);
-  t.truthy(chunks.at(-1).citations);
+  // issue 43 item 11: only the passages the answer's markers name, each under its marker; no retrieval context on the public page.
+  const text = chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
+  const markers = [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort();
+  t.true(markers.length > 0, text);
+  t.true(chunks.every((c, i) => (c.citations === undefined) === (i !== chunks.length - 1)), 'citations travel with the finish reason only');
+  t.deepEqual(chunks.at(-1).citations.map((c: { index: number }) => c.index).sort(), markers);
+  t.true(chunks.every((c) => c.context === undefined));
   t.false(String(res.body).includes(kb.kbId));
   t.false(String(res.body).includes('chunk_id'));
 });

@@ -87,6 +87,12 @@ test('ask answers with citations, in the structured content and under the text',
   t.is(cited.document_id, kb.docs.volcano);
   t.true(cited.paragraph.includes('1972'));
   t.regex(textOf(result), new RegExp(`Sources:\\n(.*\\n)*\\[${marker}\\] erebus\\.md, page 1 \\(document ${kb.docs.volcano}\\)`));
+  // issue 43 item 11: the citations are what the answer marks, the sources under the text too; every passage given is the context.
+  const markers = [...new Set([...content.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort();
+  t.deepEqual(content.citations.map((c) => c.index).sort(), markers);
+  t.is(textOf(result).split('\n').filter((line) => /^\[\d+\] /.test(line)).length, markers.length);
+  const { context } = result.structuredContent as { context: { index: number }[] };
+  t.true(context.length >= content.citations.length && content.citations.every((c) => context.some((p) => p.index === c.index)));
 });
 
 test('run_workflow runs the workflow and answers with its outputs; a read key may not run one', async (t) => {

@@ -16,7 +16,7 @@ const fileSearch = (kb: SampleKb) => [{ type: 'file_search' as const, vector_sto
 /** Chat's answer and citations for the same question, the reference the response must equal. */
 async function chatAnswer(server: TestServer, kb: SampleKb, input = QUESTION) {
   const { body } = await server.call('POST', '/v1/chat/completions', { json: { model: 'kbqa-extractive', knowledge_base_id: kb.kbId, messages: [{ role: 'user', content: input }] } });
-  return { content: body.choices[0].message.content as string, citations: body.citations as Citation[] };
+  return { content: body.choices[0].message.content as string, citations: body.citations as Citation[], context: body.context as Citation[] };
 }
 
 const markersOf = (text: string, citations: Citation[]) =>
@@ -47,6 +47,8 @@ test('file_search over a knowledge base answers as chat does, with a file_citati
     t.deepEqual(text.annotations, markersOf(reference.content, reference.citations), 'each marker cites chat’s passage');
     t.true(text.annotations.every((a) => a.type === 'file_citation' && a.file_id === kb.docs.turbine));
     t.deepEqual((response as unknown as { citations: Citation[] }).citations, reference.citations, 'citations equal chat’s, quotes and all');
+    t.deepEqual((response as unknown as { context: Citation[] }).context, reference.context, 'the context is chat’s: every passage given');
+    t.is(search.results!.length, reference.context.length, 'the search results are the context');
     t.true(response.usage!.total_tokens > 0);
 
     const read = await client.responses.retrieve(response.id);

@@ -20,9 +20,9 @@ test('a provider model is listed and streams through, grounded in the knowledge 
       temperature: 0.2,
       knowledge_base_id: kb.kbId,
     } as never as OpenAI.ChatCompletionCreateParamsStreaming);
-    const chunks: (OpenAI.ChatCompletionChunk & { citations?: { source: string }[] })[] = [];
+    const chunks: (OpenAI.ChatCompletionChunk & { context?: { source: string }[] })[] = [];
     for await (const chunk of stream) chunks.push(chunk);
-    t.is(chunks[0]!.citations![0]!.source, 'zephyr-9.pdf');
+    t.is(chunks[0]!.context![0]!.source, 'zephyr-9.pdf');
     t.is(chunks.map((c) => c.choices[0]?.delta.content ?? '').join(''), 'Blades are 78 metres long [1].');
     t.deepEqual(chunks.at(-1)!.usage, { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 });
     // The provider got our grounded prompt: the passages first, then the client's conversation.

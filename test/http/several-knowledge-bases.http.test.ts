@@ -138,6 +138,6 @@ test('a chat filter narrows what it retrieves', async (t) => {
       filter: { type: 'eq', key: 'topic', value: 'geology' },
     },
   });
-  t.true(body.citations.length > 0);
-  t.deepEqual([...new Set(body.citations.map((c: { document_id: string }) => c.document_id))].sort(), sorted([a.docs.volcano, b.docs.shelf]));
+  t.true(body.context.length > 0);
+  t.deepEqual([...new Set(body.context.map((c: { document_id: string }) => c.document_id))].sort(), sorted([a.docs.volcano, b.docs.shelf]));
 });

@@ -82,7 +82,16 @@ for (const question of ['How long is each Zephyr-9 blade?', 'When did the Erebus
     t.true(chat.body.citations.length > 0);
     t.is(data(end).outputs.answer, chat.body.choices[0].message.content);
     // The same objects: each pointed at the span the answer quotes (quote, char_start/char_end, its lines' boxes).
-    t.deepEqual(data(end).outputs.citations, chat.body.citations);
+    // A run's `citations` output lists every passage retrieved, as chat's `context` does; chat's `citations` are those the answer marks.
+    const outputs = data(end).outputs.citations as { index: number; chunk_id: string }[];
+    t.deepEqual(
+      outputs.filter((c) => chat.body.citations.some((cited: { index: number }) => cited.index === c.index)),
+      chat.body.citations,
+    );
+    t.deepEqual(
+      outputs.map((c) => c.chunk_id),
+      chat.body.context.map((c: { chunk_id: string }) => c.chunk_id),
+    );
     t.true(chat.body.citations.some((c: { quote: unknown }) => c.quote !== null), 'the answer quotes a span');
     const ran = events.filter((e) => e.type === 'NodeRunSucceeded').map((e) => data(e).node_id);
     t.deepEqual(ran, ['start', 'retrieve', 'llm', 'answer']);

@@ -35,7 +35,16 @@ test('blocking run answers like the chat endpoint, with the same citations', asy
   });
   t.is(body.outputs.answer, chat.body.choices[0].message.content);
   // The same objects: each pointed at the span the answer quotes (quote, char_start/char_end and its lines' boxes).
-  t.deepEqual(body.outputs.citations, chat.body.citations);
+  // The run's output lists every passage retrieved (chat's `context`); those the answer marks are chat's `citations`.
+  const outputs = body.outputs.citations as { index: number; chunk_id: string }[];
+  t.deepEqual(
+    outputs.filter((c) => chat.body.citations.some((cited: { index: number }) => cited.index === c.index)),
+    chat.body.citations,
+  );
+  t.deepEqual(
+    outputs.map((c) => c.chunk_id),
+    chat.body.context.map((c: { chunk_id: string }) => c.chunk_id),
+  );
   t.true(chat.body.citations.some((c: { quote: unknown }) => c.quote !== null), 'the answer quotes a span');
   const fetched = await server.call('GET', `/v1/workflow-runs/${body.id}`);
   t.deepEqual(fetched.body, body);

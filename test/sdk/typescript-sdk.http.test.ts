@@ -135,11 +135,17 @@ test.serial('query: the answer with citations {source, page, text}', async (t) =
   t.is(text.slice(quote!.start, quote!.end), quote!.text);
   t.is(char_end - char_start, quote!.end - quote!.start, 'the quoted span, counted in the page text');
   t.true(boxes.length > 0 && boxes.every((b) => b.x0 < b.x1 && b.y0 < b.y1), 'a PDF citation locates its lines');
+  // The citations are what the answer's markers name; every passage the model was given is the context, as retrieved.
+  const markers = [...new Set([...result.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort();
+  t.deepEqual(result.citations.map((c) => c.index).sort(), markers);
+  t.true(result.context.length > result.citations.length, `${result.context.length} passages given, ${result.citations.length} cited`);
+  t.like(result.context.find((p) => p.index === 1), { chunk_id, source: 'zephyr-9.pdf', page: 2 });
+  t.true(result.context.every((p) => !('quote' in p) && !('paragraph' in p) && p.text.length > 0 && p.char_end - p.char_start === p.text.length));
   const png = await kbqa.documents.pageImage(state.kbId, result.citations[0]!.document_id, 2, { highlight: chunk_id, char_start, char_end, width: 300 });
   t.deepEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')]);
   t.is(Buffer.from(png).readUInt32BE(16), 300, 'the width asked for');
   const offTopic = await kbqa.query(state.kbId, 'Who won the 1998 FIFA World Cup final?');
-  t.deepEqual([offTopic.answerable, offTopic.citations], [false, []]);
+  t.deepEqual([offTopic.answerable, offTopic.citations, offTopic.context], [false, [], []]);
   const followUp = await kbqa.query(state.kbId, 'What is it made of?', {
     history: [
       { role: 'user', content: 'How long is a Zephyr-9 blade?' },
@@ -187,10 +193,12 @@ test.serial('chat: one answer, and the same answer streamed through an async ite
 
   const chunks = [];
   for await (const chunk of kbqa.chat.stream({ messages, knowledgeBaseId: state.kbId, includeUsage: true })) chunks.push(chunk);
-  // The first chunk carries the citations as retrieved; the one with the finish reason, with their quotes.
-  const unpointed = (cs: typeof whole.citations) => cs.map(({ quote: _q, char_start: _s, char_end: _e, boxes: _b, ...c }) => c);
-  t.deepEqual(unpointed(chunks[0]!.citations!), unpointed(whole.citations));
+  // The first chunk carries the context as retrieved; the one with the finish reason, the citations with their quotes.
+  t.true(whole.context.length >= whole.citations.length && whole.citations.length > 0);
+  t.deepEqual(chunks[0]!.context, whole.context);
+  t.is(chunks[0]!.citations, undefined);
   t.deepEqual(chunks.find((c) => c.finish_reason)!.citations, whole.citations);
+  t.true(chunks.slice(1).every((c) => c.context === undefined));
   t.true(chunks.filter((c) => c.content !== '').length > 1, 'several content deltas');
   t.is(chunks.map((c) => c.content).join(''), whole.content);
   t.true(chunks.some((c) => c.finish_reason === 'stop'));

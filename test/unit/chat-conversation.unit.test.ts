@@ -16,7 +16,7 @@ function world(history: ChatMessage[]) {
     async prepare(_p: Principal, input: ChatInput) {
       asked.push(input);
       // As chat.ts does: its provenance is what it searched and what its input was built from.
-      return { id: 'chatcmpl-1', knowledgeBaseIds: ['kb_1'], provenance: ['kb_1', ...(input.derivedFrom ?? [])], citations: [citation, { ...citation, index: 2 }], record: async () => {} } as unknown as PreparedChat;
+      return { id: 'chatcmpl-1', knowledgeBaseIds: ['kb_1'], provenance: ['kb_1', ...(input.derivedFrom ?? [])], context: [citation, { ...citation, index: 2 }], cite: (answer: string) => [citation, { ...citation, index: 2 }].filter((c) => answer.includes(`[${c.index}]`)), record: async () => {} } as unknown as PreparedChat;
     },
   } as ChatService;
   const conversations = {

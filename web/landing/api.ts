@@ -20,7 +20,7 @@ export class RequestFailed extends Error {
   }
 }
 
-/** One piece of a streamed answer: `chat.completion.chunk`, with the contract's `citations`. */
+/** One piece of a streamed answer: `chat.completion.chunk`; the finishing one carries the contract's `citations`, what the answer cites. */
 type Chunk = { id?: string; choices?: { delta?: { content?: string | null } }[]; citations?: Citation[] };
 export type AnswerUpdate = { id?: string; text?: string; citations?: Citation[] };
 

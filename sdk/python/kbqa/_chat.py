@@ -6,7 +6,7 @@ from urllib.parse import quote
 from ._http import Transport
 from ._streams import stream_events
 from .errors import APIConnectionError, api_error
-from .models import ChatChunk, ChatResult, Citation, QueryResult, Usage
+from .models import ChatChunk, ChatResult, Citation, QueryResult, Usage, context_of
 
 Message = Dict[str, str]
 
@@ -67,6 +67,7 @@ class Chat:
             answerable=c.get("answerable"),
             coverage=c.get("coverage"),
             knowledge_base_ids=c.get("knowledge_base_ids"),
+            context=context_of(c.get("context")),
         )
 
     def stream(
@@ -82,7 +83,7 @@ class Chat:
         conversation: Optional[str] = None,
     ) -> Iterator[ChatChunk]:
         """The answer as it is generated: ``for chunk in client.chat.stream(...)``. The first chunk
-        carries the citations; an error the server sends mid-stream is raised as its APIError;
+        carries the ``context``, the one with the finish reason the ``citations``; an error the server sends mid-stream is raised as its APIError;
         leaving the loop early closes the connection."""
         body = self._body(messages, model, knowledge_base_id, temperature, max_tokens, filter, conversation)
         body["stream"] = True
@@ -111,7 +112,7 @@ class Chat:
         messages = list(history or []) + [{"role": "user", "content": question}]
         a = self._t.json("POST", "/chat", json_body=self._body(messages, model, knowledge_base_id, None, None, filter, conversation)).body
         citations = [Citation.from_api(c) for c in a["citations"]]
-        return QueryResult(id=a["id"], model=a["model"], answer=a["content"], citations=citations, answerable=a.get("answerable"), coverage=a.get("coverage"))
+        return QueryResult(id=a["id"], model=a["model"], answer=a["content"], citations=citations, context=context_of(a.get("context")), answerable=a.get("answerable"), coverage=a.get("coverage"))
 
     def feedback(self, chat_id: str, rating: str, *, comment: Optional[str] = None) -> Dict[str, Any]:
         """Rates a chat's answer (``POST /v1/chat/completions/{id}/feedback``): ``rating`` is ``"up"`` or ``"down"``."""
@@ -131,4 +132,5 @@ def _chunk(c: Dict[str, Any]) -> ChatChunk:
         knowledge_base_id=c.get("knowledge_base_id"),
         usage=Usage.from_dict(usage) if usage else None,
         knowledge_base_ids=c.get("knowledge_base_ids"),
+        context=context_of(c["context"]) if "context" in c else None,
     )

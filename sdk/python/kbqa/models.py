@@ -159,7 +159,8 @@ class Citation(_Result):
     chunk_id: str
     score: float
     quote: Optional[Dict[str, Any]]
-    """``{text, start, end}``: the span of ``text`` the answer rests on; None when the answer does not cite it."""
+    """``{text, start, end}``: the span of ``text`` the citing statement rests on; None when none of its
+    sentences matches it (a loose paraphrase), and always None in a chat's ``context``."""
     heading_path: List[str]
     char_start: int
     """The span the citation points at, as offsets in the page's text (as chunks count): the quote's when there is one, else the whole passage."""
@@ -186,6 +187,22 @@ class Citation(_Result):
 
 
 @dataclass
+class ContextPassage(Citation):
+    """A passage the model was given, cited or not, as retrieved (its span the whole passage, ``quote``
+    None): the chat's retrieval ``context``. ``index`` is its marker: the citation with the same
+    ``index`` is this passage."""
+
+    @classmethod
+    def from_api(cls, data: Dict[str, Any]) -> "ContextPassage":
+        return super().from_api(data)  # type: ignore[return-value]
+
+
+def context_of(passages: Optional[List[Dict[str, Any]]]) -> List[ContextPassage]:
+    """A response's ``context``; servers before the field send none."""
+    return [ContextPassage.from_api(p) for p in passages or []]
+
+
+@dataclass
 class Usage(_Result):
     prompt_tokens: int
     completion_tokens: int
@@ -195,12 +212,15 @@ class Usage(_Result):
 
 @dataclass
 class QueryResult:
-    """The result of ``query``: the answer and the passages it cites."""
+    """The result of ``query``: the answer, the passages it cites, and every passage the model was given."""
 
     id: str
     model: str
     answer: str
     citations: List[Citation]
+    """The passages the answer cites: one per ``[n]`` marker it writes, ``index`` being n."""
+    context: List[ContextPassage] = field(default_factory=list)
+    """Every passage the model was given, numbered as the prompt numbers them, cited or not."""
     answerable: Optional[bool] = None
     """False when the knowledge base does not cover the question: the answer says so and cites nothing."""
     coverage: Optional[float] = None
@@ -213,17 +233,20 @@ class ChatResult:
     content: str
     finish_reason: str
     citations: List[Citation]
+    """The passages the answer cites: one per ``[n]`` marker it writes, ``index`` being n."""
     usage: Usage
     knowledge_base_id: Optional[str]
     answerable: Optional[bool] = None
     coverage: Optional[float] = None
     knowledge_base_ids: Optional[List[str]] = None
+    context: List[ContextPassage] = field(default_factory=list)
+    """Every passage the model was given, numbered as the prompt numbers them, cited or not."""
 
 
 @dataclass
 class ChatChunk:
-    """One event of a streamed chat: the first carries ``citations``; the last ones
-    ``finish_reason``, then ``usage`` when asked for."""
+    """One event of a streamed chat: the first carries ``context``; the one with ``finish_reason``
+    the ``citations``, then ``usage`` when asked for."""
 
     id: str
     model: str
@@ -231,9 +254,12 @@ class ChatChunk:
     """The text this chunk adds ('' when it adds none)."""
     finish_reason: Optional[str] = None
     citations: Optional[List[Citation]] = None
+    """With the finish reason: the passages the answer cites."""
     knowledge_base_id: Optional[str] = None
     usage: Optional[Usage] = None
     knowledge_base_ids: Optional[List[str]] = None
+    context: Optional[List[ContextPassage]] = None
+    """On the first chunk: every passage the model is given."""
 
 
 @dataclass

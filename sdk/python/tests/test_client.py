@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+import re
 import tempfile
 import time
 import unittest
@@ -15,6 +16,7 @@ from kbqa import (
     BadRequestError,
     ChatChunk,
     ConflictError,
+    ContextPassage,
     DocumentFailedError,
     InternalServerError,
     Kbqa,
@@ -198,8 +200,15 @@ class ClientTest(unittest.TestCase):
         png = self.client.documents.page_image(self.kb.id, first.document_id, 2, highlight=first.chunk_id, char_start=first.char_start, char_end=first.char_end, width=300)
         self.assertEqual(png[1:4], b"PNG")
         self.assertEqual(int.from_bytes(png[16:20], "big"), 300)
+        # The citations are what the answer's markers name; every passage the model was given is the context.
+        markers = sorted({int(n) for n in re.findall(r"\[(\d+)\]", result.answer)})
+        self.assertEqual(sorted(c.index for c in result.citations), markers)
+        self.assertGreater(len(result.context), len(result.citations))
+        given = next(p for p in result.context if p.index == first.index)
+        self.assertEqual((given.chunk_id, given.quote, given.char_end - given.char_start), (first.chunk_id, None, len(given.text)))
+        self.assertIsInstance(given, ContextPassage)
         off_topic = self.client.query(self.kb.id, "Who won the 1998 FIFA World Cup final?")
-        self.assertEqual((off_topic.answerable, off_topic.citations), (False, []))
+        self.assertEqual((off_topic.answerable, off_topic.citations, off_topic.context), (False, [], []))
         follow_up = self.client.query(self.kb.id, "What is it made of?", history=[{"role": "user", "content": BLADE}, {"role": "assistant", "content": result.answer}])
         self.assertIn("glass", follow_up.answer)
 
@@ -209,8 +218,11 @@ class ClientTest(unittest.TestCase):
         self.assertIn("1972", whole.content)
         self.assertEqual((whole.finish_reason, whole.citations[0].source), ("stop", "erebus.md"))
         chunks: List[ChatChunk] = list(self.client.chat.stream(messages, knowledge_base_id=self.kb.id, include_usage=True))
-        # The first chunk carries the citations as retrieved; the one with the finish reason, with their quotes.
-        self.assertEqual([c.text for c in chunks[0].citations or []], [c.text for c in whole.citations])
+        # The first chunk carries the context as retrieved; the one with the finish reason, the citations with their quotes.
+        self.assertTrue(whole.citations and len(whole.context) >= len(whole.citations))
+        self.assertEqual(chunks[0].context, whole.context)
+        self.assertIsNone(chunks[0].citations)
+        self.assertTrue(all(c.context is None for c in chunks[1:]))
         self.assertEqual(next(c.citations for c in chunks if c.finish_reason), whole.citations)
         self.assertGreater(sum(1 for c in chunks if c.content), 1)
         self.assertEqual("".join(c.content for c in chunks), whole.content)

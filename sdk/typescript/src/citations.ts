@@ -1,4 +1,4 @@
-import type { Citation, SearchFilter, WireCitation } from './types.ts';
+import type { Citation, ContextPassage, SearchFilter, WireCitation } from './types.ts';
 
 /** SPEC.md's SDK citation: the API's `paragraph` is the SDK's `text`. */
 export function toCitation(c: WireCitation): Citation {
@@ -19,6 +19,9 @@ export function toCitation(c: WireCitation): Citation {
   };
   return c.quote === undefined ? citation : { ...citation, quote: c.quote };
 }
+
+/** A passage of the retrieval context, as a citation without a quote; servers before the context field send none. */
+export const toContext = (passages: readonly WireCitation[] | undefined): ContextPassage[] => (passages ?? []).map(({ quote: _quote, ...c }) => toCitation(c));
 
 /** A filter as the API takes it: the grammar as is, the older form with its snake_case field. */
 export function filterBody(filter: SearchFilter): unknown {

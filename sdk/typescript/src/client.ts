@@ -101,7 +101,7 @@ export class Kbqa {
     this.agents = agentsResource(this.#transport);
   }
 
-  /** Asks a knowledge base (or several: an array) a question: `{answer, citations: [{source, page, text, knowledge_base_id, …}]}`. */
+  /** Asks a knowledge base (or several: an array) a question: `{answer, citations: [{source, page, text, knowledge_base_id, …}], context}` (citations: what the answer cites; context: every passage it was given). */
   query(knowledgeBaseId: string | string[], question: string, options: QueryOptions = {}): Promise<QueryResult> {
     return this.chat.query(knowledgeBaseId, question, options);
   }

@@ -90,9 +90,14 @@ export type Citation = {
   char_end: number;
   /** Where that span sits on `page`: one box per line (see PageBox); empty for formats without page layout. */
   boxes: PageBox[];
-  /** The span of `text` (`text.slice(start, end)`) the answer rests on; null when the answer does not cite this passage. */
+  /** The span of `text` (`text.slice(start, end)`) the citing statement rests on; null when none of its sentences matches it (a loose paraphrase). */
   quote?: { text: string; start: number; end: number } | null;
 };
+/**
+ * A passage the model was given, cited or not, as retrieved (its span the whole passage): the
+ * retrieval context. `index` is its marker, so a citation with the same `index` is this passage.
+ */
+export type ContextPassage = Omit<Citation, 'quote'>;
 /** With a knowledge base: whether it covers the question (false: the answer says so and cites nothing), and how much of it. */
 export type Grounding = { answerable?: boolean; coverage?: number };
 /** A citation as the API sends it (before the SDK renames `paragraph` to `text`). */
@@ -102,28 +107,34 @@ export type Message = { role: 'system' | 'developer' | 'user' | 'assistant'; con
 export type Usage = Answer<'createChatCompletion'>['usage'];
 export type FinishReason = 'stop' | 'length';
 
-/** The result of `query`: the answer and the passages it cites. */
-export type QueryResult = { id: string; model: string; answer: string; citations: Citation[] } & Grounding;
+/** The result of `query`: the answer, the passages it cites, and every passage the model was given (`context`). */
+export type QueryResult = { id: string; model: string; answer: string; citations: Citation[]; context: ContextPassage[] } & Grounding;
 
 export type ChatResult = {
   id: string;
   model: string;
   content: string;
   finish_reason: FinishReason;
+  /** The passages the answer cites: one per `[n]` marker it writes, `index` being n. */
   citations: Citation[];
+  /** Every passage the model was given, numbered as the prompt numbers them, cited or not. */
+  context: ContextPassage[];
   usage: Usage;
   knowledge_base_id: string | null;
   /** With `knowledgeBaseIds`: the knowledge bases searched. */
   knowledge_base_ids?: string[];
 } & Grounding;
-/** One event of a streamed chat: the first carries `citations`; the last ones `finish_reason`, then `usage` when asked for. */
+/** One event of a streamed chat: the first carries `context`; the one with `finish_reason` the `citations`, then `usage` when asked for. */
 export type ChatChunk = {
   id: string;
   model: string;
   /** The text this chunk adds ('' when it adds none). */
   content: string;
   finish_reason: FinishReason | null;
+  /** With the finish reason: the passages the answer cites. */
   citations?: Citation[];
+  /** On the first chunk: every passage the model is given. */
+  context?: ContextPassage[];
   knowledge_base_id?: string | null;
   knowledge_base_ids?: string[];
   usage?: Usage | null;

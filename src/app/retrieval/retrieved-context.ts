@@ -59,6 +59,20 @@ export function quotedCitations(citations: Citation[], answer: string): Citation
 }
 
 /**
+ * The passages an answer cites: those its `[n]` markers name, each with its quote (null when no
+ * sentence of it matches the citing statement), keeping its marker as `index`, so [2] stays 2
+ * when [1] is not cited. Chat, /v1/chat, Responses, MCP and the landing page answer with these;
+ * every passage the model was given goes beside them as the chat's `context`.
+ */
+export function citedPassages(context: Citation[], answer: string): Citation[] {
+  const marked = markersOf(answer);
+  return quotedCitations(context, answer).filter((c) => marked.has(c.index));
+}
+
+/** The passage numbers an answer's `[n]` markers name. */
+export const markersOf = (answer: string): Set<number> => new Set([...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
+
+/**
  * What a retrieval gives its caller: the hits, whether they can answer the question, and those
  * that fit the prompt as numbered passages and their citations (none when they cannot answer).
  */

@@ -8,6 +8,7 @@ import type { PreparedChat } from './chat.ts';
 import type { Principal } from './principal.ts';
 import type { WorkflowService } from './workflows.ts';
 import { retrievedCitations } from './workflow-run-citations.ts';
+import { markersOf } from '../retrieval/retrieved-context.ts';
 
 /** How long a chat waits for its workflow's run before giving up (the run goes on; its id is in the error). */
 const RUN_WAIT_MS = 120_000;
@@ -42,7 +43,10 @@ export async function prepareWorkflowChat(
   const outputs = run.outputs ?? {};
   const content = typeof outputs.answer === 'string' ? outputs.answer : JSON.stringify(outputs);
   // Only what the run's own retrieval cited, over its own knowledge bases: a graph can put anything in its outputs.
-  const citations = retrievedCitations(run, outputs.citations, content);
+  const chosen = retrievedCitations(run, outputs.citations, content);
+  // The graph's choice is the context; the answer cites those of it its markers name, or (an answer without markers) all of that choice.
+  const marked = markersOf(content);
+  const citations = marked.size > 0 ? chosen.filter((c) => marked.has(c.index)) : chosen;
   const promptTokens = messages.reduce((n, m) => n + countTokens(m.content) + 4, 0);
   const usage = { promptTokens, completionTokens: countTokens(content) };
   return {
@@ -52,9 +56,9 @@ export async function prepareWorkflowChat(
     knowledgeBaseIds: [],
     provenance: run.knowledge_base_ids ?? [],
     query: question,
-    citations,
+    context: chosen,
     grounding: null,
-    quotedCitations: () => citations,
+    cite: () => citations,
     async *generate(): AsyncIterable<ChatDelta> {
       yield { content };
       yield { finishReason: 'stop', usage };

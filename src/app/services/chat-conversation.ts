@@ -26,7 +26,7 @@ export function chatWithConversations(chat: ChatService, conversations: Conversa
         ...prepared,
         async record(outcome) {
           await prepared.record(outcome);
-          const answer: NewItem = { role: 'assistant', content: outcome.content, annotations: annotationsOf(prepared.citations, outcome.content) };
+          const answer: NewItem = { role: 'assistant', content: outcome.content, annotations: annotationsOf(prepared.cite(outcome.content), outcome.content) };
           const items = [...input.messages.flatMap(itemOf), answer];
           await conversations.append(principal, conversationId, items, { chatId: prepared.id, knowledgeBaseIds: prepared.provenance });
         },

@@ -10,7 +10,7 @@ import { type AppContext, commandMetadata } from '../context.ts';
 import { notAModelMessage } from '../../domain/shared/errors.ts';
 import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { ApiError } from '../../ports/api-error.ts';
-import { type Citation, quotedCitations } from '../retrieval/retrieved-context.ts';
+import { type Citation, citedPassages } from '../retrieval/retrieved-context.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { ChatGrounding, GroundChat } from './chat-grounding.ts';
 import type { Principal } from './principal.ts';
@@ -51,11 +51,12 @@ export type PreparedChat = {
   provenance: string[];
   /** What retrieval searched for (the conversation's question); null without a knowledge base. */
   query: string | null;
-  citations: Citation[];
+  /** Every passage the model is given, numbered as its markers ([1], [2] …), as retrieved: the response's `context`. */
+  context: Citation[];
   /** With a knowledge base: whether its passages cover the question, and how much of it. */
   grounding: { answerable: boolean; coverage: number } | null;
-  /** The citations with the span of each chunk the answer quotes (null for a passage it does not cite); none when it cites nothing. */
-  quotedCitations(answer: string): Citation[];
+  /** The passages `answer` cites, with their quotes and markers: the response's `citations` (none when it cites nothing). */
+  cite(answer: string): Citation[];
   /** Deltas of the answer, then one delta with the finish reason and usage. */
   generate(signal: AbortSignal): AsyncIterable<ChatDelta>;
   complete(signal: AbortSignal): Promise<ChatOutcome>;
@@ -130,9 +131,9 @@ export function createChatService({ ctx, search, groundChat, chatModels, workspa
         knowledgeBaseIds: kbIds,
         provenance,
         query: grounded?.query ?? null,
-        citations,
+        context: citations,
         grounding,
-        quotedCitations: (answer) => quotedCitations(citations, answer),
+        cite: (answer) => citedPassages(citations, answer),
         generate(abort) {
           if (notCovered) return fixedAnswer(refusal, promptTokens());
           if (answered && model.local) return model.local.replay(answered, abort);

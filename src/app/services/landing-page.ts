@@ -141,7 +141,8 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
     /** Keeps the question and the answer in the visitor's conversation (its latest messages, see the projection). */
     async record(agent: PublishedAgent, visitorId: string, question: string, prepared: PreparedChat, outcome: ChatOutcome) {
       await prepared.record(outcome);
-      const citations = prepared.quotedCitations(outcome.content);
+      // What the page showed: the passages the answer cites (a visitor's history keeps no retrieval context).
+      const citations = prepared.cite(outcome.content);
       await handleCommand(ctx.store, agentVisitorDecider, visitorKey(agent.id, visitorId), {
         type: 'RecordExchange',
         data: {
@@ -153,7 +154,7 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
           answer: {
             id: prepared.id,
             content: outcome.content,
-            citations: (citations.length > 0 ? citations : prepared.citations).map((c) => ({
+            citations: citations.map((c) => ({
               index: c.index,
               knowledge_base_id: c.knowledge_base_id,
               chunk_id: c.chunk_id,

@@ -35,10 +35,11 @@ export function askTool(server: McpServer, deps: McpDeps, call: McpCall, kbId: z
         });
         // Recording is bookkeeping: the answer stands if it fails, and the failure is logged.
         await prepared.record(outcome).catch((error: unknown) => deps.onServerError(error, call.requestId));
-        const citations = prepared.quotedCitations(outcome.content);
+        const citations = prepared.cite(outcome.content);
         return toolResult(withSources(outcome.content, citations), {
           answer: outcome.content,
           citations,
+          context: prepared.context,
           model: prepared.model,
           knowledge_base_id: knowledge_base_id,
           ...prepared.grounding,

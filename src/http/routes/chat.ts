@@ -16,7 +16,7 @@ const messageOf = ({ content, toolCalls }: ChatOutcome) => ({
   ...(toolCalls && { tool_calls: toolCalls }),
 });
 const chatStream =
-  'With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `citations` as retrieved, the one with the finish reason carries them again with each `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event.';
+  'With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `context`, every passage the model was given; the one with the finish reason carries `citations`, the passages the answer cites, each with its `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event.';
 
 /** onServerError hears failures past the response's start (mid-stream, recording the chat), with the request's id. */
 export function chatRoutes(chat: ChatService, onServerError: (error: unknown, requestId: string) => void) {
@@ -36,7 +36,7 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
     const outcome = await prepared.complete(abort.signal);
     await record(outcome);
     if (present === 'quick') {
-      return { body: { id: prepared.id, object: 'chat.answer', model: prepared.model, content: outcome.content, citations: prepared.quotedCitations(outcome.content), ...prepared.grounding } };
+      return { body: { id: prepared.id, object: 'chat.answer', model: prepared.model, content: outcome.content, citations: prepared.cite(outcome.content), context: prepared.context, ...prepared.grounding } };
     }
     return {
       body: {
@@ -46,7 +46,8 @@ export function chatRoutes(chat: ChatService, onServerError: (error: unknown, re
         model: prepared.model,
         choices: [{ index: 0, message: messageOf(outcome), finish_reason: outcome.finishReason, logprobs: outcome.logprobs ?? null }],
         usage: usageBody(outcome.usage),
-        citations: prepared.quotedCitations(outcome.content),
+        citations: prepared.cite(outcome.content),
+        context: prepared.context,
         knowledge_base_id: prepared.knowledgeBaseIds[0] ?? null,
         ...(body.knowledge_base_ids && { knowledge_base_ids: prepared.knowledgeBaseIds }),
         ...prepared.grounding,

@@ -100,7 +100,7 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPer
       body: LandingChatBody,
       maxBodyBytes: LANDING_MAX_BODY_BYTES,
       response: LandingChatCompletion,
-      eventStream: 'With `stream: true`: `chat.completion.chunk` objects; the first and the finishing one carry `citations` (public shape), every one the message id; then `data: [DONE]`.',
+      eventStream: 'With `stream: true`: `chat.completion.chunk` objects; the one with the finish reason carries `citations` (public shape: the passages the answer cites), every one the message id; then `data: [DONE]`.',
       handle: async ({ ctx, params, body, requestId }) => {
         limitIp(ctx);
         const { agent, visitor } = await visit(ctx, params.slug);
@@ -119,7 +119,6 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPer
         }
         const outcome = await prepared.complete(abort.signal);
         await record(outcome);
-        const quoted = prepared.quotedCitations(outcome.content);
         return {
           body: {
             id: prepared.id,
@@ -127,7 +126,7 @@ export function landingRoutes({ landing, messagesPerMinutePerIp, codeFailuresPer
             created: prepared.created,
             model: prepared.model,
             choices: [{ index: 0, message: { role: 'assistant', content: outcome.content }, finish_reason: outcome.finishReason }],
-            citations: present(quoted.length > 0 ? quoted : prepared.citations),
+            citations: present(prepared.cite(outcome.content)),
           },
         };
       },

@@ -50,7 +50,7 @@ export function responseRoutes(deps: { chat: ChatService; responses: ResponsesSe
       throw inResponsesTerms(error);
     });
     const id = `resp_${prepared.id.slice('chatcmpl-'.length)}`;
-    const fileIds = await responses.fileIds(principal, prepared.citations.map((c) => c.document_id));
+    const fileIds = await responses.fileIds(principal, prepared.context.map((c) => c.document_id));
     const facts: ResponseFacts = { id, createdAt: prepared.created, body, request, prepared, fileIds };
     const finish = async (outcome: ChatOutcome, response: unknown) => {
       await prepared.record(outcome).catch(onError);

@@ -3595,7 +3595,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON answer, or with the stream asked for: With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `citations` as retrieved, the one with the finish reason carries them again with each `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event. */
+            /** @description The JSON answer, or with the stream asked for: With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `context`, every passage the model was given; the one with the finish reason carries `citations`, the passages the answer cites, each with its `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3639,6 +3639,7 @@ export interface operations {
                             completion_tokens: number;
                             total_tokens: number;
                         };
+                        /** @description The passages the answer cites: one per `[n]` marker it writes, `index` being n (a subset keeps its numbers: [2] alone is index 2), each with its quote. Empty when the answer cites nothing. */
                         citations: {
                             index: number;
                             source: string;
@@ -3663,12 +3664,38 @@ export interface operations {
                                 y1: number;
                                 start: number;
                             }[];
-                            /** @description The span of `paragraph` (`paragraph.slice(start, end)`) the answer quotes or rests on; null for a passage the answer does not cite. */
+                            /** @description The span of `paragraph` (`paragraph.slice(start, end)`) the citing statement quotes or rests on; null when none of its sentences matches the statement (a loose paraphrase). */
                             quote?: {
                                 text: string;
                                 start: number;
                                 end: number;
                             } | null;
+                        }[];
+                        /** @description The retrieval context: every passage the model was given, numbered [1], [2] … as its prompt numbers them, with score, source, page and chunk id, cited or not. Empty without a knowledge base or when nothing covers the question. */
+                        context: {
+                            index: number;
+                            source: string;
+                            page: number;
+                            paragraph: string;
+                            document_id: string;
+                            /** @description The knowledge base the document belongs to */
+                            knowledge_base_id: string;
+                            chunk_id: string;
+                            score: number;
+                            /** @description Titles of the headings the passage sits under, outermost first */
+                            heading_path: string[];
+                            /** @description Start of the passage in the text of `page` (as the chunk list’s char_start counts) */
+                            char_start: number;
+                            /** @description End (exclusive) of the passage in the text of `page` */
+                            char_end: number;
+                            /** @description The passage’s lines on `page` (see citations’ `boxes`); empty for formats without page layout */
+                            boxes: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                                start: number;
+                            }[];
                         }[];
                         /** @description The knowledge base searched; with knowledge_base_ids, the first */
                         knowledge_base_id: string | null;
@@ -3932,7 +3959,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON answer, or with the stream asked for: With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `citations` as retrieved, the one with the finish reason carries them again with each `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event. */
+            /** @description The JSON answer, or with the stream asked for: With `stream: true`: `data:` lines of `chat.completion.chunk` objects (the first carries `context`, every passage the model was given; the one with the finish reason carries `citations`, the passages the answer cites, each with its `quote`), then `data: [DONE]`; a failure mid-stream is an `error` event. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3944,6 +3971,7 @@ export interface operations {
                         object: "chat.answer";
                         model: string;
                         content: string;
+                        /** @description The passages the answer cites: one per `[n]` marker it writes, `index` being n (a subset keeps its numbers: [2] alone is index 2), each with its quote. Empty when the answer cites nothing. */
                         citations: {
                             index: number;
                             source: string;
@@ -3968,12 +3996,38 @@ export interface operations {
                                 y1: number;
                                 start: number;
                             }[];
-                            /** @description The span of `paragraph` (`paragraph.slice(start, end)`) the answer quotes or rests on; null for a passage the answer does not cite. */
+                            /** @description The span of `paragraph` (`paragraph.slice(start, end)`) the citing statement quotes or rests on; null when none of its sentences matches the statement (a loose paraphrase). */
                             quote?: {
                                 text: string;
                                 start: number;
                                 end: number;
                             } | null;
+                        }[];
+                        /** @description The retrieval context: every passage the model was given, numbered [1], [2] … as its prompt numbers them, with score, source, page and chunk id, cited or not. Empty without a knowledge base or when nothing covers the question. */
+                        context: {
+                            index: number;
+                            source: string;
+                            page: number;
+                            paragraph: string;
+                            document_id: string;
+                            /** @description The knowledge base the document belongs to */
+                            knowledge_base_id: string;
+                            chunk_id: string;
+                            score: number;
+                            /** @description Titles of the headings the passage sits under, outermost first */
+                            heading_path: string[];
+                            /** @description Start of the passage in the text of `page` (as the chunk list’s char_start counts) */
+                            char_start: number;
+                            /** @description End (exclusive) of the passage in the text of `page` */
+                            char_end: number;
+                            /** @description The passage’s lines on `page` (see citations’ `boxes`); empty for formats without page layout */
+                            boxes: {
+                                x0: number;
+                                y0: number;
+                                x1: number;
+                                y1: number;
+                                start: number;
+                            }[];
                         }[];
                         /** @description Whether the retrieved passages cover the question; false: the answer is "not covered" and cites nothing */
                         answerable?: boolean;
@@ -4269,8 +4323,12 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         store: boolean;
-                        /** @description As chat’s: each cited passage with its page, boxes and quote */
+                        /** @description As chat’s: each passage the answer cites, with its page, boxes and quote (empty while in progress) */
                         citations: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description As chat’s: every passage the model was given, cited or not */
+                        context: {
                             [key: string]: unknown;
                         }[];
                     } & {
@@ -4383,8 +4441,12 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         store: boolean;
-                        /** @description As chat’s: each cited passage with its page, boxes and quote */
+                        /** @description As chat’s: each passage the answer cites, with its page, boxes and quote (empty while in progress) */
                         citations: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description As chat’s: every passage the model was given, cited or not */
+                        context: {
                             [key: string]: unknown;
                         }[];
                     } & {
@@ -8011,7 +8073,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON answer, or with the stream asked for: With `stream: true`: `chat.completion.chunk` objects; the first and the finishing one carry `citations` (public shape), every one the message id; then `data: [DONE]`. */
+            /** @description The JSON answer, or with the stream asked for: With `stream: true`: `chat.completion.chunk` objects; the one with the finish reason carries `citations` (public shape: the passages the answer cites), every one the message id; then `data: [DONE]`. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,4 @@
-import { filterBody, toCitation } from '../citations.ts';
+import { filterBody, toCitation, toContext } from '../citations.ts';
 import { apiError, APIConnectionError, APIUserAbortError } from '../errors.ts';
 import type { Transport } from '../http.ts';
 import { readJsonEvents } from '../sse.ts';
@@ -38,6 +38,7 @@ type WireCompletion = {
   choices: { message: { content: string }; finish_reason: FinishReason }[];
   usage: Usage;
   citations: WireCitation[];
+  context?: WireCitation[];
   knowledge_base_id: string | null;
   knowledge_base_ids?: string[];
   answerable?: boolean;
@@ -48,6 +49,7 @@ type WireChunk = {
   model: string;
   choices: { delta: { content?: string }; finish_reason: FinishReason | null }[];
   citations?: WireCitation[];
+  context?: WireCitation[];
   knowledge_base_id?: string | null;
   knowledge_base_ids?: string[];
   usage?: Usage | null;
@@ -76,6 +78,7 @@ export function chatResource(t: Transport, defaultModel: string) {
         content: choice.message.content,
         finish_reason: choice.finish_reason,
         citations: c.citations.map(toCitation),
+        context: toContext(c.context),
         usage: c.usage,
         knowledge_base_id: c.knowledge_base_id,
         ...(c.knowledge_base_ids && { knowledge_base_ids: c.knowledge_base_ids }),
@@ -85,7 +88,7 @@ export function chatResource(t: Transport, defaultModel: string) {
 
     /**
      * The answer as it is generated: `for await (const chunk of kbqa.chat.stream({...}))`. The
-     * first chunk carries the citations; an error the server sends mid-stream is thrown as its
+     * first chunk carries the `context`, the one with the finish reason the `citations`; an error the server sends mid-stream is thrown as its
      * APIError; leaving the loop early closes the connection.
      */
     async *stream(params: ChatParams & { includeUsage?: boolean }): AsyncGenerator<ChatChunk> {
@@ -119,14 +122,14 @@ export function chatResource(t: Transport, defaultModel: string) {
         conversation: options.conversation,
         messages: [...(options.history ?? []), { role: 'user', content: question }],
       });
-      const { body: a } = await t.json<{ id: string; model: string; content: string; citations: WireCitation[]; answerable?: boolean; coverage?: number }>({
+      const { body: a } = await t.json<{ id: string; model: string; content: string; citations: WireCitation[]; context?: WireCitation[]; answerable?: boolean; coverage?: number }>({
         method: 'POST',
         path: '/chat',
         json,
         signal: options.signal,
       });
       const grounding = a.answerable === undefined ? {} : { answerable: a.answerable, coverage: a.coverage };
-      return { id: a.id, model: a.model, answer: a.content, citations: a.citations.map(toCitation), ...grounding };
+      return { id: a.id, model: a.model, answer: a.content, citations: a.citations.map(toCitation), context: toContext(a.context), ...grounding };
     },
   };
 }
@@ -139,6 +142,7 @@ function toChunk(c: WireChunk): ChatChunk {
     content: choice?.delta.content ?? '',
     finish_reason: choice?.finish_reason ?? null,
     ...(c.citations && { citations: c.citations.map(toCitation) }),
+    ...(c.context && { context: toContext(c.context) }),
     ...(c.knowledge_base_id !== undefined && { knowledge_base_id: c.knowledge_base_id }),
     ...(c.knowledge_base_ids && { knowledge_base_ids: c.knowledge_base_ids }),
     ...(c.usage !== undefined && { usage: c.usage }),

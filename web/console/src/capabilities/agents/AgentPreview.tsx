@@ -37,6 +37,7 @@ export function AgentPreview({ agentId, openingMessage }: { agentId: string; ope
       await streamChat(
         { model: agentId, agent_version: 'draft', messages: history },
         {
+          // The finishing chunk's citations are what the answer cites (docs/api/chat.md); the first chunk's context is not shown here.
           onMeta: (meta) => meta.citations && patchLast(() => ({ citations: meta.citations! })),
           onText: (piece) => flushSync(() => patchLast((turn) => ({ content: turn.content + piece }))),
           onFinish: () => undefined,
@@ -62,9 +63,9 @@ export function AgentPreview({ agentId, openingMessage }: { agentId: string; ope
           <div key={i} className={`turn turn-${turn.role}`}>
             <span className="turn-who">{turn.role === 'user' ? t('you') : t('agent')}</span>
             <p>{turn.content || '…'}</p>
-            {cited(turn.citations).length > 0 && (
+            {turn.citations.length > 0 && (
               <ol className="turn-sources">
-                {cited(turn.citations).map((c) => (
+                {turn.citations.map((c) => (
                   <li key={c.index} value={c.index}>
                     {t('sourcePage', { source: c.source, page: c.page })}
                   </li>
@@ -91,8 +92,3 @@ export function AgentPreview({ agentId, openingMessage }: { agentId: string; ope
   );
 }
 
-/** The passages the answer rests on (those it quotes); all retrieved ones when none is marked. */
-function cited(citations: Citation[]): Citation[] {
-  const quoted = citations.filter((c) => c.quote);
-  return quoted.length > 0 ? quoted : citations;
-}

@@ -28,7 +28,7 @@ export type CitationChoice = { messageKey: string; index: number };
 let counter = 0;
 export const messageKey = () => `m${++counter}`;
 
-/** Only the citations the answer's text marks: the others were context the answer did not use. */
+/** Only the citations the answer's text marks (while it streams, `citations` holds the whole context). */
 export function citedOnly(message: ChatMessage): ShownCitation[] {
   const marked = new Set([...message.content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])));
   return message.citations.filter((citation) => marked.has(citation.index));

@@ -4,19 +4,22 @@ import { postEvents } from '../../api/post-events.ts';
 
 export type ChatRequest = RequestBody<'/v1/chat/completions', 'post'>;
 export type Citation = Answer<'/v1/chat/completions', 'post'>['citations'][number];
+/** A passage the model was given, cited or not (no quote). */
+export type ContextPassage = Answer<'/v1/chat/completions', 'post'>['context'][number];
 
-/** What a `chat.completion.chunk` may carry (docs/api/chat.md: the first chunk the citations, the last them again with quotes). */
+/** What a `chat.completion.chunk` may carry (docs/api/chat.md: the first chunk the context, the finishing one the citations). */
 type Chunk = {
   id: string;
   choices: { delta?: { content?: string | null }; finish_reason?: string | null }[];
   citations?: Citation[];
+  context?: ContextPassage[];
   answerable?: boolean;
   coverage?: number;
 };
 
 export type StreamHandlers = {
-  /** The completion's id (for feedback), the citations and the verdict, as soon as a chunk carries them. */
-  onMeta(meta: { id: string; citations?: Citation[]; answerable?: boolean; coverage?: number }): void;
+  /** The completion's id (for feedback), the context, the citations and the verdict, as soon as a chunk carries them. */
+  onMeta(meta: { id: string; citations?: Citation[]; context?: ContextPassage[]; answerable?: boolean; coverage?: number }): void;
   /** Each piece of the answer, the moment it arrives: the screen shows it before the next is read. */
   onText(text: string): void;
   onFinish(reason: string): void;
@@ -42,8 +45,8 @@ export async function streamChat(body: ChatRequest, handlers: StreamHandlers, si
 }
 
 function dispatch(chunk: Chunk, handlers: StreamHandlers) {
-  if (chunk.citations || chunk.answerable !== undefined) {
-    handlers.onMeta({ id: chunk.id, citations: chunk.citations, answerable: chunk.answerable, coverage: chunk.coverage });
+  if (chunk.citations || chunk.context || chunk.answerable !== undefined) {
+    handlers.onMeta({ id: chunk.id, citations: chunk.citations, context: chunk.context, answerable: chunk.answerable, coverage: chunk.coverage });
   }
   const choice = chunk.choices[0];
   if (choice?.delta?.content) handlers.onText(choice.delta.content);

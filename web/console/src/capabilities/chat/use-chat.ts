@@ -42,7 +42,8 @@ export function useChat(onCreated: (conversation: { id: string; title: string; c
         await streamChat(
           { model: setup.model, conversation: id, messages: [{ role: 'user', content: text }], ...(kbs.length === 1 ? { knowledge_base_id: kbs[0] } : kbs.length > 1 ? { knowledge_base_ids: kbs } : {}) },
           {
-            onMeta: (meta) => patch(answerKey, (m) => ({ completionId: meta.id, citations: meta.citations ?? m.citations, answerable: meta.answerable ?? m.answerable, coverage: meta.coverage ?? m.coverage })),
+            // While the answer streams, its markers point at the context's passages; the finishing chunk's citations (with quotes) replace them.
+            onMeta: (meta) => patch(answerKey, (m) => ({ completionId: meta.id, citations: meta.citations ?? meta.context ?? m.citations, answerable: meta.answerable ?? m.answerable, coverage: meta.coverage ?? m.coverage })),
             // Rendered now, not at the scheduler's next turn: a piece is on screen before the next is read.
             onText: (piece) => flushSync(() => patch(answerKey, (m) => ({ content: m.content + piece }))),
             onFinish: () => undefined,
