@@ -3267,9 +3267,12 @@ export interface operations {
                         rerank: boolean;
                         /** @description The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1 */
                         coverage: number;
-                        /** @description With explain (or include naming coverage_terms): each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
+                        /** @description With explain (or include naming coverage_terms): each analysed query term, the word it came from, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
                         coverage_terms?: {
+                            /** @description The analysed form the indexes compare (folded, stemmed: "tracemonkei") */
                             term: string;
+                            /** @description The query’s word it came from, as typed ("TraceMonkey"): what to show people */
+                            word: string;
                             document_frequency: number;
                             held: boolean;
                         }[];
@@ -3395,9 +3398,12 @@ export interface operations {
                         rerank: boolean;
                         /** @description The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1 */
                         coverage: number;
-                        /** @description With explain (or include naming coverage_terms): each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
+                        /** @description With explain (or include naming coverage_terms): each analysed query term, the word it came from, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
                         coverage_terms?: {
+                            /** @description The analysed form the indexes compare (folded, stemmed: "tracemonkei") */
                             term: string;
+                            /** @description The query’s word it came from, as typed ("TraceMonkey"): what to show people */
+                            word: string;
                             document_frequency: number;
                             held: boolean;
                         }[];
