@@ -34,6 +34,12 @@ export function reindexerConsumer(deps: ReindexerDeps): ConsumerGroup {
     async handle(batch) {
       for (const event of batch) await reindex(deps, event);
     },
+    // Parked (its end could not be written, again and again): ended failed, so the knowledge base is not refused new ones (409) for ever.
+    onParked: async (event, error) => {
+      const { knowledge_base_id: kbId, reindex_id } = event.data;
+      const message = error instanceof Error ? error.message : String(error);
+      await handleCommand(deps.ctx.store, knowledgeBaseDecider, kbId, { type: 'FailReindex', data: { knowledge_base_id: kbId, reindex_id, code: 'internal_error', message }, metadata: commandMetadata(deps.ctx, 'reindexer') });
+    },
   });
 }
 
