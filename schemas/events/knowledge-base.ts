@@ -29,4 +29,41 @@ export const KnowledgeBaseUpdated = z.strictObject({
 
 export const KnowledgeBaseDeleted = z.strictObject({ knowledge_base_id: z.string(), deleted_at: z.iso.datetime() });
 
-export const knowledgeBaseEvents = { KnowledgeBaseCreated, KnowledgeBaseUpdated, KnowledgeBaseDeleted } as const;
+/**
+ * A re-index was asked for (POST /v1/knowledge-bases/{id}/reindex): the reindexer consumer
+ * re-embeds the knowledge base's ready documents with `embedding_model`, its model at the time.
+ */
+export const KnowledgeBaseReindexRequested = z.strictObject({
+  knowledge_base_id: z.string(),
+  reindex_id: z.string(),
+  embedding_model: z.string(),
+  requested_at: z.iso.datetime(),
+});
+
+/** The re-index named finished: every ready document it found re-embedded. */
+export const KnowledgeBaseReindexed = z.strictObject({
+  knowledge_base_id: z.string(),
+  reindex_id: z.string(),
+  documents: z.int(),
+  chunks: z.int(),
+  started_at: z.iso.datetime(),
+  finished_at: z.iso.datetime(),
+});
+
+/** The re-index named stopped for good (its model gone, a provider refusing …); a new request starts again. */
+export const KnowledgeBaseReindexFailed = z.strictObject({
+  knowledge_base_id: z.string(),
+  reindex_id: z.string(),
+  code: z.string(),
+  message: z.string(),
+  failed_at: z.iso.datetime(),
+});
+
+export const knowledgeBaseEvents = {
+  KnowledgeBaseCreated,
+  KnowledgeBaseUpdated,
+  KnowledgeBaseDeleted,
+  KnowledgeBaseReindexRequested,
+  KnowledgeBaseReindexed,
+  KnowledgeBaseReindexFailed,
+} as const;

@@ -19,6 +19,27 @@ export const UpdateKnowledgeBaseBody = z
 
 const stored = KnowledgeBaseDoc.shape;
 
+/** A re-index (POST /v1/knowledge-bases/{kb_id}/reindex) as the API shows it: its state and progress. */
+export const Reindex = z
+  .object({
+    object: z.literal('knowledge_base.reindex'),
+    id: z.string(),
+    knowledge_base_id: z.string(),
+    status: z
+      .enum(['queued', 'running', 'succeeded', 'failed'])
+      .describe('queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)'),
+    embedding_model: z.string().describe('The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for'),
+    done: z.int().describe('Ready documents re-embedded so far'),
+    total: z.int().nullable().describe('Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it'),
+    chunks: z.int().describe('Chunks re-embedded so far'),
+    requested_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable().describe('Why it failed (status failed), else null'),
+  })
+  .meta({ id: 'Reindex' });
+export type Reindex = z.infer<typeof Reindex>;
+
 /** A knowledge base as the API shows it: the read model's public fields with its totals, in the order clients have always seen. */
 export const KnowledgeBase = z.object({
   id: stored.id,
@@ -27,6 +48,7 @@ export const KnowledgeBase = z.object({
   description: stored.description,
   settings: stored.settings,
   ...KnowledgeBaseTotals.shape,
+  reindex: Reindex.nullable().describe('The last re-index asked for over the API, with its progress; null: none'),
   created_at: stored.created_at,
   updated_at: stored.updated_at,
 });

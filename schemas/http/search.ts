@@ -69,9 +69,16 @@ export const SearchResponse = z.object({
   rerank: z.boolean(),
   coverage: z.number().describe('The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1'),
   coverage_terms: z
-    .array(z.object({ term: z.string(), document_frequency: z.int(), held: z.boolean() }))
+    .array(
+      z.object({
+        term: z.string().describe('The analysed form the indexes compare (folded, stemmed: "tracemonkei")'),
+        word: z.string().describe('The query’s word it came from, as typed ("TraceMonkey"): what to show people'),
+        document_frequency: z.int(),
+        held: z.boolean(),
+      }),
+    )
     .optional()
-    .describe('With explain (or include naming coverage_terms): each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does'),
+    .describe('With explain (or include naming coverage_terms): each analysed query term, the word it came from, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does'),
   answerable: z.boolean().describe('Whether coverage reaches the knowledge base’s settings.answerability.min_coverage: what chat would answer rather than call "not covered"'),
   warnings: z
     .array(z.object({ code: z.enum(['vector_recall_unavailable']), message: z.string() }))

@@ -15,7 +15,8 @@ export const REINDEX_PROGRESS = 'reindex_progress';
 
 export type ReindexProgress = { documents: number; totalDocuments: number; chunks: number; resumed: boolean; after: string | null };
 
-type ProgressDoc = { id: string; model: string; after: string | null; documents: number; chunks: number; started_at: string };
+/** `total`: the ready documents when the run started (absent in records older than it). */
+export type ProgressDoc = { id: string; model: string; after: string | null; documents: number; chunks: number; total?: number; started_at: string };
 
 /** The knowledge base's embedder: the deployment's, or its workspace's provider's. */
 async function embedderOf(kb: KnowledgeBaseDoc, embedders: ReadonlyMap<string, Embedder>, workspaceModels?: Pick<WorkspaceModelResolver, 'embedder'>): Promise<Embedder> {
@@ -48,7 +49,7 @@ export async function reindexKnowledgeBase(opts: {
   batchSize?: number;
   now?: () => Date;
   onProgress?: (p: ReindexProgress) => void;
-}): Promise<ReindexProgress> {
+}): Promise<ReindexProgress & { startedAt: string }> {
   const { store, readModels, vectors, passages, embedders, knowledgeBaseId: kbId, restart = false, batchSize = 256, now = () => new Date(), onProgress } = opts;
   const kb = await readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
   if (!kb) throw new Error(`no knowledge base '${kbId}'`);
@@ -64,10 +65,7 @@ export async function reindexKnowledgeBase(opts: {
   const earlier = restart ? null : await readModels.get<ProgressDoc>(REINDEX_PROGRESS, kbId);
   const resumed = earlier !== null && earlier.model === model;
   const state: ProgressDoc = resumed ? earlier : { id: kbId, model, after: null, documents: 0, chunks: 0, started_at: now().toISOString() };
-  if (!resumed) {
-    await vectors.deleteNamespace(kbId);
-    await save(state);
-  }
+  if (!resumed) await vectors.deleteNamespace(kbId);
   const progress: ReindexProgress = {
     documents: state.documents,
     chunks: state.chunks,
@@ -75,6 +73,9 @@ export async function reindexKnowledgeBase(opts: {
     resumed,
     after: state.after,
   };
+  // Documents made ready during the run are re-embedded too: done may pass the total read at the start.
+  state.total = progress.totalDocuments;
+  await save(state);
   onProgress?.(progress);
   for (;;) {
     const page = await readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kbId, status: 'ready' }, order: 'asc', after: state.after ?? undefined, limit: 50 });
@@ -98,5 +99,8 @@ export async function reindexKnowledgeBase(opts: {
     }
   }
   await save(null);
-  return progress;
+  return { ...progress, startedAt: state.started_at };
 }
+
+/** Where the knowledge base's unfinished reindex stands, for its readers (null: none under way). */
+export const reindexProgressOf = (readModels: ReadModelStore, kbId: string) => readModels.get<ProgressDoc>(REINDEX_PROGRESS, kbId);

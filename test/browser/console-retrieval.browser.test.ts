@@ -58,6 +58,21 @@ serial('a question the knowledge base does not hold is shown as not covered, wit
   t.true(await c.page.locator('.coverage-terms li.term-missing').count() > 0);
 });
 
+serial('coverage chips show the question’s words as typed, not the stems the index compares', async (t) => {
+  const c = await openConsole(t, chromium!, { server });
+  await c.signIn();
+  await c.page.goto(`${server!.url}/knowledge-bases/${kbId}/retrieval`);
+  await c.page.getByLabel('Query').fill('Does TraceMonkey tune the Zephyr-9 blades?');
+  await c.page.getByRole('button', { name: 'Test retrieval' }).click();
+  await c.page.locator('.coverage-terms li').first().waitFor();
+  const chips = await c.page.locator('.coverage-terms li').allInnerTexts();
+  t.true(chips.some((chip) => chip.includes('TraceMonkey')), chips.join(' | '));
+  t.true(chips.some((chip) => chip.includes('blades')), chips.join(' | '));
+  t.false(chips.some((chip) => /tracemonkei/.test(chip)), chips.join(' | '));
+  await c.page.getByText('TraceMonkey: missing, in 0 passages').waitFor({ state: 'attached' });
+  t.deepEqual(c.pageErrors, []);
+});
+
 serial('a read key may test retrieval (search is a read): the form is there and answers', async (t) => {
   const c = await openConsole(t, chromium!, { server });
   await c.signIn(await readKey(server!));

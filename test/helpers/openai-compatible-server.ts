@@ -24,8 +24,11 @@ export async function startEmbeddingsServer({
   failFirst = 0,
   apiKey,
   models = [],
+  delayMs = 0,
 }: {
   dimensions: number;
+  /** How long each /v1/embeddings answer waits (a slow provider: long enough to watch a re-index's progress). */
+  delayMs?: number;
   failFirst?: number;
   /** When set, GET /v1/models answers 401 to any other bearer key. */
   apiKey?: string;
@@ -51,6 +54,7 @@ export async function startEmbeddingsServer({
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
       return res.end(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }));
     }
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: vectorFor(text, body.dimensions ?? dimensions) })).reverse();
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));

@@ -85,7 +85,10 @@ test('/v1/chat and search share the gate: the quick form refuses alike, search k
   t.is(search.body.answerable, false);
   t.true(search.body.data.length > 0, 'search still returns what it found');
   const fifa = search.body.coverage_terms.find((term: { term: string }) => term.term === 'fifa');
-  t.deepEqual(fifa, { term: 'fifa', document_frequency: 0, held: false });
+  t.deepEqual(fifa, { term: 'fifa', word: 'FIFA', document_frequency: 0, held: false });
+  const worded = await server.call('POST', `/v1/knowledge-bases/${kb.kbId}/search`, { json: { query: 'Does TraceMonkey tune the Zephyr-9 blades?', explain: true } });
+  const byTerm = Object.fromEntries(worded.body.coverage_terms.map((term: { term: string; word: string }) => [term.term, term.word]));
+  t.like(byTerm, { tracemonkei: 'TraceMonkey', blade: 'blades' }, 'each stem comes with the word as typed');
   const plain = await server.call('POST', `/v1/knowledge-bases/${kb.kbId}/search`, { json: { query: COVERED } });
   t.is(plain.body.answerable, true);
   t.is(plain.body.coverage_terms, undefined, 'the terms come with explain only');

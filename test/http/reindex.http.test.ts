@@ -46,3 +46,42 @@ test('reindex re-embeds a knowledge base from the log after its embedding model 
     await provider.close();
   }
 });
+
+test('POST /v1/knowledge-bases/{id}/reindex after the embedding model changed: the reindexer replaces the vectors, search ranks by the new model, progress ends succeeded', async (t) => {
+  const provider = await startEmbeddingsServer({ dimensions: 16 });
+  const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:16' });
+  try {
+    const { call, runtime } = server;
+    const kb = (await call('POST', '/v1/knowledge-bases', { json: { name: 'moving', settings: { recall: { vector: true, keyword: false, graph: false }, rerank: { enabled: false } } } })).body;
+    const texts = ['Basalt is a volcanic rock.', 'Sourdough rises slowly overnight.', 'Turbines turn wind into power.'];
+    const docs = [];
+    for (const [i, text] of texts.entries()) {
+      const up = await call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name: `d${i}.txt`, text } });
+      docs.push(await settledDocument(server, kb.id, up.body.data[0].id));
+    }
+    const chunks = docs.reduce((n, d) => n + d.chunk_count, 0);
+    await call('PATCH', `/v1/knowledge-bases/${kb.id}`, { json: { settings: { embedding_model: 'loop-embed' } } });
+
+    const accepted = await call('POST', `/v1/knowledge-bases/${kb.id}/reindex`);
+    t.is(accepted.status, 202);
+    t.like(accepted.body, { object: 'knowledge_base.reindex', knowledge_base_id: kb.id, embedding_model: 'loop-embed' });
+    let reindex = accepted.body;
+    for (const deadline = Date.now() + 30_000; !['succeeded', 'failed'].includes(reindex.status) && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reindex = (await call('GET', `/v1/knowledge-bases/${kb.id}`)).body.reindex;
+    }
+    t.like(reindex, { id: accepted.body.id, status: 'succeeded', done: 3, total: 3, chunks, error: null });
+    t.truthy(reindex.started_at && reindex.finished_at);
+    t.is(await runtime.indexes.vectors.count(kb.id), chunks, 'only vectors of the new model remain');
+    t.is(provider.requests.flatMap((r) => r.inputs).length, chunks, 'each chunk embedded once by the new model');
+
+    // The loopback model's vectors are hashes of the text: only its own vector of a passage matches the query's exactly.
+    const hits = (await call('POST', `/v1/knowledge-bases/${kb.id}/search`, { json: { query: texts[1], top_k: 3, explain: true } })).body;
+    t.is(hits.data[0].document_id, docs[1].id);
+    t.true(hits.data[0].scores.vector > 0.99, `the new model's vector matches: ${hits.data[0].scores.vector}`);
+    t.is((await call('POST', `/v1/knowledge-bases/${kb.id}/reindex`)).status, 202, 'a finished re-index may be asked for again');
+  } finally {
+    await server.close();
+    await provider.close();
+  }
+});

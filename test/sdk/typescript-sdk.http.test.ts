@@ -55,7 +55,14 @@ test.serial('knowledge bases: create, list, get, update with an ETag, a stale ET
   t.not(updated.etag, kb.etag);
   const stale = await t.throwsAsync(kbqa.knowledgeBases.update(kb.id, { name: 'lost' }, { ifMatch: kb.etag! }), { instanceOf: ConflictError });
   t.is(stale.error.code, 'concurrent_modification');
-  t.like(await kbqa.knowledgeBases.delete(kb.id, { ifMatch: updated.etag! }), { id: kb.id, deleted: true });
+  const reindex = await kbqa.knowledgeBases.reindex(kb.id);
+  t.like(reindex, { object: 'knowledge_base.reindex', knowledge_base_id: kb.id, embedding_model: 'kbqa-hash-embed-512' });
+  for (let seen = reindex; seen.status !== 'succeeded'; seen = (await kbqa.knowledgeBases.get(kb.id)).reindex!) {
+    t.not(seen.status, 'failed');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const current = await kbqa.knowledgeBases.get(kb.id);
+  t.like(await kbqa.knowledgeBases.delete(kb.id, { ifMatch: current.etag! }), { id: kb.id, deleted: true });
   await t.throwsAsync(kbqa.knowledgeBases.get(kb.id), { instanceOf: NotFoundError });
 });
 

@@ -111,3 +111,24 @@ test('delete, then every command but create finds nothing', (t) => {
 test('update of a knowledge base that never existed is not found', (t) => {
   spec(t).given().when({ type: 'UpdateKnowledgeBase', data: { ...target, name: 'n' }, metadata: at(T1) }).thenThrows('not_found', 'knowledge_base_not_found');
 });
+
+const requested: KnowledgeBaseEvent = { type: 'KnowledgeBaseReindexRequested', data: { knowledge_base_id: 'kb_1', reindex_id: 'reindex_1', embedding_model: 'embed-a', requested_at: T1 } };
+const finish = { type: 'FinishReindex' as const, data: { knowledge_base_id: 'kb_1', reindex_id: 'reindex_1', documents: 2, chunks: 9, started_at: T1 }, metadata: at(T1) };
+
+test('a re-index names the current embedding model; a second one while it runs is a conflict, an update does not end it', (t) => {
+  spec(t).given(created).when({ type: 'RequestReindex', data: { ...target, reindex_id: 'reindex_1' }, metadata: at(T1) }).then([requested]);
+  const updated: KnowledgeBaseEvent = { type: 'KnowledgeBaseUpdated', data: { knowledge_base_id: 'kb_1', name: 'Renamed', description: null, settings: defaultSettings('embed-a'), updated_at: T1 } };
+  spec(t).given(created, requested, updated).when({ type: 'RequestReindex', data: { ...target, reindex_id: 'reindex_2' }, metadata: at(T1) }).thenThrows('conflict', 'reindex_in_progress');
+  spec(t).given(created, requested).when({ type: 'RequestReindex', data: { ...target, workspace_id: 'ws_b', reindex_id: 'reindex_2' }, metadata: at(T1) }).thenThrows('not_found', 'knowledge_base_not_found');
+});
+
+test('a re-index ends once: heard again, or another one’s end, or after the knowledge base went, nothing is written', (t) => {
+  const reindexed: KnowledgeBaseEvent = { type: 'KnowledgeBaseReindexed', data: { ...finish.data, finished_at: T1 } };
+  spec(t).given(created, requested).when(finish).then([reindexed]);
+  spec(t).given(created, requested, reindexed).when(finish).then([]);
+  spec(t).given(created, requested).when({ ...finish, data: { ...finish.data, reindex_id: 'reindex_0' } }).then([]);
+  spec(t).given(created, requested, { type: 'KnowledgeBaseDeleted', data: { knowledge_base_id: 'kb_1', deleted_at: T1 } }).when(finish).then([]);
+  const fail = { type: 'FailReindex' as const, data: { knowledge_base_id: 'kb_1', reindex_id: 'reindex_1', code: 'model_not_found', message: 'gone' }, metadata: at(T1) };
+  spec(t).given(created, requested).when(fail).then([{ type: 'KnowledgeBaseReindexFailed', data: { ...fail.data, failed_at: T1 } }]);
+  spec(t).given(created, requested, reindexed).when({ type: 'RequestReindex', data: { ...target, reindex_id: 'reindex_2' }, metadata: at(T1) }).then([{ ...requested, data: { ...requested.data, reindex_id: 'reindex_2' } }]);
+});

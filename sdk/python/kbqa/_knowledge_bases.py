@@ -70,5 +70,12 @@ class KnowledgeBases:
         body = {k: v for k, v in {"name": name, "description": description, "settings": settings}.items() if v is not None}
         return _kb(self._t.json("PATCH", self._path(kb_id), json_body=body, headers=_if_match(if_match)))
 
+    def reindex(self, kb_id: str) -> Dict[str, Any]:
+        """Re-embeds every ready document with the knowledge base's current embedding model (after
+        changing ``settings["embedding_model"]``): queued at once, done by a worker. Returns the
+        re-index (``status``, ``done``, ``total`` …); follow it with ``get(kb_id).raw["reindex"]``.
+        A ConflictError (409) while one is under way."""
+        return self._t.json("POST", f"{self._path(kb_id)}/reindex").body
+
     def delete(self, kb_id: str, *, if_match: Optional[str] = None) -> Deleted:
         return Deleted.from_dict(self._t.json("DELETE", self._path(kb_id), headers=_if_match(if_match)).body)

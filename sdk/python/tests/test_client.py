@@ -112,7 +112,14 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(ConflictError) as stale:
             kbs.update(kb.id, name="lost", if_match=kb.etag)
         self.assertEqual(stale.exception.code, "concurrent_modification")
-        self.assertTrue(kbs.delete(kb.id, if_match=updated.etag).deleted)
+        reindex = kbs.reindex(kb.id)
+        self.assertEqual((reindex["object"], reindex["knowledge_base_id"]), ("knowledge_base.reindex", kb.id))
+        deadline = time.monotonic() + 30
+        while kbs.get(kb.id).raw["reindex"]["status"] != "succeeded" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        current = kbs.get(kb.id)
+        self.assertEqual(current.raw["reindex"]["status"], "succeeded")
+        self.assertTrue(kbs.delete(kb.id, if_match=current.etag).deleted)
         with self.assertRaises(NotFoundError):
             kbs.get(kb.id)
 

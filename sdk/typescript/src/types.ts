@@ -34,6 +34,8 @@ export type KnowledgeBase = Answer<'getKnowledgeBase'> & {
   /** Added by the SDK from the `ETag` header: pass it back as `ifMatch` for optimistic concurrency. */
   etag: string | null;
 };
+/** A re-index and its progress (`reindex()`'s answer, and `reindex` of a knowledge base). */
+export type Reindex = Answer<'reindexKnowledgeBase', 202>;
 export type CreateKnowledgeBase = Body<'createKnowledgeBase'>;
 export type UpdateKnowledgeBase = Partial<CreateKnowledgeBase>;
 

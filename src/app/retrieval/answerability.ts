@@ -9,8 +9,12 @@ import type { SearchHit } from './hits.ts';
 /** Whether the retrieved passages can answer the question, decided before any model is called. */
 export type Answerability = { coverage: number; answerable: boolean; terms?: CoveredTerm[] };
 
-/** Why: each question term, how many chunks hold it, and whether the best sentence (or its headings) does. */
-export type CoveredTerm = { term: string; document_frequency: number; held: boolean };
+/**
+ * Why: each question term, how many chunks hold it, and whether the best sentence (or its headings)
+ * does. `term` is the analysed (stemmed) form the indexes compare; `word` the question's word it
+ * came from, as the user typed it ("TraceMonkey" for "tracemonkei"), for people to read.
+ */
+export type CoveredTerm = { term: string; word: string; document_frequency: number; held: boolean };
 
 /**
  * Words with which a question points at the document rather than at what it says ("What greeting
@@ -60,9 +64,17 @@ export function answerabilityGate(keywords: KeywordIndex, analyzer: Analyzer) {
     const passages = hits.slice(0, PASSAGES_READ).map((h) => passageTerms(h, analyze));
     const asked = stats.terms.filter((t) => !frame.has(t.term) && !FUNCTION_CHARACTER.test(t.term));
     const { coverage, held } = questionCoverage(asked.length > 0 ? asked : stats.terms, stats.documents, passages);
-    const terms = stats.terms.map((t) => ({ term: t.term, document_frequency: t.documentFrequency, held: held.has(t.term) }));
+    const words = surfaceWords(analyzer, query, language);
+    const terms = stats.terms.map((t) => ({ term: t.term, word: words.get(t.term) ?? t.term, document_frequency: t.documentFrequency, held: held.has(t.term) }));
     return { coverage: Math.round(coverage * 10_000) / 10_000, answerable: coverage >= min_coverage, terms };
   };
+}
+
+/** Each term of the question and the first word that gave it, as written (the analyzer's offsets are into the original text). */
+function surfaceWords(analyzer: Analyzer, query: string, language: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const token of analyzer.tokens(query, language)) if (!words.has(token.term)) words.set(token.term, query.slice(token.start, token.end));
+  return words;
 }
 
 function passageTerms(hit: SearchHit, analyze: (text: string) => string[]): PassageTerms {

@@ -2,7 +2,7 @@ import { refuseWhileAgentsUse } from './agent-references.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import type { z } from 'zod';
 import type { VectorStoreSettings as VectorStoreSettingsSchema } from '../../../schemas/events/knowledge-base.ts';
-import type { KnowledgeBase } from '../../../schemas/http/knowledge-bases.ts';
+import type { KnowledgeBase, Reindex } from '../../../schemas/http/knowledge-bases.ts';
 import type { KnowledgeBaseSettingsPatch } from '../../../schemas/knowledge-base-settings.ts';
 import { knowledgeBaseDecider } from '../../domain/knowledge-base/knowledge-base.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -12,6 +12,7 @@ import { badRequest, forbidden } from '../errors.ts';
 import type { ModelCatalog } from './models.ts';
 import type { WorkspaceModelResolver } from './workspace-models.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
+import { reindexesOf } from './knowledge-base-reindex.ts';
 import { type KnowledgeBaseWithTotals, withTotals } from './knowledge-base-totals.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import { type Principal, requireKnowledgeBaseAccess, visibleTo } from './principal.ts';
@@ -20,8 +21,14 @@ import { type Principal, requireKnowledgeBaseAccess, visibleTo } from './princip
 export type KnowledgeBaseInput = { name: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch; vector_store?: VectorStoreSettings };
 export type KnowledgeBasePatch = { name?: string; description?: string | null; settings?: KnowledgeBaseSettingsPatch; vector_store?: VectorStoreSettings };
 
-export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, vector_store: _vs, ...visible }: KnowledgeBaseWithTotals): KnowledgeBase {
-  return visible;
+export function presentKnowledgeBase({ workspace_id: _ws, revision: _rev, vector_store: _vs, reindex: _ri, ...visible }: KnowledgeBaseWithTotals, reindex: Reindex | null): KnowledgeBase {
+  return { ...visible, reindex };
+}
+
+/** The knowledge bases as the API shows them: with their totals and their last re-index. */
+async function presented(readModels: AppContext['readModels'], docs: readonly KnowledgeBaseDoc[]) {
+  const [withCounts, reindexes] = await Promise.all([withTotals(readModels, docs), reindexesOf(readModels, docs)]);
+  return withCounts.map((doc, i) => presentKnowledgeBase(doc, reindexes[i]!));
 }
 
 type VectorStoreSettings = z.infer<typeof VectorStoreSettingsSchema>;
@@ -51,8 +58,9 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
   };
 
   async function view(principal: Principal, id: string): Promise<KnowledgeBaseView> {
-    const [doc] = await withTotals(ctx.readModels, [await requireKnowledgeBase(ctx.readModels, principal, id)]);
-    return { body: presentKnowledgeBase(doc!), revision: doc!.revision };
+    const doc = await requireKnowledgeBase(ctx.readModels, principal, id);
+    const [body] = await presented(ctx.readModels, [doc]);
+    return { body: body!, revision: doc.revision };
   }
 
   return {
@@ -112,7 +120,26 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
     async list(principal: Principal, page: PageRequest) {
       const visible = visibleTo(principal, (kb: KnowledgeBaseDoc) => [kb.id]);
       const result = await findPage(ctx.readModels, 'knowledge_bases', { workspace_id: principal.workspaceId }, page, { visible });
-      return { ...result, data: (await withTotals(ctx.readModels, result.data)).map(presentKnowledgeBase) };
+      return { ...result, data: await presented(ctx.readModels, result.data) };
+    },
+
+    /**
+     * Asks for a re-index: the reindexer consumer re-embeds the ready documents with the current
+     * embedding model (app/reindex.ts, what `kbqa reindex` runs). 409 reindex_in_progress while one is
+     * queued or running.
+     */
+    async reindex(principal: Principal, id: string, correlationId?: string): Promise<Reindex> {
+      requireKnowledgeBaseAccess(principal, id);
+      await requireKnowledgeBase(ctx.readModels, principal, id);
+      const reindexId = ctx.newId('reindex');
+      const result = await handleCommand(ctx.store, knowledgeBaseDecider, id, {
+        type: 'RequestReindex',
+        data: { knowledge_base_id: id, workspace_id: principal.workspaceId, reindex_id: reindexId },
+        metadata: commandMetadata(ctx, principal.keyId, correlationId),
+      });
+      await settled(ctx, result);
+      const { body } = await view(principal, id);
+      return body.reindex!;
     },
   };
 }

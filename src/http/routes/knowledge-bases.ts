@@ -1,7 +1,7 @@
 import { ifMatch } from '../if-match.ts';
 import type { KnowledgeBaseService, KnowledgeBaseView } from '../../app/services/knowledge-bases.ts';
 import { Deleted, ListQuery, listOf } from '../../../schemas/http/common.ts';
-import { CreateKnowledgeBaseBody, KnowledgeBase, UpdateKnowledgeBaseBody } from '../../../schemas/http/knowledge-bases.ts';
+import { CreateKnowledgeBaseBody, KnowledgeBase, Reindex, UpdateKnowledgeBaseBody } from '../../../schemas/http/knowledge-bases.ts';
 import { type Reply, route } from '../route.ts';
 
 const tag = 'knowledge-bases';
@@ -55,6 +55,18 @@ export function knowledgeBaseRoutes(kbs: KnowledgeBaseService) {
       response: KnowledgeBase,
       handle: async ({ ctx, principal, params, body, requestId }) =>
         withEtag(await kbs.update(principal, params.kb_id, body, ifMatch(ctx), requestId)),
+    }),
+    route({
+      method: 'post',
+      path: '/v1/knowledge-bases/:kb_id/reindex',
+      summary:
+        'Re-index: a worker re-embeds every ready document with the current settings.embedding_model, as `kbqa reindex` does (202, queued). ' +
+        'Progress: `reindex` of GET /v1/knowledge-bases/{kb_id}. Chunks are not cut again. 409 reindex_in_progress while one is queued or running',
+      tag,
+      scope: 'write',
+      response: Reindex,
+      status: 202,
+      handle: async ({ principal, params, requestId }) => ({ status: 202, body: await kbs.reindex(principal, params.kb_id, requestId) }),
     }),
     route({
       method: 'delete',

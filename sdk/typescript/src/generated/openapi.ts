@@ -234,6 +234,23 @@ export interface paths {
         patch: operations["updateKnowledgeBase"];
         trace?: never;
     };
+    "/v1/knowledge-bases/{kb_id}/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-index: a worker re-embeds every ready document with the current settings.embedding_model, as `kbqa reindex` does (202, queued). Progress: `reindex` of GET /v1/knowledge-bases/{kb_id}. Chunks are not cut again. 409 reindex_in_progress while one is queued or running */
+        post: operations["reindexKnowledgeBase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/knowledge-bases/{kb_id}/documents": {
         parameters: {
             query?: never;
@@ -1340,6 +1357,33 @@ export interface components {
                 code: string | null;
             };
         };
+        Reindex: {
+            /** @constant */
+            object: "knowledge_base.reindex";
+            id: string;
+            knowledge_base_id: string;
+            /**
+             * @description queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for */
+            embedding_model: string;
+            /** @description Ready documents re-embedded so far */
+            done: number;
+            /** @description Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it */
+            total: number | null;
+            /** @description Chunks re-embedded so far */
+            chunks: number;
+            requested_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @description Why it failed (status failed), else null */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
         __schema0: {
             /** @enum {string} */
             type: "and" | "or";
@@ -2330,6 +2374,8 @@ export interface operations {
                             };
                             document_count: number;
                             chunk_count: number;
+                            /** @description The last re-index asked for over the API, with its progress; null: none */
+                            reindex: components["schemas"]["Reindex"] | null;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -2432,6 +2478,8 @@ export interface operations {
                         };
                         document_count: number;
                         chunk_count: number;
+                        /** @description The last re-index asked for over the API, with its progress; null: none */
+                        reindex: components["schemas"]["Reindex"] | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -2501,6 +2549,8 @@ export interface operations {
                         };
                         document_count: number;
                         chunk_count: number;
+                        /** @description The last re-index asked for over the API, with its progress; null: none */
+                        reindex: components["schemas"]["Reindex"] | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -2637,6 +2687,8 @@ export interface operations {
                         };
                         document_count: number;
                         chunk_count: number;
+                        /** @description The last re-index asked for over the API, with its progress; null: none */
+                        reindex: components["schemas"]["Reindex"] | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -2650,6 +2702,35 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    reindexKnowledgeBase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reindex"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["ServerError"];
         };
@@ -3198,9 +3279,12 @@ export interface operations {
                         rerank: boolean;
                         /** @description The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1 */
                         coverage: number;
-                        /** @description With explain (or include naming coverage_terms): each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
+                        /** @description With explain (or include naming coverage_terms): each analysed query term, the word it came from, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
                         coverage_terms?: {
+                            /** @description The analysed form the indexes compare (folded, stemmed: "tracemonkei") */
                             term: string;
+                            /** @description The query’s word it came from, as typed ("TraceMonkey"): what to show people */
+                            word: string;
                             document_frequency: number;
                             held: boolean;
                         }[];
@@ -3326,9 +3410,12 @@ export interface operations {
                         rerank: boolean;
                         /** @description The share of the query (terms weighed by rarity in the knowledge base) the best of the first passages holds, 0..1 */
                         coverage: number;
-                        /** @description With explain (or include naming coverage_terms): each analysed query term, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
+                        /** @description With explain (or include naming coverage_terms): each analysed query term, the word it came from, how many chunks of the knowledge base hold it, and whether the passage that gives the coverage does */
                         coverage_terms?: {
+                            /** @description The analysed form the indexes compare (folded, stemmed: "tracemonkei") */
                             term: string;
+                            /** @description The query’s word it came from, as typed ("TraceMonkey"): what to show people */
+                            word: string;
                             document_frequency: number;
                             held: boolean;
                         }[];

@@ -1,5 +1,5 @@
 import type { Transport } from '../http.ts';
-import type { CreateKnowledgeBase, Deleted, KnowledgeBase, ListParams, Page, UpdateKnowledgeBase } from '../types.ts';
+import type { CreateKnowledgeBase, Deleted, KnowledgeBase, ListParams, Page, Reindex, UpdateKnowledgeBase } from '../types.ts';
 
 /** `ifMatch`: an `etag` this SDK returned; a stale one is a ConflictError (409) and changes nothing. */
 export type ConcurrencyOptions = { ifMatch?: string; signal?: AbortSignal };
@@ -30,6 +30,14 @@ export function knowledgeBasesResource(t: Transport) {
     /** Name, description or settings; the server deep-merges `settings` over the current ones. */
     async update(id: string, body: UpdateKnowledgeBase, options: ConcurrencyOptions = {}): Promise<KnowledgeBase> {
       return withEtag(await t.json({ method: 'PATCH', path: path(id), json: body, headers: ifMatchHeader(options.ifMatch), signal: options.signal }));
+    },
+    /**
+     * Re-embeds every ready document with the knowledge base's current embedding model (after
+     * changing `settings.embedding_model`): queued at once, done by a worker; follow it with
+     * `get(id)`'s `reindex` (`status`, `done`, `total`). A ConflictError (409) while one is under way.
+     */
+    async reindex(id: string, options: { signal?: AbortSignal } = {}): Promise<Reindex> {
+      return (await t.json<Reindex>({ method: 'POST', path: `${path(id)}/reindex`, signal: options.signal })).body;
     },
     async delete(id: string, options: ConcurrencyOptions = {}): Promise<Deleted> {
       return (await t.json<Deleted>({ method: 'DELETE', path: path(id), headers: ifMatchHeader(options.ifMatch), signal: options.signal })).body;

@@ -1,14 +1,15 @@
 import { type FormEvent, useState } from 'react';
 import { Button, Form } from 'react-aria-components';
 import { useNavigate } from 'react-router';
-import { api } from '../../api/client.ts';
+import { api, ApiFailure } from '../../api/client.ts';
 import { useCan } from '../../session/session.tsx';
 import { ErrorNote } from '../../ui/ErrorNote.tsx';
 import { ConfirmButton } from './ConfirmButton.tsx';
 import { useKnowledgeBase } from './context.ts';
 import './knowledge-bases.css';
 import { useKnowledgeBaseText } from './messages.ts';
-import { draftOf, patchOf, type SettingsDraft } from './settings-draft.ts';
+import { ReindexPanel } from './ReindexPanel.tsx';
+import { draftOf, fieldOf, patchOf, type SettingsDraft } from './settings-draft.ts';
 import { SettingsFields } from './SettingsFields.tsx';
 
 /** /knowledge-bases/:kbId/settings: name, description and settings (PATCH, deep-merged), and deleting the base. */
@@ -21,7 +22,11 @@ export default function KnowledgeBaseSettings() {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
+  const [modelChanged, setModelChanged] = useState(false);
   const path = { params: { path: { kb_id: knowledgeBase.id } } };
+
+  // A refusal that names a field (a 400's param) is shown at that field rather than below the form.
+  const field = error instanceof ApiFailure ? fieldOf(error.param) : null;
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -30,6 +35,7 @@ export default function KnowledgeBaseSettings() {
     setSaved(false);
     try {
       const { data } = await api.PATCH('/v1/knowledge-bases/{kb_id}', { ...path, body: patchOf(draft) });
+      if (data!.settings.embedding_model !== knowledgeBase.settings.embedding_model) setModelChanged(true);
       setKnowledgeBase(data!);
       setDraft(draftOf(data!));
       setSaved(true);
@@ -45,15 +51,16 @@ export default function KnowledgeBaseSettings() {
       <h2>{t('settings')}</h2>
       <Form onSubmit={save} className="stack">
         <SettingsFields
-          knowledgeBaseId={knowledgeBase.id}
           draft={draft}
           readOnly={!canWrite}
+          errors={field ? { [field]: (error as ApiFailure).message } : {}}
           change={(patch) => {
             setSaved(false);
+            if (field && field in patch) setError(null);
             setDraft((current) => ({ ...current, ...patch }));
           }}
         />
-        <ErrorNote error={error} />
+        {!field && <ErrorNote error={error} />}
         {canWrite && (
           <div className="row">
             <Button type="submit" className="react-aria-Button primary" isPending={pending}>
@@ -63,6 +70,7 @@ export default function KnowledgeBaseSettings() {
           </div>
         )}
       </Form>
+      <ReindexPanel knowledgeBase={knowledgeBase} setKnowledgeBase={setKnowledgeBase} canWrite={canWrite} modelChanged={modelChanged} onStarted={() => setModelChanged(false)} />
       {canWrite && (
         <section className="card danger-zone stack" aria-labelledby="kb-danger">
           <h3 id="kb-danger">{t('dangerZone')}</h3>

@@ -5,10 +5,11 @@ import { useKnowledgeBaseText } from './messages.ts';
 import { ModelSelect } from './ModelSelect.tsx';
 import type { SettingsDraft } from './settings-draft.ts';
 
-type Props = { knowledgeBaseId: string; draft: SettingsDraft; change(patch: Partial<SettingsDraft>): void; readOnly: boolean };
+/** `errors`: the API's message for a field it refused (a 400's `param`), shown at that field. */
+type Props = { draft: SettingsDraft; change(patch: Partial<SettingsDraft>): void; readOnly: boolean; errors?: Partial<Record<keyof SettingsDraft, string>> };
 
 /** The settings form's fields, grouped as the API groups them; read-only for a key without write. */
-export function SettingsFields({ knowledgeBaseId, draft, change, readOnly }: Props) {
+export function SettingsFields({ draft, change, readOnly, errors = {} }: Props) {
   const t = useKnowledgeBaseText();
   return (
     <>
@@ -42,24 +43,32 @@ export function SettingsFields({ knowledgeBaseId, draft, change, readOnly }: Pro
       </fieldset>
       <fieldset>
         <legend>{t('models')}</legend>
-        <ModelSelect label={t('embeddingModel')} description={t('embeddingHint', { id: knowledgeBaseId })} type="embedding" value={draft.embedding_model} isDisabled={readOnly} onChange={(id) => id && change({ embedding_model: id })} />
+        <ModelSelect label={t('embeddingModel')} description={t('embeddingHint')} type="embedding" value={draft.embedding_model} isDisabled={readOnly} onChange={(id) => id && change({ embedding_model: id })} />
         <Switch isSelected={draft.rerank_enabled} isDisabled={readOnly} onChange={(rerank_enabled) => change({ rerank_enabled })}>
           <div className="indicator" />
           {t('rerankEnabled')}
         </Switch>
         <ModelSelect label={t('rerankModel')} type="rerank" value={draft.rerank_model} defaultLabel={t('rerankDefault')} isDisabled={readOnly || !draft.rerank_enabled} onChange={(rerank_model) => change({ rerank_model })} />
       </fieldset>
+      <fieldset>
+        <legend>{t('chunking')}</legend>
+        <p className="muted hint">{t('chunkingHint')}</p>
+        <div className="fields-2">
+          <NumberInput label={t('maxTokens')} hint={t('maxTokensHint')} value={draft.max_tokens} min={32} max={8192} step={1} readOnly={readOnly} error={errors.max_tokens} onChange={(max_tokens) => change({ max_tokens })} />
+          <NumberInput label={t('overlapTokens')} hint={t('overlapTokensHint')} value={draft.overlap_tokens} min={0} max={4096} step={1} readOnly={readOnly} error={errors.overlap_tokens} onChange={(overlap_tokens) => change({ overlap_tokens })} />
+        </div>
+      </fieldset>
     </>
   );
 }
 
-type NumberProps = { label: string; hint: string; value: number; min: number; max: number; step: number; readOnly: boolean; onChange(value: number): void };
+type NumberProps = { label: string; hint: string; value: number; min: number; max: number; step: number; readOnly: boolean; error?: string | undefined; onChange(value: number): void };
 
 /**
  * A number as a text field, not React Aria's NumberField: its spin button clears the live announcer
  * with innerHTML, which the console's Trusted Types policy refuses (the screen would crash on blur).
  */
-function NumberInput({ label, hint, value, min, max, step, readOnly, onChange }: NumberProps) {
+function NumberInput({ label, hint, value, min, max, step, readOnly, error, onChange }: NumberProps) {
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
   const parsed = Number(text.replace(',', '.'));
@@ -69,7 +78,7 @@ function NumberInput({ label, hint, value, min, max, step, readOnly, onChange }:
       value={text}
       isReadOnly={readOnly}
       inputMode={step === 1 ? 'numeric' : 'decimal'}
-      isInvalid={invalid}
+      isInvalid={invalid || error !== undefined}
       onChange={(next) => {
         setText(next);
         const n = Number(next.replace(',', '.'));
@@ -79,7 +88,7 @@ function NumberInput({ label, hint, value, min, max, step, readOnly, onChange }:
       <Label>{label}</Label>
       <Input />
       <Text slot="description">{hint}</Text>
-      {invalid && <FieldError>{`${min}–${max}`}</FieldError>}
+      {(invalid || error !== undefined) && <FieldError>{invalid ? `${min}–${max}` : error}</FieldError>}
     </TextField>
   );
 }

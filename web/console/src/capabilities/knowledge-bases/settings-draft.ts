@@ -13,6 +13,8 @@ export type SettingsDraft = {
   rerank_enabled: boolean;
   rerank_model: string | null;
   recall: { vector: boolean; keyword: boolean; graph: boolean };
+  max_tokens: number;
+  overlap_tokens: number;
 };
 
 export function draftOf(kb: KnowledgeBase): SettingsDraft {
@@ -28,6 +30,8 @@ export function draftOf(kb: KnowledgeBase): SettingsDraft {
     rerank_enabled: s.rerank.enabled,
     rerank_model: s.rerank.model,
     recall: { ...s.recall },
+    max_tokens: s.chunking.max_tokens,
+    overlap_tokens: s.chunking.overlap_tokens,
   };
 }
 
@@ -44,6 +48,25 @@ export function patchOf(draft: SettingsDraft): RequestBody<'/v1/knowledge-bases/
       embedding_model: draft.embedding_model,
       rerank: { enabled: draft.rerank_enabled, model: draft.rerank_model },
       recall: draft.recall,
+      chunking: { max_tokens: draft.max_tokens, overlap_tokens: draft.overlap_tokens },
     },
   };
+}
+
+/** The draft's field a 400's `param` names (`settings.chunking.overlap_tokens` → `overlap_tokens`), so its message shows there. */
+export function fieldOf(param: string | null): keyof SettingsDraft | null {
+  if (!param) return null;
+  const fields: Record<string, keyof SettingsDraft> = {
+    name: 'name',
+    description: 'description',
+    'settings.language': 'language',
+    'settings.top_k': 'top_k',
+    'settings.score_threshold': 'score_threshold',
+    'settings.answerability.min_coverage': 'min_coverage',
+    'settings.embedding_model': 'embedding_model',
+    'settings.rerank.model': 'rerank_model',
+    'settings.chunking.max_tokens': 'max_tokens',
+    'settings.chunking.overlap_tokens': 'overlap_tokens',
+  };
+  return fields[param] ?? null;
 }

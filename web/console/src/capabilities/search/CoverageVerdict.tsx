@@ -18,14 +18,18 @@ export function CoverageVerdict({ answer }: { answer: SearchAnswer }) {
       <p className="muted hint">{t('verdictExplained')}</p>
       {terms.length > 0 && (
         <ul className="coverage-terms">
-          {terms.map((term) => (
-            <li key={term.term} className={term.held ? 'term-held' : 'term-missing'} title={t(term.held ? 'termHeld' : 'termMissing', { term: term.term, df: term.document_frequency })}>
-              <span aria-hidden="true">
-                {term.held ? '✓' : '✗'} {term.term} <span className="df">{term.document_frequency}</span>
-              </span>
-              <span className="sr-only">{t(term.held ? 'termHeld' : 'termMissing', { term: term.term, df: term.document_frequency })}</span>
-            </li>
-          ))}
+          {terms.map((term) => {
+            // The word as the user typed it ("TraceMonkey"), not the stem the index compares ("tracemonkei").
+            const said = t(term.held ? 'termHeld' : 'termMissing', { term: term.word, df: term.document_frequency });
+            return (
+              <li key={term.term} className={term.held ? 'term-held' : 'term-missing'} title={said}>
+                <span aria-hidden="true">
+                  {term.held ? '✓' : '✗'} {term.word} <span className="df">{term.document_frequency}</span>
+                </span>
+                <span className="sr-only">{said}</span>
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

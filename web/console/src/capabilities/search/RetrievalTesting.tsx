@@ -45,7 +45,8 @@ export default function RetrievalTesting() {
     }
   }
 
-  const terms = answer?.coverage_terms?.filter((term) => term.held).map((term) => term.term) ?? [];
+  // Stems mark the words they begin ("blade" in "blades"); the typed word marks the rest ("tracemonkei" is not how "TraceMonkey" starts).
+  const terms = answer?.coverage_terms?.filter((term) => term.held).flatMap((term) => [term.term, term.word.toLowerCase()]) ?? [];
   return (
     <div className={`retrieval${opened ? ' with-page' : ''}`}>
       <div className="retrieval-main stack">
