@@ -18,7 +18,7 @@ export function workflowRoutes({ workflows, debugger: debug }: WorkflowRouteDeps
     route({
       method: 'post',
       path: '/v1/workflows',
-      summary: 'Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing, http-lookup, summarise-each)',
+      summary: 'Create a workflow from a graph of nodes, from a template (knowledge-qa, intent-routing, http-lookup, summarise-each), or with neither: a start node whose question a reply node echoes',
       tag,
       scope: 'write',
       body: CreateWorkflowBody,

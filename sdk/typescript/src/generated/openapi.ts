@@ -591,7 +591,7 @@ export interface paths {
         /** List workflows */
         get: operations["listWorkflows"];
         put?: never;
-        /** Create a workflow from a graph of nodes, or from a template (knowledge-qa, intent-routing, http-lookup, summarise-each) */
+        /** Create a workflow from a graph of nodes, from a template (knowledge-qa, intent-routing, http-lookup, summarise-each), or with neither: a start node whose question a reply node echoes */
         post: operations["createWorkflow"];
         delete?: never;
         options?: never;
