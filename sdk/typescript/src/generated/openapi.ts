@@ -1357,33 +1357,6 @@ export interface components {
                 code: string | null;
             };
         };
-        Reindex: {
-            /** @constant */
-            object: "knowledge_base.reindex";
-            id: string;
-            knowledge_base_id: string;
-            /**
-             * @description queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)
-             * @enum {string}
-             */
-            status: "queued" | "running" | "succeeded" | "failed";
-            /** @description The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for */
-            embedding_model: string;
-            /** @description Ready documents re-embedded so far */
-            done: number;
-            /** @description Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it */
-            total: number | null;
-            /** @description Chunks re-embedded so far */
-            chunks: number;
-            requested_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-            /** @description Why it failed (status failed), else null */
-            error: {
-                code: string;
-                message: string;
-            } | null;
-        };
         __schema0: {
             /** @enum {string} */
             type: "and" | "or";
@@ -2375,7 +2348,33 @@ export interface operations {
                             document_count: number;
                             chunk_count: number;
                             /** @description The last re-index asked for over the API, with its progress; null: none */
-                            reindex: components["schemas"]["Reindex"] | null;
+                            reindex: {
+                                /** @constant */
+                                object: "knowledge_base.reindex";
+                                id: string;
+                                knowledge_base_id: string;
+                                /**
+                                 * @description queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "running" | "succeeded" | "failed";
+                                /** @description The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for */
+                                embedding_model: string;
+                                /** @description Ready documents re-embedded so far */
+                                done: number;
+                                /** @description Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it */
+                                total: number | null;
+                                /** @description Chunks re-embedded so far */
+                                chunks: number;
+                                requested_at: string;
+                                started_at: string | null;
+                                finished_at: string | null;
+                                /** @description Why it failed (status failed), else null */
+                                error: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                            } | null;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -2479,7 +2478,33 @@ export interface operations {
                         document_count: number;
                         chunk_count: number;
                         /** @description The last re-index asked for over the API, with its progress; null: none */
-                        reindex: components["schemas"]["Reindex"] | null;
+                        reindex: {
+                            /** @constant */
+                            object: "knowledge_base.reindex";
+                            id: string;
+                            knowledge_base_id: string;
+                            /**
+                             * @description queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "succeeded" | "failed";
+                            /** @description The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for */
+                            embedding_model: string;
+                            /** @description Ready documents re-embedded so far */
+                            done: number;
+                            /** @description Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it */
+                            total: number | null;
+                            /** @description Chunks re-embedded so far */
+                            chunks: number;
+                            requested_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            /** @description Why it failed (status failed), else null */
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                        } | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -2550,7 +2575,33 @@ export interface operations {
                         document_count: number;
                         chunk_count: number;
                         /** @description The last re-index asked for over the API, with its progress; null: none */
-                        reindex: components["schemas"]["Reindex"] | null;
+                        reindex: {
+                            /** @constant */
+                            object: "knowledge_base.reindex";
+                            id: string;
+                            knowledge_base_id: string;
+                            /**
+                             * @description queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "succeeded" | "failed";
+                            /** @description The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for */
+                            embedding_model: string;
+                            /** @description Ready documents re-embedded so far */
+                            done: number;
+                            /** @description Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it */
+                            total: number | null;
+                            /** @description Chunks re-embedded so far */
+                            chunks: number;
+                            requested_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            /** @description Why it failed (status failed), else null */
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                        } | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -2688,7 +2739,33 @@ export interface operations {
                         document_count: number;
                         chunk_count: number;
                         /** @description The last re-index asked for over the API, with its progress; null: none */
-                        reindex: components["schemas"]["Reindex"] | null;
+                        reindex: {
+                            /** @constant */
+                            object: "knowledge_base.reindex";
+                            id: string;
+                            knowledge_base_id: string;
+                            /**
+                             * @description queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "succeeded" | "failed";
+                            /** @description The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for */
+                            embedding_model: string;
+                            /** @description Ready documents re-embedded so far */
+                            done: number;
+                            /** @description Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it */
+                            total: number | null;
+                            /** @description Chunks re-embedded so far */
+                            chunks: number;
+                            requested_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            /** @description Why it failed (status failed), else null */
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                        } | null;
                         created_at: string;
                         updated_at: string;
                     };
@@ -2723,7 +2800,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Reindex"];
+                    "application/json": {
+                        /** @constant */
+                        object: "knowledge_base.reindex";
+                        id: string;
+                        knowledge_base_id: string;
+                        /**
+                         * @description queued: asked for, no worker has started it; running: documents being re-embedded; succeeded or failed: finished (a new request may follow)
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "succeeded" | "failed";
+                        /** @description The model the documents are re-embedded with: the knowledge base’s settings.embedding_model when it was asked for */
+                        embedding_model: string;
+                        /** @description Ready documents re-embedded so far */
+                        done: number;
+                        /** @description Ready documents when the run started (null while queued); documents ready later are re-embedded too, so done may pass it */
+                        total: number | null;
+                        /** @description Chunks re-embedded so far */
+                        chunks: number;
+                        requested_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        /** @description Why it failed (status failed), else null */
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
