@@ -92,8 +92,23 @@ type Layer = {
   source: PageSource;
 };
 
-async function readLayer(page: PDFPageProxy): Promise<Layer> {
-  const text = await readPageText(page);
+const readLayer = async (page: PDFPageProxy): Promise<Layer> => judgeLayer(await readPageText(page));
+
+/**
+ * A text layer another engine read (pdfium.ts): its source when it is usable as it is, undefined
+ * when the page needs pdf.js (for OCR when the layer is thin or garbled, or for the image
+ * coverage of a sparse page), so such pages are read exactly as before.
+ */
+export function layerSource(text: PageText, reader: PageReader, warn: (m: string) => void, pageNumber: number): PageSource | undefined {
+  const layer = judgeLayer(text);
+  if (!reader.ocr) {
+    if (layer.garbled) warn(`page ${pageNumber}: the text layer looks garbled and OCR is off`);
+    return layer.source;
+  }
+  return layer.chars < SPARSE_CHARS || layer.garbled ? undefined : layer.source;
+}
+
+function judgeLayer(text: PageText): Layer {
   const layer = text.items.map((i) => i.text).join(' ');
   const chars = layer.replace(/\s+/g, '').length;
   const quality = textQuality(layer);
