@@ -7,7 +7,8 @@ import { createPdfParser } from '../../src/parsing/pdf/pdf.ts';
 import { openPdfium, PdfiumRefused } from '../../src/parsing/pdf/pdfium.ts';
 import { MEDIA_TYPES } from '../../src/parsing/types.ts';
 import { tempDir } from '../helpers/temp.ts';
-import { columnsPdf, multiPagePdf, parseInput, pdf, tablePdf, writeFixture } from './parsing-pdf-fixtures.ts';
+import type { OcrEngine } from '../../src/parsing/ocr/ocr.ts';
+import { columnsPdf, multiPagePdf, parseInput, pdf, SCAN_LINES, tablePdf, textImage, writeFixture } from './parsing-pdf-fixtures.ts';
 
 // Issue 43 item 16: PDFium reads PDF text layers, pdf.js what PDFium refuses and what needs OCR.
 const dir = tempDir('kbqa-parsing-pdfium-');
@@ -49,6 +50,26 @@ test('columns, tables and pages come out of PDFium as out of pdf.js, boxes inclu
       name,
     );
   }
+});
+
+test('a scan with a stamp of text (a sparse layer over a page-sized image) still goes to OCR, through pdf.js', async (t) => {
+  const { png } = textImage(SCAN_LINES);
+  const bytes = await pdf((doc) => doc.image(png, 0, 0, { width: 612, height: 792 }).fontSize(10).text('Received 2024-03-01 by the records office', 300, 40));
+  // OCR reads clearly more than the stamp (pdf-page.ts chooseText keeps it then).
+  const lines = [...SCAN_LINES, ...SCAN_LINES, ...SCAN_LINES].map((text) => ({ text, confidence: 95 }));
+  const ocr: OcrEngine = { recognize: async () => ({ paragraphs: [{ lines }] }), close: async () => {} };
+  for (const engine of ['pdfium', 'pdfjs'] as const) {
+    const doc = await createPdfParser({ engine, ocr })(parseInput(writeFixture(dir.path, `stamped-scan-${engine}.pdf`, bytes), MEDIA_TYPES.pdf));
+    t.deepEqual(doc.ocrPages, [1], engine);
+    t.true(doc.blocks.some((b) => b.text.includes('seven wizards')), engine);
+  }
+  const plain = await pdf((doc) => doc.fontSize(10).text('Received 2024-03-01 by the records office', 300, 40));
+  const page = await openPdfium(new Uint8Array(plain));
+  t.is(page.imageCoverage(1), 0);
+  page.close();
+  const scan = await openPdfium(new Uint8Array(bytes));
+  t.true(scan.imageCoverage(1) > 0.95);
+  scan.close();
 });
 
 test('bytes PDFium refuses are refused as such, and the parse falls back to pdf.js', async (t) => {

@@ -96,16 +96,16 @@ const readLayer = async (page: PDFPageProxy): Promise<Layer> => judgeLayer(await
 
 /**
  * A text layer another engine read (pdfium.ts): its source when it is usable as it is, undefined
- * when the page needs pdf.js (for OCR when the layer is thin or garbled, or for the image
- * coverage of a sparse page), so such pages are read exactly as before.
+ * when the page may need OCR (a thin or garbled layer, a sparse one over a large image: the same
+ * tests as needsOcr), so pdf.js reads such pages exactly as before.
  */
-export function layerSource(text: PageText, reader: PageReader, warn: (m: string) => void, pageNumber: number): PageSource | undefined {
+export function layerSource(text: PageText, reader: PageReader, warn: (m: string) => void, pageNumber: number, coverage: () => number): PageSource | undefined {
   const layer = judgeLayer(text);
   if (!reader.ocr) {
     if (layer.garbled) warn(`page ${pageNumber}: the text layer looks garbled and OCR is off`);
     return layer.source;
   }
-  return layer.chars < SPARSE_CHARS || layer.garbled ? undefined : layer.source;
+  return layer.chars < MIN_CHARS || layer.garbled || (layer.chars < SPARSE_CHARS && coverage() >= 0.5) ? undefined : layer.source;
 }
 
 function judgeLayer(text: PageText): Layer {

@@ -78,10 +78,10 @@ async function openPdfiumOrNot(bytes: Uint8Array): Promise<PdfiumDocument | unde
   }
 }
 
-/** The page from PDFium's text layer; undefined when pdf.js must read it (see layerSource) or PDFium failed on it. */
+/** The page from PDFium's text layer; undefined when pdf.js must read it (it may need OCR: layerSource) or PDFium failed on it. */
 function pdfiumPage(pdfium: PdfiumDocument, n: number, reader: PageReader, warn: (m: string) => void): PageSource | undefined {
   try {
-    return layerSource(pdfium.pageText(n), reader, warn, n);
+    return layerSource(pdfium.pageText(n), reader, warn, n, () => pdfium.imageCoverage(n));
   } catch {
     return undefined;
   }

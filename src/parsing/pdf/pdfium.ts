@@ -45,6 +45,8 @@ export type PdfiumDocument = {
   pageCount: number;
   /** The page's text layer (1-based, as pdf.js numbers pages). */
   pageText(n: number): PageText;
+  /** The share of the page its largest image covers (pdf-image-coverage.ts does it for pdf.js). */
+  imageCoverage(n: number): number;
   close(): void;
 };
 
@@ -81,6 +83,7 @@ export async function openPdfium(bytes: Uint8Array): Promise<PdfiumDocument> {
   return {
     pageCount: trap(() => x.FPDF_GetPageCount!(doc)),
     pageText: (n) => trap(() => readPage(x, doc, n - 1, scratch, fontName)),
+    imageCoverage: (n) => trap(() => coverage(x, doc, n - 1, scratch)),
     close() {
       try {
         x.FPDF_CloseDocument!(doc);
@@ -127,3 +130,35 @@ function visualFrame(x: Exports, page: number, width: number, height: number, sc
   return [(ax - ex) / 1000, (ay - ey) / 1000, (cx - ex) / 1000, (cy - ey) / 1000, ex, ey];
 }
 
+
+/** FPDFPageObj_GetType: an image, a form XObject. */
+const IMAGE_OBJECT = 3;
+const FORM_OBJECT = 5;
+
+function coverage(x: Exports, doc: number, index: number, scratch: number): number {
+  const page = x.FPDF_LoadPage!(doc, index);
+  if (!page) return 0;
+  try {
+    const area = Math.abs(x.FPDF_GetPageWidthF!(page) * x.FPDF_GetPageHeightF!(page)) || 1;
+    let largest = 0;
+    for (let i = 0; i < x.FPDFPage_CountObjects!(page); i++) {
+      const object = x.FPDFPage_GetObject!(page, i);
+      // A form that holds an image counts with its own bounds (page space): its objects' are in the form's.
+      if (holdsImage(x, object, 0) && x.FPDFPageObj_GetBounds!(object, scratch, scratch + 4, scratch + 8, scratch + 12)) {
+        const [left, bottom, right, top] = new Float32Array(x.memory.buffer, scratch, 4) as unknown as [number, number, number, number];
+        largest = Math.max(largest, Math.abs((right - left) * (top - bottom)));
+      }
+    }
+    return Math.min(1, largest / area);
+  } finally {
+    x.FPDF_ClosePage!(page);
+  }
+}
+
+function holdsImage(x: Exports, object: number, depth: number): boolean {
+  const type = x.FPDFPageObj_GetType!(object);
+  if (type === IMAGE_OBJECT) return true;
+  if (type !== FORM_OBJECT || depth > 8) return false;
+  for (let i = 0; i < x.FPDFFormObj_CountObjects!(object); i++) if (holdsImage(x, x.FPDFFormObj_GetObject!(object, i), depth + 1)) return true;
+  return false;
+}
