@@ -55,12 +55,16 @@ export async function openPdfium(bytes: Uint8Array): Promise<PdfiumDocument> {
   let engine: Instance;
   try {
     engine = await current;
+    // One that trapped while opening an earlier document (so never closed it) is replaced too.
+    if (engine.broken) engine = await (current = instance());
   } catch (error) {
     current = undefined;
     throw error;
   }
   const { x } = engine;
   const trap = <T>(fn: () => T): T => {
+    // After a trap nothing PDFium holds can be trusted: the document's remaining pages go to pdf.js.
+    if (engine.broken) throw new Error('PDFium trapped earlier in this document');
     try {
       return fn();
     } catch (error) {
