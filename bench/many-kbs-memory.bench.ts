@@ -51,7 +51,8 @@ export async function manyKbsMemoryBench() {
 }
 
 export async function serving<T>(dataDir: string, env: Record<string, string>, fn: (api: Api, pid: number) => Promise<T>): Promise<T> {
-  const child = await startKbqa(dataDir, await freePort(), env);
+  // KBQA_BENCH_ROOT serves another checkout (an older commit, for a before/after on one host).
+  const child = await startKbqa(dataDir, await freePort(), env, process.env.KBQA_BENCH_ROOT);
   try {
     await waitFor(child, `${child.base}/readyz`);
     return await fn({ base: child.base, headers: { authorization: `Bearer ${ADMIN_KEY}` } }, child.proc.pid!);

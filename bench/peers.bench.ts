@@ -116,6 +116,11 @@ async function ocrPeers(dir: string) {
   return { tesseract: native, languages: 'eng', readers, pages };
 }
 
+/** The PDF half alone (issue 43 item 16): pdf.js alone and our upload→ready, in one run. */
+export async function pdfPeersBench() {
+  return { pdf: await pdfPeers(), pass: true };
+}
+
 export async function peersBench() {
   const pdf = await pdfPeers();
   const ocr = await withTempDir('peers', ocrPeers);

@@ -9,6 +9,7 @@
 //   npm run bench -- code_node_load   /healthz and another workspace's run and chat while 8 runs busy-loop in code nodes
 //   npm run bench -- workflow_fairness   another workspace's run and agent chat while a noisy one has slow runs in flight
 //   npm run bench -- parse_workers   PDFs to ready: one mixed-profile process, then the owner plus a parse worker
+//   npm run bench -- pdf_peers     the 400-page PDF: pdf.js alone and our upload→ready, in one run
 //   npm run bench -- landing_load    authenticated search and chat while 70 slow anonymous landing-page chats run
 import { appendBench, commandShellBench } from './event-store.bench.ts';
 import { codeNodeBench } from './code-node.bench.ts';
@@ -22,7 +23,7 @@ import { parseFairnessBench } from './parse-fairness.bench.ts';
 import { pdfEnginesBench } from './pdf-engines.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
 import { ocrMixedScriptsBench } from './ocr-mixed-scripts.bench.ts';
-import { peersBench } from './peers.bench.ts';
+import { pdfPeersBench, peersBench } from './peers.bench.ts';
 import { kafkaMessagesBench } from './kafka-messages.bench.ts';
 import { kafkaRelayBench } from './kafka-relay.bench.ts';
 import { kafkaLagBurstBench, kafkaUploadToReadyBench } from './kafka-bus.bench.ts';
@@ -71,6 +72,7 @@ const BENCHES = {
   ocr_languages: ocrLanguagesBench,
   ocr_mixed_scripts: ocrMixedScriptsBench,
   peers: peersBench,
+  pdf_peers: pdfPeersBench,
   keyword_index: keywordIndexBench,
   vector_index: vectorIndexBench,
   vector_prefilter: vectorPrefilterBench,

@@ -50,6 +50,7 @@ const Env = z.object({
   KBQA_OCR: z.enum(['on', 'off']).default('on'),
   KBQA_OCR_ENGINE: z.enum(['auto', 'native', 'wasm']).default('auto'),
   KBQA_OCR_READERS: z.coerce.number().int().min(1).max(MAX_OCR_READERS).optional(),
+  KBQA_PDF_ENGINE: z.enum(['pdfium', 'pdfjs']).default('pdfium'),
   KBQA_PARSER_WARMUP: z.enum(['on', 'off']).default('off'),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url().optional(),
@@ -179,6 +180,8 @@ export type Config = {
     ocrEngine: 'auto' | 'native' | 'wasm';
     /** Page readings a parser process may run at once: halves of a large page, or two languages, on two cores. */
     ocrReaders: number;
+    /** Who reads PDF text layers: PDFium (pdf.js for what it refuses and for OCR), or pdf.js alone (src/parsing/pdf/pdf.ts). */
+    pdfEngine: 'pdfium' | 'pdfjs';
     warmUp: boolean;
   };
 };
@@ -253,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ocr: e.KBQA_OCR === 'on',
       ocrEngine: e.KBQA_OCR_ENGINE,
       ocrReaders: e.KBQA_OCR_READERS ?? Math.min(MAX_OCR_READERS, availableParallelism()),
+      pdfEngine: e.KBQA_PDF_ENGINE,
       warmUp: e.KBQA_PARSER_WARMUP === 'on',
     },
   };

@@ -49,6 +49,8 @@ export const VERSION = '0.1.0';
 
 /** How long the server is quiet before it gives memory back: longer than the pauses between a client's requests. */
 const IDLE_COLLECTION_MS = 30_000;
+/** Start-up's garbage is collected this long after the server listens, probes or not (idle-collection.ts). */
+const START_COLLECTION_MS = 2_000;
 
 /** JSON lines on stderr, or human ones on a terminal (KBQA_LOG_FORMAT; adapters/local/pretty-log.ts). */
 export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>, isTty = Boolean(process.stderr.isTTY)): Logger {
@@ -251,6 +253,7 @@ export async function listen(runtime: Runtime | ParseWorker, config: Config) {
   const quiet = idleCollection(IDLE_COLLECTION_MS);
   server.on('request', quiet.touch);
   quiet.touch();
+  quiet.afterStart(START_COLLECTION_MS);
   return {
     server,
     port,

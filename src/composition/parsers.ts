@@ -12,7 +12,7 @@ import type { DocumentParser } from '../ports/document-parser.ts';
  */
 export function createLaneParsers(ingestion: Config['ingestion'], logger: Logger) {
   const onWorkerError = (error: unknown) => logger.warn({ err: error }, 'a parser worker died; its document failed and a new worker replaces it');
-  const settings = { ocrEngine: ingestion.ocrEngine, ocrReaders: ingestion.ocrReaders };
+  const settings = { ocrEngine: ingestion.ocrEngine, ocrReaders: ingestion.ocrReaders, pdfEngine: ingestion.pdfEngine };
   const parsers: Record<ParseLane, DocumentParser> = {
     large: createWorkerParser({ threads: ingestion.parserThreads, maxMemoryMb: ingestion.parseMemoryMb, warmUp: ingestion.warmUp, settings, onWorkerError }),
     small: createWorkerParser({ threads: SMALL_LANE_PARSES, maxMemoryMb: ingestion.parseMemoryMb, settings, onWorkerError }),

@@ -10,9 +10,14 @@ export type ParserProcessSettings = {
   ocrEngine: OcrEngineChoice;
   /** Page readings that may run at once (ocr.ts): two read a large page's halves, or two languages, on two cores. */
   ocrReaders: number;
+  /** Who reads PDF text layers (pdf/pdf.ts): PDFium, pdf.js for what it refuses or what needs OCR; or pdf.js alone. */
+  pdfEngine: PdfEngine;
 };
 
-const DEFAULTS: ParserProcessSettings = { ocrEngine: 'auto', ocrReaders: 1 };
+export type PdfEngine = 'pdfium' | 'pdfjs';
+export const PDF_ENGINES: readonly PdfEngine[] = ['pdfium', 'pdfjs'];
+
+const DEFAULTS: ParserProcessSettings = { ocrEngine: 'auto', ocrReaders: 1, pdfEngine: 'pdfium' };
 /** Halves of a page, or two languages: a page never has more to read at once. */
 export const MAX_OCR_READERS = 2;
 const OCR_ENGINES: readonly OcrEngineChoice[] = ['auto', 'native', 'wasm'];
@@ -26,9 +31,13 @@ export const parserProcessSettings = (): ParserProcessSettings => current;
  */
 export const RETIRE_EVENT = 'kbqa:retire';
 
-/** `--ocr-engine=<auto|native|wasm>`, `--ocr-readers=<n>`: as many as were set; anything else is refused, not ignored. */
+/** `--ocr-engine=<auto|native|wasm>`, `--ocr-readers=<n>`, `--pdf-engine=<pdfium|pdfjs>`: as many as were set; anything else is refused, not ignored. */
 export function settingsArgs(settings: Partial<ParserProcessSettings>): string[] {
-  return [...(settings.ocrEngine ? [`--ocr-engine=${settings.ocrEngine}`] : []), ...(settings.ocrReaders ? [`--ocr-readers=${settings.ocrReaders}`] : [])];
+  return [
+    ...(settings.ocrEngine ? [`--ocr-engine=${settings.ocrEngine}`] : []),
+    ...(settings.ocrReaders ? [`--ocr-readers=${settings.ocrReaders}`] : []),
+    ...(settings.pdfEngine ? [`--pdf-engine=${settings.pdfEngine}`] : []),
+  ];
 }
 
 export function applySettingsArgs(argv: readonly string[]): void {
@@ -37,6 +46,7 @@ export function applySettingsArgs(argv: readonly string[]): void {
     const [, name, value = ''] = /^--([a-z-]+)=(.*)$/.exec(arg) ?? [];
     const readers = Number(value);
     if (name === 'ocr-engine' && OCR_ENGINES.includes(value as OcrEngineChoice)) next.ocrEngine = value as OcrEngineChoice;
+    else if (name === 'pdf-engine' && PDF_ENGINES.includes(value as PdfEngine)) next.pdfEngine = value as PdfEngine;
     else if (name === 'ocr-readers' && Number.isInteger(readers) && readers >= 1 && readers <= MAX_OCR_READERS) next.ocrReaders = readers;
     else throw new Error(`unknown parser process argument: ${arg}`);
   }

@@ -92,8 +92,23 @@ type Layer = {
   source: PageSource;
 };
 
-async function readLayer(page: PDFPageProxy): Promise<Layer> {
-  const text = await readPageText(page);
+const readLayer = async (page: PDFPageProxy): Promise<Layer> => judgeLayer(await readPageText(page));
+
+/**
+ * A text layer another engine read (pdfium.ts): its source when it is usable as it is, undefined
+ * when the page may need OCR (a thin or garbled layer, a sparse one over a large image: the same
+ * tests as needsOcr), so pdf.js reads such pages exactly as before.
+ */
+export function layerSource(text: PageText, reader: PageReader, warn: (m: string) => void, pageNumber: number, coverage: () => number): PageSource | undefined {
+  const layer = judgeLayer(text);
+  if (!reader.ocr) {
+    if (layer.garbled) warn(`page ${pageNumber}: the text layer looks garbled and OCR is off`);
+    return layer.source;
+  }
+  return layer.chars < MIN_CHARS || layer.garbled || (layer.chars < SPARSE_CHARS && coverage() >= 0.5) ? undefined : layer.source;
+}
+
+function judgeLayer(text: PageText): Layer {
   const layer = text.items.map((i) => i.text).join(' ');
   const chars = layer.replace(/\s+/g, '').length;
   const quality = textQuality(layer);
