@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { closeConsoleBrowser, consoleBrowserForTests, openConsole } from '../helpers/console-browser.ts';
-import { settledDocument, uploadFiles } from '../helpers/documents.ts';
+import { node, notesKnowledgeBase, panel, press } from '../helpers/canvas-page.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // Issue 43 item 7: the canvas in people's words (node names, field labels and help, in English and
@@ -34,12 +34,7 @@ Each of the three Zephyr-9 blades is 61 metres long, so the hub height of 110 me
 test.before(async () => {
   if (!chromium) return;
   server = await startServer();
-  const { body: kb } = await server.call('POST', '/v1/knowledge-bases', { json: { name: 'Turbine notes' } });
-  kbId = kb.id;
-  const upload = await uploadFiles(server, kb.id, [{ name: 'zephyr-notes.md', bytes: NOTES, type: 'text/markdown' }]);
-  const doc = await settledDocument(server, kb.id, upload.body.data[0].id, 60_000);
-  if (doc.status !== 'ready') throw new Error(`zephyr-notes.md ${doc.status}: ${JSON.stringify(doc.error)}`);
-  docId = doc.id;
+  ({ kbId, docId } = await notesKnowledgeBase(server, NOTES));
   const graph = {
     nodes: [
       { id: 'start', type: 'start', config: { inputs: [{ name: 'question', type: 'string', required: true }] } },
@@ -64,17 +59,6 @@ test.after.always(async () => {
   await server?.close();
 });
 
-/** The keyboard's way to press a control: focus it, then Enter, once it is enabled (a select whose options are loading is not yet). */
-async function press(control: Locator) {
-  const deadline = Date.now() + 30_000;
-  while (!(await control.isEnabled())) {
-    if (Date.now() > deadline) throw new Error('the control stayed disabled for 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await control.press('Enter');
-}
-const node = (page: Page, id: string) => page.getByRole('group', { name: new RegExp(`^${id} \\(`) });
-const panel = (page: Page) => page.locator('aside.node-panel');
 
 /** The help line a control is described by (aria-describedby), as a screen reader reads it after the name. */
 async function descriptionOf(control: Locator): Promise<string> {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Locator, Page } from 'playwright-core';
 import { closeConsoleBrowser, consoleBrowserForTests, openConsole } from '../helpers/console-browser.ts';
-import { settledDocument, uploadFiles } from '../helpers/documents.ts';
+import { node, notesKnowledgeBase, panel, press } from '../helpers/canvas-page.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const chromium = consoleBrowserForTests();
@@ -19,31 +19,13 @@ Its rotor diameter is 126 metres and it starts turning at a wind speed of 3 metr
 test.before(async () => {
   if (!chromium) return;
   server = await startServer();
-  const { body: kb } = await server.call('POST', '/v1/knowledge-bases', { json: { name: 'Turbine notes' } });
-  const upload = await uploadFiles(server, kb.id, [{ name: 'zephyr-notes.md', bytes: NOTES, type: 'text/markdown' }]);
-  const doc = await settledDocument(server, kb.id, upload.body.data[0].id, 60_000);
-  if (doc.status !== 'ready') throw new Error(`zephyr-notes.md ${doc.status}: ${JSON.stringify(doc.error)}`);
+  await notesKnowledgeBase(server, NOTES);
 });
 test.after.always(async () => {
   await closeConsoleBrowser();
   await server?.close();
 });
 
-/**
- * The keyboard's way to press a control: focus it, then Enter (locator.press focuses first). A
- * control still disabled (a select whose options are loading) is waited for: Enter on it does
- * nothing, and on a busy machine the options came after the press (failed once in CI).
- */
-async function press(control: Locator) {
-  const deadline = Date.now() + 30_000;
-  while (!(await control.isEnabled())) {
-    if (Date.now() > deadline) throw new Error('the control stayed disabled for 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await control.press('Enter');
-}
-const node = (page: Page, id: string) => page.getByRole('group', { name: new RegExp(`^${id} \\(`) });
-const panel = (page: Page) => page.locator('aside.node-panel');
 
 /** Opens a React Aria select by the keyboard and picks an option by its name. */
 async function choose(page: Page, scope: Locator, label: string, option: string) {

@@ -2,21 +2,27 @@ import test from 'ava';
 import { reindexKnowledgeBase } from '../../src/app/reindex.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
-import { startServer } from '../helpers/server.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const texts = ['Basalt is a volcanic rock.', 'Sourdough rises slowly overnight.', 'Turbines turn wind into power.'];
+
+/** A knowledge base searched by its vectors alone, on the offline embedder, with one ready document per text. */
+async function vectorOnlyKnowledgeBase(server: TestServer) {
+  const kb = (await server.call('POST', '/v1/knowledge-bases', { json: { name: 'moving', settings: { recall: { vector: true, keyword: false, graph: false }, rerank: { enabled: false } } } })).body;
+  const docs = [];
+  for (const [i, text] of texts.entries()) {
+    const up = await server.call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name: `d${i}.txt`, text } });
+    docs.push(await settledDocument(server, kb.id, up.body.data[0].id));
+  }
+  return { kb, docs, chunks: docs.reduce((n, d) => n + d.chunk_count, 0) };
+}
 
 test('reindex re-embeds a knowledge base from the log after its embedding model changed, and resumes when interrupted', async (t) => {
   const provider = await startEmbeddingsServer({ dimensions: 16 });
   const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:16' });
   try {
     const { call, runtime } = server;
-    const kb = (await call('POST', '/v1/knowledge-bases', { json: { name: 'moving', settings: { recall: { vector: true, keyword: false, graph: false }, rerank: { enabled: false } } } })).body;
-    const texts = ['Basalt is a volcanic rock.', 'Sourdough rises slowly overnight.', 'Turbines turn wind into power.'];
-    const docs = [];
-    for (const [i, text] of texts.entries()) {
-      const up = await call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name: `d${i}.txt`, text } });
-      docs.push(await settledDocument(server, kb.id, up.body.data[0].id));
-    }
-    const chunks = docs.reduce((n, d) => n + d.chunk_count, 0);
+    const { kb, docs, chunks } = await vectorOnlyKnowledgeBase(server);
     t.is(provider.requests.length, 0, 'indexed offline first');
 
     await call('PATCH', `/v1/knowledge-bases/${kb.id}`, { json: { settings: { embedding_model: 'loop-embed' } } });
@@ -52,14 +58,7 @@ test('POST /v1/knowledge-bases/{id}/reindex after the embedding model changed: t
   const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:16' });
   try {
     const { call, runtime } = server;
-    const kb = (await call('POST', '/v1/knowledge-bases', { json: { name: 'moving', settings: { recall: { vector: true, keyword: false, graph: false }, rerank: { enabled: false } } } })).body;
-    const texts = ['Basalt is a volcanic rock.', 'Sourdough rises slowly overnight.', 'Turbines turn wind into power.'];
-    const docs = [];
-    for (const [i, text] of texts.entries()) {
-      const up = await call('POST', `/v1/knowledge-bases/${kb.id}/documents`, { json: { name: `d${i}.txt`, text } });
-      docs.push(await settledDocument(server, kb.id, up.body.data[0].id));
-    }
-    const chunks = docs.reduce((n, d) => n + d.chunk_count, 0);
+    const { kb, docs, chunks } = await vectorOnlyKnowledgeBase(server);
     await call('PATCH', `/v1/knowledge-bases/${kb.id}`, { json: { settings: { embedding_model: 'loop-embed' } } });
 
     const accepted = await call('POST', `/v1/knowledge-bases/${kb.id}/reindex`);
