@@ -75,8 +75,8 @@ export const markersOf = (answer: string): Set<number> => new Set([...answer.mat
 /**
  * What a retrieval gives its caller: the hits, whether they can answer the question, and those
  * that fit the prompt as numbered passages and their citations (none when they cannot answer).
+ * `warnings`: what the hits were found without (a recall whose provider is down), when anything was.
  */
-/** `warnings`: what the hits were found without (a recall whose provider is down), when anything was. */
 export type RetrievedContext = { hits: SearchHit[]; passages: ContextPassage[]; citations: Citation[]; warnings?: RetrievalWarning[] } & Answerability;
 
 /**

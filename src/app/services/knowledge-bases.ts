@@ -129,8 +129,8 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
      * queued or running.
      */
     async reindex(principal: Principal, id: string, correlationId?: string): Promise<Reindex> {
+      // As for an update: the decider answers a missing knowledge base, or another workspace's, with 404.
       requireKnowledgeBaseAccess(principal, id);
-      await requireKnowledgeBase(ctx.readModels, principal, id);
       const reindexId = ctx.newId('reindex');
       const result = await handleCommand(ctx.store, knowledgeBaseDecider, id, {
         type: 'RequestReindex',
