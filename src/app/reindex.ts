@@ -7,7 +7,7 @@ import type { Embedder } from '../ports/models.ts';
 import type { PassageStore } from '../ports/passage-store.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
-import { lastParse, passageOf, readParsedChunks } from './document-chunks.ts';
+import { currentParse, passageOf, readParsedChunks } from './document-chunks.ts';
 import type { WorkspaceModelResolver } from './services/workspace-models.ts';
 
 /** Where an unfinished reindex stands, by knowledge base (an operational record, not a projection). */
@@ -82,13 +82,15 @@ export async function reindexKnowledgeBase(opts: {
     if (page.length === 0) break;
     for (const doc of page) {
       const lifecycle = await store.readStream(documentDecider.streamId(doc.id));
-      const parsed = lastParse(lifecycle);
+      // The version that answers (a newer one may be on its way, or have failed): its chunks, as that version's.
+      const parsed = currentParse(lifecycle);
+      const version = parsed?.version ?? 1;
       const chunks = parsed ? await readParsedChunks(store, parsed, lifecycle) : [];
       for (let start = 0; start < chunks.length; start += batchSize) {
         const slice = chunks.slice(start, start + batchSize);
         const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
         await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
-        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, doc.name, c)));
+        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, doc.name, c, { first: version, last: version })));
       }
       state.after = doc.id;
       state.documents += 1;

@@ -118,6 +118,7 @@ test('the context numbers the hits that fit the budget and cites each the same w
     chunkId: id,
     documentId: `doc-${id}`,
     knowledgeBaseId: 'kb_1',
+    documentVersion: 2,
     source: `${id}.pdf`,
     page: 2,
     paragraph: Array.from({ length: words }, () => 'word').join(' '),
@@ -132,7 +133,7 @@ test('the context numbers the hits that fit the budget and cites each the same w
   t.is(hits.length, 3);
   t.deepEqual(numbered.map((p) => [p.index, p.source, p.page, p.text.slice(0, 11)]), [[1, 'a.pdf', 2, 'Manual\nword'], [2, 'b.pdf', 2, 'Manual\nword']]);
   const paragraph = hit('b', 10).paragraph;
-  t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph, document_id: 'doc-b', knowledge_base_id: 'kb_1', chunk_id: 'b', score: 0.5, heading_path: ['Manual'], char_start: 40, char_end: 40 + paragraph.length, boxes: [] });
+  t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph, document_id: 'doc-b', document_version: 2, knowledge_base_id: 'kb_1', chunk_id: 'b', score: 0.5, heading_path: ['Manual'], char_start: 40, char_end: 40 + paragraph.length, boxes: [] });
   t.deepEqual(contextOf([], 60, { coverage: 0, answerable: false }), { hits: [], passages: [], citations: [], coverage: 0, answerable: false });
   t.deepEqual(contextOf([hit('a', 10)], 0, covered).passages, [], 'a budget of 0 asks for no context');
   const uncovered = contextOf([hit('a', 10)], 60, { coverage: 0.1, answerable: false });

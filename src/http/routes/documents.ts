@@ -7,7 +7,19 @@ import type { BlobStore } from '../../ports/blob-store.ts';
 import type { MediaTypeDetector } from '../../ports/media-type-detector.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
 import { OCR_ISO_CODES, OCR_MODELS, OcrLanguages } from '../../../schemas/ocr-languages.ts';
-import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadedDocument, UploadMetadata } from '../../../schemas/http/documents.ts';
+import {
+  Chunk,
+  ChunkListQuery,
+  Document,
+  DocumentListQuery,
+  DocumentVersion,
+  OnConflict,
+  TextUploadBody,
+  TextVersionBody,
+  UploadChunking,
+  UploadedDocument,
+  UploadMetadata,
+} from '../../../schemas/http/documents.ts';
 import { type BodyPace, type JsonReader, jsonReader } from '../body.ts';
 import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
@@ -33,7 +45,8 @@ export type DocumentRouteDeps = {
 };
 
 const tag = 'documents';
-const UPLOAD_FIELDS = ['metadata', 'chunking', 'ocr_languages'];
+const UPLOAD_FIELDS = ['metadata', 'chunking', 'ocr_languages', 'on_conflict', 'external_id'];
+const VERSION_FIELDS = ['chunking', 'ocr_languages'];
 const base = '/v1/knowledge-bases/:kb_id/documents';
 
 const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name: string) => {
@@ -98,6 +111,8 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
                   type: 'string',
                   description: `Languages to OCR scans and images in, comma-separated (tesseract or ISO 639-1 codes: ${OCR_MODELS.join(', ')}, ${Object.keys(OCR_ISO_CODES).join(', ')}); overrides the knowledge base's ocr.languages. Unset: detected per page.`,
                 },
+                on_conflict: { ...z.toJSONSchema(OnConflict), default: 'new_version' },
+                external_id: { type: 'string', maxLength: 500, description: 'The document’s id in its source: matched instead of the name (one file per upload)' },
               },
             },
           },
@@ -107,13 +122,20 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       response: listOf(UploadedDocument),
       handle: async ({ ctx, principal, params, requestId }) => {
         await documents.knowledgeBase(principal, params.kb_id);
-        let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking>; ocrLanguages?: string[] };
+        let received: {
+          files: StoredFile[];
+          metadata?: Record<string, string | number | boolean>;
+          chunking?: z.infer<typeof UploadChunking>;
+          ocrLanguages?: string[];
+          onConflict?: z.infer<typeof OnConflict>;
+          externalId?: string;
+        };
         if (ctx.is('application/json')) {
           const body = parseOr400(TextUploadBody, await (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace))(ctx));
           const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
           // JSON text is text by construction; its name only says which kind (the parser still sniffs).
           const file = { name: body.name, sha256: blob.sha256, sizeBytes: blob.sizeBytes, mediaType: textTypeByName(body.name) };
-          received = { files: [file], metadata: body.metadata, chunking: body.chunking };
+          received = { files: [file], metadata: body.metadata, chunking: body.chunking, onConflict: body.on_conflict, externalId: body.external_id };
         } else {
           const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: deps.maxFilesPerUpload }, deps.bodyPace);
           const unknown = Object.keys(fields).find((f) => !UPLOAD_FIELDS.includes(f));
@@ -124,18 +146,25 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
             metadata: jsonField(UploadMetadata, fields.metadata, 'metadata'),
             chunking: jsonField(UploadChunking, fields.chunking, 'chunking'),
             ocrLanguages: fields.ocr_languages ? parseOr400(OcrLanguages, fields.ocr_languages.split(',').map((c) => c.trim()), 'ocr_languages') : undefined,
+            onConflict: fields.on_conflict ? parseOr400(OnConflict, fields.on_conflict, 'on_conflict') : undefined,
+            externalId: fields.external_id ? parseOr400(TextUploadBody.shape.external_id.unwrap(), fields.external_id, 'external_id') : undefined,
           };
         }
+        // One id names one document: several files cannot all be it.
+        if (received.externalId !== undefined && received.files.length > 1) throw badRequest('invalid_value', 'external_id: names one document; upload one file with it.', 'external_id');
         const files = received.files;
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         const body = await documents.upload(principal, params.kb_id, files, {
           metadata: received.metadata ?? {},
           chunking: received.chunking ?? {},
           ocrLanguages: received.ocrLanguages,
+          onConflict: received.onConflict,
+          externalId: received.externalId,
           idempotencyKey,
           requestId,
         });
-        return { status: 202, body };
+        // Nothing was uploaded when every file was skipped: the documents as they are.
+        return { status: body.data.length > 0 && body.data.every((d) => d.skipped) ? 200 : 202, body };
       },
     }),
     route({
@@ -171,6 +200,82 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
     }),
     pageImageRoute(documents),
     route({
+      method: 'post',
+      path: `${base}/:document_id/versions`,
+      summary: 'Add a version: multipart `file` (+ optional `chunking`, `ocr_languages`), or JSON {text, name?}; the current version answers until the new one is ready',
+      tag,
+      scope: 'write',
+      status: 201,
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { type: 'string', format: 'binary' },
+                chunking: { type: 'string', description: 'JSON {max_tokens?, overlap_tokens?}; the document’s chunking when absent' },
+                ocr_languages: { type: 'string', description: 'As for an upload' },
+              },
+            },
+          },
+          'application/json': { schema: z.toJSONSchema(TextVersionBody, { io: 'input' }) },
+        },
+      },
+      response: UploadedDocument,
+      handle: async ({ ctx, principal, params, requestId }) => {
+        const current = await documents.get(principal, params.kb_id, params.document_id);
+        let file: StoredFile;
+        let options: { chunking?: z.infer<typeof UploadChunking>; ocrLanguages?: string[] } = {};
+        if (ctx.is('application/json')) {
+          const body = parseOr400(TextVersionBody, await (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace))(ctx));
+          const name = body.name ?? current.name;
+          const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
+          file = { name, sha256: blob.sha256, sizeBytes: blob.sizeBytes, mediaType: textTypeByName(name) };
+        } else {
+          const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: 1 }, deps.bodyPace);
+          const unknown = Object.keys(fields).find((f) => !VERSION_FIELDS.includes(f));
+          if (unknown) parseOr400(z.strictObject({}), { [unknown]: true });
+          if (files.length === 0) parseOr400(z.object({ file: z.string() }), {});
+          [file] = (await typed(files)) as [StoredFile];
+          options = {
+            chunking: jsonField(UploadChunking, fields.chunking, 'chunking'),
+            ocrLanguages: fields.ocr_languages ? parseOr400(OcrLanguages, fields.ocr_languages.split(',').map((c) => c.trim()), 'ocr_languages') : undefined,
+          };
+        }
+        const added = await documents.addVersion(principal, params.kb_id, params.document_id, file, { chunking: options.chunking ?? {}, ocrLanguages: options.ocrLanguages, requestId });
+        // The newest version's bytes again: nothing new, as an upload of the same file.
+        return added.created ? { status: 201, body: added.body } : { status: 200, body: { ...added.body, deduplicated: true } };
+      },
+    }),
+    route({
+      method: 'get',
+      path: `${base}/:document_id/versions`,
+      summary: 'The versions of a document, oldest first: number, bytes, pages, chunks, who uploaded it, status',
+      tag,
+      scope: 'read',
+      response: listOf(DocumentVersion),
+      handle: async ({ principal, params }) => ({ body: await documents.versions(principal, params.kb_id, params.document_id) }),
+    }),
+    route({
+      method: 'get',
+      path: `${base}/:document_id/versions/:version/content`,
+      summary: 'The original bytes of a version, with its media type and file name',
+      tag,
+      scope: 'read',
+      mediaType: 'application/octet-stream',
+      handle: async ({ principal, params }) => {
+        const version = /^[1-9]\d{0,8}$/.test(params.version) ? Number(params.version) : NaN;
+        if (!Number.isInteger(version)) throw badRequest('invalid_version', 'version must be a version number from 1.', 'version');
+        const content = await documents.versionContent(principal, params.kb_id, params.document_id, version);
+        return {
+          headers: { 'content-type': content.mediaType, 'content-length': String(content.size), 'content-disposition': contentDisposition(content.name) },
+          body: content.stream,
+        };
+      },
+    }),
+    route({
       method: 'get',
       path: `${base}/:document_id/events`,
       summary: 'Server-sent events: the document as it stands, then its lifecycle live, with parse and index progress',
@@ -193,6 +298,12 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       handle: async ({ principal, params, requestId }) => ({ body: await documents.remove(principal, params.kb_id, params.document_id, requestId) }),
     }),
   ];
+}
+
+/** An attachment named as the version was: ASCII for old clients, RFC 5987 UTF-8 for the rest. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 function guessByName(name: string): string {
