@@ -39,7 +39,7 @@ function passages(...stored: Passage[]) {
 const documents = (names: Record<string, string>) =>
   ({
     async getMany(_c: string, ids: readonly string[]) {
-      return new Map(ids.filter((id) => names[id]).map((id) => [id, { id, name: names[id], knowledge_base_id: 'kb1' }]));
+      return new Map(ids.filter((id) => names[id]).map((id) => [id, { id, name: names[id], knowledge_base_id: 'kb1', status: 'ready' }]));
     },
   }) as unknown as ReadModelStore;
 
