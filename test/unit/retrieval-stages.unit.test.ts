@@ -139,3 +139,28 @@ test('the context numbers the hits that fit the budget and cites each the same w
   const uncovered = contextOf([hit('a', 10)], 60, { coverage: 0.1, answerable: false });
   t.deepEqual([uncovered.hits.length, uncovered.passages, uncovered.citations], [1, [], []], 'passages that cannot answer are not given to a model, nor cited');
 });
+
+test('hits come from each document’s current version only, and chunks held back do not shorten the answer (issue 44)', async (t) => {
+  const versioned = (id: string, first: number, last: number): Passage => ({ ...passage(id, 'd1'), firstVersion: first, lastVersion: last });
+  // Version 1 answers while version 2 is indexed: old-only (1..1), shared (1..2) and new-only (2..2) chunks are all stored.
+  const { store } = passages(versioned('new1', 2, 2), versioned('new2', 2, 2), versioned('old', 1, 1), versioned('shared', 1, 2), passage('legacy', 'd2'));
+  const ids = ['new1', 'new2', 'old', 'shared', 'legacy'];
+  const fused = await fusionStage.run(
+    state({ lists: [{ recall: 'keyword', matches: ids.map((id, i) => ({ id, documentId: id === 'legacy' ? 'd2' : 'd1', score: 1 - i / 10 })) }] }),
+    { passages: passageCache(store, 'kb1') },
+  );
+  const docs = (current: number) =>
+    ({
+      async getMany(_c: string, wanted: readonly string[]) {
+        const all = { d1: { id: 'd1', name: 'd1.txt', knowledge_base_id: 'kb1', status: 'indexing', version: 2, current_version: current }, d2: { id: 'd2', name: 'd2.txt', knowledge_base_id: 'kb1', status: 'ready' } };
+        return new Map(wanted.filter((id) => id in all).map((id) => [id, all[id as keyof typeof all]]));
+      },
+    }) as unknown as ReadModelStore;
+  const before = await presentHits(fused, 3, passageCache(store, 'kb1'), docs(1));
+  t.deepEqual(before.map((h) => [h.chunkId, h.documentVersion]), [['old', 1], ['shared', 1], ['legacy', 1]]);
+  // The moment version 2 is current: its chunks, none of version 1's own, before the indexer removed them.
+  const after = await presentHits(fused, 1, passageCache(store, 'kb1'), docs(2));
+  t.deepEqual(after.map((h) => [h.chunkId, h.documentVersion]), [['new1', 2]]);
+  const all = await presentHits(fused, 10, passageCache(store, 'kb1'), docs(2));
+  t.deepEqual(all.map((h) => h.chunkId), ['new1', 'new2', 'shared', 'legacy']);
+});
