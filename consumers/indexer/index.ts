@@ -188,6 +188,16 @@ function nameOfVersion(lifecycle: readonly RecordedEvent[], version: number): st
   return null;
 }
 
+/** Reused chunks: their passages again (placement and name as this version has them, the range widened), and their entities counted. */
+async function writeReused(passages: PassageStore, w: Work, entities: Map<string, Set<string>>, indexed: Map<Work, number>) {
+  if (w.reused.length === 0) return;
+  const set = entities.get(w.id) ?? new Set<string>();
+  for (const { chunk } of w.reused) extractEntities(indexedText(chunk)).forEach((e) => set.add(e));
+  entities.set(w.id, set);
+  await passages.upsert(w.kbId, w.reused.map(({ chunk, firstVersion }) => passageOf(w.id, w.name, chunk, { first: firstVersion, last: w.version })));
+  indexed.set(w, w.reused.length);
+}
+
 async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
   if (parsed.length === 0) return;
   const { ctx, feed, vectors, keywords, graph, passages, embedBatchSize = 256 } = deps;
@@ -195,15 +205,7 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
   const work = await gather(deps, parsed);
   const entities = new Map<string, Set<string>>();
   const indexed = new Map<Work, number>();
-  // Reused chunks: their passages again (placement and name as this version has them, the range widened), and their entities counted.
-  for (const w of work) {
-    if (w.reused.length === 0) continue;
-    const set = entities.get(w.id) ?? new Set<string>();
-    for (const { chunk } of w.reused) extractEntities(indexedText(chunk)).forEach((e) => set.add(e));
-    entities.set(w.id, set);
-    await passages.upsert(w.kbId, w.reused.map(({ chunk, firstVersion }) => passageOf(w.id, w.name, chunk, { first: firstVersion, last: w.version })));
-    indexed.set(w, w.reused.length);
-  }
+  for (const w of work) await writeReused(passages, w, entities, indexed);
   // Slices of at most embedBatchSize chunks, each within one knowledge base and one embedder.
   const items = work.flatMap((w) => w.chunks.map((chunk) => ({ w, chunk })));
   for (let start = 0; start < items.length; ) {

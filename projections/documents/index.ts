@@ -25,33 +25,8 @@ export const documentsProjection = defineProjection<DocumentDoc>()({
     switch (event.type) {
       case 'DocumentUploaded':
         return uploaded(event.data);
-      case 'DocumentVersionAdded': {
-        const d = event.data;
-        // The document's fields describe its newest version, as `status` does; the current one keeps answering meanwhile.
-        const entry = versionEntry(d.version, d.name, d.media_type, d.size_bytes, d.sha256, d.uploaded_by, d.added_at);
-        return (
-          doc && {
-            ...doc,
-            name: d.name,
-            media_type: d.media_type,
-            size_bytes: d.size_bytes,
-            sha256: d.sha256,
-            status: 'queued',
-            chunking: d.chunking,
-            page_count: null,
-            page_estimated: false,
-            chunk_count: null,
-            ocr_pages: [],
-            warnings: [],
-            error: null,
-            timings: { parse_ms: null, index_ms: null, parsing_started_at: null, parsed_at: null, indexed_at: null },
-            version: d.version,
-            current_version: currentVersionOf(doc),
-            versions: [...versionsOf(doc), entry],
-            updated_at: d.added_at,
-          }
-        );
-      }
+      case 'DocumentVersionAdded':
+        return doc && versionAdded(doc, event.data);
       case 'DocumentVersionSuperseded': {
         const d = event.data;
         return doc && { ...doc, versions: withVersion(doc, d.version, (v) => ({ ...v, status: 'superseded', superseded_at: d.superseded_at })), updated_at: d.superseded_at };
@@ -86,33 +61,10 @@ export const documentsProjection = defineProjection<DocumentDoc>()({
           }
         );
       }
-      case 'DocumentIndexed': {
-        const d = event.data;
-        const version = d.version ?? 1;
-        return (
-          doc && {
-            ...doc,
-            status: 'ready',
-            current_version: version,
-            versions: withVersion(doc, version, (v) => ({ ...v, status: 'ready', reused_chunk_count: d.reused_chunk_count ?? 0, index_ms: d.index_ms, current_from: d.indexed_at })),
-            timings: { ...doc.timings, index_ms: d.index_ms, indexed_at: d.indexed_at },
-            updated_at: d.indexed_at,
-          }
-        );
-      }
-      case 'DocumentFailed': {
-        const d = event.data;
-        // In today's words, an event recorded before the catalogue too (domain/document/failures.ts).
-        return (
-          doc && {
-            ...doc,
-            status: 'failed',
-            error: { stage: d.stage, ...reportOfRecorded(d) },
-            versions: withVersion(doc, d.version ?? 1, (v) => ({ ...v, status: 'failed' })),
-            updated_at: d.failed_at,
-          }
-        );
-      }
+      case 'DocumentIndexed':
+        return doc && indexed(doc, event.data);
+      case 'DocumentFailed':
+        return doc && failed(doc, event.data);
       case 'DocumentDeleted':
         return null;
       case 'DocumentMetadataUpdated':
@@ -133,14 +85,58 @@ function answeringChunks(doc: DocumentDoc): number {
 /** The version that answers, 0 before one is ready (a document projected before versions: 1 once ready). */
 export const currentVersionOf = (doc: DocumentDoc): number => doc.current_version ?? (doc.status === 'ready' ? 1 : 0);
 
-function versionEntry(version: number, name: string, mediaType: string, size: number, sha256: string, uploadedBy: string | null, at: string): DocumentVersionDoc {
+/** The document's fields describe its newest version, as `status` does; the current one keeps answering meanwhile. */
+/** The newest version failed; the current one, if any, keeps answering. In today's words, an event recorded before the catalogue too (domain/document/failures.ts). */
+function failed(doc: DocumentDoc, d: EventData<'DocumentFailed'>): DocumentDoc {
+  return { ...doc, status: 'failed', error: { stage: d.stage, ...reportOfRecorded(d) }, versions: withVersion(doc, d.version ?? 1, (v) => ({ ...v, status: 'failed' })), updated_at: d.failed_at };
+}
+
+/** The indexed version answers from now on. */
+function indexed(doc: DocumentDoc, d: EventData<'DocumentIndexed'>): DocumentDoc {
+  const version = d.version ?? 1;
+  return {
+    ...doc,
+    status: 'ready',
+    current_version: version,
+    versions: withVersion(doc, version, (v) => ({ ...v, status: 'ready', reused_chunk_count: d.reused_chunk_count ?? 0, index_ms: d.index_ms, current_from: d.indexed_at })),
+    timings: { ...doc.timings, index_ms: d.index_ms, indexed_at: d.indexed_at },
+    updated_at: d.indexed_at,
+  };
+}
+
+function versionAdded(doc: DocumentDoc, d: EventData<'DocumentVersionAdded'>): DocumentDoc {
+  return {
+    ...doc,
+    name: d.name,
+    media_type: d.media_type,
+    size_bytes: d.size_bytes,
+    sha256: d.sha256,
+    status: 'queued',
+    chunking: d.chunking,
+    page_count: null,
+    page_estimated: false,
+    chunk_count: null,
+    ocr_pages: [],
+    warnings: [],
+    error: null,
+    timings: { parse_ms: null, index_ms: null, parsing_started_at: null, parsed_at: null, indexed_at: null },
+    version: d.version,
+    current_version: currentVersionOf(doc),
+    versions: [...versionsOf(doc), versionEntry({ ...d, uploaded_by: d.uploaded_by, at: d.added_at })],
+    updated_at: d.added_at,
+  };
+}
+
+type VersionFacts = Pick<DocumentVersionDoc, 'version' | 'name' | 'media_type' | 'size_bytes' | 'sha256' | 'uploaded_by'> & { at: string };
+
+function versionEntry({ version, name, media_type, size_bytes, sha256, uploaded_by, at }: VersionFacts): DocumentVersionDoc {
   return {
     version,
     name,
-    media_type: mediaType,
-    size_bytes: size,
+    media_type,
+    size_bytes,
     sha256,
-    uploaded_by: uploadedBy,
+    uploaded_by,
     status: 'queued',
     page_count: null,
     chunk_count: null,
@@ -155,7 +151,7 @@ function versionEntry(version: number, name: string, mediaType: string, size: nu
 /** A document's versions; one projected before issue 44 had only its first, described by its own fields. */
 export function versionsOf(doc: DocumentDoc): DocumentVersionDoc[] {
   if (doc.versions) return doc.versions;
-  const first = versionEntry(1, doc.name, doc.media_type, doc.size_bytes, doc.sha256, null, doc.created_at);
+  const first = versionEntry({ ...doc, version: 1, uploaded_by: null, at: doc.created_at });
   const status = doc.status === 'ready' ? 'ready' : doc.status;
   return [
     { ...first, status, page_count: doc.page_count, chunk_count: doc.chunk_count, reused_chunk_count: doc.status === 'ready' ? 0 : null, index_ms: doc.timings.index_ms, current_from: doc.timings.indexed_at },
@@ -189,7 +185,7 @@ function uploaded(d: EventData<'DocumentUploaded'>): DocumentDoc {
     ...(d.external_id !== undefined && { external_id: d.external_id }),
     version: 1,
     current_version: 0,
-    versions: [versionEntry(1, d.name, d.media_type, d.size_bytes, d.sha256, d.uploaded_by ?? null, d.uploaded_at)],
+    versions: [versionEntry({ ...d, version: 1, uploaded_by: d.uploaded_by ?? null, at: d.uploaded_at })],
     created_at: d.uploaded_at,
     updated_at: d.uploaded_at,
   };

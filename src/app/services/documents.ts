@@ -108,7 +108,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
    * base holds these bytes (that one is the answer, as for an upload), or they are its newest
    * version's already (nothing new). `written` is null when nothing was.
    */
-  async function addVersionOf(principal: Principal, kb: KnowledgeBaseDoc, documentId: string, file: StoredFile, parsing: ParseSettings, meta: ReturnType<typeof commandMetadata>) {
+  async function addVersionOf(principal: Principal, kb: KnowledgeBaseDoc, documentId: string, file: StoredFile, { parsing, meta }: { parsing: ParseSettings; meta: ReturnType<typeof commandMetadata> }) {
     const holder = await claimContent(ctx, { knowledgeBaseId: kb.id, sha256: file.sha256, documentId }, meta);
     if (holder !== documentId) return { id: holder, written: null, elsewhere: true };
     const result = await handleCommand(ctx.store, documentDecider, documentId, {
@@ -143,7 +143,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
       const namesake = await claimName(ctx, { knowledgeBaseId: kb.id, key: nameKey, documentId: id }, meta);
       if (namesake !== id) {
         if (onConflict === 'skip') return { id: namesake, written: null, skipped: true };
-        return addVersionOf(principal, kb, namesake, file, parsing, meta);
+        return addVersionOf(principal, kb, namesake, file, { parsing, meta });
       }
     }
     const holder = await claimContent(ctx, { knowledgeBaseId: kb.id, sha256: file.sha256, documentId: id }, meta);
@@ -228,7 +228,8 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
       const doc = await document(principal, kbId, documentId);
       const kb = await knowledgeBase(principal, kbId);
       const meta = commandMetadata(ctx, principal.keyId, options.requestId);
-      const added = await addVersionOf(principal, kb, doc.id, file, parseSettings(kb, { chunking: { ...doc.chunking, ...options.chunking }, ocrLanguages: options.ocrLanguages }), meta);
+      const parsing = parseSettings(kb, { chunking: { ...doc.chunking, ...options.chunking }, ocrLanguages: options.ocrLanguages });
+      const added = await addVersionOf(principal, kb, doc.id, file, { parsing, meta });
       if (added.elsewhere) throw conflict('duplicate_content', `These bytes are already document '${added.id}' of this knowledge base.`);
       if (added.written) await settled(ctx, added.written);
       const now = await document(principal, kbId, documentId);

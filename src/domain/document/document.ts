@@ -67,20 +67,10 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
       case 'UploadDocument':
         if (isLive(state)) throw conflict('document_exists', `document ${command.data.document_id} exists`);
         return [{ type: 'DocumentUploaded', data: { ...command.data, uploaded_at: now } }];
-      case 'AddVersion': {
-        const doc = owned(state, command.data);
-        // The bytes of the newest version (answering or on its way) again: nothing new, as a re-upload of the same file.
-        if (command.data.sha256 === doc.sha256) return [];
-        return [{ type: 'DocumentVersionAdded', data: { ...command.data, knowledge_base_id: doc.knowledgeBaseId, version: doc.version + 1, added_at: now } }];
-      }
-      case 'StartParsing': {
-        const doc = live(state, command.data.document_id);
-        // An older version's upload, redelivered or overtaken by a newer one, is not parsed.
-        if ((command.data.version ?? 1) !== doc.version) return [];
-        // A parse that was cut short (the process died) starts again as a new attempt.
-        if (doc.status !== 'queued' && doc.status !== 'parsing') return [];
-        return [{ type: 'DocumentParsingStarted', data: { ...ids(doc, command.data.document_id), ...versionOf(doc.version), attempt: doc.attempt + 1, started_at: now } }];
-      }
+      case 'AddVersion':
+        return addVersion(owned(state, command.data), command.data, now);
+      case 'StartParsing':
+        return startParsing(live(state, command.data.document_id), command.data, now);
       case 'RecordParse': {
         const doc = live(state, command.data.document_id);
         if (doc.status !== 'parsing') throw conflict('not_parsing', `document ${command.data.document_id} is ${doc.status}`);
@@ -90,27 +80,10 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
         if ((command.data.version ?? 1) !== doc.version) throw conflict('version_replaced', `document ${command.data.document_id} has a newer version than ${command.data.version ?? 1}`);
         return [{ type: 'DocumentParsed', data: { ...rest, ...versionOf(doc.version), attempt, knowledge_base_id: doc.knowledgeBaseId, parsed_at: now } }];
       }
-      case 'RecordIndexed': {
-        const doc = live(state, command.data.document_id);
-        if (doc.status !== 'indexing' || (command.data.version ?? 1) !== doc.version) return [];
-        const reused = doc.version > 1 ? { reused_chunk_count: command.data.reused_chunk_count ?? 0 } : {};
-        const indexed: DocumentEvent = {
-          type: 'DocumentIndexed',
-          data: { ...ids(doc, command.data.document_id), ...versionOf(doc.version), chunk_count: doc.chunkCount, ...reused, ...pick(command.data), indexed_at: now },
-        };
-        // The switch is recorded with the indexing it follows: one append, so nothing sees one without the other.
-        if (doc.currentVersion === 0) return [indexed];
-        return [indexed, { type: 'DocumentVersionSuperseded', data: { ...ids(doc, command.data.document_id), version: doc.currentVersion, superseded_by: doc.version, superseded_at: now } }];
-      }
-      case 'FailDocument': {
-        const doc = live(state, command.data.document_id);
-        if (doc.status === 'ready' || doc.status === 'failed') return [];
-        // A failure found in an older version's work (one a newer version overtook) is not the document's.
-        if (command.data.version !== undefined && command.data.version !== doc.version) return [];
-        // The catalogue words it: one voice for every failure, whoever found it. The current version, if any, keeps answering.
-        const { stage, code, detail } = command.data;
-        return [{ type: 'DocumentFailed', data: { ...ids(doc, command.data.document_id), ...versionOf(doc.version), stage, ...failureReport(code, detail), failed_at: now } }];
-      }
+      case 'RecordIndexed':
+        return recordIndexed(live(state, command.data.document_id), command.data, now);
+      case 'FailDocument':
+        return fail(live(state, command.data.document_id), command.data, now);
       case 'DeleteDocument': {
         const doc = owned(state, command.data);
         return [
@@ -172,6 +145,43 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
     }
   },
 };
+
+type DataOf<T extends DocumentCommand['type']> = Extract<DocumentCommand, { type: T }>['data'];
+
+function startParsing(doc: Live, data: DataOf<'StartParsing'>, now: string): DocumentEvent[] {
+  // An older version's upload, redelivered or overtaken by a newer one, is not parsed.
+  if ((data.version ?? 1) !== doc.version) return [];
+  // A parse that was cut short (the process died) starts again as a new attempt.
+  if (doc.status !== 'queued' && doc.status !== 'parsing') return [];
+  return [{ type: 'DocumentParsingStarted', data: { ...ids(doc, data.document_id), ...versionOf(doc.version), attempt: doc.attempt + 1, started_at: now } }];
+}
+
+function fail(doc: Live, data: DataOf<'FailDocument'>, now: string): DocumentEvent[] {
+  if (doc.status === 'ready' || doc.status === 'failed') return [];
+  // A failure found in an older version's work (one a newer version overtook) is not the document's.
+  if (data.version !== undefined && data.version !== doc.version) return [];
+  // The catalogue words it: one voice for every failure, whoever found it. The current version, if any, keeps answering.
+  const { stage, code, detail } = data;
+  return [{ type: 'DocumentFailed', data: { ...ids(doc, data.document_id), ...versionOf(doc.version), stage, ...failureReport(code, detail), failed_at: now } }];
+}
+
+function addVersion(doc: Live, data: DataOf<'AddVersion'>, now: string): DocumentEvent[] {
+  // The bytes of the newest version (answering or on its way) again: nothing new, as a re-upload of the same file.
+  if (data.sha256 === doc.sha256) return [];
+  return [{ type: 'DocumentVersionAdded', data: { ...data, knowledge_base_id: doc.knowledgeBaseId, version: doc.version + 1, added_at: now } }];
+}
+
+function recordIndexed(doc: Live, data: DataOf<'RecordIndexed'>, now: string): DocumentEvent[] {
+  if (doc.status !== 'indexing' || (data.version ?? 1) !== doc.version) return [];
+  const reused = doc.version > 1 ? { reused_chunk_count: data.reused_chunk_count ?? 0 } : {};
+  const indexed: DocumentEvent = {
+    type: 'DocumentIndexed',
+    data: { ...ids(doc, data.document_id), ...versionOf(doc.version), chunk_count: doc.chunkCount, ...reused, ...pick(data), indexed_at: now },
+  };
+  // The switch is recorded with the indexing it follows: one append, so nothing sees one without the other.
+  if (doc.currentVersion === 0) return [indexed];
+  return [indexed, { type: 'DocumentVersionSuperseded', data: { ...ids(doc, data.document_id), version: doc.currentVersion, superseded_by: doc.version, superseded_at: now } }];
+}
 
 /** The live document a workspace's command addresses; another workspace's answers like a missing one. */
 function owned(state: DocumentState, target: { document_id: string; workspace_id: string }): Live {
