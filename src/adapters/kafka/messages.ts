@@ -98,9 +98,8 @@ function eventHeaders(event: RecordedEvent): Record<string, string> {
 /** The document version an event of a document's stream is about (see HEADER.documentVersion); null for other streams. */
 function documentVersionOf(event: RecordedEvent): number | null {
   if (!event.streamId.startsWith('document-')) return null;
-  const data = event.data as { version?: unknown; superseded_by?: unknown };
-  const version = event.type === 'DocumentVersionSuperseded' ? data.superseded_by : data.version;
-  return typeof version === 'number' ? version : 1;
+  if (event.type === 'DocumentVersionSuperseded') return event.data.superseded_by;
+  return 'version' in event.data && typeof event.data.version === 'number' ? event.data.version : 1;
 }
 
 /** Every header as a string; of a repeated one the last value, as Kafka's own clients read it (`lastHeader`). */
