@@ -19,6 +19,7 @@ import { embedderBench } from './embedder.bench.ts';
 import { httpModelsBench } from './http-models.bench.ts';
 import { idleMemoryBench } from './idle-memory.bench.ts';
 import { ingestPdfBench, ingestSciFactBench, ocrBench } from './ingestion.bench.ts';
+import { documentVersionsBench } from './document-versions.bench.ts';
 import { parseFairnessBench } from './parse-fairness.bench.ts';
 import { pdfEnginesBench } from './pdf-engines.bench.ts';
 import { ocrLanguagesBench } from './ocr-languages.bench.ts';
@@ -66,6 +67,7 @@ const BENCHES = {
   embedder: embedderBench,
   ingest_scifact: ingestSciFactBench,
   ingest_pdf: ingestPdfBench,
+  document_versions: documentVersionsBench,
   ocr: ocrBench,
   parse_fairness: parseFairnessBench,
   pdf_engines: pdfEnginesBench,

@@ -48,13 +48,14 @@ export type FailureLog = Pick<Logger, 'warn'>;
  * and an unexpected error (`internal_error`, after a parked event) has had its stack logged at
  * error by the bus already.
  */
-export type DocumentFailure = { stage: 'parsing' | 'indexing'; code: DocumentFailureCode; detail?: string | undefined };
+/** `version`: the version whose work failed (absent: whichever is newest); a failure of an overtaken version is dropped. */
+export type DocumentFailure = { stage: 'parsing' | 'indexing'; code: DocumentFailureCode; detail?: string | undefined; version?: number | undefined };
 
-export async function failDocument(ctx: AppContext, documentId: string, { stage, code, detail }: DocumentFailure, log?: FailureLog): Promise<void> {
+export async function failDocument(ctx: AppContext, documentId: string, { stage, code, detail, version }: DocumentFailure, log?: FailureLog): Promise<void> {
   try {
     const { events } = await handleCommand(ctx.store, documentDecider, documentId, {
       type: 'FailDocument',
-      data: { document_id: documentId, stage, code, ...(detail !== undefined && { detail }) },
+      data: { document_id: documentId, stage, code, ...(detail !== undefined && { detail }), ...(version !== undefined && { version }) },
       metadata: commandMetadata(ctx, stage === 'parsing' ? 'parser' : 'indexer'),
     });
     for (const event of events) {

@@ -39,6 +39,12 @@ export const HEADER = {
   eventType: 'kbqa-event-type',
   eventId: 'kbqa-event-id',
   schemaVersion: 'kbqa-schema-version',
+  /**
+   * On the events of a document's stream (issue 44): the version the event is about (1 for
+   * DocumentUploaded and events without a version field; a supersede's new version), so a
+   * consumer can route or filter by version without parsing the value.
+   */
+  documentVersion: 'kbqa-document-version',
 } as const;
 
 /** The value of every message on an event topic: the recorded event, position as a decimal string. */

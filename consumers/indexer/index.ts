@@ -18,7 +18,7 @@ import type { ConsumerGroup } from '../../src/ports/event-bus.ts';
 import type { RecordedEvent } from '../../src/ports/event-store.ts';
 import type { KeywordIndex } from '../../src/ports/keyword-index.ts';
 import type { Embedder } from '../../src/ports/models.ts';
-import type { PassageStore } from '../../src/ports/passage-store.ts';
+import type { Passage, PassageStore } from '../../src/ports/passage-store.ts';
 import type { VectorIndex } from '../../src/ports/vector-index.ts';
 import type { WorkspaceModelResolver } from '../../src/app/services/workspace-models.ts';
 import { ApiError } from '../../src/ports/api-error.ts';
@@ -49,11 +49,18 @@ export const indexedText = (chunk: Pick<Chunk, 'heading_path' | 'text'>) => unde
  * DocumentParsed → embeddings, vector index, keyword index, entity graph, passages → DocumentIndexed.
  * Every write is an upsert by chunk id, so a redelivered event re-indexes the same chunks in place.
  * DocumentDeleted and KnowledgeBaseDeleted take chunks back out of all of them.
+ *
+ * A new version (issue 44) indexes only the chunks it does not share with what is indexed already:
+ * a chunk's id is its content (domain/document/chunk-identity.ts), so a shared chunk is found in the
+ * passage store, and only its passage is written again, its version range widened. The chunks that
+ * only the new version has stay out of answers (their range starts after the current version)
+ * until DocumentIndexed makes it current; DocumentVersionSuperseded then removes the chunks only
+ * older versions had from every index.
  */
 export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
   return defineConsumer({
     name: 'indexer',
-    eventTypes: ['DocumentParsed', 'DocumentDeleted', 'KnowledgeBaseDeleted'],
+    eventTypes: ['DocumentParsed', 'DocumentVersionSuperseded', 'DocumentDeleted', 'KnowledgeBaseDeleted'],
     batchSize: 32,
     async handle(batch) {
       // Consecutive parsed documents are indexed together: one embedding call and one write per index.
@@ -75,16 +82,30 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
       // (Its message, already scrubbed of the key by the adapter, is the detail; a code the catalogue lacks is the general one.)
       if (error instanceof ApiError) {
         const code = isDocumentFailureCode(error.code) ? error.code : 'document_failed';
-        return failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code, detail: error.message }, deps.logger);
+        return failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code, detail: error.message, version: event.data.version ?? 1 }, deps.logger);
       }
       const detail = error instanceof Error ? error.message : String(error);
-      await failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: 'internal_error', detail }, deps.logger);
+      await failDocument(deps.ctx, event.data.document_id, { stage: 'indexing', code: 'internal_error', detail, version: event.data.version ?? 1 }, deps.logger);
     },
   });
 }
 
-async function removeFromIndexes({ vectors, keywords, graph, passages }: IndexerDeps, event: RecordedEvent<'DocumentDeleted' | 'KnowledgeBaseDeleted'>) {
+/** Every chunk of a document, whatever its version: the passage store's listing in one page. */
+const ALL_CHUNKS = 1_000_000;
+
+async function removeFromIndexes({ vectors, keywords, graph, passages }: IndexerDeps, event: RecordedEvent<'DocumentVersionSuperseded' | 'DocumentDeleted' | 'KnowledgeBaseDeleted'>) {
   switch (event.type) {
+    case 'DocumentVersionSuperseded': {
+      // What no version from the new current one on holds: the old version's own chunks, and any a failed version left.
+      const { knowledge_base_id: kb, document_id: doc, superseded_by: current } = event.data;
+      const all = await passages.listByDocument(kb, doc, { limit: ALL_CHUNKS });
+      const retired = all.filter((p) => (p.lastVersion ?? 1) < current).map((p) => p.chunkId);
+      if (retired.length === 0) return;
+      await Promise.all([vectors.deleteChunks(kb, retired), keywords.deleteChunks(kb, retired), graph.deleteChunks(kb, retired)]);
+      // The passages last: a hit needs one, so until here nothing of the rest could be returned anyway.
+      await passages.deleteChunks(kb, retired);
+      return;
+    }
     case 'DocumentDeleted': {
       const { knowledge_base_id: kb, document_id: doc } = event.data;
       await Promise.all([
@@ -105,7 +126,18 @@ async function removeFromIndexes({ vectors, keywords, graph, passages }: Indexer
   }
 }
 
-type Work = { id: string; kbId: string; name: string; chunks: Chunk[]; embedder: Embedder; language: string; known: Known<DocumentState> };
+type Work = {
+  id: string;
+  kbId: string;
+  name: string;
+  version: number;
+  /** The chunks to embed and index; `reused`: those an earlier version indexed already, whose passages only are written again. */
+  chunks: Chunk[];
+  reused: { chunk: Chunk; firstVersion: number }[];
+  embedder: Embedder;
+  language: string;
+  known: Known<DocumentState>;
+};
 
 /**
  * Which of the parsed documents still need indexing, with their chunks and their knowledge base's
@@ -120,7 +152,7 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
     const streamId = documentDecider.streamId(id);
     const lifecycle = await ctx.store.readStream(streamId);
     const state = foldStream(documentDecider, streamId, lifecycle);
-    if (state.status !== 'indexing') continue;
+    if (state.status !== 'indexing' || !('version' in state) || state.version !== (p.version ?? 1)) continue;
     const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', kbId);
     if (!kb) {
       await failDocument(ctx, id, { stage: 'indexing', code: 'knowledge_base_deleted' }, deps.logger);
@@ -131,13 +163,39 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
       await failDocument(ctx, id, { stage: 'indexing', code: 'model_unavailable', detail: `Embedding model ${kb.settings.embedding_model} is not available.` }, deps.logger);
       continue;
     }
-    const chunks = await readParsedChunks(ctx.store, p, lifecycle);
-    // Its name travels with each passage, so results need no document lookup.
-    const uploaded = lifecycle.find((e) => e.type === 'DocumentUploaded');
-    const name = uploaded?.type === 'DocumentUploaded' ? uploaded.data.name : id;
-    work.push({ id, kbId, name, chunks, embedder, language: kb.settings.language ?? 'auto', known: { state, revision: lifecycle.at(-1)!.revision } });
+    const parsedChunks = await readParsedChunks(ctx.store, p, lifecycle);
+    const version = p.version ?? 1;
+    // A chunk indexed already (by an earlier version, or by this one before a redelivery) has the same id: only its passage is written again.
+    const indexed = version > 1 ? await deps.passages.get(kbId, parsedChunks.map((c) => c.chunk_id)) : new Map<string, Passage>();
+    const chunks = parsedChunks.filter((c) => !indexed.has(c.chunk_id));
+    const reused = parsedChunks.flatMap((chunk) => {
+      const passage = indexed.get(chunk.chunk_id);
+      return passage ? [{ chunk, firstVersion: passage.firstVersion ?? 1 }] : [];
+    });
+    // Its name travels with each passage, so results need no document lookup: the version's own name.
+    const name = nameOfVersion(lifecycle, version) ?? id;
+    work.push({ id, kbId, name, version, chunks, reused, embedder, language: kb.settings.language ?? 'auto', known: { state, revision: lifecycle.at(-1)!.revision } });
   }
   return work;
+}
+
+/** The name a version was uploaded under (the first upload's for version 1). */
+function nameOfVersion(lifecycle: readonly RecordedEvent[], version: number): string | null {
+  for (const event of lifecycle) {
+    if (version === 1 && event.type === 'DocumentUploaded') return event.data.name;
+    if (event.type === 'DocumentVersionAdded' && event.data.version === version) return event.data.name;
+  }
+  return null;
+}
+
+/** Reused chunks: their passages again (placement and name as this version has them, the range widened), and their entities counted. */
+async function writeReused(passages: PassageStore, w: Work, entities: Map<string, Set<string>>, indexed: Map<Work, number>) {
+  if (w.reused.length === 0) return;
+  const set = entities.get(w.id) ?? new Set<string>();
+  for (const { chunk } of w.reused) extractEntities(indexedText(chunk)).forEach((e) => set.add(e));
+  entities.set(w.id, set);
+  await passages.upsert(w.kbId, w.reused.map(({ chunk, firstVersion }) => passageOf(w.id, w.name, chunk, { first: firstVersion, last: w.version })));
+  indexed.set(w, w.reused.length);
 }
 
 async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
@@ -147,6 +205,7 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
   const work = await gather(deps, parsed);
   const entities = new Map<string, Set<string>>();
   const indexed = new Map<Work, number>();
+  for (const w of work) await writeReused(passages, w, entities, indexed);
   // Slices of at most embedBatchSize chunks, each within one knowledge base and one embedder.
   const items = work.flatMap((w) => w.chunks.map((chunk) => ({ w, chunk })));
   for (let start = 0; start < items.length; ) {
@@ -174,10 +233,10 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
     await vectors.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, values: embeddings[i]! })));
     await keywords.upsert(first.kbId, slice.map(({ w, chunk }, i) => ({ id: chunk.chunk_id, documentId: w.id, text: texts[i]! })), { language: first.language });
     await graph.upsert(first.kbId, mentions);
-    await passages.upsert(first.kbId, slice.map(({ w, chunk }) => passageOf(w.id, w.name, chunk)));
+    await passages.upsert(first.kbId, slice.map(({ w, chunk }) => passageOf(w.id, w.name, chunk, { first: w.version, last: w.version })));
     for (const { w } of slice) indexed.set(w, (indexed.get(w) ?? 0) + 1);
     for (const w of new Set(slice.map((s) => s.w))) {
-      publishProgress(feed, { document_id: w.id, knowledge_base_id: w.kbId }, { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length });
+      publishProgress(feed, { document_id: w.id, knowledge_base_id: w.kbId }, { stage: 'indexing', chunks_indexed: indexed.get(w), chunk_count: w.chunks.length + w.reused.length });
     }
     start = end;
   }
@@ -190,7 +249,13 @@ async function indexDocuments(deps: IndexerDeps, parsed: Parsed[]) {
         w.id,
         {
           type: 'RecordIndexed',
-          data: { document_id: w.id, entity_count: entities.get(w.id)?.size ?? 0, embedding_model: w.embedder.model.id, index_ms: indexMs },
+          data: {
+            document_id: w.id,
+            ...(w.version > 1 && { version: w.version, reused_chunk_count: w.reused.length }),
+            entity_count: entities.get(w.id)?.size ?? 0,
+            embedding_model: w.embedder.model.id,
+            index_ms: indexMs,
+          },
           metadata: commandMetadata(ctx, 'indexer'),
         },
         { known: w.known },

@@ -6,6 +6,7 @@ import { type AppContext, commandMetadata } from '../../src/app/context.ts';
 import { publishProgress } from '../../src/app/document-feed.ts';
 import type { LiveFeed } from '../../src/app/live-feed.ts';
 import { chunkStreamDecider, chunkStreamKey } from '../../src/domain/document/chunk-stream.ts';
+import { withContentIds } from '../../src/domain/document/chunk-identity.ts';
 import { documentDecider } from '../../src/domain/document/document.ts';
 import { type ParseLane, parseLane } from '../../src/domain/document/parse-lane.ts';
 import { DomainError } from '../../src/domain/shared/errors.ts';
@@ -48,10 +49,11 @@ export const PARSER_GROUPS: Record<ParseLane, string> = { large: 'parser', small
  * upload of a document past `parsing` does nothing.
  */
 export function parserConsumer(deps: ParserDeps): ConsumerGroup {
-  const mine = (upload: EventData<'DocumentUploaded'>) => parseLane(upload) === deps.lane;
+  const mine = (upload: Upload) => parseLane(upload) === deps.lane;
   return defineConsumer({
     name: PARSER_GROUPS[deps.lane],
-    eventTypes: ['DocumentUploaded'],
+    // A new version is parsed as its document's first upload was: same lanes, same steps.
+    eventTypes: ['DocumentUploaded', 'DocumentVersionAdded'],
     batchSize: 16,
     // Every upload of the batch is tried; if any failed, the bus hears the first (in batch order) once all have settled.
     handle: async (batch) => {
@@ -60,7 +62,8 @@ export function parserConsumer(deps: ParserDeps): ConsumerGroup {
         throw error instanceof AggregateError ? error.errors[0] : error;
       });
     },
-    onParked: (event, error) => failDocument(deps.ctx, event.data.document_id, { stage: 'parsing', code: 'internal_error', detail: describe(error) }, deps.logger),
+    onParked: (event, error) =>
+      failDocument(deps.ctx, event.data.document_id, { stage: 'parsing', code: 'internal_error', detail: describe(error), version: versionOfUpload(event.data) }, deps.logger),
     // A message of a document's stream that cannot be read (poison on the topic) may be its upload:
     // the document would wait forever, so it fails; one already past parsing stays as it is.
     onUnreadable: async (streamId, error) => {
@@ -77,24 +80,34 @@ function documentIdOfStream(streamId: string): string | null {
   return streamId.startsWith(prefix) && streamId.length > prefix.length ? streamId.slice(prefix.length) : null;
 }
 
-async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>) {
+/** What a parse starts from: a document's first upload, or a later version of it. */
+type Upload = EventData<'DocumentUploaded'> | EventData<'DocumentVersionAdded'>;
+
+const versionOfUpload = (upload: Upload) => ('version' in upload ? upload.version : 1);
+
+async function parseOne(deps: ParserDeps, upload: Upload) {
   const { ctx, blobs, parser, feed, limits, timeoutMs, logger } = deps;
   const id = upload.document_id;
+  const version = versionOfUpload(upload);
+  const ofVersion = version > 1 ? { version } : {};
   const started = await run(() =>
-    handleCommand(ctx.store, documentDecider, id, { type: 'StartParsing', data: { document_id: id }, metadata: commandMetadata(ctx, 'parser') }),
+    handleCommand(ctx.store, documentDecider, id, { type: 'StartParsing', data: { document_id: id, ...ofVersion }, metadata: commandMetadata(ctx, 'parser') }),
   );
   if (!started || started.events.length === 0 || !('attempt' in started.state)) return;
   const { attempt } = started.state;
-  const file = await blobs.localPath(upload.sha256);
-  if (!file) return failDocument(ctx, id, { stage: 'parsing', code: 'blob_missing' }, logger);
+  const failed = (failure: Omit<Parameters<typeof failDocument>[2], 'version'>) => failDocument(ctx, id, { ...failure, version }, logger);
+  const file = await blobs.localPath('blob' in upload ? upload.blob : upload.sha256);
+  if (!file) return failed({ stage: 'parsing', code: 'blob_missing' });
   const t0 = performance.now();
   try {
     const outcome = await parser.parse(
       { documentId: id, path: file.path, fileName: upload.name, chunking: upload.chunking, limits, ocrLanguages: upload.ocr_languages },
       { timeoutMs, onProgress: (done, total) => publishProgress(feed, upload, { stage: 'parsing', pages_parsed: done, page_count: total }) },
     );
-    if (!outcome.ok) return failDocument(ctx, id, { stage: 'parsing', code: outcome.code, detail: outcome.message }, logger);
-    const { mediaType, pageCount, pageEstimated, chunks, ocrPages, warnings } = outcome;
+    if (!outcome.ok) return failed({ stage: 'parsing', code: outcome.code, detail: outcome.message });
+    const { mediaType, pageCount, pageEstimated, ocrPages, warnings } = outcome;
+    // Ids by content, so a later version finds the chunks it shares with this one (chunk-identity.ts).
+    const chunks = withContentIds(id, outcome.chunks);
     const metadata = commandMetadata(ctx, 'parser');
     // First the attempt's chunks, in their own stream (new: nothing is there to read)…
     const recorded = await handleCommand(
@@ -107,7 +120,8 @@ async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>)
     // …then DocumentParsed naming them, on the document's stream as StartParsing left it (read again only if someone wrote since).
     const { batchCount, chunkCount } = recorded.state;
     // …then the attachments' documents, before the parse commits: a crash in between parses again and finds them made…
-    const attached = outcome.attachments?.length ? await addAttachments(deps, upload, outcome.attachments) : { added: [], warnings: [] };
+    // (Attachments are made from a document's first upload only: a later version's are not documents of their own yet.)
+    const attached = outcome.attachments?.length && !('version' in upload) ? await addAttachments(deps, upload, outcome.attachments) : { added: [], warnings: [] };
     const parsed = await run(() =>
       handleCommand(
         ctx.store,
@@ -117,6 +131,7 @@ async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>)
           type: 'RecordParse',
           data: {
             document_id: id,
+            ...ofVersion,
             attempt,
             media_type: mediaType,
             page_count: pageCount,
@@ -134,7 +149,7 @@ async function parseOne(deps: ParserDeps, upload: EventData<'DocumentUploaded'>)
     );
     if (parsed && parsed.events.length > 0) deps.onParsed?.(deps.lane);
     // …and should the email have been deleted meanwhile, its deletion did not see them: they go now.
-    if (!parsed && attached.added.length) await dropOrphans(ctx, upload, attached.added);
+    if (!parsed && attached.added.length && !('version' in upload)) await dropOrphans(ctx, upload, attached.added);
   } finally {
     await file.release();
   }

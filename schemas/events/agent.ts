@@ -86,6 +86,8 @@ export const VisitorCitation = z.strictObject({
   paragraph: z.string(),
   quote: z.string().nullable(),
   document_id: z.string(),
+  /** The version of the document the chunk belongs to (issue 44); absent in records from before versions: 1. */
+  document_version: z.int().min(1).optional(),
   char_start: z.int().nullable(),
   char_end: z.int().nullable(),
   has_image: z.boolean(),

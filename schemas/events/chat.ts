@@ -17,6 +17,8 @@ export const ChatCitationRecord = z.strictObject({
   document_id: z.string(),
   /** Absent in chats recorded before a chat could search several knowledge bases. */
   knowledge_base_id: z.string().optional(),
+  /** The version of the document the chunk belongs to (issue 44); absent in records from before versions: 1. */
+  document_version: z.int().min(1).optional(),
   chunk_id: z.string(),
   source: z.string(),
   page: z.int().min(1),

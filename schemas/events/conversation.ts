@@ -14,6 +14,8 @@ export const ConversationAnnotation = z.strictObject({
   /** The citation's number in the answer ([1], [2] …). */
   index: z.int().min(0),
   knowledge_base_id: z.string().optional(),
+  /** The version of the document the chunk belongs to (issue 44); absent in records from before versions: 1. */
+  document_version: z.int().min(1).optional(),
   chunk_id: z.string().optional(),
   page: z.int().min(1).optional(),
 });

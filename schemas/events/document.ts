@@ -39,10 +39,54 @@ export const DocumentUploaded = z.strictObject({
   parent_document_id: z.string().optional(),
   /** Models to OCR scans with, from the upload or its knowledge base; absent: detected per page. */
   ocr_languages: z.array(z.enum(OCR_MODELS)).min(1).optional(),
+  /** The key (principal) that uploaded it; absent in events from before issue 44. */
+  uploaded_by: z.string().optional(),
+  /** The id a source gave the document (issue 44): a later upload with the same one becomes its next version. */
+  external_id: z.string().min(1).max(500).optional(),
   uploaded_at: z.iso.datetime(),
 });
 
-export const DocumentParsingStarted = z.strictObject({ ...ids, attempt: z.int().min(1), started_at: z.iso.datetime() });
+/**
+ * The version a parse or index event belongs to (issue 44). DocumentUploaded is version 1, and
+ * events recorded before versions existed, which lack the field, are version 1 too: read as such.
+ */
+const version = { version: z.int().min(1).optional() };
+
+/**
+ * New content for a live document: version `version` (2, 3, …), with its own bytes (the blob
+ * store's key is the sha256, as for DocumentUploaded), and the parse settings it is parsed with.
+ * The previous current version keeps answering until this one is indexed (DocumentVersionSuperseded).
+ */
+export const DocumentVersionAdded = z.strictObject({
+  ...ids,
+  workspace_id: z.string(),
+  version: z.int().min(2),
+  name: z.string(),
+  media_type: z.string(),
+  size_bytes: z.int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The blob store's key of the bytes (today the sha256: blobs are content-addressed). */
+  blob: z.string(),
+  chunking: ChunkingSettings,
+  ocr_languages: z.array(z.enum(OCR_MODELS)).min(1).optional(),
+  /** The key (principal) that added it. */
+  uploaded_by: z.string(),
+  added_at: z.iso.datetime(),
+});
+
+/**
+ * The switch: `superseded_by` became the answering version in place of `version`, at the moment
+ * the new one was indexed (appended with its DocumentIndexed). The old version's chunks that the
+ * new one does not share are then removed from every index.
+ */
+export const DocumentVersionSuperseded = z.strictObject({
+  ...ids,
+  version: z.int().min(1),
+  superseded_by: z.int().min(2),
+  superseded_at: z.iso.datetime(),
+});
+
+export const DocumentParsingStarted = z.strictObject({ ...ids, ...version, attempt: z.int().min(1), started_at: z.iso.datetime() });
 
 /**
  * Chunk text travels in the log (so a replay can rebuild every index), in batches well under 512 KB,
@@ -65,6 +109,7 @@ export const DocumentChunksExtracted = z.strictObject({
  */
 export const DocumentParsed = z.strictObject({
   ...ids,
+  ...version,
   attempt: z.int().min(1),
   media_type: z.string(),
   page_count: z.int().min(0),
@@ -80,6 +125,9 @@ export const DocumentParsed = z.strictObject({
 
 export const DocumentIndexed = z.strictObject({
   ...ids,
+  ...version,
+  /** Chunks of this version whose embeddings, postings and entities were reused from an earlier version (absent before issue 44: none). */
+  reused_chunk_count: z.int().min(0).optional(),
   chunk_count: z.int().min(0),
   entity_count: z.int().min(0),
   embedding_model: z.string(),
@@ -89,6 +137,7 @@ export const DocumentIndexed = z.strictObject({
 
 export const DocumentFailed = z.strictObject({
   ...ids,
+  ...version,
   stage: DocumentStage,
   /** One of src/domain/document/failures.ts's codes (events from before it may hold others: the API reports them upgraded). */
   code: z.string(),
@@ -108,6 +157,10 @@ export const DocumentDeleted = z.strictObject({
   batch_count: z.int().min(0),
   indexed_chunk_count: z.int().min(0),
   sha256: z.string(),
+  /** Every version's bytes (issue 44), whose content claims the deletion releases; absent: only sha256. */
+  version_sha256s: z.array(z.string()).optional(),
+  /** The name (or external id) claim the document held, released with it (issue 44). */
+  name_key: z.string().optional(),
   deleted_at: z.iso.datetime(),
 });
 
@@ -121,6 +174,8 @@ export const DocumentMetadataUpdated = z.strictObject({
 /** The events of a document's stream: its lifecycle, no chunk text. */
 export const documentEvents = {
   DocumentUploaded,
+  DocumentVersionAdded,
+  DocumentVersionSuperseded,
   DocumentParsingStarted,
   DocumentParsed,
   DocumentIndexed,
@@ -136,6 +191,11 @@ export const documentChunkEvents = { DocumentChunksExtracted } as const;
 export const DocumentContentClaimed = z.strictObject({ knowledge_base_id: z.string(), sha256: z.string(), document_id: z.string() });
 export const DocumentContentReleased = z.strictObject({ knowledge_base_id: z.string(), sha256: z.string(), document_id: z.string() });
 export const contentClaimEvents = { DocumentContentClaimed, DocumentContentReleased } as const;
+
+/** Claims on a document's name (or external id) in a knowledge base: a later upload under it becomes the holder's next version. */
+export const DocumentNameClaimed = z.strictObject({ knowledge_base_id: z.string(), key: z.string(), document_id: z.string() });
+export const DocumentNameReleased = z.strictObject({ knowledge_base_id: z.string(), key: z.string(), document_id: z.string() });
+export const nameClaimEvents = { DocumentNameClaimed, DocumentNameReleased } as const;
 
 export const IdempotencyKeyClaimed = z.strictObject({ workspace_id: z.string(), key: z.string(), fingerprint: z.string(), claimed_at: z.iso.datetime() });
 export const IdempotentRequestCompleted = z.strictObject({ workspace_id: z.string(), key: z.string(), status: z.int(), resource_ids: z.array(z.string()) });

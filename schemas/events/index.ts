@@ -3,7 +3,7 @@ import { agentEvents, agentVisitorEvents } from './agent.ts';
 import { apiKeyEvents } from './api-key.ts';
 import { chatEvents } from './chat.ts';
 import { conversationEvents } from './conversation.ts';
-import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from './document.ts';
+import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents, nameClaimEvents } from './document.ts';
 import { fileEvents } from './file.ts';
 import { knowledgeBaseEvents } from './knowledge-base.ts';
 import { responseEvents } from './response.ts';
@@ -23,6 +23,7 @@ export const eventCatalog = {
   ...entries(documentEvents, 'document'),
   ...entries(documentChunkEvents, 'document_chunks'),
   ...entries(contentClaimEvents, 'document_content'),
+  ...entries(nameClaimEvents, 'document_name'),
   ...entries(idempotencyEvents, 'idempotency'),
   ...entries(fileEvents, 'file'),
   ...entries(chatEvents, 'chat'),

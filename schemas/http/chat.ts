@@ -57,6 +57,7 @@ export const CitationBody = z.object({
   paragraph: z.string(),
   document_id: z.string(),
   knowledge_base_id: z.string().describe('The knowledge base the document belongs to'),
+  document_version: z.int().min(1).describe('The version of the document the passage belongs to: the one that answered when it was retrieved'),
   chunk_id: z.string(),
   score: z.number(),
   heading_path: z.array(z.string()).describe('Titles of the headings the passage sits under, outermost first'),

@@ -17,6 +17,8 @@ export const TextUploadBody = z.strictObject({
   text: z.string().min(1).refine((t) => !t.includes('\u0000'), { message: 'must not contain the NUL character (U+0000)' }),
   metadata: UploadMetadata.optional(),
   chunking: UploadChunking.optional(),
+  external_id: z.string().trim().min(1).max(500).optional().describe('The id of the document in its source: an upload with the external_id of a live document becomes its next version'),
+  on_conflict: z.enum(['new_version', 'keep_both', 'skip']).optional(),
 });
 
 export const DocumentListQuery = z.strictObject({
@@ -39,7 +41,12 @@ export const PageImageQuery = z.strictObject({
 });
 
 /** A document as the API shows it: the read model less what stays inside, with the fields older documents lack filled in (presentDocument). */
-export const Document = DocumentDoc.omit({ workspace_id: true, chunking: true }).extend({
+export const Document = DocumentDoc.omit({ workspace_id: true, chunking: true, versions: true, version: true, current_version: true, external_id: true }).extend({
+  status: DocumentDoc.shape.status.describe('The processing of the newest version (`version`): while a new version is queued, parsing or indexing, or after it failed, `current_version` keeps answering'),
+  version: z.int().min(1).describe('The newest version: 1 for a document that never changed'),
+  current_version: z.int().min(1).nullable().describe('The version search, chat and every other retrieval answer from; null until a version is ready'),
+  version_count: z.int().min(1).describe('How many versions the document has'),
+  external_id: z.string().nullable().describe('The id the upload gave the document (`external_id`): a later upload with the same one becomes its next version; null when none was given'),
   parent_document_id: DocumentDoc.shape.parent_document_id
     .unwrap()
     .nullable()
@@ -54,6 +61,39 @@ export const UploadedDocument = Document.extend({
     .literal(true)
     .optional()
     .describe('Present (true) when the knowledge base already held these bytes: the answer is that existing document (its own name and status), nothing new is parsed'),
+  skipped: z
+    .literal(true)
+    .optional()
+    .describe('Present (true) with on_conflict "skip" when a live document had this name (or external_id): the answer is that document, unchanged'),
+});
+
+/** What an upload does when a live document of the knowledge base has its name (or explicit external_id). */
+export const OnConflict = z
+  .enum(['new_version', 'keep_both', 'skip'])
+  .describe('When a live document of the knowledge base has this name (or external_id): new_version (default) makes the upload its next version; keep_both makes a new document beside it; skip answers with the existing document and changes nothing');
+
+/** JSON body of POST …/documents/{id}/versions: text as the new version's content. */
+export const TextVersionBody = z.strictObject({
+  text: TextUploadBody.shape.text,
+  name: TextUploadBody.shape.name.optional().describe('The new version’s name; the current name when absent'),
+});
+
+/** One entry of a document's history (GET …/documents/{id}/versions). */
+export const DocumentVersion = z.object({
+  object: z.literal('document.version'),
+  version: z.int().min(1),
+  created_at: z.string(),
+  name: z.string(),
+  media_type: z.string(),
+  sha256: z.string(),
+  size: z.int().describe('The bytes of this version’s file'),
+  pages: z.int().nullable().describe('Its page count once parsed'),
+  chunks: z.int().nullable().describe('Its chunk count once parsed'),
+  reused_chunks: z.int().nullable().describe('Chunks shared with the version before, whose embeddings, keyword postings and entities were reused: only the others were indexed'),
+  uploaded_by: z.string().nullable().describe('The id of the API key that uploaded it; null for versions uploaded before this was kept'),
+  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed', 'superseded']).describe('ready: this version answers; superseded: a newer version answers in its place'),
+  current: z.boolean().describe('Whether this is the version that answers'),
+  superseded_at: z.string().nullable(),
 });
 
 export const Chunk = z.object({

@@ -17,6 +17,7 @@ export const PublicCitation = z.object({
   page: z.int(),
   paragraph: z.string(),
   quote: z.string().nullable(),
+  document_version: z.int().min(1).describe('The version of the document the passage belongs to'),
   image_url: z.string().nullable().describe('`/a/{slug}/pages/{document_id}/{page}?char_start=&char_end=`; null for formats without page images'),
 });
 

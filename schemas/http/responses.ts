@@ -122,7 +122,13 @@ export const ResponseCreateBody = z.strictObject({
 });
 export type ResponseCreateBody = z.infer<typeof ResponseCreateBody>;
 
-const Annotation = z.object({ type: z.literal('file_citation'), index: z.int(), file_id: z.string(), filename: z.string() });
+const Annotation = z.object({
+  type: z.literal('file_citation'),
+  index: z.int(),
+  file_id: z.string(),
+  filename: z.string(),
+  document_version: z.int().min(1).describe('The version of the cited document that answered (a KBQA field)'),
+});
 
 const OutputItem = z.union([
   z.object({

@@ -42,6 +42,7 @@ export const SearchResult = z.object({
   object: z.literal('search_result'),
   chunk_id: z.string(),
   document_id: z.string(),
+  document_version: z.int().min(1).describe('The version of the document the passage belongs to: the one answering'),
   knowledge_base_id: z.string(),
   source: z.string(),
   page: z.int(),

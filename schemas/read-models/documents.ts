@@ -6,6 +6,29 @@ import { DocumentStatus } from '../lifecycles.ts';
  * A document as the documents projection stores it (projections/documents): the one declaration
  * of its fields, from which the projection takes its type and the API its Document schema.
  */
+/** One version of a document as the documents projection keeps it (issue 44): what its history lists. */
+export const DocumentVersionDoc = z.object({
+  version: z.int().min(1),
+  name: z.string(),
+  media_type: z.string(),
+  size_bytes: z.int(),
+  sha256: z.string(),
+  /** The key that uploaded it; null in events from before issue 44. */
+  uploaded_by: z.string().nullable(),
+  /** Its processing: queued → parsing → indexing → ready | failed; `superseded` once a newer version answers in its place. */
+  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed', 'superseded']),
+  page_count: z.int().nullable(),
+  chunk_count: z.int().nullable(),
+  /** Chunks whose embeddings, postings and entities came from an earlier version (0 for version 1). */
+  reused_chunk_count: z.int().nullable(),
+  index_ms: z.int().nullable(),
+  created_at: z.string(),
+  /** When it became the answering version, and when a newer one replaced it (null: not yet). */
+  current_from: z.string().nullable(),
+  superseded_at: z.string().nullable(),
+});
+export type DocumentVersionDoc = z.infer<typeof DocumentVersionDoc>;
+
 export const DocumentDoc = z.object({
   id: z.string(),
   object: z.literal('document'),
@@ -44,6 +67,13 @@ export const DocumentDoc = z.object({
     parsed_at: z.string().nullable(),
     indexed_at: z.string().nullable(),
   }),
+  /** The id a source gave it (issue 44); absent when none was given. */
+  external_id: z.string().optional(),
+  /** The newest version, and the one answering (0 until one is ready); absent in documents projected before issue 44 (see presentDocument). */
+  version: z.int().optional(),
+  current_version: z.int().optional(),
+  /** Every version, oldest first; absent in documents projected before issue 44. */
+  versions: z.array(DocumentVersionDoc).optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -24,6 +24,20 @@ export function lastParse(lifecycle: readonly RecordedEvent[]): Parsed | null {
 }
 
 /**
+ * The parse of the document's current version (the one its last DocumentIndexed indexed), if any:
+ * what answers, while a newer version may be parsed or have failed (issue 44).
+ */
+export function currentParse(lifecycle: readonly RecordedEvent[]): Parsed | null {
+  let current: number | null = null;
+  for (let i = lifecycle.length - 1; i >= 0; i--) {
+    const event = lifecycle[i]!;
+    if (current === null && event.type === 'DocumentIndexed') current = event.data.version ?? 1;
+    if (current !== null && event.type === 'DocumentParsed' && (event.data.version ?? 1) === current) return event.data;
+  }
+  return null;
+}
+
+/**
  * The chunk batches of the parse that `parsed` committed, in order. They are in the attempt's own
  * stream, read once; a document parsed before chunk streams existed has them in its own stream,
  * which the caller read already (`lifecycle`), so nothing more is read for it. A chunk stream that
@@ -46,8 +60,8 @@ export async function readParsedChunks(store: EventStore, parsed: ParseRef, life
   return (await readParsedBatches(store, parsed, lifecycle)).flatMap((b) => b.data.chunks);
 }
 
-/** A chunk as the passage store keeps it (the indexer writes these, and reindex again). */
-export function passageOf(documentId: string, documentName: string, chunk: Chunk): Passage {
+/** A chunk as the passage store keeps it (the indexer writes these, and reindex again), with the versions that hold it. */
+export function passageOf(documentId: string, documentName: string, chunk: Chunk, versions: { first: number; last: number } = { first: 1, last: 1 }): Passage {
   return {
     chunkId: chunk.chunk_id,
     documentId,
@@ -60,5 +74,7 @@ export function passageOf(documentId: string, documentName: string, chunk: Chunk
     charEnd: chunk.char_end,
     tokenCount: chunk.token_count,
     ...(chunk.boxes && { boxes: chunk.boxes }),
+    firstVersion: versions.first,
+    lastVersion: versions.last,
   };
 }

@@ -4,6 +4,7 @@ import { documentDecider } from '../domain/document/document.ts';
 import type { CommandMetadata } from '../domain/shared/decider.ts';
 import { DomainError } from '../domain/shared/errors.ts';
 import { handleCommand } from './command-handler.ts';
+import { releaseName } from './name-claims.ts';
 import { type AppContext, settled } from './context.ts';
 import type { Written } from './projection-watch.ts';
 
@@ -18,16 +19,28 @@ const MAX_ATTACHMENTS = 50;
  */
 export async function deleteDocument(ctx: AppContext, doc: DocumentRef, metadata: CommandMetadata): Promise<Written[]> {
   const written: Written[] = [];
+  // Every version's bytes and the name claim, as the deletion records them (issue 44); the caller's sha256 when it was gone already.
+  let shas = [doc.sha256];
+  let nameKey: string | null = null;
   try {
-    written.push(await handleCommand(ctx.store, documentDecider, doc.documentId, { type: 'DeleteDocument', data: { document_id: doc.documentId, workspace_id: doc.workspaceId }, metadata }));
+    const result = await handleCommand(ctx.store, documentDecider, doc.documentId, { type: 'DeleteDocument', data: { document_id: doc.documentId, workspace_id: doc.workspaceId }, metadata });
+    written.push(result);
+    for (const event of result.events) {
+      if (event.type !== 'DocumentDeleted') continue;
+      shas = [...new Set([doc.sha256, ...(event.data.version_sha256s ?? [event.data.sha256])])];
+      nameKey = event.data.name_key ?? null;
+    }
   } catch (error) {
     if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
   }
-  await handleCommand(ctx.store, contentClaimDecider, contentKey(doc.knowledgeBaseId, doc.sha256), {
-    type: 'ReleaseContent',
-    data: { knowledge_base_id: doc.knowledgeBaseId, sha256: doc.sha256, document_id: doc.documentId },
-    metadata,
-  });
+  for (const sha256 of shas) {
+    await handleCommand(ctx.store, contentClaimDecider, contentKey(doc.knowledgeBaseId, sha256), {
+      type: 'ReleaseContent',
+      data: { knowledge_base_id: doc.knowledgeBaseId, sha256, document_id: doc.documentId },
+      metadata,
+    });
+  }
+  if (nameKey !== null) await releaseName(ctx, { knowledgeBaseId: doc.knowledgeBaseId, key: nameKey, documentId: doc.documentId }, metadata);
   return written;
 }
 

@@ -2,12 +2,12 @@ import type { DocumentDoc } from '../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import { documentDecider } from '../domain/document/document.ts';
 import { underHeadings } from '../domain/retrieval/passage-text.ts';
-import type { EventStore } from '../ports/event-store.ts';
+import type { EventStore, RecordedEvent } from '../ports/event-store.ts';
 import type { Embedder } from '../ports/models.ts';
 import type { PassageStore } from '../ports/passage-store.ts';
 import type { ReadModelStore } from '../ports/read-models.ts';
 import type { VectorIndex } from '../ports/vector-index.ts';
-import { lastParse, passageOf, readParsedChunks } from './document-chunks.ts';
+import { currentParse, passageOf, readParsedChunks } from './document-chunks.ts';
 import type { WorkspaceModelResolver } from './services/workspace-models.ts';
 
 /** Where an unfinished reindex stands, by knowledge base (an operational record, not a projection). */
@@ -82,13 +82,12 @@ export async function reindexKnowledgeBase(opts: {
     if (page.length === 0) break;
     for (const doc of page) {
       const lifecycle = await store.readStream(documentDecider.streamId(doc.id));
-      const parsed = lastParse(lifecycle);
-      const chunks = parsed ? await readParsedChunks(store, parsed, lifecycle) : [];
+      const { version, chunks } = await currentChunks(store, lifecycle);
       for (let start = 0; start < chunks.length; start += batchSize) {
         const slice = chunks.slice(start, start + batchSize);
         const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
         await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
-        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, doc.name, c)));
+        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, doc.name, c, { first: version, last: version })));
       }
       state.after = doc.id;
       state.documents += 1;
@@ -100,6 +99,12 @@ export async function reindexKnowledgeBase(opts: {
   }
   await save(null);
   return { ...progress, startedAt: state.started_at };
+}
+
+/** The version that answers (a newer one may be on its way, or have failed), and its chunks. */
+async function currentChunks(store: EventStore, lifecycle: readonly RecordedEvent[]) {
+  const parsed = currentParse(lifecycle);
+  return { version: parsed?.version ?? 1, chunks: parsed ? await readParsedChunks(store, parsed, lifecycle) : [] };
 }
 
 /** Where the knowledge base's unfinished reindex stands, for its readers (null: none under way). */

@@ -15,7 +15,8 @@ export type ResponseFacts = {
   fileIds: ReadonlyMap<string, string>;
 };
 
-export type FileCitation = { type: 'file_citation'; index: number; file_id: string; filename: string };
+/** OpenAI's file_citation, with the version of the document cited (issue 44): a field OpenAI's clients pass over. */
+export type FileCitation = { type: 'file_citation'; index: number; file_id: string; filename: string; document_version: number };
 
 /** The response an output item's id names (see itemIds), or null for an id not made here. */
 export function responseIdOfItem(itemId: string): string | null {
@@ -38,7 +39,7 @@ export function annotationsOf(text: string, citations: readonly Citation[], file
   const annotations: FileCitation[] = [];
   for (const match of text.matchAll(/\[(\d+)\]/g)) {
     const cited = byIndex.get(Number(match[1]));
-    if (cited) annotations.push({ type: 'file_citation', index: match.index, file_id: fileIds.get(cited.document_id) ?? cited.document_id, filename: cited.source });
+    if (cited) annotations.push({ type: 'file_citation', index: match.index, file_id: fileIds.get(cited.document_id) ?? cited.document_id, filename: cited.source, document_version: cited.document_version });
   }
   return annotations;
 }
@@ -46,7 +47,7 @@ export function annotationsOf(text: string, citations: readonly Citation[], file
 /** The file_search_call item: the query retrieval ran, and with `include: ["file_search_call.results"]` the passages it found. */
 export function fileSearchItem(facts: ResponseFacts, status: 'in_progress' | 'completed') {
   const { prepared, request } = facts;
-  const results = prepared.context.map((c) => ({ file_id: facts.fileIds.get(c.document_id) ?? c.document_id, filename: c.source, score: c.score, text: c.paragraph, attributes: { page: c.page, knowledge_base_id: c.knowledge_base_id, chunk_id: c.chunk_id } }));
+  const results = prepared.context.map((c) => ({ file_id: facts.fileIds.get(c.document_id) ?? c.document_id, filename: c.source, score: c.score, text: c.paragraph, attributes: { page: c.page, knowledge_base_id: c.knowledge_base_id, chunk_id: c.chunk_id, document_version: c.document_version } }));
   return {
     type: 'file_search_call' as const,
     id: itemIds(facts.id).search,

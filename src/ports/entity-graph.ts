@@ -14,6 +14,8 @@ export type GraphMatch = { id: string; documentId: string; score: number };
 export interface EntityGraph {
   upsert(namespace: string, mentions: ChunkMentions[]): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
+  /** Removes these chunks (a retired version's, issue 44); ids not stored are ignored. */
+  deleteChunks(namespace: string, chunkIds: readonly string[]): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
   /** Entities that share chunks with `entity`, most shared first. */
   neighbours(namespace: string, entity: string, limit: number): Promise<EntityNeighbour[]>;

@@ -19,6 +19,8 @@ export type TermStats = { documents: number; terms: { term: string; word: string
 export interface KeywordIndex {
   upsert(namespace: string, docs: KeywordDocument[], options?: KeywordOptions): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
+  /** Removes these chunks (a retired version's, issue 44); ids not stored are ignored. */
+  deleteChunks(namespace: string, chunkIds: readonly string[]): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
   /**
    * Best first. `score` is in 0..1: the chunk's BM25 divided by the best BM25 the query could

@@ -21,7 +21,19 @@ export type Passage = {
   tokenCount: number;
   /** Its lines on the page (see Box); absent for formats without layout and passages stored before boxes were kept. */
   boxes?: Box[];
+  /**
+   * The versions of its document that hold this chunk, first to last (issue 44): a chunk a new
+   * version shares with the one before is the same passage, its range widened. Retrieval shows a
+   * passage only while its document's current version is within the range. Absent (passages from
+   * before versions): version 1 only.
+   */
+  firstVersion?: number;
+  lastVersion?: number;
 };
+
+/** Whether a passage belongs to a version of its document (see Passage.firstVersion). */
+export const holdsVersion = (passage: Pick<Passage, 'firstVersion' | 'lastVersion'>, version: number) =>
+  (passage.firstVersion ?? 1) <= version && version <= (passage.lastVersion ?? 1);
 
 /**
  * The fields passages stored before the chunk list read them lack: where the chunk sits in its page
@@ -49,6 +61,8 @@ export interface PassageStore {
   /** Sets the placement of the passages that exist among `placements`; other ids are left alone. */
   place(namespace: string, placements: readonly PassagePlacement[]): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
+  /** Removes these chunks (a retired version's, issue 44); ids not stored are ignored. */
+  deleteChunks(namespace: string, chunkIds: readonly string[]): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
   count(namespace: string): Promise<number>;
   ping(): Promise<void>;

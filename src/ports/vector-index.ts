@@ -9,6 +9,8 @@ export type IndexFilter = { documentIds?: readonly string[] };
 export interface VectorIndex {
   upsert(namespace: string, records: VectorRecord[]): Promise<void>;
   deleteByDocument(namespace: string, documentId: string): Promise<void>;
+  /** Removes these chunks (a retired version's, issue 44); ids not stored are ignored. */
+  deleteChunks(namespace: string, chunkIds: readonly string[]): Promise<void>;
   deleteNamespace(namespace: string): Promise<void>;
   /** Best first; `score` is the cosine similarity (−1..1). */
   query(namespace: string, vector: Float32Array, topK: number, filter?: IndexFilter): Promise<VectorMatch[]>;

@@ -69,6 +69,7 @@ function prefixed(index: VectorIndex, prefix: string, used: Set<string>): Vector
   return {
     upsert: (ns, records) => index.upsert(to(ns), records),
     deleteByDocument: (ns, documentId) => index.deleteByDocument(to(ns), documentId),
+    deleteChunks: (ns, chunkIds) => index.deleteChunks(to(ns), chunkIds),
     deleteNamespace: (ns) => index.deleteNamespace(to(ns)),
     query: (ns, vector, topK, filter) => index.query(to(ns), vector, topK, filter),
     count: (ns) => index.count(to(ns)),
@@ -120,6 +121,14 @@ function readYourWrites(index: VectorIndex): VectorIndex {
         chunksOf(ns).set(r.id, r.documentId);
         writes.upserted.set(r.id, r);
         writes.deletedDocuments.delete(r.documentId);
+      }
+    },
+    async deleteChunks(ns, chunkIds) {
+      await settle(ns);
+      await index.deleteChunks(ns, chunkIds);
+      for (const id of chunkIds) {
+        chunksOf(ns).delete(id);
+        pendingOf(ns).upserted.delete(id);
       }
     },
     async deleteByDocument(ns, documentId) {

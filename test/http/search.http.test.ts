@@ -102,7 +102,7 @@ test('include sends only the parts asked for: no passage, boxes or headings with
   const bare = await search({ query, include: [] });
   t.is(bare.status, 200);
   t.deepEqual(bare.body.data.map((h: { chunk_id: string }) => h.chunk_id), full.body.data.map((h: { chunk_id: string }) => h.chunk_id));
-  for (const hit of bare.body.data) t.deepEqual(Object.keys(hit).sort(), ['chunk_id', 'document_id', 'knowledge_base_id', 'object', 'page', 'score', 'source']);
+  for (const hit of bare.body.data) t.deepEqual(Object.keys(hit).sort(), ['chunk_id', 'document_id', 'document_version', 'knowledge_base_id', 'object', 'page', 'score', 'source']);
   t.is(bare.body.coverage_terms, undefined);
   t.is(bare.body.coverage, full.body.coverage);
   // The explain data without the passage, though explain is not set; the passage alone, though it is.

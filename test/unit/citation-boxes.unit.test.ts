@@ -23,7 +23,7 @@ test('a span covers the lines it touches, from each line’s start to the next o
 test('a quoted citation points at its quote’s offsets and lines; an unquoted one at its whole passage', (t) => {
   const paragraph = 'First line of text here. Second line holds the quote. Third.';
   const boxes: Box[] = [0, 25, 54].map((start, i) => ({ x0: 0, y0: i / 10, x1: 1, y1: i / 10 + 0.05, start }));
-  const citation: Citation = { index: 1, source: 'a.pdf', page: 1, paragraph, document_id: 'd', knowledge_base_id: 'kb', chunk_id: 'c', score: 1, heading_path: [], char_start: 0, char_end: paragraph.length, boxes };
+  const citation: Citation = { index: 1, source: 'a.pdf', page: 1, paragraph, document_id: 'd', knowledge_base_id: 'kb', document_version: 1, chunk_id: 'c', score: 1, heading_path: [], char_start: 0, char_end: paragraph.length, boxes };
   const start = paragraph.indexOf('Second');
   const quote = { text: 'Second line holds the quote.', start, end: start + 28 };
   // The chunk starts at offset 100 of its page's text; citations count in the page's text.

@@ -9,7 +9,7 @@ const passage = (index: number, paragraph: string): Citation => ({
   page: 1,
   paragraph,
   document_id: `doc_${index}`,
-  knowledge_base_id: 'kb_1',
+  knowledge_base_id: 'kb_1', document_version: 1,
   chunk_id: `chk_${index}`,
   score: 1 - index / 10,
   heading_path: [],

@@ -97,9 +97,33 @@ const base = (id: string, name: string, sha: string) => ({
   warnings: [],
   error: null,
   timings: { parse_ms: null, index_ms: null, parsing_started_at: null, parsed_at: null, indexed_at: null },
+  version: 1,
+  current_version: 0,
+  versions: [history(name, sha, {})],
   created_at: T0,
   updated_at: T0,
 });
+
+/** Its first version as the history keeps it (issue 44). */
+function history(name: string, sha: string, over: Record<string, unknown>) {
+  return {
+    version: 1,
+    name,
+    media_type: 'text/plain',
+    size_bytes: 100,
+    sha256: sha,
+    uploaded_by: null,
+    status: 'queued',
+    page_count: null,
+    chunk_count: null,
+    reused_chunk_count: null,
+    index_ms: null,
+    created_at: T0,
+    current_from: null,
+    superseded_at: null,
+    ...over,
+  };
+}
 
 test('documents: each document follows its lifecycle; a deleted one leaves a tombstone; replayed twice, nothing changes', async (t) => {
   await spec(t)
@@ -117,6 +141,8 @@ test('documents: each document follows its lifecycle; a deleted one leaves a tom
           ocr_pages: [2],
           warnings: ['page 3 has no text'],
           timings: { parse_ms: 40, index_ms: 25, parsing_started_at: T1, parsed_at: T2, indexed_at: T3 },
+          current_version: 1,
+          versions: [history('manual.pdf', SHA('1'), { status: 'ready', media_type: 'application/pdf', page_count: 3, chunk_count: 3, reused_chunk_count: 0, index_ms: 25, current_from: T3 })],
           updated_at: T3,
         },
         d2: {
@@ -124,6 +150,7 @@ test('documents: each document follows its lifecycle; a deleted one leaves a tom
           status: 'failed',
           error: { stage: 'parsing', code: 'corrupt', message: DOCUMENT_FAILURES.corrupt, detail: 'The xref table is damaged.' },
           timings: { parse_ms: null, index_ms: null, parsing_started_at: T1, parsed_at: null, indexed_at: null },
+          versions: [history('broken.pdf', SHA('2'), { status: 'failed' })],
           updated_at: T2,
         },
         d4: { ...base('d4', 'notes.txt', SHA('4')), status: 'queued' },
@@ -160,6 +187,7 @@ test('documents: a parse whose pages were estimated says so', async (t) => {
         ocr_pages: [2],
         warnings: ['page 3 has no text'],
         timings: { parse_ms: 40, index_ms: null, parsing_started_at: T1, parsed_at: T2, indexed_at: null },
+        versions: [history('unlaid.docx', SHA('5'), { status: 'indexing', media_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', page_count: 7, chunk_count: 1 })],
         updated_at: T2,
       },
     });

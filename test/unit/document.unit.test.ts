@@ -226,7 +226,7 @@ for (const [name, past] of [['an unknown', []], ['a deleted', [uploaded, deleted
 const deleteCommand = (workspace_id = 'ws_a') => ({ type: 'DeleteDocument' as const, data: { document_id: 'doc_1', workspace_id }, metadata: at(T2) });
 const deletedWith = (batch_count: number, indexed_chunk_count: number): DocumentEvent => ({
   type: 'DocumentDeleted',
-  data: { ...ids, batch_count, indexed_chunk_count, sha256: SHA, deleted_at: T2 },
+  data: { ...ids, batch_count, indexed_chunk_count, sha256: SHA, name_key: 'name:manual.pdf', deleted_at: T2 },
 });
 
 test('delete: a ready document gives back its batches and the chunks its knowledge base counted', (t) => {

@@ -40,7 +40,12 @@ test('an event goes to its stream category topic, keyed by stream id, with strin
   const m = encodeEvent(event, CONTRACT_TOPICS.ofStream(event.streamId));
   t.is(m.topic, 'kbqa.document');
   t.is(m.key, 'document-doc_01-a');
-  t.deepEqual(m.headers, { [HEADER.eventType]: 'DocumentUploaded', [HEADER.eventId]: 'evt-1', [HEADER.schemaVersion]: '1' });
+  t.deepEqual(m.headers, { [HEADER.eventType]: 'DocumentUploaded', [HEADER.eventId]: 'evt-1', [HEADER.schemaVersion]: '1', [HEADER.documentVersion]: '1' });
+  // A later version's events say which (issue 44); a supersede names the version that now answers.
+  const parsed: RecordedEvent = { ...event, type: 'DocumentParsingStarted', data: { document_id: 'doc_01-a', knowledge_base_id: 'kb_1', version: 2, attempt: 2, started_at: event.recordedAt } };
+  t.is(encodeEvent(parsed, CONTRACT_TOPICS.ofStream(event.streamId)).headers[HEADER.documentVersion], '2');
+  const superseded: RecordedEvent = { ...event, type: 'DocumentVersionSuperseded', data: { document_id: 'doc_01-a', knowledge_base_id: 'kb_1', version: 2, superseded_by: 3, superseded_at: event.recordedAt } };
+  t.is(encodeEvent(superseded, CONTRACT_TOPICS.ofStream(event.streamId)).headers[HEADER.documentVersion], '3');
   t.is(JSON.parse(m.value).position, '9007199254740993', 'the position as a decimal string, exact beyond 2^53');
 });
 

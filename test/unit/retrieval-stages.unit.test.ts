@@ -39,7 +39,7 @@ function passages(...stored: Passage[]) {
 const documents = (names: Record<string, string>) =>
   ({
     async getMany(_c: string, ids: readonly string[]) {
-      return new Map(ids.filter((id) => names[id]).map((id) => [id, { id, name: names[id], knowledge_base_id: 'kb1' }]));
+      return new Map(ids.filter((id) => names[id]).map((id) => [id, { id, name: names[id], knowledge_base_id: 'kb1', status: 'ready' }]));
     },
   }) as unknown as ReadModelStore;
 
@@ -118,6 +118,7 @@ test('the context numbers the hits that fit the budget and cites each the same w
     chunkId: id,
     documentId: `doc-${id}`,
     knowledgeBaseId: 'kb_1',
+    documentVersion: 2,
     source: `${id}.pdf`,
     page: 2,
     paragraph: Array.from({ length: words }, () => 'word').join(' '),
@@ -132,9 +133,34 @@ test('the context numbers the hits that fit the budget and cites each the same w
   t.is(hits.length, 3);
   t.deepEqual(numbered.map((p) => [p.index, p.source, p.page, p.text.slice(0, 11)]), [[1, 'a.pdf', 2, 'Manual\nword'], [2, 'b.pdf', 2, 'Manual\nword']]);
   const paragraph = hit('b', 10).paragraph;
-  t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph, document_id: 'doc-b', knowledge_base_id: 'kb_1', chunk_id: 'b', score: 0.5, heading_path: ['Manual'], char_start: 40, char_end: 40 + paragraph.length, boxes: [] });
+  t.deepEqual(citations[1], { index: 2, source: 'b.pdf', page: 2, paragraph, document_id: 'doc-b', document_version: 2, knowledge_base_id: 'kb_1', chunk_id: 'b', score: 0.5, heading_path: ['Manual'], char_start: 40, char_end: 40 + paragraph.length, boxes: [] });
   t.deepEqual(contextOf([], 60, { coverage: 0, answerable: false }), { hits: [], passages: [], citations: [], coverage: 0, answerable: false });
   t.deepEqual(contextOf([hit('a', 10)], 0, covered).passages, [], 'a budget of 0 asks for no context');
   const uncovered = contextOf([hit('a', 10)], 60, { coverage: 0.1, answerable: false });
   t.deepEqual([uncovered.hits.length, uncovered.passages, uncovered.citations], [1, [], []], 'passages that cannot answer are not given to a model, nor cited');
+});
+
+test('hits come from each document’s current version only, and chunks held back do not shorten the answer (issue 44)', async (t) => {
+  const versioned = (id: string, first: number, last: number): Passage => ({ ...passage(id, 'd1'), firstVersion: first, lastVersion: last });
+  // Version 1 answers while version 2 is indexed: old-only (1..1), shared (1..2) and new-only (2..2) chunks are all stored.
+  const { store } = passages(versioned('new1', 2, 2), versioned('new2', 2, 2), versioned('old', 1, 1), versioned('shared', 1, 2), passage('legacy', 'd2'));
+  const ids = ['new1', 'new2', 'old', 'shared', 'legacy'];
+  const fused = await fusionStage.run(
+    state({ lists: [{ recall: 'keyword', matches: ids.map((id, i) => ({ id, documentId: id === 'legacy' ? 'd2' : 'd1', score: 1 - i / 10 })) }] }),
+    { passages: passageCache(store, 'kb1') },
+  );
+  const docs = (current: number) =>
+    ({
+      async getMany(_c: string, wanted: readonly string[]) {
+        const all = { d1: { id: 'd1', name: 'd1.txt', knowledge_base_id: 'kb1', status: 'indexing', version: 2, current_version: current }, d2: { id: 'd2', name: 'd2.txt', knowledge_base_id: 'kb1', status: 'ready' } };
+        return new Map(wanted.filter((id) => id in all).map((id) => [id, all[id as keyof typeof all]]));
+      },
+    }) as unknown as ReadModelStore;
+  const before = await presentHits(fused, 3, passageCache(store, 'kb1'), docs(1));
+  t.deepEqual(before.map((h) => [h.chunkId, h.documentVersion]), [['old', 1], ['shared', 1], ['legacy', 1]]);
+  // The moment version 2 is current: its chunks, none of version 1's own, before the indexer removed them.
+  const after = await presentHits(fused, 1, passageCache(store, 'kb1'), docs(2));
+  t.deepEqual(after.map((h) => [h.chunkId, h.documentVersion]), [['new1', 2]]);
+  const all = await presentHits(fused, 10, passageCache(store, 'kb1'), docs(2));
+  t.deepEqual(all.map((h) => h.chunkId), ['new1', 'new2', 'shared', 'legacy']);
 });

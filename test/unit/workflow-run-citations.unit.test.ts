@@ -12,6 +12,7 @@ const cite = (kb: string, chunk: string, extra: Partial<Citation> = {}): Citatio
   paragraph: `The text of ${chunk}.`,
   document_id: `doc_${chunk}`,
   knowledge_base_id: kb,
+  document_version: 1,
   chunk_id: `chk_${chunk}`,
   score: 0.9,
   heading_path: [],

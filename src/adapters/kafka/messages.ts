@@ -86,7 +86,20 @@ function toEventMessage(event: RecordedEvent): EventMessage {
 }
 
 function eventHeaders(event: RecordedEvent): Record<string, string> {
-  return { [HEADER.eventType]: event.type, [HEADER.eventId]: event.id, [HEADER.schemaVersion]: String(event.metadata.schemaVersion) };
+  const version = documentVersionOf(event);
+  return {
+    [HEADER.eventType]: event.type,
+    [HEADER.eventId]: event.id,
+    [HEADER.schemaVersion]: String(event.metadata.schemaVersion),
+    ...(version !== null && { [HEADER.documentVersion]: String(version) }),
+  };
+}
+
+/** The document version an event of a document's stream is about (see HEADER.documentVersion); null for other streams. */
+function documentVersionOf(event: RecordedEvent): number | null {
+  if (!event.streamId.startsWith('document-')) return null;
+  if (event.type === 'DocumentVersionSuperseded') return event.data.superseded_by;
+  return 'version' in event.data && typeof event.data.version === 'number' ? event.data.version : 1;
 }
 
 /** Every header as a string; of a repeated one the last value, as Kafka's own clients read it (`lastHeader`). */

@@ -47,6 +47,11 @@ export function createMongoEntityGraph(db: Db): EntityGraph {
       await ready();
       await mentions.deleteMany({ namespace, documentId });
     },
+    async deleteChunks(namespace, chunkIds) {
+      if (chunkIds.length === 0) return;
+      await ready();
+      await mentions.deleteMany({ namespace, chunkId: { $in: [...chunkIds] } });
+    },
     async deleteNamespace(namespace) {
       await ready();
       await mentions.deleteMany({ namespace });

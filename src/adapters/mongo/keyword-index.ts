@@ -112,6 +112,15 @@ export function createMongoKeywordIndex(db: Db, options: { analyzer: Analyzer; p
       });
       await account(namespace, await Promise.allSettled(removed));
     },
+    async deleteChunks(namespace, chunkIds) {
+      if (chunkIds.length === 0) return;
+      await ready();
+      const removed = chunkIds.map(async (chunkId): Promise<StatsChange> => {
+        const before = await chunks.findOneAndDelete({ namespace, chunkId }, COUNTS);
+        return { before: before as ChunkTerms | null, after: null };
+      });
+      await account(namespace, await Promise.allSettled(removed));
+    },
     async deleteNamespace(namespace) {
       await ready();
       await Promise.all([chunks.deleteMany({ namespace }), terms.deleteMany({ namespace })]);

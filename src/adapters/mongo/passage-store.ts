@@ -74,6 +74,11 @@ export function createMongoPassageStore(db: Db): PassageStore {
       await ready();
       await passages.deleteMany({ namespace, documentId });
     },
+    async deleteChunks(namespace, chunkIds) {
+      if (chunkIds.length === 0) return;
+      await ready();
+      await passages.deleteMany({ namespace, chunkId: { $in: [...chunkIds] } });
+    },
     async deleteNamespace(namespace) {
       await ready();
       await passages.deleteMany({ namespace });
@@ -102,4 +107,6 @@ const fields = (p: StoredPassage): Passage => ({
   charEnd: p.charEnd ?? 0,
   tokenCount: p.tokenCount ?? 0,
   ...(p.boxes && { boxes: p.boxes }),
+  ...(p.firstVersion !== undefined && { firstVersion: p.firstVersion }),
+  ...(p.lastVersion !== undefined && { lastVersion: p.lastVersion }),
 });

@@ -109,6 +109,13 @@ export function createPineconeVectorIndex(options: PineconeVectorIndexOptions): 
         await call('delete', () => index.deleteMany({ namespace, ids: batch }).catch(ignoreMissing));
       }
     },
+    async deleteChunks(namespace, chunkIds) {
+      if (chunkIds.length === 0) return;
+      const { index } = await connect();
+      for (const batch of inBatches([...chunkIds], MAX_IDS_PER_DELETE)) {
+        await call('delete', () => index.deleteMany({ namespace, ids: batch }).catch(ignoreMissing));
+      }
+    },
     async deleteNamespace(namespace) {
       const { index } = await connect();
       await call('delete namespace', () => index.deleteAll({ namespace }).catch(ignoreMissing));

@@ -16,6 +16,7 @@ export function budgetedVectorIndex(index: VectorIndex & Resident, memory: Index
   return {
     upsert: touching(index.upsert),
     deleteByDocument: touching(index.deleteByDocument),
+    deleteChunks: touching(index.deleteChunks),
     deleteNamespace: touching(index.deleteNamespace),
     query: touching(index.query),
     count: index.count,
@@ -28,6 +29,7 @@ export function budgetedKeywordIndex(index: KeywordIndex & Resident, memory: Ind
   return {
     upsert: touching(index.upsert),
     deleteByDocument: touching(index.deleteByDocument),
+    deleteChunks: touching(index.deleteChunks),
     deleteNamespace: touching(index.deleteNamespace),
     query: touching(index.query),
     termStats: touching(index.termStats),

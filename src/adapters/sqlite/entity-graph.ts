@@ -27,6 +27,7 @@ export function createSqliteEntityGraph(db: SqliteDatabase): EntityGraph {
     'DELETE FROM graph_entity_mentions WHERE namespace = ? AND chunk_id IN (SELECT chunk_id FROM graph_chunks WHERE namespace = ? AND document_id = ?)',
   );
   const chunksOfDocument = db.prepare('DELETE FROM graph_chunks WHERE namespace = ? AND document_id = ?');
+  const dropChunk = db.prepare('DELETE FROM graph_chunks WHERE namespace = ? AND chunk_id = ?');
   // Co-occurrence is counted over at most NEIGHBOUR_SAMPLE of the entity's chunks: a very common
   // entity would otherwise make every graph query walk a large share of the mentions table.
   const neighbours = db.prepare<[string, string, number, string, number], { entity: string; weight: number }>(`
@@ -60,6 +61,14 @@ export function createSqliteEntityGraph(db: SqliteDatabase): EntityGraph {
       immediate(db, () => {
         mentionsOfDocument.run(namespace, namespace, documentId);
         chunksOfDocument.run(namespace, documentId);
+      });
+    },
+    async deleteChunks(namespace, chunkIds) {
+      immediate(db, () => {
+        for (const id of chunkIds) {
+          clearChunk.run(namespace, id);
+          dropChunk.run(namespace, id);
+        }
       });
     },
     async deleteNamespace(namespace) {

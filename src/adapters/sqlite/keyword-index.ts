@@ -99,6 +99,27 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
         entry?.postings.compactIfDue();
       });
     },
+    async deleteChunks(namespace, chunkIds) {
+      if (chunkIds.length === 0) return;
+      const cached = loaded.get(namespace);
+      const entry = cached && store.version(cached.ns) === cached.version ? cached : undefined;
+      if (cached && !entry) loaded.delete(namespace);
+      const ns = entry?.ns ?? store.namespace(namespace, false);
+      if (ns === null) return;
+      guarded(namespace, () => {
+        immediate(db, () => {
+          for (const id of chunkIds) {
+            const terms = store.chunkTerms(ns, id);
+            if (terms === undefined) continue;
+            entry?.postings.remove(id, decodeTerms(terms));
+            store.dropChunk(ns, id);
+          }
+          const version = store.bump(ns);
+          if (entry) entry.version = version;
+        });
+        entry?.postings.compactIfDue();
+      });
+    },
     async deleteNamespace(namespace) {
       loaded.delete(namespace);
       const ns = store.namespace(namespace, false);

@@ -14,12 +14,14 @@ type Row = {
   char_end: number | null;
   token_count: number | null;
   boxes: string | null;
+  first_version: number | null;
+  last_version: number | null;
 };
 
-const COLUMNS = 'chunk_id, document_id, document_name, chunk_index, page, heading_path, text, char_start, char_end, token_count, boxes';
+const COLUMNS = 'chunk_id, document_id, document_name, chunk_index, page, heading_path, text, char_start, char_end, token_count, boxes, first_version, last_version';
 
 /** Columns added after the first passages were written: NULL in the rows written before (see PassagePlacement, Passage.documentName). */
-const ADDED_COLUMNS = { document_name: 'TEXT', char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER', boxes: 'TEXT' };
+const ADDED_COLUMNS = { document_name: 'TEXT', char_start: 'INTEGER', char_end: 'INTEGER', token_count: 'INTEGER', boxes: 'TEXT', first_version: 'INTEGER', last_version: 'INTEGER' };
 
 /** One row per chunk, keyed by (namespace, chunk id); a lookup of the top k is one indexed query. */
 export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
@@ -34,7 +36,7 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
   db.exec(`
     CREATE INDEX IF NOT EXISTS passages_in_order ON passages (namespace, document_id, chunk_index);
     CREATE INDEX IF NOT EXISTS passages_unplaced ON passages (namespace, document_id) WHERE token_count IS NULL;`);
-  const put = db.prepare(`INSERT OR REPLACE INTO passages (namespace, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const put = db.prepare(`INSERT OR REPLACE INTO passages (namespace, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // json_each takes any number of ids with one prepared statement.
   const select = db.prepare<[string, string], Row>(`SELECT ${COLUMNS} FROM passages WHERE namespace = ? AND chunk_id IN (SELECT value FROM json_each(?))`);
   const inOrder = db.prepare<[string, string, number, number], Row>(
@@ -46,13 +48,14 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
   const place = db.prepare('UPDATE passages SET char_start = ?, char_end = ?, token_count = ? WHERE namespace = ? AND chunk_id = ?');
   const dropDocument = db.prepare('DELETE FROM passages WHERE namespace = ? AND document_id = ?');
   const dropNamespace = db.prepare('DELETE FROM passages WHERE namespace = ?');
+  const dropChunks = db.prepare('DELETE FROM passages WHERE namespace = ? AND chunk_id IN (SELECT value FROM json_each(?))');
   const countRows = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM passages WHERE namespace = ?');
 
   return {
     async upsert(namespace, passages) {
       immediate(db, () => {
         for (const p of passages) {
-          put.run(namespace, p.chunkId, p.documentId, p.documentName, p.index, p.page, JSON.stringify(p.headingPath), p.text, p.charStart, p.charEnd, p.tokenCount, p.boxes ? JSON.stringify(p.boxes) : null);
+          put.run(namespace, p.chunkId, p.documentId, p.documentName, p.index, p.page, JSON.stringify(p.headingPath), p.text, p.charStart, p.charEnd, p.tokenCount, p.boxes ? JSON.stringify(p.boxes) : null, p.firstVersion ?? null, p.lastVersion ?? null);
         }
       });
     },
@@ -75,6 +78,9 @@ export function createSqlitePassageStore(db: SqliteDatabase): PassageStore {
     },
     async deleteByDocument(namespace, documentId) {
       dropDocument.run(namespace, documentId);
+    },
+    async deleteChunks(namespace, chunkIds) {
+      if (chunkIds.length > 0) dropChunks.run(namespace, JSON.stringify(chunkIds));
     },
     async deleteNamespace(namespace) {
       dropNamespace.run(namespace);
@@ -101,6 +107,8 @@ function toPassage(row: Row): Passage {
     charEnd: row.char_end ?? 0,
     tokenCount: row.token_count ?? 0,
     ...(row.boxes && { boxes: JSON.parse(row.boxes) as Box[] }),
+    ...(row.first_version !== null && { firstVersion: row.first_version }),
+    ...(row.last_version !== null && { lastVersion: row.last_version }),
   };
 }
 

@@ -32,6 +32,7 @@ export function createSqliteVectorIndex(db: SqliteDatabase, options: MirrorOptio
   const chunksOfDocument = db.prepare<[string, string], { chunk_id: string }>('SELECT chunk_id FROM vector_chunks WHERE namespace = ? AND document_id = ?');
   const deleteDocument = db.prepare('DELETE FROM vector_chunks WHERE namespace = ? AND document_id = ?');
   const deleteNamespace = db.prepare('DELETE FROM vector_chunks WHERE namespace = ?');
+  const deleteChunk = db.prepare('DELETE FROM vector_chunks WHERE namespace = ? AND chunk_id = ?');
   const countRows = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM vector_chunks WHERE namespace = ?');
   const countWidth = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM vector_chunks WHERE namespace = ? AND dims = ?');
   const rowsOfWidth = db.prepare<[string, number], { chunk_id: string; document_id: string; codes: Buffer }>(
@@ -111,6 +112,19 @@ export function createSqliteVectorIndex(db: SqliteDatabase, options: MirrorOptio
         },
         (state) => {
           for (const mirror of state.mirrors.values()) for (const id of chunkIds) mirror.remove(id);
+        },
+      );
+    },
+    async deleteChunks(namespace, chunkIds) {
+      const removed: string[] = [];
+      writing(
+        namespace,
+        () => {
+          for (const id of chunkIds) if (deleteChunk.run(namespace, id).changes > 0) removed.push(id);
+          return removed.length > 0;
+        },
+        (state) => {
+          for (const mirror of state.mirrors.values()) for (const id of removed) mirror.remove(id);
         },
       );
     },

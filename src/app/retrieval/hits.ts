@@ -1,6 +1,6 @@
-import type { DocumentDoc } from '../../../projections/documents/index.ts';
+import { currentVersionOf, type DocumentDoc } from '../../../projections/documents/index.ts';
 import type { Box } from '../../domain/document/box.ts';
-import type { Passage } from '../../ports/passage-store.ts';
+import { holdsVersion, type Passage } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
 import type { PassageCache } from './passage-cache.ts';
 import { type Ranked, scoreOf } from './stages.ts';
@@ -12,6 +12,8 @@ export type SearchHit = {
   chunkId: string;
   documentId: string;
   knowledgeBaseId: string;
+  /** The version of its document the chunk was retrieved from: the one answering (issue 44). */
+  documentVersion: number;
   source: string;
   page: number;
   paragraph: string;
@@ -31,25 +33,42 @@ const SPARE = 5;
  * The first `topK` of the ranking as hits. A document's chunks may outlive it in the indexes for a
  * moment (the indexer drops them after the projector dropped the document), so one read of the hit
  * documents keeps those out; it also names passages indexed before names were kept.
+ *
+ * The same read keeps every route current (issue 44): a hit is shown only when its passage belongs
+ * to its document's current version, so a new version's own chunks wait until it is indexed and a
+ * replaced version's leave the moment it is, before the indexer has removed them. Candidates are
+ * read in rounds of topK + SPARE, so chunks held back this way never shorten the answer while the
+ * ranking has more; in the usual case (no version in flight) there is one round, as before.
  */
 export async function presentHits(ranked: readonly Ranked[], topK: number, passages: PassageCache, readModels: ReadModelStore): Promise<SearchHit[]> {
-  const chosen = ranked.slice(0, topK + SPARE);
-  const found = await passages.get(chosen.map((r) => r.candidate.id));
-  const kept = chosen.filter((r) => found.has(r.candidate.id));
-  const documents = await readModels.getMany<DocumentDoc>('documents', [...new Set(kept.map((r) => r.candidate.documentId))]);
   const hits: SearchHit[] = [];
-  for (const r of kept) {
-    const document = documents.get(r.candidate.documentId);
-    if (document) hits.push(hitOf(r, found.get(r.candidate.id)!, document));
+  const documents = new Map<string, DocumentDoc | null>();
+  for (let start = 0; hits.length < topK && start < ranked.length; start += topK + SPARE) {
+    const chosen = ranked.slice(start, start + topK + SPARE);
+    const found = await passages.get(chosen.map((r) => r.candidate.id));
+    const kept = chosen.filter((r) => found.has(r.candidate.id));
+    const unread = [...new Set(kept.map((r) => r.candidate.documentId))].filter((id) => !documents.has(id));
+    if (unread.length > 0) {
+      const read = await readModels.getMany<DocumentDoc>('documents', unread);
+      for (const id of unread) documents.set(id, read.get(id) ?? null);
+    }
+    for (const r of kept) {
+      const document = documents.get(r.candidate.documentId);
+      const passage = found.get(r.candidate.id)!;
+      if (!document) continue;
+      const version = currentVersionOf(document);
+      if (holdsVersion(passage, version)) hits.push(hitOf(r, passage, document, version));
+    }
   }
   return hits.slice(0, topK);
 }
 
-function hitOf({ candidate: c, rerank }: Ranked, passage: Passage, document: DocumentDoc): SearchHit {
+function hitOf({ candidate: c, rerank }: Ranked, passage: Passage, document: DocumentDoc, version: number): SearchHit {
   return {
     chunkId: c.id,
     documentId: c.documentId,
     knowledgeBaseId: document.knowledge_base_id,
+    documentVersion: version,
     source: passage.documentName ?? document.name,
     page: passage.page,
     paragraph: passage.text,

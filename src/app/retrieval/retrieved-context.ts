@@ -14,6 +14,8 @@ export type Citation = {
   page: number;
   paragraph: string;
   document_id: string;
+  /** The version of the document the chunk belongs to: the one that answered (issue 44). */
+  document_version: number;
   /** The knowledge base the document belongs to (a chat may search several). */
   knowledge_base_id: string;
   chunk_id: string;
@@ -102,6 +104,7 @@ export function contextOf(hits: SearchHit[], maxTokens: number, answerability: A
       page: hit.page,
       paragraph: hit.paragraph,
       document_id: hit.documentId,
+      document_version: hit.documentVersion,
       knowledge_base_id: hit.knowledgeBaseId,
       chunk_id: hit.chunkId,
       score: hit.score,

@@ -44,5 +44,5 @@ function itemOf(message: ChatMessage): NewItem[] {
 function annotationsOf(citations: readonly Citation[], answer: string): NonNullable<NewItem['annotations']> {
   return citations
     .filter((c) => answer.includes(`[${c.index}]`))
-    .map((c) => ({ type: 'file_citation', file_id: c.document_id, filename: c.source, index: c.index, knowledge_base_id: c.knowledge_base_id, chunk_id: c.chunk_id, page: c.page }));
+    .map((c) => ({ type: 'file_citation', file_id: c.document_id, filename: c.source, index: c.index, knowledge_base_id: c.knowledge_base_id, document_version: c.document_version, chunk_id: c.chunk_id, page: c.page }));
 }

@@ -162,7 +162,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, workspa
               model: model.model.id,
               stream: input.stream,
               finish_reason: outcome.finishReason,
-              citations: citations.map(({ index, document_id, knowledge_base_id, chunk_id, source, page, score }) => ({ index, document_id, knowledge_base_id, chunk_id, source, page, score })),
+              citations: citations.map(({ index, document_id, document_version, knowledge_base_id, chunk_id, source, page, score }) => ({ index, document_id, document_version, knowledge_base_id, chunk_id, source, page, score })),
               usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
               latency_ms: {
                 retrieval: round(retrievalMs),

@@ -24,7 +24,7 @@ import { knowledgeBasesOf } from '../../domain/workflow/graph.ts';
 export type PublishedAgent = AgentDoc & { published: NonNullable<AgentDoc['published']> };
 
 /** The public citation shape (docs/landing-page.md): no knowledge-base id, chunk id or key. */
-export type PublicCitation = { index: number; source: string; page: number; paragraph: string; quote: string | null; image_url: string | null };
+export type PublicCitation = { index: number; source: string; page: number; paragraph: string; quote: string | null; document_version: number; image_url: string | null };
 
 /** How many earlier messages of the visitor's conversation go before a single new one. */
 const HISTORY_TURNS = 20;
@@ -163,6 +163,7 @@ export function createLandingPageService({ ctx, agents, chat, documents, usage, 
               paragraph: c.paragraph,
               quote: c.quote?.text ?? null,
               document_id: c.document_id,
+              document_version: c.document_version,
               char_start: c.char_start,
               char_end: c.char_end,
               has_image: c.boxes.length > 0,
@@ -236,6 +237,7 @@ export const publicCitation = (slug: string, c: Citation): PublicCitation => ({
   page: c.page,
   paragraph: c.paragraph,
   quote: c.quote?.text ?? null,
+  document_version: c.document_version,
   image_url: c.boxes.length > 0 ? imageUrl(slug, c) : null,
 });
 
@@ -245,7 +247,16 @@ function publicMessage(slug: string, m: VisitorMessage) {
     role: m.role,
     content: m.content,
     ...(m.citations && {
-      citations: m.citations.map((c) => ({ index: c.index, source: c.source, page: c.page, paragraph: c.paragraph, quote: c.quote, image_url: c.has_image ? imageUrl(slug, c) : null })),
+      citations: m.citations.map((c) => ({
+        index: c.index,
+        source: c.source,
+        page: c.page,
+        paragraph: c.paragraph,
+        quote: c.quote,
+        // Visitor turns recorded before versions cited version 1.
+        document_version: c.document_version ?? 1,
+        image_url: c.has_image ? imageUrl(slug, c) : null,
+      })),
     }),
   };
 }

@@ -107,7 +107,13 @@ export function createVectorStoreService(ctx: AppContext, deps: { knowledgeBases
       throw badRequest('unsupported_file', `File ${stored.id} (${stored.filename}) is of a type no parser reads; supported: ${SUPPORTED_FORMATS}.`, 'file_id');
     }
     const upload = { name: stored.filename, sha256: stored.sha256, sizeBytes: stored.bytes, mediaType: stored.media_type };
-    const added = await deps.documents.upload(principal, kbId, [upload], { metadata: file.attributes ?? {}, chunking: chunkingOf(file.chunking_strategy), requestId });
+    const added = await deps.documents.upload(principal, kbId, [upload], {
+      metadata: file.attributes ?? {},
+      chunking: chunkingOf(file.chunking_strategy),
+      requestId,
+      // A vector store's files are files of their own, as in OpenAI's API: one named like another is kept beside it.
+      onConflict: 'keep_both',
+    });
     const doc = await ctx.readModels.get<DocumentDoc>('documents', added.data[0]!.id);
     return presentVectorStoreFile(doc!, stored.id);
   }

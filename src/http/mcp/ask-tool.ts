@@ -57,6 +57,6 @@ function defaultChatModel(deps: McpDeps): string {
 /** The answer, then what its markers point at: a model reading only the text still sees the sources. */
 function withSources(answer: string, citations: readonly Citation[]): string {
   if (citations.length === 0) return answer;
-  const sources = citations.map((c) => `[${c.index}] ${c.source}, page ${c.page} (document ${c.document_id}): ${c.quote?.text ?? c.paragraph}`);
+  const sources = citations.map((c) => `[${c.index}] ${c.source}, page ${c.page} (document ${c.document_id}, version ${c.document_version}): ${c.quote?.text ?? c.paragraph}`);
   return `${answer}\n\nSources:\n${sources.join('\n')}`;
 }

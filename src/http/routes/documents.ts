@@ -7,7 +7,17 @@ import type { BlobStore } from '../../ports/blob-store.ts';
 import type { MediaTypeDetector } from '../../ports/media-type-detector.ts';
 import { Deleted, listOf } from '../../../schemas/http/common.ts';
 import { OCR_ISO_CODES, OCR_MODELS, OcrLanguages } from '../../../schemas/ocr-languages.ts';
-import { Chunk, ChunkListQuery, Document, DocumentListQuery, TextUploadBody, UploadChunking, UploadedDocument, UploadMetadata } from '../../../schemas/http/documents.ts';
+import {
+  Chunk,
+  ChunkListQuery,
+  Document,
+  DocumentListQuery,
+  OnConflict,
+  TextUploadBody,
+  UploadChunking,
+  UploadedDocument,
+  UploadMetadata,
+} from '../../../schemas/http/documents.ts';
 import { type BodyPace, type JsonReader, jsonReader } from '../body.ts';
 import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
@@ -17,6 +27,7 @@ import type { KnowledgeBaseFeedDeps } from '../sse-knowledge-base-documents.ts';
 import { documentFeedRoute } from './document-feed.ts';
 import { SUPPORTED_FORMATS } from '../../domain/document/supported-formats.ts';
 import { pageImageRoute } from './page-images.ts';
+import { documentVersionRoutes, jsonField } from './document-versions.ts';
 
 export type DocumentRouteDeps = {
   documents: DocumentService;
@@ -33,19 +44,9 @@ export type DocumentRouteDeps = {
 };
 
 const tag = 'documents';
-const UPLOAD_FIELDS = ['metadata', 'chunking', 'ocr_languages'];
+const UPLOAD_FIELDS = ['metadata', 'chunking', 'ocr_languages', 'on_conflict', 'external_id'];
 const base = '/v1/knowledge-bases/:kb_id/documents';
 
-const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefined, name: string) => {
-  if (raw === undefined || raw === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return parseOr400(schema, Symbol('not JSON'), name);
-  }
-  return parseOr400(schema, value, name);
-};
 
 /** onServerError hears failures past the start of an event stream, with the request's id. */
 export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: unknown, requestId: string) => void) {
@@ -98,6 +99,8 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
                   type: 'string',
                   description: `Languages to OCR scans and images in, comma-separated (tesseract or ISO 639-1 codes: ${OCR_MODELS.join(', ')}, ${Object.keys(OCR_ISO_CODES).join(', ')}); overrides the knowledge base's ocr.languages. Unset: detected per page.`,
                 },
+                on_conflict: { ...z.toJSONSchema(OnConflict), default: 'new_version' },
+                external_id: { type: 'string', maxLength: 500, description: 'The document’s id in its source: matched instead of the name (one file per upload)' },
               },
             },
           },
@@ -107,13 +110,20 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       response: listOf(UploadedDocument),
       handle: async ({ ctx, principal, params, requestId }) => {
         await documents.knowledgeBase(principal, params.kb_id);
-        let received: { files: StoredFile[]; metadata?: Record<string, string | number | boolean>; chunking?: z.infer<typeof UploadChunking>; ocrLanguages?: string[] };
+        let received: {
+          files: StoredFile[];
+          metadata?: Record<string, string | number | boolean>;
+          chunking?: z.infer<typeof UploadChunking>;
+          ocrLanguages?: string[];
+          onConflict?: z.infer<typeof OnConflict>;
+          externalId?: string;
+        };
         if (ctx.is('application/json')) {
           const body = parseOr400(TextUploadBody, await (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace))(ctx));
           const blob = await blobs.put(Readable.from([Buffer.from(body.text, 'utf8')]), { maxBytes: deps.maxUploadBytes });
           // JSON text is text by construction; its name only says which kind (the parser still sniffs).
           const file = { name: body.name, sha256: blob.sha256, sizeBytes: blob.sizeBytes, mediaType: textTypeByName(body.name) };
-          received = { files: [file], metadata: body.metadata, chunking: body.chunking };
+          received = { files: [file], metadata: body.metadata, chunking: body.chunking, onConflict: body.on_conflict, externalId: body.external_id };
         } else {
           const { files, fields } = await receiveMultipart(ctx, blobs, { maxFileBytes: deps.maxUploadBytes, maxFiles: deps.maxFilesPerUpload }, deps.bodyPace);
           const unknown = Object.keys(fields).find((f) => !UPLOAD_FIELDS.includes(f));
@@ -124,18 +134,25 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
             metadata: jsonField(UploadMetadata, fields.metadata, 'metadata'),
             chunking: jsonField(UploadChunking, fields.chunking, 'chunking'),
             ocrLanguages: fields.ocr_languages ? parseOr400(OcrLanguages, fields.ocr_languages.split(',').map((c) => c.trim()), 'ocr_languages') : undefined,
+            onConflict: fields.on_conflict ? parseOr400(OnConflict, fields.on_conflict, 'on_conflict') : undefined,
+            externalId: fields.external_id ? parseOr400(TextUploadBody.shape.external_id.unwrap(), fields.external_id, 'external_id') : undefined,
           };
         }
+        // One id names one document: several files cannot all be it.
+        if (received.externalId !== undefined && received.files.length > 1) throw badRequest('invalid_value', 'external_id: names one document; upload one file with it.', 'external_id');
         const files = received.files;
         const idempotencyKey = ctx.get('idempotency-key') || undefined;
         const body = await documents.upload(principal, params.kb_id, files, {
           metadata: received.metadata ?? {},
           chunking: received.chunking ?? {},
           ocrLanguages: received.ocrLanguages,
+          onConflict: received.onConflict,
+          externalId: received.externalId,
           idempotencyKey,
           requestId,
         });
-        return { status: 202, body };
+        // Nothing was uploaded when every file was skipped: the documents as they are.
+        return { status: body.data.length > 0 && body.data.every((d) => d.skipped) ? 200 : 202, body };
       },
     }),
     route({
@@ -170,6 +187,7 @@ export function documentRoutes(deps: DocumentRouteDeps, onServerError: (error: u
       handle: async ({ principal, params, query }) => ({ body: await documents.chunks(principal, params.kb_id, params.document_id, query) }),
     }),
     pageImageRoute(documents),
+    ...documentVersionRoutes({ documents, blobs, typed, readText: () => (readText ??= jsonReader(deps.maxUploadBytes, deps.bodyPace)), maxUploadBytes: deps.maxUploadBytes, bodyPace: deps.bodyPace }),
     route({
       method: 'get',
       path: `${base}/:document_id/events`,

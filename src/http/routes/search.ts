@@ -21,6 +21,7 @@ export function presentHit(hit: SearchHit, parts: ReadonlySet<SearchInclude>) {
     object: 'search_result' as const,
     chunk_id: hit.chunkId,
     document_id: hit.documentId,
+    document_version: hit.documentVersion,
     knowledge_base_id: hit.knowledgeBaseId,
     source: hit.source,
     page: hit.page,

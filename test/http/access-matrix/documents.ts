@@ -19,5 +19,17 @@ export const recipes: Record<string, Recipe[]> = {
   'GET /v1/knowledge-bases/{kb_id}/documents/events': [
     { via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${kbPath(t)}/documents/events`, headers: { 'last-event-id': '0' }, until: 'event: ready' }) },
   ],
+  // Versions inherit their document's knowledge base (issue 44): a key limited elsewhere adds, lists and downloads none.
+  'POST /v1/knowledge-bases/{kb_id}/documents/{document_id}/versions': [
+    {
+      via: 'kb',
+      ok: 201,
+      request: async (t, w) => ({ method: 'POST', path: `${kbPath(t)}/documents/${await w.freshDocument(t)}/versions`, json: { text: `A new version made by the access matrix, ${Math.random()}.` } }),
+    },
+  ],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/versions': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/versions` }) }],
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/versions/{version}/content': [
+    { via: 'kb', ok: 200, request: (t) => ({ method: 'GET', path: `${docPath(t)}/versions/1/content` }) },
+  ],
   'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/events': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/events` }) }],
 };
