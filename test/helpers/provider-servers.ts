@@ -34,6 +34,8 @@ export type ChatServerOptions = Common & {
   chunkDelayMs?: number;
   /** Send this many content chunks, then go silent with the connection open. */
   silentAfterChunks?: number;
+  /** End the stream with `[DONE]` after the content, without the finish reason: how llama-cpp-python's server cuts a stream off when another request comes in. */
+  cutOff?: boolean;
   /** Decides the answer from the request: text pieces, or function calls (finish reason `tool_calls`). */
   respond?: (body: Record<string, unknown>) => { pieces?: string[]; toolCalls?: LoopToolCall[] };
 };
@@ -93,6 +95,7 @@ function chatAnswer(options: ChatServerOptions): Answer {
       res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: logprobsOf(body, [piece]), finish_reason: null }]));
     }
     for (const delta of toolCallDeltas(toolCalls)) res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
+    if (options.cutOff) return res.end('data: [DONE]\n\n');
     res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
     if (includeUsage) res.write(chunk([], { usage: usageBody }));
     res.end('data: [DONE]\n\n');
