@@ -113,3 +113,16 @@ test('a 400 that is not about the context window stays 422 provider_rejected_req
     });
   }
 });
+
+test('an empty stream (200, no chunk) is asked again without streaming: its answer is passed on', async (t) => {
+  const server = await startChatServer({ emptyStream: true, pieces: ['Whole ', 'answer.'] });
+  try {
+    const client = createOpenAiClient({ apiKey: 'sk-loopback', baseURL: server.baseUrl, maxRetries: 0, timeoutMs: 5000 });
+    const deltas = [];
+    for await (const delta of createOpenAiChatModel({ client, model: 'loop-chat' }).stream({ messages: structured.messages })) deltas.push(delta);
+    t.deepEqual(deltas, [{ content: 'Whole answer.' }, { finishReason: 'stop', usage: { promptTokens: 11, completionTokens: 4 } }]);
+    t.deepEqual(server.requests.map((r) => r.body.stream), [true, false]);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,7 +1,7 @@
 import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import { countTokens } from '../../domain/document/tokens.ts';
-import type { ChatDelta, ChatFinishReason, ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../../ports/models.ts';
+import type { ChatAnswer, ChatDelta, ChatFinishReason, ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../../ports/models.ts';
 import { asJsonObjectFormat, finishReasonOf, toolCallDeltasOf, toolCallsOf, wireRequest } from './chat-wire.ts';
 import { type ProviderCall, providerBadResponse, providerFailure, providerTimeout } from './provider-errors.ts';
 
@@ -54,7 +54,7 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
     return stream[Symbol.asyncIterator]();
   }
 
-  return {
+  const chatModel: ChatModel = {
     model: { id: model, kind: 'chat', ownedBy: 'openai-compatible', created },
     passesOptions: true,
 
@@ -97,6 +97,7 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
           throw fail(error);
         }
         const answer: Answer = { text: '' };
+        let received = 0;
         for (;;) {
           let next: IteratorResult<Chunk>;
           try {
@@ -105,6 +106,7 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
             throw fail(error);
           }
           if (next.done) break;
+          received++;
           const { content, logprobs, toolCalls } = takeChunk(answer, next.value);
           if (content) yield { content, ...(logprobs ? { logprobs } : {}) };
           if (toolCalls) yield { toolCalls };
@@ -114,6 +116,10 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
         // Every OpenAI-compatible stream ends its answer with a finish reason; one that stops before it was cut off
         // (llama-cpp-python's server ends a stream so when another request comes in, unless run with --interrupt_requests false),
         // and a cut answer passed on as complete would be recorded as one.
+        // An empty stream (200, not one chunk) is how llama-cpp-python's server answers a prompt longer than its context
+        // window; asked without streaming it says why (400 context_length_exceeded). Nothing has reached our caller yet,
+        // so asking again repeats nothing; should it answer after all, that answer is passed on.
+        if (received === 0) return yield* asDeltas(await chatModel.complete(request));
         if (answer.finishReason === undefined) throw providerBadResponse('chat', 'its stream ended before the answer did (no finish reason)');
         yield { finishReason: answer.finishReason, usage: answer.usage ?? estimateUsage(request.messages, answer.text) };
       } finally {
@@ -123,6 +129,14 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
       }
     },
   };
+  return chatModel;
+}
+
+/** A blocking answer as the deltas a stream of it would have brought. */
+async function* asDeltas(whole: ChatAnswer): AsyncGenerator<ChatDelta> {
+  if (whole.content) yield { content: whole.content };
+  if (whole.toolCalls) yield { toolCalls: whole.toolCalls.map((c, index) => ({ index, ...c })) };
+  yield { finishReason: whole.finishReason, usage: whole.usage };
 }
 
 /**
