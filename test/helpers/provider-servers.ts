@@ -34,6 +34,10 @@ export type ChatServerOptions = Common & {
   chunkDelayMs?: number;
   /** Send this many content chunks, then go silent with the connection open. */
   silentAfterChunks?: number;
+  /** End the stream with `[DONE]` after the content, without the finish reason: how llama-cpp-python's server cuts a stream off when another request comes in. */
+  cutOff?: boolean;
+  /** Answer a streamed request with 200 and an empty body: how llama-cpp-python's server answers a prompt longer than its context window. */
+  emptyStream?: boolean;
   /** Decides the answer from the request: text pieces, or function calls (finish reason `tool_calls`). */
   respond?: (body: Record<string, unknown>) => { pieces?: string[]; toolCalls?: LoopToolCall[] };
 };
@@ -85,6 +89,7 @@ function chatAnswer(options: ChatServerOptions): Answer {
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
       `data: ${JSON.stringify({ id: 'chatcmpl-loop', object: 'chat.completion.chunk', created: CREATED, model, system_fingerprint: 'fp_loop', choices, ...(includeUsage && { usage: null }), ...extra })}\n\n`;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    if (options.emptyStream) return res.end();
     res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
     for (const [i, piece] of pieces.entries()) {
       if (options.chunkDelayMs) await sleep(options.chunkDelayMs);
@@ -93,6 +98,7 @@ function chatAnswer(options: ChatServerOptions): Answer {
       res.write(chunk([{ index: 0, delta: { content: piece }, logprobs: logprobsOf(body, [piece]), finish_reason: null }]));
     }
     for (const delta of toolCallDeltas(toolCalls)) res.write(chunk([{ index: 0, delta, logprobs: null, finish_reason: null }]));
+    if (options.cutOff) return res.end('data: [DONE]\n\n');
     res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]));
     if (includeUsage) res.write(chunk([], { usage: usageBody }));
     res.end('data: [DONE]\n\n');

@@ -27,7 +27,7 @@ async function collect(stream: AsyncIterable<ChatDelta>): Promise<ChatDelta[]> {
   return deltas;
 }
 
-async function expectApiError(t: ExecutionContext, promise: Promise<unknown>, expected: Partial<Pick<ApiError, 'status' | 'type' | 'code'>>): Promise<ApiError> {
+async function expectApiError(t: ExecutionContext, promise: Promise<unknown>, expected: Partial<Pick<ApiError, 'status' | 'type' | 'code' | 'param'>>): Promise<ApiError> {
   const error = await t.throwsAsync(promise, { instanceOf: ApiError });
   t.like(error, expected);
   return error!;
@@ -159,15 +159,15 @@ const mappings: { name: string; failure: ProviderFailure; expected: Partial<ApiE
     check: (t, e) => t.deepEqual(e.headers, { 'retry-after': '0' }),
   },
   {
-    name: '400 context too long → 422 provider_rejected_request with the provider message',
+    name: '400 context too long → 400 context_length_exceeded with the provider message',
     failure: { status: 400, body: { error: { message: "This model's maximum context length is 128000 tokens.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } },
-    expected: { status: 422, type: 'invalid_request_error', code: 'provider_rejected_request' },
+    expected: { status: 400, type: 'invalid_request_error', code: 'context_length_exceeded', param: 'messages' },
     check: (t, e) => t.regex(e.message, /maximum context length is 128000 tokens/),
   },
   {
-    name: "400 in older vLLM's top-level shape → 422 with the provider message",
+    name: "400 context too long in older vLLM's top-level shape (no code) → 400 context_length_exceeded with the provider message",
     failure: { status: 400, body: { object: 'error', message: "This model's maximum context length is 4096 tokens.", type: 'BadRequestError', param: null, code: 400 } },
-    expected: { status: 422, type: 'invalid_request_error', code: 'provider_rejected_request' },
+    expected: { status: 400, type: 'invalid_request_error', code: 'context_length_exceeded' },
     check: (t, e) => t.regex(e.message, /maximum context length is 4096 tokens/),
   },
   {

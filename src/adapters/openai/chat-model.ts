@@ -1,7 +1,8 @@
+import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import { countTokens } from '../../domain/document/tokens.ts';
-import type { ChatDelta, ChatFinishReason, ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../../ports/models.ts';
-import { finishReasonOf, toolCallDeltasOf, toolCallsOf, wireRequest } from './chat-wire.ts';
+import type { ChatAnswer, ChatDelta, ChatFinishReason, ChatMessage, ChatModel, ChatRequest, ChatUsage } from '../../ports/models.ts';
+import { asJsonObjectFormat, finishReasonOf, toolCallDeltasOf, toolCallsOf, wireRequest } from './chat-wire.ts';
 import { type ProviderCall, providerBadResponse, providerFailure, providerTimeout } from './provider-errors.ts';
 
 export type OpenAiChatModelOptions = {
@@ -25,22 +26,41 @@ type ProviderUsage = { prompt_tokens?: number; completion_tokens?: number } | nu
  */
 export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutMs = client.timeout }: OpenAiChatModelOptions): ChatModel {
   const call: ProviderCall = { provider: 'chat', model, apiKey: client.apiKey };
-  const body = (request: ChatRequest) => wireRequest(model, request);
+  /** Learned from the provider's first refusal: it takes a JSON schema only as `{type: "json_object", schema}` (see asJsonObjectFormat). */
+  let schemaAsJsonObject = false;
+  const body = (request: ChatRequest) => wireRequest(model, (schemaAsJsonObject && asJsonObjectFormat(request)) || request);
+
+  /**
+   * Sends the request; a provider refusing it while it asks for a JSON schema is asked once more
+   * in the older form, which is then used for this model from there on. Both happen before any of
+   * the answer exists, so nothing is repeated to our caller.
+   */
+  async function send<T>(request: ChatRequest, call: (wire: ReturnType<typeof body>) => Promise<T>): Promise<T> {
+    try {
+      return await call(body(request));
+    } catch (error) {
+      const older = asJsonObjectFormat(request);
+      if (schemaAsJsonObject || !older || !refusesJsonSchema(error)) throw error;
+      const answer = await call(wireRequest(model, older));
+      schemaAsJsonObject = true;
+      return answer;
+    }
+  }
 
   async function openStream(request: ChatRequest, signal: AbortSignal): Promise<AsyncIterator<Chunk>> {
     // Retries (the client's maxRetries) happen only inside this call, before the first byte of
     // the answer: once a delta has reached our caller, repeating the request would repeat text.
-    const stream = await client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal });
+    const stream = await send(request, (wire) => client.chat.completions.create({ ...wire, stream: true, stream_options: { include_usage: true } }, { signal }));
     return stream[Symbol.asyncIterator]();
   }
 
-  return {
+  const chatModel: ChatModel = {
     model: { id: model, kind: 'chat', ownedBy: 'openai-compatible', created },
     passesOptions: true,
 
     async complete(request) {
       try {
-        const response = await client.chat.completions.create({ ...body(request), stream: false }, { signal: request.signal });
+        const response = await send(request, (wire) => client.chat.completions.create({ ...wire, stream: false }, { signal: request.signal }));
         const choice = response.choices?.[0];
         if (!choice) throw providerBadResponse('chat');
         const content = choice.message?.content ?? '';
@@ -77,6 +97,7 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
           throw fail(error);
         }
         const answer: Answer = { text: '' };
+        let received = 0;
         for (;;) {
           let next: IteratorResult<Chunk>;
           try {
@@ -85,13 +106,22 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
             throw fail(error);
           }
           if (next.done) break;
+          received++;
           const { content, logprobs, toolCalls } = takeChunk(answer, next.value);
           if (content) yield { content, ...(logprobs ? { logprobs } : {}) };
           if (toolCalls) yield { toolCalls };
         }
         // The SDK ends the iteration quietly when its request is aborted, so an abort shows only here.
         if (request.signal?.aborted || stalled) throw fail(new Error('stream aborted'));
-        yield { finishReason: answer.finishReason ?? 'stop', usage: answer.usage ?? estimateUsage(request.messages, answer.text) };
+        // Every OpenAI-compatible stream ends its answer with a finish reason; one that stops before it was cut off
+        // (llama-cpp-python's server ends a stream so when another request comes in, unless run with --interrupt_requests false),
+        // and a cut answer passed on as complete would be recorded as one.
+        // An empty stream (200, not one chunk) is how llama-cpp-python's server answers a prompt longer than its context
+        // window; asked without streaming it says why (400 context_length_exceeded). Nothing has reached our caller yet,
+        // so asking again repeats nothing; should it answer after all, that answer is passed on.
+        if (received === 0) return yield* asDeltas(await chatModel.complete(request));
+        if (answer.finishReason === undefined) throw providerBadResponse('chat', 'its stream ended before the answer did (no finish reason)');
+        yield { finishReason: answer.finishReason, usage: answer.usage ?? estimateUsage(request.messages, answer.text) };
       } finally {
         request.signal?.removeEventListener('abort', forwardAbort);
         upstream.abort();
@@ -99,6 +129,25 @@ export function createOpenAiChatModel({ client, model, created = 0, idleTimeoutM
       }
     },
   };
+  return chatModel;
+}
+
+/** A blocking answer as the deltas a stream of it would have brought. */
+async function* asDeltas(whole: ChatAnswer): AsyncGenerator<ChatDelta> {
+  if (whole.content) yield { content: whole.content };
+  if (whole.toolCalls) yield { toolCalls: whole.toolCalls.map((c, index) => ({ index, ...c })) };
+  yield { finishReason: whole.finishReason, usage: whole.usage };
+}
+
+/**
+ * A refusal of the request: 400 or 422, or a 500 that names the response format, which is how
+ * llama-cpp-python answers a `json_schema` it does not know (its validation error, caught in its
+ * handler: "Input should be 'text' or 'json_object'"). The SDK has retried a 500 by then.
+ */
+function refusesJsonSchema(error: unknown): boolean {
+  if (!(error instanceof APIError)) return false;
+  if (error.status === 400 || error.status === 422) return true;
+  return error.status === 500 && /response_format|json_object|json_schema/.test(error.message);
 }
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;

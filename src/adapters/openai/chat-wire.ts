@@ -48,3 +48,17 @@ export function toolCallDeltasOf(delta: OpenAI.Chat.Completions.ChatCompletionCh
   }));
   return calls?.length ? calls : undefined;
 }
+
+/**
+ * OpenAI's structured output (`response_format: {type: "json_schema", json_schema: {schema}}`) in
+ * the older form llama.cpp's Python server (llama-cpp-python) and Anyscale take instead:
+ * `{type: "json_object", schema}`, which they enforce with a grammar. Undefined when the request
+ * asks for no JSON schema. (llama-cpp-python refuses `json_schema` with a 422; Ollama, vLLM and
+ * llama.cpp's own C++ server take it.)
+ */
+export function asJsonObjectFormat(request: ChatRequest): ChatRequest | undefined {
+  const format = request.options?.response_format as { type?: unknown; json_schema?: { schema?: unknown } } | undefined;
+  if (format?.type !== 'json_schema') return undefined;
+  const schema = format.json_schema?.schema;
+  return { ...request, options: { ...request.options, response_format: { type: 'json_object', ...(schema !== undefined && { schema }) } } };
+}

@@ -30,8 +30,21 @@ export function retryAfterMs(headers: HeaderSource): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The API error for a provider's HTTP error answer; `providerMessage` is shown only where it helps the caller. */
-export function providerStatusError(status: number, providerMessage: string | undefined, headers: HeaderSource, { provider, model, apiKey }: ProviderCall): ApiError {
+/**
+ * How providers say a prompt does not fit the model's context window: OpenAI's and llama.cpp's
+ * Python server's `code`, and the messages of vLLM ("maximum context length"), llama.cpp's C++
+ * server ("exceeds the available context size") and others.
+ */
+const CONTEXT_OVERFLOW = /maximum context length|context window|context size|context length|too many tokens/i;
+
+/** The API error for a provider's HTTP error answer; `providerMessage` is shown only where it helps the caller; `providerCode`: its error's `code`, when it gave one. */
+export function providerStatusError(
+  status: number,
+  providerMessage: string | undefined,
+  headers: HeaderSource,
+  { provider, model, apiKey }: ProviderCall,
+  providerCode?: unknown,
+): ApiError {
   if (status === 429) {
     const waitMs = retryAfterMs(headers);
     const retryAfter: Record<string, string> = waitMs === undefined ? {} : { 'retry-after': String(Math.ceil(waitMs / 1000)) };
@@ -42,6 +55,10 @@ export function providerStatusError(status: number, providerMessage: string | un
     // Scrubbed before it is cut, so a cut cannot split an encoded key into a form the scrubber misses.
     const message = providerMessage && secretScrubber(apiKey ? [apiKey] : [])(providerMessage).trim();
     const detail = message ? `: ${message.slice(0, MAX_PROVIDER_MESSAGE)}` : '.';
+    // The caller's prompt is too long for the model: theirs to shorten, as OpenAI says it (400 context_length_exceeded, which clients such as LangChain act on).
+    if (provider === 'chat' && (providerCode === 'context_length_exceeded' || (message && CONTEXT_OVERFLOW.test(message)))) {
+      return new ApiError(400, 'invalid_request_error', 'context_length_exceeded', `The prompt does not fit the chat model's context window${detail}`, { param: 'messages' });
+    }
     return new ApiError(422, 'invalid_request_error', 'provider_rejected_request', `The ${provider} provider rejected the request${detail}`);
   }
   // The provider's own message is dropped: OpenAI's echoes part of the key.
@@ -109,7 +126,7 @@ function classify(error: unknown, call: ProviderCall): ApiError {
   if (unreachable) return providerUnavailable(call.provider, connectionCause({ code: unreachable }).says, (error as APIError).headers?.get('x-kbqa-host'));
   if (error instanceof APIConnectionError) return providerUnavailable(call.provider, connectionCause(error).says);
   if (error instanceof APIError && typeof error.status === 'number') {
-    return providerStatusError(error.status, messageOf(error.error), error.headers, call);
+    return providerStatusError(error.status, messageOf(error.error), error.headers, call, error.code);
   }
   if (error instanceof Error && error.name === 'TimeoutError') return providerTimeout(call.provider);
   if (error instanceof SyntaxError) return providerBadResponse(call.provider);
