@@ -13,7 +13,7 @@ export type ModelCatalog = {
 export function createModelCatalog(models: readonly ModelInfo[], defaultEmbeddingModel: string, unavailable: ReadonlyMap<string, string> = new Map()): ModelCatalog {
   const byId = new Map(models.map((m) => [m.id, m]));
   if (byId.get(defaultEmbeddingModel)?.kind !== 'embedding') {
-    throw new Error(`default embedding model ${defaultEmbeddingModel} is not registered`);
+    throw new Error(`default embedding model ${defaultEmbeddingModel} is not registered${unavailable.has(defaultEmbeddingModel) ? `: ${unavailable.get(defaultEmbeddingModel)}` : ''}`);
   }
   return { list: () => models, get: (id) => byId.get(id), defaultEmbeddingModel, unavailable: (id) => (byId.has(id) ? undefined : unavailable.get(id)) };
 }
