@@ -2,7 +2,7 @@ import { createHashingEmbedder } from '../adapters/local/hashing-embedder.ts';
 import { createExtractiveChatModel } from '../adapters/local/extractive-chat-model.ts';
 import { createLocalEmbedder } from '../adapters/local/local-embedder.ts';
 import { findLocalModels } from '../adapters/local/model-folders.ts';
-import { runtimeDir } from '../adapters/local/model-runtime.ts';
+import { runtimeDir, runtimeInstalled } from '../adapters/local/model-runtime.ts';
 import { createOfflineReranker } from '../adapters/local/offline-reranker.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
@@ -42,6 +42,7 @@ function localEmbedders({ modelsDir, modelThreads }: Pick<Config, 'modelsDir' | 
       .map(({ spec, state }) => [spec.id, `${spec.id} is a built-in local model whose folder is ${state === 'missing' ? 'not installed' : 'incomplete'} on this server; an operator installs it with \`npm run models:fetch\` or \`kbqa models install\` and restarts the server.`]),
   );
   logger?.info({ models_dir: modelsDir, local_models: found.map(({ spec, state, bytes }) => ({ id: spec.id, state, bytes })) }, `local models: ${found.filter((m) => m.state === 'installed').map((m) => m.spec.id).join(', ') || 'none installed'}`);
+  if (embedders.length > 0 && !runtimeInstalled(modelsDir)) logger?.warn({ runtime: runtimeDir(modelsDir) }, 'local models: their runtime is not installed in the models directory (kbqa models fetch); they load only if the project itself has @huggingface/transformers.');
   for (const m of found.filter((f) => f.state === 'incomplete')) logger?.warn({ folder: m.folder }, `${m.spec.id}: its folder is incomplete (kbqa models verify says which files); it is not served.`);
   return { embedders, unavailable, close: () => Promise.all(embedders.map((e) => e.close())).then(() => undefined) };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = fileURLToPath(new URL('./model-runtime/', import.meta.url));
-const FILES = ['package.json', 'package-lock.json', '.npmrc'];
+const FILES = ['package.json', 'package-lock.json'];
 
 /** Where the runtime of the local models lives: beside their folders, not in the project's node_modules. */
 export const runtimeDir = (modelsDir: string) => join(modelsDir, 'runtime');
@@ -23,7 +23,10 @@ export function runtimeInstalled(modelsDir: string): boolean {
  * @huggingface/transformers and onnxruntime-node (about 480 MB unpacked, most of it onnxruntime's
  * binaries for every platform and its web build) from the lockfile in model-runtime/, with
  * `npm ci` in the models directory: only where a local model is fetched or installed, so the
- * project's own `npm ci` stays as lean as before for everyone else.
+ * project's own `npm ci` stays as lean as before for everyone else. onnxruntime-node's install step
+ * would fetch a CUDA provider from outside the npm registry (it fails offline, and the CPU binaries
+ * ship in the package): ONNXRUNTIME_NODE_INSTALL=skip for npm before 11, allowScripts for npm 11.
+ * (An .npmrc setting would do as well, but npm 11 warns about every key it does not know.)
  */
 export function installRuntime(modelsDir: string, log: (line: string) => void): void {
   if (runtimeInstalled(modelsDir)) return;
