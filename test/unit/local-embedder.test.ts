@@ -33,7 +33,7 @@ withModel('a batch answers in its order, each text as it embeds alone (padding c
   }
 });
 
-withModel('a text past 256 word pieces is truncated, not refused', async (t) => {
+withModel('a text past 128 word pieces is truncated, not refused', async (t) => {
   const embedder = createLocalEmbedder({ spec: MINILM, folder: folder!, runtime: RUNTIME });
   t.teardown(() => embedder.close());
   const [long] = await embedder.embed(['word '.repeat(2000)]);
