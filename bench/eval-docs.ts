@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { DOCS_DIR, hasDocs, loadQuestions, referencedFiles, type DocsQuestion } from './docs-questions.ts';
 import { failureLines, report, type Scored } from './docs-report.ts';
 import { score, usedCitations, type ChatReply } from './docs-scoring.ts';
-import { json, settleAll, uploadFile, withKbqa, type Api } from './kbqa-api.ts';
+import { evalKbSettings, json, settleAll, uploadFile, withKbqa, type Api } from './kbqa-api.ts';
 import { log, machineInfo, round } from './util.ts';
 
 const CONCURRENCY = 2;
@@ -54,7 +54,7 @@ export async function runDocsSuite(): Promise<object> {
   const questions = loadQuestions();
   const files = referencedFiles(questions);
   return withKbqa('eval-docs', async (api, pid) => {
-    const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'docs-eval' })).id as string;
+    const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'docs-eval', settings: evalKbSettings() })).id as string;
     const t0 = performance.now();
     const { status, accepted } = await uploadAll(api, kb, files);
     const { failed, peakRssMb } = await settleAll(api, kb, accepted, pid);

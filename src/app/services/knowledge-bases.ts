@@ -48,6 +48,8 @@ export function createKnowledgeBaseService(ctx: AppContext, models: ModelCatalog
     ] as const;
     for (const { param, id, kind } of named) {
       if (id === undefined || id === null || models.get(id)?.kind === kind) continue;
+      const why = models.unavailable(id);
+      if (why) throw badRequest('model_not_installed', `${param}: ${why}`, param);
       const entry = await workspaceModels?.entryOf(workspaceId, id, kind);
       if (!entry) throw badRequest('model_not_found', `${param}: ${notAModelMessage(id, kind)}`, param);
       if (kind === 'embedding' && entry.dimensions === undefined) {

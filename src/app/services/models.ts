@@ -5,14 +5,17 @@ export type ModelCatalog = {
   list(): readonly ModelInfo[];
   get(id: string): ModelInfo | undefined;
   defaultEmbeddingModel: string;
+  /** Why a model this deployment knows cannot be used here (a built-in local model whose folder is not installed), if it cannot. */
+  unavailable(id: string): string | undefined;
 };
 
-export function createModelCatalog(models: readonly ModelInfo[], defaultEmbeddingModel: string): ModelCatalog {
+/** `unavailable`: model id → the sentence that says why it is not served here and what to do. */
+export function createModelCatalog(models: readonly ModelInfo[], defaultEmbeddingModel: string, unavailable: ReadonlyMap<string, string> = new Map()): ModelCatalog {
   const byId = new Map(models.map((m) => [m.id, m]));
   if (byId.get(defaultEmbeddingModel)?.kind !== 'embedding') {
-    throw new Error(`default embedding model ${defaultEmbeddingModel} is not registered`);
+    throw new Error(`default embedding model ${defaultEmbeddingModel} is not registered${unavailable.has(defaultEmbeddingModel) ? `: ${unavailable.get(defaultEmbeddingModel)}` : ''}`);
   }
-  return { list: () => models, get: (id) => byId.get(id), defaultEmbeddingModel };
+  return { list: () => models, get: (id) => byId.get(id), defaultEmbeddingModel, unavailable: (id) => (byId.has(id) ? undefined : unavailable.get(id)) };
 }
 
 /**

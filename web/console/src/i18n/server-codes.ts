@@ -93,6 +93,7 @@ const API_ERRORS_EN = {
   provider_rejected_request: 'The model provider rejected the request; check the model’s settings.',
   provider_bad_response: 'The model provider sent an answer that could not be used; check the model’s settings.',
   model_not_found: 'The model is not available; choose another.',
+  model_not_installed: 'This built-in model is not installed on the server; choose another, or ask the operator to install it.',
 };
 
 const API_ERRORS_ZH: Table<typeof API_ERRORS_EN> = {
@@ -129,6 +130,7 @@ const API_ERRORS_ZH: Table<typeof API_ERRORS_EN> = {
   provider_rejected_request: '模型服务商拒绝了请求；请检查模型的设置。',
   provider_bad_response: '模型服务商返回了无法使用的响应；请检查模型的设置。',
   model_not_found: '该模型不可用；请另选一个。',
+  model_not_installed: '服务器上未安装此内置模型；请另选一个，或请管理员安装。',
 };
 
 /** The chat's answer when the knowledge base does not cover the question (the chat response's `answerable: false`). */
