@@ -105,3 +105,22 @@ test('keep_versions must be an integer of at least 1, or null', async (t) => {
   const patched = await ok(server, 'PATCH', `/v1/knowledge-bases/${kb.id}`, { settings: { keep_versions: null } });
   t.is(patched.settings.keep_versions, null);
 });
+
+test('chat (beside knowledge_base_id) and responses (in the file_search tool) take as_of and cite the version current then', async (t) => {
+  const { server } = t.context;
+  const { kb, then } = await twoVersions(server);
+  const chat = await ok(server, 'POST', '/v1/chat/completions', { model: 'kbqa-extractive', knowledge_base_id: kb, as_of: then, messages: [{ role: 'user', content: QUESTION }] });
+  t.regex(JSON.stringify(chat.citations), /thirty days/);
+  t.notRegex(JSON.stringify(chat), /fourteen days/);
+  t.true(chat.citations.length > 0 && chat.citations.every((c: { document_version: number }) => c.document_version === 1));
+  const responses = await ok(server, 'POST', '/v1/responses', {
+    model: 'kbqa-extractive',
+    input: QUESTION,
+    tools: [{ type: 'file_search', vector_store_ids: [kb], as_of: then }],
+    include: ['file_search_call.results'],
+  });
+  t.regex(JSON.stringify(responses), /thirty days/);
+  t.notRegex(JSON.stringify(responses), /fourteen days/);
+  const bad = await server.call('POST', '/v1/chat/completions', { json: { model: 'kbqa-extractive', knowledge_base_id: kb, as_of: 'soon', messages: [{ role: 'user', content: QUESTION }] } });
+  t.like(bad.body.error, { code: 'invalid_as_of', param: 'as_of' });
+});
