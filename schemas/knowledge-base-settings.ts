@@ -33,6 +33,14 @@ const language = z
   })
   .meta({ description: "ISO 639-1 code of the knowledge base's language, or 'auto' to detect it per document and per query." });
 
+const keepVersions = z
+  .int()
+  .min(1)
+  .nullable()
+  .describe(
+    "How many versions of each document to keep, the current one included; older ones are purged (bytes deleted, chunks out of every index) once a newer version is ready, and as_of at a time they answered is 410 version_purged. null or absent: keep all",
+  );
+
 export const KnowledgeBaseSettings = z
   .strictObject({
     embedding_model: modelId,
@@ -46,6 +54,7 @@ export const KnowledgeBaseSettings = z
     language: language.optional(),
     // null, or knowledge bases older than the setting: each page's script and language are detected.
     ocr: z.strictObject({ languages: OcrLanguages.nullable() }).optional(),
+    keep_versions: keepVersions.optional(),
   })
   .superRefine((s, ctx) => {
     if (!s.recall.vector && !s.recall.keyword && !s.recall.graph) {
@@ -76,6 +85,7 @@ export const KnowledgeBaseSettingsPatch = z.strictObject({
   // Checked against the supported codes with the merged settings, so a bad one is invalid_settings like every other.
   language: z.string().max(16).optional().meta({ description: "ISO 639-1 code of the knowledge base's language, or 'auto'." }),
   ocr: z.strictObject({ languages: OcrLanguages.nullable().optional() }).optional(),
+  keep_versions: keepVersions.optional(),
 });
 export type KnowledgeBaseSettingsPatch = z.infer<typeof KnowledgeBaseSettingsPatch>;
 

@@ -60,7 +60,7 @@ export const indexedText = (chunk: Pick<Chunk, 'heading_path' | 'text'>) => unde
 export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
   return defineConsumer({
     name: 'indexer',
-    eventTypes: ['DocumentParsed', 'DocumentVersionSuperseded', 'DocumentDeleted', 'KnowledgeBaseDeleted'],
+    eventTypes: ['DocumentParsed', 'DocumentVersionSuperseded', 'DocumentVersionPurged', 'DocumentDeleted', 'KnowledgeBaseDeleted'],
     batchSize: 32,
     async handle(batch) {
       // Consecutive parsed documents are indexed together: one embedding call and one write per index.
@@ -73,6 +73,7 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
         await indexDocuments(deps, parsed);
         parsed = [];
         await removeFromIndexes(deps, event);
+        if (event.type === 'DocumentVersionSuperseded') await applyRetention(deps, event.data);
       }
       await indexDocuments(deps, parsed);
     },
@@ -93,17 +94,39 @@ export function indexerConsumer(deps: IndexerDeps): ConsumerGroup {
 /** Every chunk of a document, whatever its version: the passage store's listing in one page. */
 const ALL_CHUNKS = 1_000_000;
 
-async function removeFromIndexes({ vectors, keywords, graph, passages }: IndexerDeps, event: RecordedEvent<'DocumentVersionSuperseded' | 'DocumentDeleted' | 'KnowledgeBaseDeleted'>) {
+type Indexes = Pick<IndexerDeps, 'vectors' | 'keywords' | 'graph' | 'passages'>;
+
+/** The document's chunks that `retire` picks, out of every index; the passages last (a hit needs one). */
+async function removeChunks({ vectors, keywords, graph, passages }: Indexes, kb: string, doc: string, retire: (p: Passage) => boolean) {
+  const all = await passages.listByDocument(kb, doc, { limit: ALL_CHUNKS });
+  const retired = all.filter(retire).map((p) => p.chunkId);
+  if (retired.length === 0) return;
+  await Promise.all([vectors.deleteChunks(kb, retired), keywords.deleteChunks(kb, retired), graph.deleteChunks(kb, retired)]);
+  await passages.deleteChunks(kb, retired);
+}
+
+/** keep_versions: once a version is replaced, the versions past the number kept are purged (the decider picks them). */
+async function applyRetention({ ctx }: IndexerDeps, data: EventData<'DocumentVersionSuperseded'>) {
+  const kb = await ctx.readModels.get<KnowledgeBaseDoc>('knowledge_bases', data.knowledge_base_id);
+  const keep = kb?.settings.keep_versions;
+  if (keep === undefined || keep === null) return;
+  await handleCommand(ctx.store, documentDecider, data.document_id, { type: 'PurgeVersions', data: { document_id: data.document_id, keep }, metadata: commandMetadata(ctx, 'retention') });
+}
+
+async function removeFromIndexes({ vectors, keywords, graph, passages }: IndexerDeps, event: RecordedEvent<'DocumentVersionSuperseded' | 'DocumentVersionPurged' | 'DocumentDeleted' | 'KnowledgeBaseDeleted'>) {
   switch (event.type) {
     case 'DocumentVersionSuperseded': {
-      // What no version from the new current one on holds: the old version's own chunks, and any a failed version left.
-      const { knowledge_base_id: kb, document_id: doc, superseded_by: current } = event.data;
-      const all = await passages.listByDocument(kb, doc, { limit: ALL_CHUNKS });
-      const retired = all.filter((p) => (p.lastVersion ?? 1) < current).map((p) => p.chunkId);
-      if (retired.length === 0) return;
-      await Promise.all([vectors.deleteChunks(kb, retired), keywords.deleteChunks(kb, retired), graph.deleteChunks(kb, retired)]);
-      // The passages last: a hit needs one, so until here nothing of the rest could be returned anyway.
-      await passages.deleteChunks(kb, retired);
+      // The replaced version's chunks stay, their range closed, for as_of (docs/decisions.md): no
+      // current answer can see them (hits.ts). Only what never answered goes: chunks of versions
+      // between the replaced one and the new one (failed, or overtaken), which no time can ask for.
+      const { knowledge_base_id: kb, document_id: doc, version: replaced, superseded_by: current } = event.data;
+      await removeChunks({ vectors, keywords, graph, passages }, kb, doc, (p) => (p.firstVersion ?? 1) > replaced && (p.lastVersion ?? 1) < current);
+      return;
+    }
+    case 'DocumentVersionPurged': {
+      // Retention: what only the purged version and older ones held (purges go oldest first).
+      const { knowledge_base_id: kb, document_id: doc, version } = event.data;
+      await removeChunks({ vectors, keywords, graph, passages }, kb, doc, (p) => (p.lastVersion ?? 1) <= version);
       return;
     }
     case 'DocumentDeleted': {
@@ -168,9 +191,12 @@ async function gather(deps: IndexerDeps, parsed: Parsed[]): Promise<Work[]> {
     // A chunk indexed already (by an earlier version, or by this one before a redelivery) has the same id: only its passage is written again.
     const indexed = version > 1 ? await deps.passages.get(kbId, parsedChunks.map((c) => c.chunk_id)) : new Map<string, Passage>();
     const chunks = parsedChunks.filter((c) => !indexed.has(c.chunk_id));
+    // A range says every version in it held the chunk: a chunk the current version lacks (an older
+    // version's, kept for as_of, coming back in a restore) starts a range of its own here.
     const reused = parsedChunks.flatMap((chunk) => {
       const passage = indexed.get(chunk.chunk_id);
-      return passage ? [{ chunk, firstVersion: passage.firstVersion ?? 1 }] : [];
+      if (!passage) return [];
+      return [{ chunk, firstVersion: (passage.lastVersion ?? 1) >= state.currentVersion ? (passage.firstVersion ?? 1) : version }];
     });
     // Its name travels with each passage, so results need no document lookup: the version's own name.
     const name = nameOfVersion(lifecycle, version) ?? id;

@@ -14,7 +14,7 @@ export type { KnowledgeBaseTotals };
 /** The status a client polls: queued → parsing → indexing → ready | failed. */
 export const documentsProjection = defineProjection<DocumentDoc>()({
   collection: 'documents',
-  eventTypes: ['DocumentUploaded', 'DocumentVersionAdded', 'DocumentVersionSuperseded', 'DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed', 'DocumentFailed', 'DocumentDeleted', 'DocumentMetadataUpdated'],
+  eventTypes: ['DocumentUploaded', 'DocumentVersionAdded', 'DocumentVersionSuperseded', 'DocumentVersionPurged', 'DocumentParsingStarted', 'DocumentParsed', 'DocumentIndexed', 'DocumentFailed', 'DocumentDeleted', 'DocumentMetadataUpdated'],
   // Every document counts toward its knowledge base; its chunks count once it is ready (searchable).
   totals: {
     collection: KNOWLEDGE_BASE_TOTALS,
@@ -27,22 +27,11 @@ export const documentsProjection = defineProjection<DocumentDoc>()({
         return uploaded(event.data);
       case 'DocumentVersionAdded':
         return doc && versionAdded(doc, event.data);
-      case 'DocumentVersionSuperseded': {
-        const d = event.data;
-        return doc && { ...doc, versions: withVersion(doc, d.version, (v) => ({ ...v, status: 'superseded', superseded_at: d.superseded_at })), updated_at: d.superseded_at };
-      }
-      case 'DocumentParsingStarted': {
-        const d = event.data;
-        return (
-          doc && {
-            ...doc,
-            status: 'parsing',
-            versions: withVersion(doc, d.version ?? 1, (v) => ({ ...v, status: 'parsing' })),
-            timings: { ...doc.timings, parsing_started_at: d.started_at },
-            updated_at: d.started_at,
-          }
-        );
-      }
+      case 'DocumentVersionSuperseded':
+      case 'DocumentVersionPurged':
+        return doc && versionRetired(doc, event);
+      case 'DocumentParsingStarted':
+        return doc && parsingStarted(doc, event.data);
       case 'DocumentParsed': {
         const d = event.data;
         return (
@@ -74,6 +63,26 @@ export const documentsProjection = defineProjection<DocumentDoc>()({
     }
   },
 });
+
+function parsingStarted(doc: DocumentDoc, d: EventData<'DocumentParsingStarted'>): DocumentDoc {
+  return {
+    ...doc,
+    status: 'parsing',
+    versions: withVersion(doc, d.version ?? 1, (v) => ({ ...v, status: 'parsing' })),
+    timings: { ...doc.timings, parsing_started_at: d.started_at },
+    updated_at: d.started_at,
+  };
+}
+
+/** A version no longer answers: replaced by a newer one, or purged by retention (keep_versions). */
+function versionRetired(doc: DocumentDoc, event: { type: 'DocumentVersionSuperseded'; data: EventData<'DocumentVersionSuperseded'> } | { type: 'DocumentVersionPurged'; data: EventData<'DocumentVersionPurged'> }): DocumentDoc {
+  if (event.type === 'DocumentVersionSuperseded') {
+    const d = event.data;
+    return { ...doc, versions: withVersion(doc, d.version, (v) => ({ ...v, status: 'superseded', superseded_at: d.superseded_at })), updated_at: d.superseded_at };
+  }
+  const d = event.data;
+  return { ...doc, versions: withVersion(doc, d.version, (v) => ({ ...v, status: 'purged', purged_at: d.purged_at })), updated_at: d.purged_at };
+}
 
 /** The chunks a document answers with: its current version's (0 before one is ready). */
 function answeringChunks(doc: DocumentDoc): number {

@@ -86,6 +86,17 @@ export const DocumentVersionSuperseded = z.strictObject({
   superseded_at: z.iso.datetime(),
 });
 
+/**
+ * Retention (the knowledge base's keep_versions): an old version is gone for good. Its bytes are
+ * deleted from the blob store (unless a kept version has the same), its chunks leave every index,
+ * and an as_of at a time it answered is refused (410 version_purged) instead of answered without it.
+ */
+export const DocumentVersionPurged = z.strictObject({
+  ...ids,
+  version: z.int().min(1),
+  purged_at: z.iso.datetime(),
+});
+
 export const DocumentParsingStarted = z.strictObject({ ...ids, ...version, attempt: z.int().min(1), started_at: z.iso.datetime() });
 
 /**
@@ -176,6 +187,7 @@ export const documentEvents = {
   DocumentUploaded,
   DocumentVersionAdded,
   DocumentVersionSuperseded,
+  DocumentVersionPurged,
   DocumentParsingStarted,
   DocumentParsed,
   DocumentIndexed,

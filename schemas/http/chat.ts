@@ -1,3 +1,4 @@
+import { AsOfField } from './as-of.ts';
 import { z } from 'zod';
 import { FinishReason } from '../events/chat.ts';
 import { PageBox } from '../events/document.ts';
@@ -17,6 +18,7 @@ export const ChatCompletionBody = z
     knowledge_base_id: z.string().min(1).max(200).optional(),
     knowledge_base_ids: KnowledgeBaseIds.optional(),
     filter: SearchFilter.optional().describe('Retrieval only searches the documents that meet it (see the search body’s filter)'),
+    as_of: AsOfField.optional(),
     conversation: z
       .union([z.string().min(1).max(200), z.strictObject({ id: z.string().min(1).max(200) })])
       .optional()

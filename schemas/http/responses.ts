@@ -1,3 +1,4 @@
+import { AsOfField } from './as-of.ts';
 import { z } from 'zod';
 import { OpenAiChatFields } from './chat-openai.ts';
 import { SortOrder } from './common.ts';
@@ -52,6 +53,7 @@ const FileSearchTool = z.strictObject({
   vector_store_ids: z.array(z.string().min(1).max(200)).min(1).max(10).describe('Knowledge base ids: a vector store here is a knowledge base'),
   max_num_results: z.int().min(1).max(50).optional().describe('Accepted; retrieval keeps what fits the context'),
   filters: SearchFilter.nullable().optional().describe('OpenAI’s attribute filter, over document metadata'),
+  as_of: AsOfField.optional(),
   ranking_options: z
     .strictObject({ ranker: z.string().optional(), score_threshold: z.number().min(0).max(1).optional(), hybrid_search: anyObject.optional() })
     .optional()

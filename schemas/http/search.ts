@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PageBox } from '../events/document.ts';
 import { SearchMode } from '../retrieval.ts';
+import { AsOfField } from './as-of.ts';
 import { KnowledgeBaseIds, oneKnowledgeBaseField, SearchFilter } from './filter.ts';
 
 /** What a search result may carry beyond its ids, source, page and score (the body's include). */
@@ -15,6 +16,7 @@ export const SearchBody = z.strictObject({
   rerank: z.boolean().optional(),
   filter: SearchFilter.optional(),
   explain: z.boolean().optional(),
+  as_of: AsOfField.optional(),
   include: z
     .array(z.enum(SEARCH_INCLUDE))
     .max(SEARCH_INCLUDE.length)

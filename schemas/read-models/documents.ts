@@ -15,8 +15,8 @@ export const DocumentVersionDoc = z.object({
   sha256: z.string(),
   /** The key that uploaded it; null in events from before issue 44. */
   uploaded_by: z.string().nullable(),
-  /** Its processing: queued → parsing → indexing → ready | failed; `superseded` once a newer version answers in its place. */
-  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed', 'superseded']),
+  /** Its processing: queued → parsing → indexing → ready | failed; `superseded` once a newer version answers in its place; `purged` once retention (keep_versions) removed it. */
+  status: z.enum(['queued', 'parsing', 'indexing', 'ready', 'failed', 'superseded', 'purged']),
   page_count: z.int().nullable(),
   chunk_count: z.int().nullable(),
   /** Chunks whose embeddings, postings and entities came from an earlier version (0 for version 1). */
@@ -26,6 +26,8 @@ export const DocumentVersionDoc = z.object({
   /** When it became the answering version, and when a newer one replaced it (null: not yet). */
   current_from: z.string().nullable(),
   superseded_at: z.string().nullable(),
+  /** When retention purged it (its bytes and chunks are gone); absent while it is kept. */
+  purged_at: z.string().optional(),
 });
 export type DocumentVersionDoc = z.infer<typeof DocumentVersionDoc>;
 

@@ -1,6 +1,7 @@
 import type { ChatInput } from '../app/services/chat.ts';
 import { ApiError } from '../ports/api-error.ts';
 import { retrievalFilter } from './retrieval-filter.ts';
+import { asOfOf } from '../app/services/as-of.ts';
 import type { ChatMessage } from '../ports/models.ts';
 import { type ChatCompletionBody, type ChatMessageBody } from '../../schemas/http/chat.ts';
 import { PASSED_TO_PROVIDER } from '../../schemas/http/chat-openai.ts';
@@ -14,6 +15,7 @@ export function toChatInput(body: ChatCompletionBody): ChatInput {
     messages: body.messages.map(toChatMessage),
     knowledgeBaseIds: body.knowledge_base_ids ?? (body.knowledge_base_id === undefined ? undefined : [body.knowledge_base_id]),
     filter: retrievalFilter(body.filter),
+    ...(body.as_of !== undefined && { asOf: asOfOf(body.as_of) }),
     temperature: body.temperature ?? undefined,
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
     stream: body.stream ?? false,

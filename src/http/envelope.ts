@@ -49,7 +49,7 @@ export function envelope(metrics: Metrics, onServerError: (error: unknown, reque
       if (error.status >= 500 && error.code !== 'server_overloaded' && !leftEarly(ctx)) onServerError(raw, requestId);
       ctx.status = error.status;
       ctx.set(error.headers);
-      ctx.body = { error: { message: asSentence(error.message), type: error.type, param: error.param, code: error.code } };
+      ctx.body = { error: { message: asSentence(error.message), type: error.type, param: error.param, code: error.code, ...(error.detail && { detail: error.detail }) } };
     }
     metrics.http.observe(ctx.method, (ctx.state.route as string | undefined) ?? 'unmatched', ctx.status, (performance.now() - started) / 1000);
   };

@@ -2,6 +2,7 @@ import type { ChatInput } from '../app/services/chat.ts';
 import { ApiError } from '../ports/api-error.ts';
 import type { ChatMessage } from '../ports/models.ts';
 import { retrievalFilter } from './retrieval-filter.ts';
+import { asOfOf } from '../app/services/as-of.ts';
 import type { ResponseCreateBody, ResponseInputItem, ResponseTool } from '../../schemas/http/responses.ts';
 
 /** A Responses request as chat takes it: the conversation of its input, the knowledge bases of its file_search tools, provider options in chat's names. */
@@ -21,12 +22,15 @@ export function toResponseRequest(body: ResponseCreateBody): ResponseRequest {
   const searches = tools.filter((t) => t.type === 'file_search');
   const kbIds = [...new Set(searches.flatMap((t) => t.vector_store_ids))];
   const filter = searches.find((t) => t.filters)?.filters ?? undefined;
+  // Beside the knowledge bases it names, as filters are: the first file_search tool that gives one.
+  const asOf = searches.find((t) => t.as_of !== undefined)?.as_of;
   return {
     input: typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : messagesOf(body.input),
     chat: {
       model: body.model,
       knowledgeBaseIds: kbIds.length > 0 ? kbIds : undefined,
       filter: retrievalFilter(filter),
+      ...(asOf !== undefined && { asOf: asOfOf(asOf) }),
       temperature: body.temperature ?? undefined,
       maxTokens: body.max_output_tokens ?? undefined,
       stream: body.stream ?? false,

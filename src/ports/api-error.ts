@@ -17,6 +17,8 @@ export type ApiErrorOptions = {
   param?: string | null;
   /** Headers the answer carries (retry-after, allow, connection). */
   headers?: Record<string, string>;
+  /** What the client needs to act on the error beyond its code (version_purged: the document, versions and time). */
+  detail?: Record<string, unknown>;
 };
 
 /** An error meant for the client: its status, type, code and message are part of the API. */
@@ -24,17 +26,19 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly param: string | null;
   readonly headers: Record<string, string>;
+  readonly detail: Record<string, unknown> | undefined;
 
   constructor(
     readonly status: number,
     readonly type: ErrorType,
     readonly code: string,
     message: string,
-    { param = null, headers = {} }: ApiErrorOptions = {},
+    { param = null, headers = {}, detail }: ApiErrorOptions = {},
   ) {
     super(message);
     this.param = param;
     this.headers = headers;
+    this.detail = detail;
   }
 
   /**

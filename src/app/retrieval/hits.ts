@@ -1,4 +1,5 @@
-import { currentVersionOf, type DocumentDoc } from '../../../projections/documents/index.ts';
+import { currentVersionOf, type DocumentDoc, versionsOf } from '../../../projections/documents/index.ts';
+import { versionAt } from '../../domain/document/as-of.ts';
 import type { Box } from '../../domain/document/box.ts';
 import { holdsVersion, type Passage } from '../../ports/passage-store.ts';
 import type { ReadModelStore } from '../../ports/read-models.ts';
@@ -39,8 +40,11 @@ const SPARE = 5;
  * replaced version's leave the moment it is, before the indexer has removed them. Candidates are
  * read in rounds of topK + SPARE, so chunks held back this way never shorten the answer while the
  * ranking has more; in the usual case (no version in flight) there is one round, as before.
+ *
+ * With `asOf` (an ISO time) the version kept is the one current then (its validity interval in the
+ * read model), not the one current now: the same read, so an as_of search costs what a search does.
  */
-export async function presentHits(ranked: readonly Ranked[], topK: number, passages: PassageCache, readModels: ReadModelStore): Promise<SearchHit[]> {
+export async function presentHits(ranked: readonly Ranked[], topK: number, passages: PassageCache, readModels: ReadModelStore, asOf?: string): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
   const documents = new Map<string, DocumentDoc | null>();
   for (let start = 0; hits.length < topK && start < ranked.length; start += topK + SPARE) {
@@ -56,7 +60,7 @@ export async function presentHits(ranked: readonly Ranked[], topK: number, passa
       const document = documents.get(r.candidate.documentId);
       const passage = found.get(r.candidate.id)!;
       if (!document) continue;
-      const version = currentVersionOf(document);
+      const version = asOf === undefined ? currentVersionOf(document) : versionAt(versionsOf(document), asOf);
       if (holdsVersion(passage, version)) hits.push(hitOf(r, passage, document, version));
     }
   }

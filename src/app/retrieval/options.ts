@@ -17,6 +17,8 @@ export type RetrievalRequest = {
   rerank?: boolean;
   /** Metadata in the filter grammar (src/domain/retrieval/metadata-filter.ts); with ids too, both must hold. */
   filter?: { documentIds?: string[]; metadata?: MetadataFilter };
+  /** The knowledge base as it stood then (an ISO time, validated: domain/document/as-of.ts); absent: now. */
+  asOf?: string;
 };
 
 export function optionsFor(request: RetrievalRequest, settings: KnowledgeBaseSettings): RetrievalOptions {

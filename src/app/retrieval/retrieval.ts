@@ -89,7 +89,7 @@ export function createRetrieval(deps: RetrievalDeps) {
     const passages = passageCache(indexes.passages, kb.id);
     let state: RetrievalState = { query: request.query, kb, options, lists, ranked: [] };
     for (const stage of stages) state = { ...state, ranked: await stage.run(state, { passages, signal }) };
-    return { hits: await presentHits(state.ranked, options.topK, passages, readModels), warnings };
+    return { hits: await presentHits(state.ranked, options.topK, passages, readModels, request.asOf), warnings };
   }
 
   const none: Retrieved = { hits: [], warnings: [] };

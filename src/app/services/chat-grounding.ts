@@ -13,6 +13,8 @@ import type { createRetrieval } from '../retrieval/retrieval.ts';
 export type GroundingInput = {
   messages: ChatMessage[];
   filter?: RetrievalRequest['filter'];
+  /** The knowledge bases as they stood then (as_of). */
+  asOf?: string;
   /** The chat model's id: one that answers in this process (ChatModel.local) answers here too. */
   model: string;
   temperature?: number;
@@ -56,7 +58,7 @@ export type ChatGroundingDeps = {
 export function createChatGrounding({ analyzer, retrieval, chatModels }: ChatGroundingDeps): GroundChat {
   return async (kbs, input, { signal } = {}) => {
     const query = questionOf(analyzer, kbs, input.messages);
-    const { citations, passages, answerable, coverage } = await retrieval.retrieveContextAcross(kbs, { query, filter: input.filter }, { signal });
+    const { citations, passages, answerable, coverage } = await retrieval.retrieveContextAcross(kbs, { query, filter: input.filter, ...(input.asOf && { asOf: input.asOf }) }, { signal });
     const prompt = groundedMessages(input.messages, passages);
     const language = analyzer.detectLanguage(lastUserMessage(input.messages));
     const { answer, answerMs } = answerHere(chatModels.get(input.model), { prompt, passages, input, language, signal });

@@ -16,6 +16,7 @@ import type { ChatGrounding, GroundChat } from './chat-grounding.ts';
 import type { Principal } from './principal.ts';
 import { provenanceOf } from './provenance.ts';
 import type { SearchService } from './search.ts';
+import { requireAnswerableAsOf } from './as-of.ts';
 
 export type ChatInput = {
   model: string;
@@ -23,6 +24,8 @@ export type ChatInput = {
   /** The knowledge bases to ground the answer in: one, several, or none (a plain chat). */
   knowledgeBaseIds?: string[];
   filter?: RetrievalRequest['filter'];
+  /** Ground the answer in the knowledge bases as they stood then (an ISO time, validated). */
+  asOf?: string;
   temperature?: number;
   maxTokens?: number;
   stream: boolean;
@@ -77,6 +80,12 @@ export type ChatDeps = {
 };
 
 export function createChatService({ ctx, search, groundChat, chatModels, workspaceModels, storeContent }: ChatDeps) {
+  /** The grounding, as_of checked first: a version current then that is purged is a 410, not a quieter answer. */
+  async function ground(kbs: Parameters<GroundChat>[0], kbIds: readonly string[], input: ChatInput, modelId: string, signal: AbortSignal) {
+    const { messages, filter, asOf, temperature, maxTokens } = input;
+    if (asOf) await requireAnswerableAsOf(ctx.readModels, kbIds, asOf);
+    return groundChat(kbs, { messages, filter, ...(asOf && { asOf }), model: modelId, temperature, maxTokens }, { signal });
+  }
   return {
     /**
      * Checks the model, retrieves with the question the conversation asks (not just its last
@@ -104,8 +113,7 @@ export function createChatService({ ctx, search, groundChat, chatModels, workspa
       if (kbIds.length > 0) {
         const read = await search.knowledgeBases(principal, kbIds);
         const kbs = input.retrieval ? read.map((kb) => ({ ...kb, settings: withAgentRetrieval(kb.settings, input.retrieval) })) : read;
-        const { messages: conversation, filter, temperature, maxTokens } = input;
-        grounded = await groundChat(kbs, { messages: conversation, filter, model: model.model.id, temperature, maxTokens }, { signal });
+        grounded = await ground(kbs, kbIds, input, model.model.id, signal);
         ({ citations, passages } = grounded);
         grounding = { answerable: grounded.answerable && passages.length > 0, coverage: grounded.coverage };
         // The prompt the grounding built with the passages: one place builds it.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentDoc } from '../../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../../projections/knowledge-bases/index.ts';
 import { claimContent } from '../content-claims.ts';
+import { versionPurged } from './as-of.ts';
 import { documentDecider } from '../../domain/document/document.ts';
 import { reportOfRecorded } from '../../domain/document/failures.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
@@ -247,6 +248,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
       const doc = await document(principal, kbId, documentId);
       const entry = versionsOf(doc).find((v) => v.version === version);
       if (!entry) throw resourceNotFound('document_version', `${documentId}/${version}`);
+      if (entry.status === 'purged') throw versionPurged(documentId, [version], entry.purged_at ?? null);
       const stream = await pages.blobs.get(entry.sha256);
       if (!stream) throw resourceNotFound('document_version', `${documentId}/${version}`);
       return { name: entry.name, mediaType: entry.media_type, size: entry.size_bytes, stream };

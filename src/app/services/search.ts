@@ -4,6 +4,7 @@ import type { SearchHit } from '../retrieval/hits.ts';
 import type { RetrievalWarning } from '../retrieval/recall-fallback.ts';
 import type { RetrievalRequest } from '../retrieval/options.ts';
 import type { createRetrieval, RetrievalDeps } from '../retrieval/retrieval.ts';
+import { requireAnswerableAsOf } from './as-of.ts';
 import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import type { Principal } from './principal.ts';
 
@@ -33,6 +34,7 @@ export function createSearchService(deps: Pick<RetrievalDeps, 'readModels' | 'an
     /** POST /v1/knowledge-bases/:kb_id/search: the hits of the knowledge base a key may read (no prompt, so no context). */
     async search(principal: Principal, kbId: string, request: RetrievalRequest, signal?: AbortSignal): Promise<{ kb: KnowledgeBaseDoc; hits: SearchHit[]; warnings?: RetrievalWarning[] } & Answerability> {
       const kb = await this.knowledgeBase(principal, kbId);
+      if (request.asOf) await requireAnswerableAsOf(deps.readModels, [kb.id], request.asOf);
       const { hits, coverage, answerable, terms, warnings } = await retrieveContext(kb, request, { signal, maxContextTokens: 0 });
       return { kb, hits, coverage, answerable, terms, ...(warnings && { warnings }) };
     },
@@ -40,6 +42,7 @@ export function createSearchService(deps: Pick<RetrievalDeps, 'readModels' | 'an
     /** POST /v1/search: the same over the knowledge bases named, their hits fused by rank. */
     async searchAcross(principal: Principal, kbIds: readonly string[], request: RetrievalRequest, signal?: AbortSignal): Promise<{ kbs: KnowledgeBaseDoc[]; hits: SearchHit[]; warnings?: RetrievalWarning[] } & Answerability> {
       const kbs = await this.knowledgeBases(principal, kbIds);
+      if (request.asOf) await requireAnswerableAsOf(deps.readModels, kbIds, request.asOf);
       const { hits, coverage, answerable, terms, warnings } = await retrieveContextAcross(kbs, request, { signal, maxContextTokens: 0 });
       return { kbs, hits, coverage, answerable, terms, ...(warnings && { warnings }) };
     },

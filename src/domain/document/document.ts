@@ -23,6 +23,8 @@ export type DocumentCommand =
     >
   | Command<'RecordIndexed', { document_id: string; entity_count: number; embedding_model: string; index_ms: number; reused_chunk_count?: number } & OfVersion>
   | Command<'FailDocument', { document_id: string; stage: Data<'DocumentFailed'>['stage']; code: DocumentFailureCode; detail?: string } & OfVersion>
+  /** Retention: purge the versions older than the newest `keep` up to the current one (issue 44, keep_versions). */
+  | Command<'PurgeVersions', { document_id: string; keep: number }>
   | Command<'DeleteDocument', { document_id: string; workspace_id: string }>
   | Command<'UpdateDocumentMetadata', { document_id: string; workspace_id: string; metadata: Data<'DocumentMetadataUpdated'>['metadata'] }>;
 
@@ -49,6 +51,8 @@ export type DocumentState =
       shas: string[];
       /** The name (or external id) key the document may hold a claim on (name-claim.ts): its deletion releases it. */
       nameKey: string;
+      /** Versions retention purged (absent: none). */
+      purged?: number[];
     };
 
 type Live = Extract<DocumentState, { workspaceId: string }>;
@@ -84,6 +88,8 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
         return recordIndexed(live(state, command.data.document_id), command.data, now);
       case 'FailDocument':
         return fail(live(state, command.data.document_id), command.data, now);
+      case 'PurgeVersions':
+        return isLive(state) ? purgeVersions(state, command.data, now) : [];
       case 'DeleteDocument': {
         const doc = owned(state, command.data);
         return [
@@ -128,6 +134,8 @@ export const documentDecider: Decider<DocumentState, DocumentCommand, DocumentEv
         return withLive(state, (doc) => ({ ...doc, status: 'queued', sha256: event.data.sha256, version: event.data.version, batchCount: 0, chunkCount: 0, shas: [...doc.shas, event.data.sha256] }));
       case 'DocumentVersionSuperseded':
         return state;
+      case 'DocumentVersionPurged':
+        return withLive(state, (doc) => ({ ...doc, purged: [...(doc.purged ?? []), event.data.version] }));
       case 'DocumentParsingStarted':
         return withLive(state, (doc) => ({ ...doc, status: 'parsing', attempt: event.data.attempt }));
       case 'DocumentParsed':
@@ -169,6 +177,19 @@ function addVersion(doc: Live, data: DataOf<'AddVersion'>, now: string): Documen
   // The bytes of the newest version (answering or on its way) again: nothing new, as a re-upload of the same file.
   if (data.sha256 === doc.sha256) return [];
   return [{ type: 'DocumentVersionAdded', data: { ...data, knowledge_base_id: doc.knowledgeBaseId, version: doc.version + 1, added_at: now } }];
+}
+
+/**
+ * The current version and the `keep - 1` before it stay; every older version not purged yet goes,
+ * oldest first. Versions newer than the current one (in flight, or failed) are never purged: the
+ * newest failed upload is what a user fixes next.
+ */
+function purgeVersions(doc: Live, data: DataOf<'PurgeVersions'>, now: string): DocumentEvent[] {
+  if (doc.currentVersion === 0 || data.keep < 1) return [];
+  const purged = new Set(doc.purged ?? []);
+  const older = Array.from({ length: doc.currentVersion - 1 }, (_, i) => i + 1).filter((v) => !purged.has(v));
+  const gone = older.slice(0, Math.max(0, older.length - (data.keep - 1)));
+  return gone.map((version) => ({ type: 'DocumentVersionPurged', data: { ...ids(doc, data.document_id), version, purged_at: now } }));
 }
 
 function recordIndexed(doc: Live, data: DataOf<'RecordIndexed'>, now: string): DocumentEvent[] {

@@ -4,6 +4,7 @@ import type { SearchHit } from '../../app/retrieval/hits.ts';
 import type { RetrievalWarning } from '../../app/retrieval/recall-fallback.ts';
 import { type RetrievalRequest, recallsFor } from '../../app/retrieval/options.ts';
 import type { SearchService } from '../../app/services/search.ts';
+import { asOfOf } from '../../app/services/as-of.ts';
 import { SEARCH_INCLUDE, SearchAcrossBody, SearchAcrossResponse, SearchBody, SearchResponse, type SearchInclude } from '../../../schemas/http/search.ts';
 import { abortOnDisconnect } from '../client-abort.ts';
 import { retrievalFilter } from '../retrieval-filter.ts';
@@ -50,7 +51,8 @@ function hitList(body: SearchBody, kbs: readonly KnowledgeBaseDoc[], found: { hi
 }
 
 function retrievalRequest(body: SearchBody): RetrievalRequest {
-  return { query: body.query, topK: body.top_k, scoreThreshold: body.score_threshold, mode: body.mode, rerank: body.rerank, filter: retrievalFilter(body.filter) };
+  const asOf = asOfOf(body.as_of);
+  return { query: body.query, topK: body.top_k, scoreThreshold: body.score_threshold, mode: body.mode, rerank: body.rerank, filter: retrievalFilter(body.filter), ...(asOf && { asOf }) };
 }
 
 /** The mode the knowledge bases searched in: one recall when they all used the same single one, else hybrid. */
