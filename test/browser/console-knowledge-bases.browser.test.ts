@@ -70,16 +70,12 @@ serial('knowledge bases and documents: create, upload many, watch them get ready
   await page.locator('.document-row .status-ready').nth(10).waitFor({ timeout: 30_000 });
   t.is(await page.locator('.document-row').count(), 12);
 
-  // Upload again: the API keeps no versions, so the old document goes and the file comes in anew.
+  // Upload again: the same document's next version (issue 44), not a copy: one document, its id kept, and the screen says so.
   const before = await documentIds(server!, kbId, 'note-1.md');
   await page.getByRole('button', { name: 'Upload again: note-1.md' }).click();
-  await until(async () => {
-    const ids = await documentIds(server!, kbId, 'note-1.md');
-    return ids.length > 0 && ids.join() !== before.join();
-  });
-  const after = await documentIds(server!, kbId, 'note-1.md');
-  t.is(after.length, 1);
-  t.not(after[0], before[0]);
+  await page.getByRole('status', { name: 'New versions' }).getByText('note-1.md is now version 2 of the document of that name').waitFor();
+  t.deepEqual(await documentIds(server!, kbId, 'note-1.md'), before);
+  t.is(await page.locator('.document-row').count(), 12);
   await row(page, 'note-1.md').locator('.status-ready').waitFor({ timeout: 20_000 });
   await expectClean(t, c, 'documents');
 

@@ -59,6 +59,13 @@ export function ChatSettings({ setup, onChange, workspace }: Props) {
           </Checkbox>
         ))}
       </CheckboxGroup>
+      <label className="as-of stack-tight">
+        <span>{t('asOf')}</span>
+        <input type="datetime-local" step={1} value={setup.asOf ?? ''} aria-describedby="as-of-hint" onChange={(event) => onChange({ ...setup, asOf: event.target.value })} />
+        <span id="as-of-hint" className="hint">
+          {t('asOfHint')}
+        </span>
+      </label>
       <ErrorNote error={error} />
     </div>
   );

@@ -14,7 +14,7 @@ export default function DocumentList() {
   const t = useDocumentText();
   const canWrite = useCan('write');
   const { knowledgeBase } = useKnowledgeBase();
-  const { rows, duplicates, loaded, error, reconnecting, upload, remove, uploadAgain } = useDocumentRows(knowledgeBase.id);
+  const { rows, duplicates, newVersions, loaded, error, reconnecting, upload, remove, uploadAgain } = useDocumentRows(knowledgeBase.id);
   const base = `/knowledge-bases/${encodeURIComponent(knowledgeBase.id)}/documents/`;
 
   return (
@@ -25,6 +25,13 @@ export default function DocumentList() {
         <ul className="duplicates card" role="status" aria-label={t('duplicates')}>
           {duplicates.map((d, i) => (
             <li key={i}>{t('duplicate', { file: d.file, existing: d.existing })}</li>
+          ))}
+        </ul>
+      )}
+      {newVersions.length > 0 && (
+        <ul className="duplicates card" role="status" aria-label={t('newVersions')}>
+          {newVersions.map((v, i) => (
+            <li key={i}>{t('newVersion', { file: v.file, version: v.version })}</li>
           ))}
         </ul>
       )}
