@@ -18,6 +18,10 @@ test.after.always(async () => {
 const V1 = '# Blade service\n\nThe Zephyr blade is checked every 6 months by the rotor crew.\n\n# Tower\n\nThe tower is painted white.\n';
 const V2 = '# Blade service\n\nThe Zephyr blade is checked every 3 months by the rotor crew.\n\n# Tower\n\nThe tower is painted white.\n';
 
+/** Words no other knowledge base of this server holds, so the answer cites this document. */
+const ROTOR_V1 = '# Rotor bolts\n\nThe rotor bolt torque is 300 Nm on the Quasar hub.\n';
+const ROTOR_V2 = '# Rotor bolts\n\nThe rotor bolt torque is 320 Nm on the Quasar hub.\n';
+
 async function knowledgeBase(name: string): Promise<string> {
   const { body } = await server!.call('POST', '/v1/knowledge-bases', { json: { name } });
   return body.id as string;
@@ -110,16 +114,16 @@ serial('versions: the same name uploaded again is version 2, the timeline, downl
 
 serial('versions: a citation names its version; once replaced it says so and links to the current text; "as of" goes with the request', async (t) => {
   const kbId = await knowledgeBase('Cited versions');
-  const up = await uploadFiles(server!, kbId, [{ name: 'blade.md', bytes: V1 }]);
+  const up = await uploadFiles(server!, kbId, [{ name: 'rotor.md', bytes: ROTOR_V1 }]);
   const documentId = up.body.data[0].id as string;
   t.is((await settledDocument(server!, kbId, documentId, 60_000)).status, 'ready');
   const c = await openConsole(t, chromium!, { server });
   await c.signIn();
   const { page } = c;
   await page.goto(`${server!.url}/chat`);
-  for (const box of await page.getByRole('checkbox', { checked: true }).all()) await box.uncheck({ force: true });
   await page.getByRole('checkbox', { name: 'Cited versions' }).check({ force: true });
-  await page.getByLabel('Message').fill('How often is the Zephyr blade checked?');
+  await page.getByRole('checkbox', { name: 'Cited versions', checked: true }).waitFor({ state: 'attached' });
+  await page.getByLabel('Message').fill('What is the rotor bolt torque?');
   await page.getByRole('button', { name: 'Send' }).click();
   await page.locator('.message-assistant [aria-busy="false"]').last().waitFor();
   const entry = page.locator('.citation-list li').first();
@@ -127,7 +131,7 @@ serial('versions: a citation names its version; once replaced it says so and lin
   t.regex(await entry.innerText(), /version 1/);
 
   // Version 2 replaces it: the answer's citation is now of an old version.
-  await uploadFiles(server!, kbId, [{ name: 'blade.md', bytes: V2 }]);
+  await uploadFiles(server!, kbId, [{ name: 'rotor.md', bytes: ROTOR_V2 }]);
   await untilCurrent(kbId, documentId, 2);
   await page.getByRole('button', { name: 'Citation 1' }).first().click();
   const chosen = page.getByRole('region', { name: 'Citation 1' });
@@ -140,7 +144,7 @@ serial('versions: a citation names its version; once replaced it says so and lin
   const [request] = await Promise.all([
     page.waitForRequest((r) => r.url().endsWith('/v1/chat/completions') && r.method() === 'POST'),
     (async () => {
-      await page.getByLabel('Message').fill('How often is the Zephyr blade checked?');
+      await page.getByLabel('Message').fill('What is the rotor bolt torque?');
       await page.getByRole('button', { name: 'Send' }).click();
     })(),
   ]);
@@ -156,10 +160,11 @@ serial('versions in Chinese: the tab, the buttons and the timeline say it in Chi
   await settledDocument(server!, kbId, documentId, 60_000);
   await uploadFiles(server!, kbId, [{ name: 'blade.md', bytes: V2 }]);
   await untilCurrent(kbId, documentId, 2);
-  const c = await openConsole(t, chromium!, { server, locale: 'zh-CN' });
+  const c = await openConsole(t, chromium!, { server });
   await c.signIn();
   const { page } = c;
   await page.goto(`${server!.url}/knowledge-bases/${kbId}/documents/${documentId}`);
+  await page.getByLabel('Language').selectOption('zh-CN');
   await page.getByRole('tab', { name: '版本' }).click();
   const timeline = page.getByRole('list', { name: '版本' });
   const v1 = timeline.getByRole('listitem', { name: '版本 1' });
