@@ -16,6 +16,7 @@ test.after.always(async () => {
 });
 
 const V1 = '# Blade service\n\nThe Zephyr blade is checked every 6 months by the rotor crew.\n\n# Tower\n\nThe tower is painted white.\n';
+const V3 = '# Blade service\n\nThe Zephyr blade is checked every 3 months by the rotor crew.\n\n# Tower\n\nThe tower is painted grey.\n';
 const V2 = '# Blade service\n\nThe Zephyr blade is checked every 3 months by the rotor crew.\n\n# Tower\n\nThe tower is painted white.\n';
 
 /** Words no other knowledge base of this server holds, so the answer cites this document. */
@@ -49,7 +50,7 @@ async function routeMissing(method: 'GET' | 'POST', path: string): Promise<strin
   return status === 405 || body?.error?.code === 'route_not_found' ? `${method} ${path} answered ${status} ${String(body?.error?.code)}` : null;
 }
 
-serial('versions: the same name uploaded again is version 2, the timeline, download version 1, compare 2 against 1, restore 1', async (t) => {
+serial('versions: the same name uploaded again is version 2, Upload again version 3, the timeline, download version 1, compare 2 against 1, restore 1', async (t) => {
   const kbId = await knowledgeBase('Versions');
   const c = await openConsole(t, chromium!, { server });
   await c.signIn();
@@ -68,13 +69,22 @@ serial('versions: the same name uploaded again is version 2, the timeline, downl
   await untilCurrent(kbId, documentId, 2);
   t.is(await page.locator('.document-row').count(), 1);
 
+  // Upload again after a reload (the file chosen anew): version 3 of the same document, said so.
+  await page.reload();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload again: blade.md' }).click()]);
+  await chooser.setFiles([{ name: 'blade-draft.md', mimeType: 'text/markdown', buffer: Buffer.from(V3) }]);
+  await page.getByRole('status', { name: 'New versions' }).getByText('blade-draft.md is now version 3 of the document of that name').waitFor();
+  await untilCurrent(kbId, documentId, 3);
+  t.is((await server!.call('GET', `/v1/knowledge-bases/${kbId}/documents?limit=100`)).body.data.length, 1, 'still one document');
+
   await page.goto(`${server!.url}/knowledge-bases/${kbId}/documents/${documentId}`);
   await page.getByRole('tab', { name: 'Versions' }).click();
   const timeline = page.getByRole('list', { name: 'Versions' });
   const v1 = timeline.getByRole('listitem', { name: 'Version 1' });
   const v2 = timeline.getByRole('listitem', { name: 'Version 2' });
-  await v2.getByText('current').waitFor();
+  await timeline.getByRole('listitem', { name: 'Version 3' }).getByText('current').waitFor();
   t.true(await v1.getByText('superseded').isVisible());
+  t.true(await v2.getByText('superseded').isVisible());
   t.regex(await v1.innerText(), /replaced on/);
   t.regex(await v2.innerText(), /blade\.md · by key_\S+ · \d+ B · \d+ pages? · \d+ chunks?/);
   t.true(await page.getByRole('button', { name: 'Upload new version', exact: true }).isVisible());
@@ -105,9 +115,9 @@ serial('versions: the same name uploaded again is version 2, the timeline, downl
   if (noRestore) t.log(`restore not tested: ${noRestore}`);
   else {
     await v1.getByRole('button', { name: 'Restore', exact: true }).click();
-    await page.getByRole('status').getByText('Version 1 restored as version 3.').waitFor();
-    await timeline.getByRole('listitem', { name: 'Version 3' }).waitFor();
-    await untilCurrent(kbId, documentId, 3);
+    await page.getByRole('status').getByText('Version 1 restored as version 4.').waitFor();
+    await timeline.getByRole('listitem', { name: 'Version 4' }).waitFor();
+    await untilCurrent(kbId, documentId, 4);
   }
   t.deepEqual(c.pageErrors, []);
 });

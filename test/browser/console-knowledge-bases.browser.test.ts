@@ -70,10 +70,11 @@ serial('knowledge bases and documents: create, upload many, watch them get ready
   await page.locator('.document-row .status-ready').nth(10).waitFor({ timeout: 30_000 });
   t.is(await page.locator('.document-row').count(), 12);
 
-  // Upload again: the same document's next version (issue 44), not a copy: one document, its id kept, and the screen says so.
+  // Upload again sends the document's next version (issue 44), never a copy: the same bytes as its
+  // newest add nothing, and the screen says so (new bytes are version 2: console-document-versions).
   const before = await documentIds(server!, kbId, 'note-1.md');
   await page.getByRole('button', { name: 'Upload again: note-1.md' }).click();
-  await page.getByRole('status', { name: 'New versions' }).getByText('note-1.md is now version 2 of the document of that name').waitFor();
+  await page.getByRole('status', { name: 'Files already here' }).getByText('note-1.md is already here as note-1.md (the same bytes): nothing was added.').waitFor();
   t.deepEqual(await documentIds(server!, kbId, 'note-1.md'), before);
   t.is(await page.locator('.document-row').count(), 12);
   await row(page, 'note-1.md').locator('.status-ready').waitFor({ timeout: 20_000 });
