@@ -70,16 +70,13 @@ serial('knowledge bases and documents: create, upload many, watch them get ready
   await page.locator('.document-row .status-ready').nth(10).waitFor({ timeout: 30_000 });
   t.is(await page.locator('.document-row').count(), 12);
 
-  // Upload again: the API keeps no versions, so the old document goes and the file comes in anew.
+  // Upload again sends the document's next version (issue 44), never a copy: the same bytes as its
+  // newest add nothing, and the screen says so (new bytes are version 2: console-document-versions).
   const before = await documentIds(server!, kbId, 'note-1.md');
   await page.getByRole('button', { name: 'Upload again: note-1.md' }).click();
-  await until(async () => {
-    const ids = await documentIds(server!, kbId, 'note-1.md');
-    return ids.length > 0 && ids.join() !== before.join();
-  });
-  const after = await documentIds(server!, kbId, 'note-1.md');
-  t.is(after.length, 1);
-  t.not(after[0], before[0]);
+  await page.getByRole('status', { name: 'Files already here' }).getByText('note-1.md is already here as note-1.md (the same bytes): nothing was added.').waitFor();
+  t.deepEqual(await documentIds(server!, kbId, 'note-1.md'), before);
+  t.is(await page.locator('.document-row').count(), 12);
   await row(page, 'note-1.md').locator('.status-ready').waitFor({ timeout: 20_000 });
   await expectClean(t, c, 'documents');
 

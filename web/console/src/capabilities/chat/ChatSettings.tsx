@@ -43,6 +43,14 @@ export function ChatSettings({ setup, onChange, workspace }: Props) {
           <ListBox items={models ?? []}>{(model) => <ListBoxItem id={model.id}>{model.id}</ListBoxItem>}</ListBox>
         </Popover>
       </Select>
+      {/* Above the knowledge bases, not below: there a forced click on a checkbox's hidden input landed on this field. */}
+      <div className="as-of stack-tight">
+        <label htmlFor="chat-as-of">{t('asOf')}</label>
+        <input id="chat-as-of" type="datetime-local" step={1} value={setup.asOf ?? ''} aria-describedby="as-of-hint" onChange={(event) => onChange({ ...setup, asOf: event.target.value })} />
+        <span id="as-of-hint" className="hint">
+          {t('asOfHint')}
+        </span>
+      </div>
       <CheckboxGroup value={setup.knowledgeBaseIds} onChange={(ids) => {
           rememberKnowledgeBases(workspace, ids);
           onChange({ ...setup, knowledgeBaseIds: ids });

@@ -1,4 +1,5 @@
 import { Button } from 'react-aria-components';
+import { CitationVersion } from './CitationVersion.tsx';
 import { type ChatMessage, type CitationChoice, citedOnly, type ShownCitation } from './chat-model.ts';
 import { useChatText } from './messages.ts';
 import { PageZoom } from './PageZoom.tsx';
@@ -24,6 +25,7 @@ export function CitationPanel({ message, choice, onChoose }: Props) {
             <li key={citation.index} className={chosen?.index === citation.index ? 'chosen' : undefined}>
               <Button className="citation-entry" aria-current={chosen?.index === citation.index ? 'true' : undefined} onPress={() => onChoose({ messageKey: message.key, index: citation.index })}>
                 <span className="citation-number">[{citation.index}]</span> <strong>{citation.source}</strong> <span className="muted">{t('page', { page: citation.page })}</span>
+                {citation.document_version !== undefined && <span className="muted"> · {t('version', { version: citation.document_version })}</span>}
                 {citation.quote && <span className="citation-quote">“{citation.quote.text}”</span>}
               </Button>
             </li>
@@ -45,6 +47,9 @@ function ChosenCitation({ citation: given }: { citation: ShownCitation }) {
   const hasPage = citation.boxes ? citation.boxes.length > 0 : PAGED.test(citation.source);
   return (
     <section className="chosen-citation stack" aria-label={t('citation', { n: citation.index })}>
+      {citation.knowledge_base_id && citation.document_version !== undefined && (
+        <CitationVersion knowledgeBaseId={citation.knowledge_base_id} documentId={citation.document_id} version={citation.document_version} />
+      )}
       {given.paragraph === undefined && <p className="muted hint">{t('quoteUnknown')}</p>}
       {citation.paragraph && <QuotedParagraph paragraph={citation.paragraph} quote={citation.quote ?? null} />}
       {hasPage && citation.knowledge_base_id && (

@@ -5,7 +5,10 @@ import type { Citation } from './chat-stream.ts';
  * boxes); one reopened from a stored conversation has only what its `file_citation` annotation
  * keeps (document, page, chunk), so those fields are optional.
  */
-export type ShownCitation = Pick<Citation, 'index' | 'source' | 'page' | 'document_id' | 'knowledge_base_id'> & Partial<Pick<Citation, 'paragraph' | 'quote' | 'boxes' | 'chunk_id' | 'score'>>;
+export type ShownCitation = Pick<Citation, 'index' | 'source' | 'page' | 'document_id' | 'knowledge_base_id'> & Partial<Pick<Citation, 'paragraph' | 'quote' | 'boxes' | 'chunk_id' | 'score'>> & {
+  /** The version of the document the passage belongs to (absent from answers recorded before versions). */
+  document_version?: number;
+};
 
 export type ChatMessage = {
   key: string;

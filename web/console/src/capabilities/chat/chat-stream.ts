@@ -30,7 +30,7 @@ export type StreamHandlers = {
  * header must go with it, which EventSource cannot send). Unlike the document event streams this
  * one is not resumable: a dropped answer is an error, not a reconnect.
  */
-export async function streamChat(body: ChatRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
+export async function streamChat(body: ChatRequest & { as_of?: string }, handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
   let failure: ApiFailure | null = null;
   const onEvent = (message: EventSourceMessage) => {
     if (message.data === '[DONE]') return;

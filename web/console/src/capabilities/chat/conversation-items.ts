@@ -23,7 +23,7 @@ function toMessage(item: Item): ChatMessage {
   for (const a of annotations) {
     const index = markerAt(content, a.index);
     if (!citations.has(index)) {
-      citations.set(index, { index, source: a.filename, page: a.page ?? 1, document_id: a.file_id, knowledge_base_id: a.knowledge_base_id ?? '', chunk_id: a.chunk_id });
+      citations.set(index, { index, source: a.filename, page: a.page ?? 1, document_id: a.file_id, knowledge_base_id: a.knowledge_base_id ?? '', chunk_id: a.chunk_id, ...versionOf(a) });
     }
   }
   return { key: messageKey(), role: item.role as 'user' | 'assistant', content, citations: [...citations.values()], itemId: item.id };
@@ -36,4 +36,10 @@ function toMessage(item: Item): ChatMessage {
 function markerAt(text: string, index: number): number {
   const marker = /^\[(\d+)\]/.exec(text.slice(index));
   return marker ? Number(marker[1]) : index;
+}
+
+/** The annotation's `document_version` (the generated types predate it; answers recorded before versions have none). */
+function versionOf(annotation: object): { document_version?: number } {
+  const version = (annotation as { document_version?: unknown }).document_version;
+  return typeof version === 'number' ? { document_version: version } : {};
 }

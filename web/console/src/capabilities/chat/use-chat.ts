@@ -5,7 +5,8 @@ import { type ChatMessage, messageKey } from './chat-model.ts';
 import { conversationMessages } from './conversation-items.ts';
 import { streamChat } from './chat-stream.ts';
 
-export type ChatSetup = { model: string; knowledgeBaseIds: string[] };
+/** `asOf`: a local date-time ("2026-05-01T09:30", the input's value) to answer from the documents as they were then; empty for now. */
+export type ChatSetup = { model: string; knowledgeBaseIds: string[]; asOf?: string };
 
 /**
  * One conversation's messages and the sending of the next: a conversation is created on the first
@@ -40,7 +41,7 @@ export function useChat(onCreated: (conversation: { id: string; title: string; c
         setMessages((all) => [...all, { key: messageKey(), role: 'user', content: text, citations: [] }, { key: answerKey, role: 'assistant', content: '', citations: [], streaming: true }]);
         const kbs = setup.knowledgeBaseIds;
         await streamChat(
-          { model: setup.model, conversation: id, messages: [{ role: 'user', content: text }], ...(kbs.length === 1 ? { knowledge_base_id: kbs[0] } : kbs.length > 1 ? { knowledge_base_ids: kbs } : {}) },
+          { model: setup.model, conversation: id, messages: [{ role: 'user', content: text }], ...(kbs.length === 1 ? { knowledge_base_id: kbs[0] } : kbs.length > 1 ? { knowledge_base_ids: kbs } : {}), ...(setup.asOf && kbs.length > 0 && { as_of: new Date(setup.asOf).toISOString() }) },
           {
             // While the answer streams, its markers point at the context's passages; the finishing chunk's citations (with quotes) replace them.
             onMeta: (meta) => patch(answerKey, (m) => ({ completionId: meta.id, citations: meta.citations ?? meta.context ?? m.citations, answerable: meta.answerable ?? m.answerable, coverage: meta.coverage ?? m.coverage })),

@@ -10,10 +10,13 @@ import { bytes, HistoryPanel } from './HistoryPanel.tsx';
 import { RowStatus } from './DocumentRowCells.tsx';
 import { rowOfDocument, type Document } from './rows.ts';
 import { useDocument } from './useDocument.ts';
+import { useVersionText } from './version-messages.ts';
+import { VersionsPanel } from './VersionsPanel.tsx';
 
 /** /knowledge-bases/:kbId/documents/:documentId: what the document is, its chunks on their pages, its history. */
 export default function DocumentDetail() {
   const t = useDetailText();
+  const tv = useVersionText();
   const { knowledgeBase } = useKnowledgeBase();
   const documentId = useParams().documentId!;
   const { doc, error } = useDocument(knowledgeBase.id, documentId);
@@ -32,10 +35,14 @@ export default function DocumentDetail() {
           <Tabs>
             <TabList aria-label={t('tabs')}>
               <Tab id="chunks">{t('tabChunks')}</Tab>
+              <Tab id="versions">{tv('tabVersions')}</Tab>
               <Tab id="history">{t('tabHistory')}</Tab>
             </TabList>
             <TabPanel id="chunks">
               <ChunksPanel doc={doc} />
+            </TabPanel>
+            <TabPanel id="versions">
+              <VersionsPanel kbId={knowledgeBase.id} documentId={doc.id} />
             </TabPanel>
             <TabPanel id="history">
               <HistoryPanel kbId={knowledgeBase.id} documentId={doc.id} />

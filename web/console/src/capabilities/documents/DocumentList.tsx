@@ -14,7 +14,7 @@ export default function DocumentList() {
   const t = useDocumentText();
   const canWrite = useCan('write');
   const { knowledgeBase } = useKnowledgeBase();
-  const { rows, duplicates, loaded, error, reconnecting, upload, remove, uploadAgain } = useDocumentRows(knowledgeBase.id);
+  const { rows, duplicates, newVersions, loaded, error, reconnecting, upload, remove, uploadAgain } = useDocumentRows(knowledgeBase.id);
   const base = `/knowledge-bases/${encodeURIComponent(knowledgeBase.id)}/documents/`;
 
   return (
@@ -22,11 +22,24 @@ export default function DocumentList() {
       {canWrite && <UploadZone onFiles={upload} />}
       <ErrorNote error={error} />
       {duplicates.length > 0 && (
-        <ul className="duplicates card" role="status" aria-label={t('duplicates')}>
-          {duplicates.map((d, i) => (
-            <li key={i}>{t('duplicate', { file: d.file, existing: d.existing })}</li>
-          ))}
-        </ul>
+        // The status is a box around the list: on the <ul> itself the role took its list semantics away.
+        <div className="duplicates card" role="status" aria-label={t('duplicates')}>
+          <ul>
+            {duplicates.map((d, i) => (
+              <li key={i}>{t('duplicate', { file: d.file, existing: d.existing })}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {newVersions.length > 0 && (
+        // The status is a box around the list: on the <ul> itself the role took its list semantics away.
+        <div className="duplicates card" role="status" aria-label={t('newVersions')}>
+          <ul>
+            {newVersions.map((v, i) => (
+              <li key={i}>{t('newVersion', { file: v.file, version: v.version })}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {reconnecting && (
         <p className="muted" role="status">

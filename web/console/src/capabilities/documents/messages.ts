@@ -37,6 +37,8 @@ export const useDocumentText = defineMessages(
     progressValue: '{{percent}} %',
     duplicate: '{{file}} is already here as {{existing}} (the same bytes): nothing was added.',
     duplicates: 'Files already here',
+    newVersion: '{{file}} is now version {{version}} of the document of that name (its earlier versions are kept).',
+    newVersions: 'New versions',
   },
   {
     uploadDocuments: '上传文档',
@@ -73,5 +75,7 @@ export const useDocumentText = defineMessages(
     progressValue: '{{percent}}%',
     duplicate: '{{file}} 已存在，即 {{existing}}（内容相同）：未重复添加。',
     duplicates: '已存在的文件',
+    newVersion: '{{file}} 现为同名文档的版本 {{version}}（此前的版本均保留）。',
+    newVersions: '新版本',
   },
 );

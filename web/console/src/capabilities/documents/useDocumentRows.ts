@@ -3,6 +3,7 @@ import { type Answer, api, ApiFailure } from '../../api/client.ts';
 import { followEvents } from '../../api/event-stream.ts';
 import { uploadWithProgress } from '../../api/upload.ts';
 import { forgetRefused, refusedRows, rememberRefused } from './refused-uploads.ts';
+import { uploadVersion, type VersionedDocument } from './versions.ts';
 import { type Document, type DocumentRow, type Rows, withChange, withDocument, withEvent, without, withUploaded } from './rows.ts';
 
 type UploadAnswer = Answer<'/v1/knowledge-bases/{kb_id}/documents', 'post'>;
@@ -19,6 +20,8 @@ const uploadId = () => `upload:${Date.now().toString(36)}-${++uploadCount}`;
 
 /** A dropped file whose bytes the knowledge base already held: said once, by name. */
 export type Duplicate = { file: string; existing: string };
+/** A dropped file that became a new version of a document already here (by its name, or "Upload again"). */
+export type NewVersion = { file: string; version: number };
 
 /**
  * The documents screen's rows, kept live by ONE event stream for the whole knowledge base: opened
@@ -27,6 +30,7 @@ export type Duplicate = { file: string; existing: string };
 export function useDocumentRows(kbId: string) {
   const [rows, setRows] = useState<Rows>(new Map());
   const [duplicates, setDuplicates] = useState<Duplicate[]>([]);
+  const [newVersions, setNewVersions] = useState<NewVersion[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [reconnecting, setReconnecting] = useState(false);
@@ -38,6 +42,7 @@ export function useDocumentRows(kbId: string) {
     let listed = false;
     setRows(new Map(refusedRows(kbId).map((row) => [row.id, row])));
     setDuplicates([]);
+    setNewVersions([]);
     setLoaded(false);
     followEvents(`/v1/knowledge-bases/${encodeURIComponent(kbId)}/documents/events`, {
       signal: controller.signal,
@@ -62,7 +67,7 @@ export function useDocumentRows(kbId: string) {
     while (sending.current < PARALLEL_UPLOADS && queue.current.length > 0) {
       const { id, file } = queue.current.shift()!;
       sending.current++;
-      void send(kbId, id, file, setRows, (duplicate) => setDuplicates((all) => [...all, duplicate])).finally(() => {
+      void send(kbId, id, file, setRows, { onDuplicate: (duplicate) => setDuplicates((all) => [...all, duplicate]), onNewVersion: (added) => setNewVersions((all) => [...all, added]) }).finally(() => {
         sending.current--;
         pump();
       });
@@ -93,31 +98,41 @@ export function useDocumentRows(kbId: string) {
   );
 
   /**
-   * The API keeps no versions and gives the same bytes back as the document that holds them, so
-   * sending a file again means: the old document out, the file in as a new one (parsed afresh
-   * with the base's current settings).
+   * A document's file sent again is its next version (POST …/documents/{id}/versions): the same
+   * id, its history kept, the previous version answering until the new one is ready. A file the
+   * API refused has no document yet: it is sent as a new upload.
    */
   const uploadAgain = useCallback(
     async (row: DocumentRow, file: File) => {
-      await remove(row);
-      upload([file]);
+      if (!row.stored) {
+        await remove(row);
+        upload([file]);
+        return;
+      }
+      const doc = await uploadVersion(kbId, row.id, file);
+      // The row follows the new version (queued again), not the ready one it replaces.
+      setRows((current) => withChange(withDocument(current, doc, file), doc.id, () => ({ status: doc.status, error: doc.error })));
+      if (doc.deduplicated) setDuplicates((all) => [...all, { file: file.name, existing: doc.name }]);
+      else setNewVersions((all) => [...all, { file: file.name, version: doc.version ?? 1 }]);
     },
-    [remove, upload],
+    [kbId, remove, upload],
   );
 
-  return { rows: [...rows.values()], duplicates, loaded, error, reconnecting, upload, remove, uploadAgain };
+  return { rows: [...rows.values()], duplicates, newVersions, loaded, error, reconnecting, upload, remove, uploadAgain };
 }
 
-async function send(kbId: string, id: string, file: File, setRows: (update: (rows: Rows) => Rows) => void, onDuplicate: (duplicate: Duplicate) => void) {
+async function send(kbId: string, id: string, file: File, setRows: (update: (rows: Rows) => Rows) => void, said: { onDuplicate(duplicate: Duplicate): void; onNewVersion(added: NewVersion): void }) {
   const form = new FormData();
   form.append('file', file, file.name);
   try {
     const answer = await uploadWithProgress<UploadAnswer>(`/v1/knowledge-bases/${encodeURIComponent(kbId)}/documents`, form, (fraction) =>
       setRows((rows) => withChange(rows, id, () => ({ uploaded: fraction }))),
     );
-    const doc = answer.data[0];
+    const doc = answer.data[0] as VersionedDocument | undefined;
     setRows((rows) => (doc ? withUploaded(rows, id, doc, file) : without(rows, id)));
-    if (doc?.deduplicated) onDuplicate({ file: file.name, existing: doc.name });
+    if (doc?.deduplicated) said.onDuplicate({ file: file.name, existing: doc.name });
+    // The same name as a document here: the server made it that document's next version.
+    else if (doc && (doc.version ?? 1) > 1) said.onNewVersion({ file: file.name, version: doc.version! });
   } catch (failure) {
     const message = failure instanceof Error ? failure.message : String(failure);
     const error = { stage: 'upload', code: failure instanceof ApiFailure ? failure.code : 'upload_failed', message };
