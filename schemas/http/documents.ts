@@ -96,6 +96,23 @@ export const DocumentVersion = z.object({
   superseded_at: z.string().nullable(),
 });
 
+export const VersionDiffQuery = z.strictObject({
+  against: z.coerce.number().int().min(1).optional().describe('The version to compare with; default the one before'),
+});
+
+const DiffChunk = z.object({ chunk_id: z.string(), page: z.int(), text: z.string() });
+
+export const DocumentVersionDiff = z.object({
+  object: z.literal('document.version_diff'),
+  document_id: z.string(),
+  version: z.int().min(1),
+  against: z.int().min(0),
+  added: z.array(DiffChunk).describe('Chunks only this version has, in reading order'),
+  removed: z.array(DiffChunk).describe('Chunks only the version compared with has'),
+  changed: z.array(z.object({ before: DiffChunk, after: DiffChunk })).describe('Chunks rewritten in the same place: most of their words kept'),
+  unchanged: z.int().describe('How many chunks the two versions share'),
+});
+
 export const Chunk = z.object({
   id: z.string(),
   object: z.literal('chunk'),

@@ -1,4 +1,4 @@
-import type { DocumentDoc } from '../../projections/documents/index.ts';
+import { currentVersionOf, versionsOf, type DocumentDoc } from '../../projections/documents/index.ts';
 import type { KnowledgeBaseDoc } from '../../projections/knowledge-bases/index.ts';
 import { documentDecider } from '../domain/document/document.ts';
 import { underHeadings } from '../domain/retrieval/passage-text.ts';
@@ -15,7 +15,7 @@ export const REINDEX_PROGRESS = 'reindex_progress';
 
 export type ReindexProgress = { documents: number; totalDocuments: number; chunks: number; resumed: boolean; after: string | null };
 
-/** `total`: the ready documents when the run started (absent in records older than it). */
+/** `total`: the answering documents when the run started (absent in records older than it). */
 export type ProgressDoc = { id: string; model: string; after: string | null; documents: number; chunks: number; total?: number; started_at: string };
 
 /** The knowledge base's embedder: the deployment's, or its workspace's provider's. */
@@ -27,7 +27,8 @@ async function embedderOf(kb: KnowledgeBaseDoc, embedders: ReadonlyMap<string, E
 }
 
 /**
- * Re-embeds every ready document of a knowledge base with its current embedding model, from the
+ * Re-embeds every answering document of a knowledge base (one with a current version: a document
+ * whose newest version failed or is still being indexed answers with an older one, issue 44) with its current embedding model, from the
  * log (each document's lifecycle and the chunk stream of its parse), into the vector index, and
  * writes its passages again: after the model changed, or to fill a new vector index or passage
  * store. Documents go in id order and progress is saved after each, so an
@@ -69,7 +70,7 @@ export async function reindexKnowledgeBase(opts: {
   const progress: ReindexProgress = {
     documents: state.documents,
     chunks: state.chunks,
-    totalDocuments: await readModels.count('documents', { knowledge_base_id: kbId, status: 'ready' }),
+    totalDocuments: await countAnswering(readModels, kbId),
     resumed,
     after: state.after,
   };
@@ -78,20 +79,18 @@ export async function reindexKnowledgeBase(opts: {
   await save(state);
   onProgress?.(progress);
   for (;;) {
-    const page = await readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kbId, status: 'ready' }, order: 'asc', after: state.after ?? undefined, limit: 50 });
+    const page = await readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kbId }, order: 'asc', after: state.after ?? undefined, limit: 50 });
     if (page.length === 0) break;
     for (const doc of page) {
-      const lifecycle = await store.readStream(documentDecider.streamId(doc.id));
-      const { version, chunks } = await currentChunks(store, lifecycle);
-      for (let start = 0; start < chunks.length; start += batchSize) {
-        const slice = chunks.slice(start, start + batchSize);
-        const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
-        await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
-        await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, doc.name, c, { first: version, last: version })));
+      if (currentVersionOf(doc) === 0) {
+        // Nothing answers from it (never ready): nothing to index; the indexer does it when it is.
+        state.after = doc.id;
+        continue;
       }
+      const indexed = await reindexDocument({ store, vectors, passages, embedder, batchSize }, kbId, doc);
       state.after = doc.id;
       state.documents += 1;
-      state.chunks += chunks.length;
+      state.chunks += indexed;
       await save(state);
       Object.assign(progress, { documents: state.documents, chunks: state.chunks, after: state.after });
       onProgress?.(progress);
@@ -99,6 +98,33 @@ export async function reindexKnowledgeBase(opts: {
   }
   await save(null);
   return { ...progress, startedAt: state.started_at };
+}
+
+/** Embeds and writes the current version's chunks of one document; the number of chunks. */
+async function reindexDocument(deps: { store: EventStore; vectors: VectorIndex; passages: PassageStore; embedder: Embedder; batchSize: number }, kbId: string, doc: DocumentDoc): Promise<number> {
+  const { store, vectors, passages, embedder, batchSize } = deps;
+  const lifecycle = await store.readStream(documentDecider.streamId(doc.id));
+  const { version, chunks } = await currentChunks(store, lifecycle);
+  // The answering version's name: a newer version (failed or in flight) may have been renamed.
+  const name = versionsOf(doc).find((v) => v.version === version)?.name ?? doc.name;
+  for (let start = 0; start < chunks.length; start += batchSize) {
+    const slice = chunks.slice(start, start + batchSize);
+    const embeddings = await embedder.embed(slice.map((c) => underHeadings(c.heading_path, c.text)));
+    await vectors.upsert(kbId, slice.map((c, i) => ({ id: c.chunk_id, documentId: doc.id, values: embeddings[i]! })));
+    await passages.upsert(kbId, slice.map((c) => passageOf(doc.id, name, c, { first: version, last: version })));
+  }
+  return chunks.length;
+}
+
+/** The documents of a knowledge base that answer (the read model filters by equality only: counted in pages). */
+async function countAnswering(readModels: ReadModelStore, kbId: string): Promise<number> {
+  let total = 0;
+  for (let after: string | undefined; ; ) {
+    const page = await readModels.find<DocumentDoc>('documents', { where: { knowledge_base_id: kbId }, order: 'asc', after, limit: 500 });
+    if (page.length === 0) return total;
+    total += page.filter((d) => currentVersionOf(d) > 0).length;
+    after = page.at(-1)!.id;
+  }
 }
 
 /** The version that answers (a newer one may be on its way, or have failed), and its chunks. */

@@ -2,7 +2,7 @@ import test from 'ava';
 import { reindexKnowledgeBase } from '../../src/app/reindex.ts';
 import { settledDocument } from '../helpers/documents.ts';
 import { startEmbeddingsServer } from '../helpers/openai-compatible-server.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 const texts = ['Basalt is a volcanic rock.', 'Sourdough rises slowly overnight.', 'Turbines turn wind into power.'];
 
@@ -79,6 +79,30 @@ test('POST /v1/knowledge-bases/{id}/reindex after the embedding model changed: t
     t.is(hits.data[0].document_id, docs[1].id);
     t.true(hits.data[0].scores.vector > 0.99, `the new model's vector matches: ${hits.data[0].scores.vector}`);
     t.is((await call('POST', `/v1/knowledge-bases/${kb.id}/reindex`)).status, 202, 'a finished re-index may be asked for again');
+  } finally {
+    await server.close();
+    await provider.close();
+  }
+});
+
+test('reindex re-embeds a document whose newest version failed: its current version still answers (issue 44)', async (t) => {
+  const provider = await startEmbeddingsServer({ dimensions: 16 });
+  const server = await startServer({ OPENAI_API_KEY: 'sk-loopback', OPENAI_BASE_URL: provider.baseUrl, KBQA_OPENAI_EMBEDDING_MODELS: 'loop-embed:16' });
+  try {
+    const { call, runtime, url } = server;
+    const { kb, docs, chunks } = await vectorOnlyKnowledgeBase(server);
+    const broken = new FormData();
+    broken.append('file', new Blob([new Uint8Array(Buffer.from('%PDF-1.7\nthis is not really a pdf at all\n%%EOF'))]), 'd0.pdf');
+    const res = await fetch(`${url}/v1/knowledge-bases/${kb.id}/documents/${docs[0].id}/versions`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}` }, body: broken });
+    t.is(res.status, 201);
+    t.like(await settledDocument(server, kb.id, docs[0].id), { status: 'failed', version: 2, current_version: 1 });
+
+    await call('PATCH', `/v1/knowledge-bases/${kb.id}`, { json: { settings: { embedding_model: 'loop-embed' } } });
+    const done = await reindexKnowledgeBase({ store: runtime.store, readModels: runtime.readModels, vectors: runtime.indexes.vectors, passages: runtime.indexes.passages, embedders: runtime.embedders, knowledgeBaseId: kb.id });
+    t.like(done, { documents: 3, totalDocuments: 3, chunks });
+    t.is(await runtime.indexes.vectors.count(kb.id), chunks, 'the failed version’s document keeps its vectors');
+    const hits = (await call('POST', `/v1/knowledge-bases/${kb.id}/search`, { json: { query: texts[0], top_k: 1 } })).body;
+    t.like(hits.data[0], { document_id: docs[0].id, document_version: 1 });
   } finally {
     await server.close();
     await provider.close();

@@ -11,6 +11,7 @@ import type { PassageStore } from '../../ports/passage-store.ts';
 import type { Document } from '../../../schemas/http/documents.ts';
 import type { DocumentVersionDoc } from '../../../schemas/read-models/documents.ts';
 import { holdsVersion } from '../../ports/passage-store.ts';
+import { createVersionHistory } from './document-version-history.ts';
 import { nameKeyOf } from '../../domain/document/name-claim.ts';
 import { claimName, releaseName } from '../name-claims.ts';
 import { currentVersionOf, versionsOf } from '../../../projections/documents/index.ts';
@@ -183,6 +184,23 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
     return { chunking, ...(ocr ? { ocr_languages: ocr } : {}) };
   }
 
+  /**
+   * A new version of a document (POST …/versions): `created` false when nothing new was made
+   * (the bytes are its newest version's already). Bytes another document holds are a conflict:
+   * they are that document, and one document cannot be two.
+   */
+  async function addVersion(principal: Principal, kbId: string, documentId: string, file: StoredFile, options: Pick<UploadOptions, 'chunking' | 'ocrLanguages' | 'requestId'>) {
+    const doc = await document(principal, kbId, documentId);
+    const kb = await knowledgeBase(principal, kbId);
+    const meta = commandMetadata(ctx, principal.keyId, options.requestId);
+    const parsing = parseSettings(kb, { chunking: { ...doc.chunking, ...options.chunking }, ocrLanguages: options.ocrLanguages });
+    const added = await addVersionOf(principal, kb, doc.id, file, { parsing, meta });
+    if (added.elsewhere) throw conflict('duplicate_content', `These bytes are already document '${added.id}' of this knowledge base.`);
+    if (added.written) await settled(ctx, added.written);
+    const now = await document(principal, kbId, documentId);
+    return { created: added.written !== null, body: presentDocument(now) };
+  }
+
   return {
     knowledgeBase,
 
@@ -220,22 +238,7 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
       return presentDocument(await document(principal, kbId, documentId));
     },
 
-    /**
-     * A new version of a document (POST …/versions): `created` false when nothing new was made
-     * (the bytes are its newest version's already). Bytes another document holds are a conflict:
-     * they are that document, and one document cannot be two.
-     */
-    async addVersion(principal: Principal, kbId: string, documentId: string, file: StoredFile, options: Pick<UploadOptions, 'chunking' | 'ocrLanguages' | 'requestId'>) {
-      const doc = await document(principal, kbId, documentId);
-      const kb = await knowledgeBase(principal, kbId);
-      const meta = commandMetadata(ctx, principal.keyId, options.requestId);
-      const parsing = parseSettings(kb, { chunking: { ...doc.chunking, ...options.chunking }, ocrLanguages: options.ocrLanguages });
-      const added = await addVersionOf(principal, kb, doc.id, file, { parsing, meta });
-      if (added.elsewhere) throw conflict('duplicate_content', `These bytes are already document '${added.id}' of this knowledge base.`);
-      if (added.written) await settled(ctx, added.written);
-      const now = await document(principal, kbId, documentId);
-      return { created: added.written !== null, body: presentDocument(now) };
-    },
+    addVersion,
 
     /** A document's history, oldest first. */
     async versions(principal: Principal, kbId: string, documentId: string) {
@@ -253,6 +256,8 @@ export function createDocumentService(ctx: AppContext, passages: PassageStore, p
       if (!stream) throw resourceNotFound('document_version', `${documentId}/${version}`);
       return { name: entry.name, mediaType: entry.media_type, size: entry.size_bytes, stream };
     },
+
+    ...createVersionHistory(ctx, { document, addVersion, blobs: pages.blobs }),
 
     async list(principal: Principal, kbId: string, page: PageRequest, status?: string) {
       await knowledgeBase(principal, kbId);

@@ -6,7 +6,7 @@ import { textTypeByName } from '../../domain/document/media-type.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { listOf } from '../../../schemas/http/common.ts';
 import { OcrLanguages } from '../../../schemas/ocr-languages.ts';
-import { DocumentVersion, TextVersionBody, UploadChunking, UploadedDocument } from '../../../schemas/http/documents.ts';
+import { DocumentVersion, DocumentVersionDiff, TextVersionBody, UploadChunking, UploadedDocument, VersionDiffQuery } from '../../../schemas/http/documents.ts';
 import type { BodyPace, JsonReader } from '../body.ts';
 import { receiveMultipart, type ReceivedFile } from '../multipart.ts';
 import { route } from '../route.ts';
@@ -39,7 +39,13 @@ export const jsonField = <S extends z.ZodType>(schema: S, raw: string | undefine
 };
 
 
-/** A document's versions (issue 44): add one, list them, download one's bytes. */
+/** A version number from the path: 400 for anything else (a name, 0, a sign). */
+const versionParam = (raw: string) => {
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw badRequest('invalid_version', 'version must be a version number from 1.', 'version');
+  return Number(raw);
+};
+
+/** A document's versions (issue 44): add one, list them, download one's bytes, compare two, restore one. */
 export function documentVersionRoutes(deps: DocumentVersionRouteDeps) {
   const { documents, blobs, typed, readText } = deps;
   return [
@@ -110,13 +116,36 @@ export function documentVersionRoutes(deps: DocumentVersionRouteDeps) {
       scope: 'read',
       mediaType: 'application/octet-stream',
       handle: async ({ principal, params }) => {
-        const version = /^[1-9]\d{0,8}$/.test(params.version) ? Number(params.version) : NaN;
-        if (!Number.isInteger(version)) throw badRequest('invalid_version', 'version must be a version number from 1.', 'version');
-        const content = await documents.versionContent(principal, params.kb_id, params.document_id, version);
+        const content = await documents.versionContent(principal, params.kb_id, params.document_id, versionParam(params.version));
         return {
           headers: { 'content-type': content.mediaType, 'content-length': String(content.size), 'content-disposition': contentDisposition(content.name) },
           body: content.stream,
         };
+      },
+    }),
+    route({
+      method: 'get',
+      path: `${base}/:document_id/versions/:version/diff`,
+      summary: 'What changed from version `against` (default: the one before) to this version: chunks added, removed and changed, with their text and pages',
+      tag,
+      scope: 'read',
+      query: VersionDiffQuery,
+      response: DocumentVersionDiff,
+      handle: async ({ principal, params, query }) => ({
+        body: await documents.versionDiff(principal, params.kb_id, params.document_id, versionParam(params.version), query.against),
+      }),
+    }),
+    route({
+      method: 'post',
+      path: `${base}/:document_id/versions/:version/restore`,
+      summary: 'Restore a version: a new version (the newest + 1) with its bytes, uploaded by the caller; 200 and the document unchanged when the newest version has those bytes already',
+      tag,
+      scope: 'write',
+      status: 201,
+      response: UploadedDocument,
+      handle: async ({ principal, params, requestId }) => {
+        const restored = await documents.restoreVersion(principal, params.kb_id, params.document_id, versionParam(params.version), requestId);
+        return restored.created ? { status: 201, body: restored.body } : { status: 200, body: restored.body };
       },
     }),
   ];

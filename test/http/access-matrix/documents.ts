@@ -31,5 +31,13 @@ export const recipes: Record<string, Recipe[]> = {
   'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/versions/{version}/content': [
     { via: 'kb', ok: 200, request: (t) => ({ method: 'GET', path: `${docPath(t)}/versions/1/content` }) },
   ],
+  // The planted document has one version: compared with itself, a key that may read it gets a diff with nothing changed (no text to reveal).
+  'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/versions/{version}/diff': [
+    { via: 'kb', ok: 200, request: (t) => ({ method: 'GET', path: `${docPath(t)}/versions/1/diff?against=1` }) },
+  ],
+  // Restoring the only version: its bytes are the newest already, 200 and nothing new.
+  'POST /v1/knowledge-bases/{kb_id}/documents/{document_id}/versions/{version}/restore': [
+    { via: 'kb', ok: 200, request: (t) => ({ method: 'POST', path: `${docPath(t)}/versions/1/restore` }) },
+  ],
   'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}/events': [{ via: 'kb', ok: 200, reveals: true, request: (t) => ({ method: 'GET', path: `${docPath(t)}/events` }) }],
 };

@@ -338,6 +338,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/knowledge-bases/{kb_id}/documents/{document_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The versions of a document, oldest first: number, bytes, pages, chunks, who uploaded it, status */
+        get: operations["listDocumentVersions"];
+        put?: never;
+        /** Add a version: multipart `file` (+ optional `chunking`, `ocr_languages`), or JSON {text, name?}; the current version answers until the new one is ready */
+        post: operations["createDocumentVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-bases/{kb_id}/documents/{document_id}/versions/{version}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The original bytes of a version, with its media type and file name */
+        get: operations["getVersionContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-bases/{kb_id}/documents/{document_id}/versions/{version}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What changed from version `against` (default: the one before) to this version: chunks added, removed and changed, with their text and pages */
+        get: operations["getVersionDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-bases/{kb_id}/documents/{document_id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a version: a new version (the newest + 1) with its bytes, uploaded by the caller; 200 and the document unchanged when the newest version has those bytes already */
+        post: operations["restoreVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/knowledge-bases/{kb_id}/documents/{document_id}/events": {
         parameters: {
             query?: never;
@@ -2872,7 +2941,10 @@ export interface operations {
                             media_type: string;
                             size_bytes: number;
                             sha256: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The processing of the newest version (`version`): while a new version is queued, parsing or indexing, or after it failed, `current_version` keeps answering
+                             * @enum {string}
+                             */
                             status: "queued" | "parsing" | "indexing" | "ready" | "failed";
                             metadata: {
                                 [key: string]: string | number | boolean;
@@ -2903,6 +2975,14 @@ export interface operations {
                             };
                             created_at: string;
                             updated_at: string;
+                            /** @description The newest version: 1 for a document that never changed */
+                            version: number;
+                            /** @description The version search, chat and every other retrieval answer from; null until a version is ready */
+                            current_version: number | null;
+                            /** @description How many versions the document has */
+                            version_count: number;
+                            /** @description The id the upload gave the document (`external_id`): a later upload with the same one becomes its next version; null when none was given */
+                            external_id: string | null;
                         }[];
                         has_more: boolean;
                         first_id?: string | null;
@@ -2937,6 +3017,14 @@ export interface operations {
                     chunking?: string;
                     /** @description Languages to OCR scans and images in, comma-separated (tesseract or ISO 639-1 codes: eng, deu, fra, spa, ita, por, rus, ukr, chi_sim, jpn, kor, en, de, fr, es, it, pt, uk, ru, zh, ja, ko); overrides the knowledge base's ocr.languages. Unset: detected per page. */
                     ocr_languages?: string;
+                    /**
+                     * @description When a live document of the knowledge base has this name (or external_id): new_version (default) makes the upload its next version; keep_both makes a new document beside it; skip answers with the existing document and changes nothing
+                     * @default new_version
+                     * @enum {string}
+                     */
+                    on_conflict?: "new_version" | "keep_both" | "skip";
+                    /** @description The document’s id in its source: matched instead of the name (one file per upload) */
+                    external_id?: string;
                 };
                 "application/json": {
                     name: string;
@@ -2948,6 +3036,10 @@ export interface operations {
                         max_tokens?: number;
                         overlap_tokens?: number;
                     };
+                    /** @description The id of the document in its source: an upload with the external_id of a live document becomes its next version */
+                    external_id?: string;
+                    /** @enum {string} */
+                    on_conflict?: "new_version" | "keep_both" | "skip";
                 };
             };
         };
@@ -2970,7 +3062,10 @@ export interface operations {
                             media_type: string;
                             size_bytes: number;
                             sha256: string;
-                            /** @enum {string} */
+                            /**
+                             * @description The processing of the newest version (`version`): while a new version is queued, parsing or indexing, or after it failed, `current_version` keeps answering
+                             * @enum {string}
+                             */
                             status: "queued" | "parsing" | "indexing" | "ready" | "failed";
                             metadata: {
                                 [key: string]: string | number | boolean;
@@ -3001,11 +3096,24 @@ export interface operations {
                             };
                             created_at: string;
                             updated_at: string;
+                            /** @description The newest version: 1 for a document that never changed */
+                            version: number;
+                            /** @description The version search, chat and every other retrieval answer from; null until a version is ready */
+                            current_version: number | null;
+                            /** @description How many versions the document has */
+                            version_count: number;
+                            /** @description The id the upload gave the document (`external_id`): a later upload with the same one becomes its next version; null when none was given */
+                            external_id: string | null;
                             /**
                              * @description Present (true) when the knowledge base already held these bytes: the answer is that existing document (its own name and status), nothing new is parsed
                              * @constant
                              */
                             deduplicated?: true;
+                            /**
+                             * @description Present (true) with on_conflict "skip" when a live document had this name (or external_id): the answer is that document, unchanged
+                             * @constant
+                             */
+                            skipped?: true;
                         }[];
                         has_more: boolean;
                         first_id?: string | null;
@@ -3080,7 +3188,10 @@ export interface operations {
                         media_type: string;
                         size_bytes: number;
                         sha256: string;
-                        /** @enum {string} */
+                        /**
+                         * @description The processing of the newest version (`version`): while a new version is queued, parsing or indexing, or after it failed, `current_version` keeps answering
+                         * @enum {string}
+                         */
                         status: "queued" | "parsing" | "indexing" | "ready" | "failed";
                         metadata: {
                             [key: string]: string | number | boolean;
@@ -3111,6 +3222,14 @@ export interface operations {
                         };
                         created_at: string;
                         updated_at: string;
+                        /** @description The newest version: 1 for a document that never changed */
+                        version: number;
+                        /** @description The version search, chat and every other retrieval answer from; null until a version is ready */
+                        current_version: number | null;
+                        /** @description How many versions the document has */
+                        version_count: number;
+                        /** @description The id the upload gave the document (`external_id`): a later upload with the same one becomes its next version; null when none was given */
+                        external_id: string | null;
                     };
                 };
             };
@@ -3254,6 +3373,365 @@ export interface operations {
             default: components["responses"]["ServerError"];
         };
     };
+    listDocumentVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "document.version";
+                            version: number;
+                            created_at: string;
+                            name: string;
+                            media_type: string;
+                            sha256: string;
+                            /** @description The bytes of this version’s file */
+                            size: number;
+                            /** @description Its page count once parsed */
+                            pages: number | null;
+                            /** @description Its chunk count once parsed */
+                            chunks: number | null;
+                            /** @description Chunks shared with the version before, whose embeddings, keyword postings and entities were reused: only the others were indexed */
+                            reused_chunks: number | null;
+                            /** @description The id of the API key that uploaded it; null for versions uploaded before this was kept */
+                            uploaded_by: string | null;
+                            /**
+                             * @description ready: this version answers; superseded: a newer version answers in its place
+                             * @enum {string}
+                             */
+                            status: "queued" | "parsing" | "indexing" | "ready" | "failed" | "superseded";
+                            /** @description Whether this is the version that answers */
+                            current: boolean;
+                            superseded_at: string | null;
+                        }[];
+                        has_more: boolean;
+                        first_id?: string | null;
+                        last_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    createDocumentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+                document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @description JSON {max_tokens?, overlap_tokens?}; the document’s chunking when absent */
+                    chunking?: string;
+                    /** @description As for an upload */
+                    ocr_languages?: string;
+                };
+                "application/json": {
+                    text: string;
+                    /** @description The new version’s name; the current name when absent */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "document";
+                        knowledge_base_id: string;
+                        name: string;
+                        media_type: string;
+                        size_bytes: number;
+                        sha256: string;
+                        /**
+                         * @description The processing of the newest version (`version`): while a new version is queued, parsing or indexing, or after it failed, `current_version` keeps answering
+                         * @enum {string}
+                         */
+                        status: "queued" | "parsing" | "indexing" | "ready" | "failed";
+                        metadata: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description The email this document was attached to: an email's attachments in a supported format become documents of their own, deleted with the email; null for an uploaded file */
+                        parent_document_id: string | null;
+                        page_count: number | null;
+                        /** @description True when the file does not say where its pages break (a Word file never laid out by Word): page_count and chunk pages are then estimated from the amount of text */
+                        page_estimated: boolean;
+                        chunk_count: number | null;
+                        ocr_pages: number[];
+                        warnings: string[];
+                        error: {
+                            stage: string;
+                            /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
+                            code: string;
+                            /** @description Why, in one English sentence that says what to do */
+                            message: string;
+                            /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                            detail?: string;
+                        } | null;
+                        timings: {
+                            parse_ms: number | null;
+                            index_ms: number | null;
+                            parsing_started_at: string | null;
+                            parsed_at: string | null;
+                            indexed_at: string | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The newest version: 1 for a document that never changed */
+                        version: number;
+                        /** @description The version search, chat and every other retrieval answer from; null until a version is ready */
+                        current_version: number | null;
+                        /** @description How many versions the document has */
+                        version_count: number;
+                        /** @description The id the upload gave the document (`external_id`): a later upload with the same one becomes its next version; null when none was given */
+                        external_id: string | null;
+                        /**
+                         * @description Present (true) when the knowledge base already held these bytes: the answer is that existing document (its own name and status), nothing new is parsed
+                         * @constant
+                         */
+                        deduplicated?: true;
+                        /**
+                         * @description Present (true) with on_conflict "skip" when a live document had this name (or external_id): the answer is that document, unchanged
+                         * @constant
+                         */
+                        skipped?: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getVersionContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+                document_id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    getVersionDiff: {
+        parameters: {
+            query?: {
+                against?: number;
+            };
+            header?: never;
+            path: {
+                kb_id: string;
+                document_id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "document.version_diff";
+                        document_id: string;
+                        version: number;
+                        against: number;
+                        /** @description Chunks only this version has, in reading order */
+                        added: {
+                            chunk_id: string;
+                            page: number;
+                            text: string;
+                        }[];
+                        /** @description Chunks only the version compared with has */
+                        removed: {
+                            chunk_id: string;
+                            page: number;
+                            text: string;
+                        }[];
+                        /** @description Chunks rewritten in the same place: most of their words kept */
+                        changed: {
+                            before: {
+                                chunk_id: string;
+                                page: number;
+                                text: string;
+                            };
+                            after: {
+                                chunk_id: string;
+                                page: number;
+                                text: string;
+                            };
+                        }[];
+                        /** @description How many chunks the two versions share */
+                        unchanged: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
+    restoreVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kb_id: string;
+                document_id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        object: "document";
+                        knowledge_base_id: string;
+                        name: string;
+                        media_type: string;
+                        size_bytes: number;
+                        sha256: string;
+                        /**
+                         * @description The processing of the newest version (`version`): while a new version is queued, parsing or indexing, or after it failed, `current_version` keeps answering
+                         * @enum {string}
+                         */
+                        status: "queued" | "parsing" | "indexing" | "ready" | "failed";
+                        metadata: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /** @description The email this document was attached to: an email's attachments in a supported format become documents of their own, deleted with the email; null for an uploaded file */
+                        parent_document_id: string | null;
+                        page_count: number | null;
+                        /** @description True when the file does not say where its pages break (a Word file never laid out by Word): page_count and chunk pages are then estimated from the amount of text */
+                        page_estimated: boolean;
+                        chunk_count: number | null;
+                        ocr_pages: number[];
+                        warnings: string[];
+                        error: {
+                            stage: string;
+                            /** @description Why, for a program: one of the codes in docs/api/documents.md (encrypted, corrupt, too_large, empty …) */
+                            code: string;
+                            /** @description Why, in one English sentence that says what to do */
+                            message: string;
+                            /** @description What was particular to this file (its page count, what the reader said), when there is something */
+                            detail?: string;
+                        } | null;
+                        timings: {
+                            parse_ms: number | null;
+                            index_ms: number | null;
+                            parsing_started_at: string | null;
+                            parsed_at: string | null;
+                            indexed_at: string | null;
+                        };
+                        created_at: string;
+                        updated_at: string;
+                        /** @description The newest version: 1 for a document that never changed */
+                        version: number;
+                        /** @description The version search, chat and every other retrieval answer from; null until a version is ready */
+                        current_version: number | null;
+                        /** @description How many versions the document has */
+                        version_count: number;
+                        /** @description The id the upload gave the document (`external_id`): a later upload with the same one becomes its next version; null when none was given */
+                        external_id: string | null;
+                        /**
+                         * @description Present (true) when the knowledge base already held these bytes: the answer is that existing document (its own name and status), nothing new is parsed
+                         * @constant
+                         */
+                        deduplicated?: true;
+                        /**
+                         * @description Present (true) with on_conflict "skip" when a live document had this name (or external_id): the answer is that document, unchanged
+                         * @constant
+                         */
+                        skipped?: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["ServerError"];
+        };
+    };
     listDocumentEvents: {
         parameters: {
             query?: never;
@@ -3349,6 +3827,8 @@ export interface operations {
                             object: "search_result";
                             chunk_id: string;
                             document_id: string;
+                            /** @description The version of the document the passage belongs to: the one answering */
+                            document_version: number;
                             knowledge_base_id: string;
                             source: string;
                             page: number;
@@ -3481,6 +3961,8 @@ export interface operations {
                             object: "search_result";
                             chunk_id: string;
                             document_id: string;
+                            /** @description The version of the document the passage belongs to: the one answering */
+                            document_version: number;
                             knowledge_base_id: string;
                             source: string;
                             page: number;
@@ -3838,6 +4320,8 @@ export interface operations {
                             document_id: string;
                             /** @description The knowledge base the document belongs to */
                             knowledge_base_id: string;
+                            /** @description The version of the document the passage belongs to: the one that answered when it was retrieved */
+                            document_version: number;
                             chunk_id: string;
                             score: number;
                             /** @description Titles of the headings the passage sits under, outermost first */
@@ -3870,6 +4354,8 @@ export interface operations {
                             document_id: string;
                             /** @description The knowledge base the document belongs to */
                             knowledge_base_id: string;
+                            /** @description The version of the document the passage belongs to: the one that answered when it was retrieved */
+                            document_version: number;
                             chunk_id: string;
                             score: number;
                             /** @description Titles of the headings the passage sits under, outermost first */
@@ -4170,6 +4656,8 @@ export interface operations {
                             document_id: string;
                             /** @description The knowledge base the document belongs to */
                             knowledge_base_id: string;
+                            /** @description The version of the document the passage belongs to: the one that answered when it was retrieved */
+                            document_version: number;
                             chunk_id: string;
                             score: number;
                             /** @description Titles of the headings the passage sits under, outermost first */
@@ -4202,6 +4690,8 @@ export interface operations {
                             document_id: string;
                             /** @description The knowledge base the document belongs to */
                             knowledge_base_id: string;
+                            /** @description The version of the document the passage belongs to: the one that answered when it was retrieved */
+                            document_version: number;
                             chunk_id: string;
                             score: number;
                             /** @description Titles of the headings the passage sits under, outermost first */
@@ -4481,6 +4971,8 @@ export interface operations {
                                     index: number;
                                     file_id: string;
                                     filename: string;
+                                    /** @description The version of the cited document that answered (a KBQA field) */
+                                    document_version: number;
                                 }[];
                                 logprobs: {
                                     [key: string]: unknown;
@@ -4599,6 +5091,8 @@ export interface operations {
                                     index: number;
                                     file_id: string;
                                     filename: string;
+                                    /** @description The version of the cited document that answered (a KBQA field) */
+                                    document_version: number;
                                 }[];
                                 logprobs: {
                                     [key: string]: unknown;
@@ -4950,6 +5444,7 @@ export interface operations {
                                     filename: string;
                                     index: number;
                                     knowledge_base_id?: string;
+                                    document_version?: number;
                                     chunk_id?: string;
                                     page?: number;
                                 }[];
@@ -5026,6 +5521,7 @@ export interface operations {
                                     filename: string;
                                     index: number;
                                     knowledge_base_id?: string;
+                                    document_version?: number;
                                     chunk_id?: string;
                                     page?: number;
                                 }[];
@@ -5087,6 +5583,7 @@ export interface operations {
                                 filename: string;
                                 index: number;
                                 knowledge_base_id?: string;
+                                document_version?: number;
                                 chunk_id?: string;
                                 page?: number;
                             }[];
@@ -8291,6 +8788,8 @@ export interface operations {
                             page: number;
                             paragraph: string;
                             quote: string | null;
+                            /** @description The version of the document the passage belongs to */
+                            document_version: number;
                             /** @description `/a/{slug}/pages/{document_id}/{page}?char_start=&char_end=`; null for formats without page images */
                             image_url: string | null;
                         }[];
@@ -8402,6 +8901,8 @@ export interface operations {
                                 page: number;
                                 paragraph: string;
                                 quote: string | null;
+                                /** @description The version of the document the passage belongs to */
+                                document_version: number;
                                 /** @description `/a/{slug}/pages/{document_id}/{page}?char_start=&char_end=`; null for formats without page images */
                                 image_url: string | null;
                             }[];

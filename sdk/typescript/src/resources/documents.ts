@@ -38,8 +38,70 @@ function idempotencyHeader(key: string | false | undefined): Record<string, stri
   return key === false ? {} : { 'idempotency-key': key ?? newIdempotencyKey() };
 }
 
+/** One version of a document (GET …/versions). */
+export type DocumentVersion = {
+  object: 'document.version';
+  version: number;
+  created_at: string;
+  name: string;
+  media_type: string;
+  sha256: string;
+  size: number;
+  pages: number | null;
+  chunks: number | null;
+  reused_chunks: number | null;
+  uploaded_by: string | null;
+  status: string;
+  current: boolean;
+  superseded_at: string | null;
+};
+export type DiffChunk = { chunk_id: string; page: number; text: string };
+/** What changed from version `against` to `version`. */
+export type DocumentVersionDiff = {
+  object: 'document.version_diff';
+  document_id: string;
+  version: number;
+  against: number;
+  added: DiffChunk[];
+  removed: DiffChunk[];
+  changed: { before: DiffChunk; after: DiffChunk }[];
+  unchanged: number;
+};
+
+/** A document's versions (issue 44): list, add (text), download, compare, restore. */
+function versionsResource(t: Transport) {
+  const path = (kbId: string, docId: string, version?: number) => `${one(kbId, docId)}/versions${version === undefined ? '' : `/${version}`}`;
+  return {
+    async list(kbId: string, docId: string, options: { signal?: AbortSignal } = {}): Promise<Page<DocumentVersion>> {
+      return (await t.json<Page<DocumentVersion>>({ method: 'GET', path: path(kbId, docId), signal: options.signal })).body;
+    },
+    /** New text content as the document's next version (201), or the document unchanged when it is the newest version's already. */
+    async add(kbId: string, docId: string, body: { text: string; name?: string }, options: { signal?: AbortSignal } = {}): Promise<Document> {
+      return (await t.json<Document>({ method: 'POST', path: path(kbId, docId), json: body, signal: options.signal })).body;
+    },
+    /** A version's original bytes. */
+    async content(kbId: string, docId: string, version: number, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
+      const { response, release } = await t.send({ method: 'GET', path: `${path(kbId, docId, version)}/content`, signal: options.signal });
+      try {
+        return new Uint8Array(await response.arrayBuffer());
+      } finally {
+        release();
+      }
+    },
+    async diff(kbId: string, docId: string, version: number, params: { against?: number; signal?: AbortSignal } = {}): Promise<DocumentVersionDiff> {
+      const { signal, ...query } = params;
+      return (await t.json<DocumentVersionDiff>({ method: 'GET', path: `${path(kbId, docId, version)}/diff`, query, signal })).body;
+    },
+    /** A new version with version `version`'s bytes; the document unchanged when the newest has them already. */
+    async restore(kbId: string, docId: string, version: number, options: { signal?: AbortSignal } = {}): Promise<Document> {
+      return (await t.json<Document>({ method: 'POST', path: `${path(kbId, docId, version)}/restore`, signal: options.signal })).body;
+    },
+  };
+}
+
 export function documentsResource(t: Transport) {
   const resource = {
+    versions: versionsResource(t),
     /** Multipart upload of one or more files; answers with the documents `queued`, or settled with `wait: true`. */
     async upload(kbId: string, files: UploadFile | UploadFile[], options: UploadOptions = {}): Promise<Document[]> {
       const parts: FormPart[] = (Array.isArray(files) ? files : [files]).map((file) => ({ name: 'file', ...part(file) }));
