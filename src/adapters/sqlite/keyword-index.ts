@@ -78,15 +78,23 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
   };
   migrateFts5Tables(db, upsert);
 
+  /**
+   * The namespace a removal works on, and its postings when they are in memory and still current
+   * (only those need the removed chunks' terms); stale postings are dropped, to be loaded again.
+   */
+  const forRemoval = (namespace: string) => {
+    const cached = loaded.get(namespace);
+    const entry = cached && store.version(cached.ns) === cached.version ? cached : undefined;
+    if (cached && !entry) loaded.delete(namespace);
+    return { entry, ns: entry?.ns ?? store.namespace(namespace, false) };
+  };
+
   return {
     async upsert(namespace, docs, options) {
       if (docs.length > 0) upsert(namespace, docs, options?.language);
     },
     async deleteByDocument(namespace, documentId) {
-      const cached = loaded.get(namespace);
-      const entry = cached && store.version(cached.ns) === cached.version ? cached : undefined;
-      if (cached && !entry) loaded.delete(namespace);
-      const ns = entry?.ns ?? store.namespace(namespace, false);
+      const { entry, ns } = forRemoval(namespace);
       if (ns === null) return;
       guarded(namespace, () => {
         immediate(db, () => {
@@ -101,10 +109,7 @@ export function createSqliteKeywordIndex(db: SqliteDatabase, options: SqliteKeyw
     },
     async deleteChunks(namespace, chunkIds) {
       if (chunkIds.length === 0) return;
-      const cached = loaded.get(namespace);
-      const entry = cached && store.version(cached.ns) === cached.version ? cached : undefined;
-      if (cached && !entry) loaded.delete(namespace);
-      const ns = entry?.ns ?? store.namespace(namespace, false);
+      const { entry, ns } = forRemoval(namespace);
       if (ns === null) return;
       guarded(namespace, () => {
         immediate(db, () => {
