@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { readParsedChunks } from '../document-chunks.ts';
 import { resourceNotFound } from '../errors.ts';
 import type { Principal } from './principal.ts';
-import type { StoredFile } from './documents.ts';
+import type { StoredFile } from './stored-file.ts';
 
 type Deps = {
   /** The document, after the principal's access to its knowledge base was checked (404 otherwise). */

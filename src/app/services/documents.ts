@@ -28,9 +28,8 @@ import { requireKnowledgeBase } from './knowledge-base-access.ts';
 import { createPageImageService } from './page-images.ts';
 import { findPage, type PageRequest } from './paging.ts';
 import type { Principal } from './principal.ts';
+import type { StoredFile } from './stored-file.ts';
 
-/** A file already in the blob store, with the type its bytes revealed. */
-export type StoredFile = { name: string; sha256: string; sizeBytes: number; mediaType: string };
 
 /** What an upload does when a live document of the knowledge base has its name (or external id): see OnConflict. */
 export type OnConflict = 'new_version' | 'keep_both' | 'skip';

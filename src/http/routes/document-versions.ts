@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { DocumentService, StoredFile } from '../../app/services/documents.ts';
+import type { DocumentService } from '../../app/services/documents.ts';
+import type { StoredFile } from '../../app/services/stored-file.ts';
 import { badRequest } from '../../app/errors.ts';
 import { textTypeByName } from '../../domain/document/media-type.ts';
 import type { BlobStore } from '../../ports/blob-store.ts';
