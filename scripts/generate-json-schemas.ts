@@ -98,6 +98,7 @@ function indexDocument(topics: ReadonlyMap<string, readonly EventType[]>): Json 
       [HEADER.eventType]: 'the event type, e.g. DocumentUploaded',
       [HEADER.eventId]: 'the event id (a UUID), unique in the log: deduplicate redeliveries by it',
       [HEADER.schemaVersion]: 'the schema version of the event data, a decimal integer',
+      [HEADER.documentVersion]: "on events of a document's stream only: the document version the event is about (a decimal integer; for DocumentVersionSuperseded, the version that now answers)",
     },
     topics: Object.fromEntries(
       [...topics].map(([topic, types]) => [

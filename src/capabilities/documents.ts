@@ -1,4 +1,4 @@
-import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents } from '../../schemas/events/document.ts';
+import { contentClaimEvents, documentChunkEvents, documentEvents, idempotencyEvents, nameClaimEvents } from '../../schemas/events/document.ts';
 import { documentsProjection } from '../../projections/documents/index.ts';
 import { indexerConsumer } from '../../consumers/indexer/index.ts';
 import { parserGroups } from '../../consumers/parser/groups.ts';
@@ -12,7 +12,7 @@ import { defineCapability } from './capability.ts';
 export const documents = defineCapability({
   name: 'documents',
   summary: 'Upload, parse, slice, index, list and delete the documents of a knowledge base.',
-  events: { ...documentEvents, ...documentChunkEvents, ...contentClaimEvents, ...idempotencyEvents },
+  events: { ...documentEvents, ...documentChunkEvents, ...contentClaimEvents, ...nameClaimEvents, ...idempotencyEvents },
   deciders: [documentDecider, chunkStreamDecider, contentClaimDecider, idempotencyDecider],
   projections: [documentsProjection],
   consumers: (deps) => ({

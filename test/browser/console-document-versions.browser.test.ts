@@ -184,6 +184,8 @@ serial('versions in Chinese: the tab, the buttons and the timeline say it in Chi
   for (const name of ['下载', '比较']) t.true(await timeline.getByRole('listitem', { name: '版本 2' }).getByRole('button', { name, exact: true }).isVisible(), name);
   t.true(await v1.getByRole('button', { name: '恢复', exact: true }).isVisible());
   await page.goto(`${server!.url}/chat`);
+  // The chat screen loads lazily: wait for it to be drawn, as a person would, before asking what it shows.
+  await page.getByLabel('截至').waitFor();
   t.true(await page.getByLabel('截至').isVisible());
   t.deepEqual(await c.accessibilityViolations(), []);
   t.deepEqual(c.pageErrors, []);

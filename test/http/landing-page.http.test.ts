@@ -53,7 +53,7 @@ test('chat answers with public citations only; the visitor’s history, page ima
   for (const hidden of [kb.kbId, 'knowledge_base_id', 'chunk_id', 'test-admin-key']) t.false(text.includes(hidden), hidden);
   const cited = (first.body.citations as { source: string; page: number; image_url: string | null }[]).find((c) => c.source === 'zephyr-9.pdf');
   t.truthy(cited?.image_url);
-  t.deepEqual(Object.keys(first.body.citations[0]).sort(), ['image_url', 'index', 'page', 'paragraph', 'quote', 'source']);
+  t.deepEqual(Object.keys(first.body.citations[0]).sort(), ['document_version', 'image_url', 'index', 'page', 'paragraph', 'quote', 'source']);
   // Only what the answer cites, each with its quote (issue 43 item 11).
   const markers = [...new Set([...String(first.body.choices[0].message.content).matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort();
   t.deepEqual(first.body.citations.map((c: { index: number }) => c.index).sort(), markers);

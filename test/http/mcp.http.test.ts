@@ -86,7 +86,7 @@ test('ask answers with citations, in the structured content and under the text',
   const cited = content.citations.find((c) => c.index === marker)!;
   t.is(cited.document_id, kb.docs.volcano);
   t.true(cited.paragraph.includes('1972'));
-  t.regex(textOf(result), new RegExp(`Sources:\\n(.*\\n)*\\[${marker}\\] erebus\\.md, page 1 \\(document ${kb.docs.volcano}\\)`));
+  t.regex(textOf(result), new RegExp(`Sources:\\n(.*\\n)*\\[${marker}\\] erebus\\.md, page 1 \\(document ${kb.docs.volcano}, version 1\\)`));
   // issue 43 item 11: the citations are what the answer marks, the sources under the text too; every passage given is the context.
   const markers = [...new Set([...content.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].sort();
   t.deepEqual(content.citations.map((c) => c.index).sort(), markers);

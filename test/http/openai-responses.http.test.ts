@@ -8,7 +8,7 @@ import { ADMIN_KEY, startServer, type TestServer } from '../helpers/server.ts';
 
 const QUESTION = 'How long is a Zephyr-9 blade?';
 
-type Citation = { index: number; document_id: string; source: string; quote?: unknown };
+type Citation = { index: number; document_id: string; document_version: number; source: string; quote?: unknown };
 
 const clientOf = (server: TestServer) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: ADMIN_KEY, maxRetries: 0 });
 const fileSearch = (kb: SampleKb) => [{ type: 'file_search' as const, vector_store_ids: [kb.kbId] }];
@@ -22,7 +22,7 @@ async function chatAnswer(server: TestServer, kb: SampleKb, input = QUESTION) {
 const markersOf = (text: string, citations: Citation[]) =>
   [...text.matchAll(/\[(\d+)\]/g)].map((m) => {
     const cited = citations.find((c) => c.index === Number(m[1]))!;
-    return { type: 'file_citation', index: m.index, file_id: cited.document_id, filename: cited.source };
+    return { type: 'file_citation', index: m.index, file_id: cited.document_id, filename: cited.source, document_version: cited.document_version };
   });
 
 test('file_search over a knowledge base answers as chat does, with a file_citation per marker; the response is stored, continued and deleted', async (t) => {

@@ -6,7 +6,7 @@ import type { Principal } from '../../src/app/services/principal.ts';
 import type { ChatMessage } from '../../src/ports/models.ts';
 
 const principal: Principal = { keyId: 'k', workspaceId: 'w', scopes: ['read'], knowledgeBaseIds: null };
-const citation = { index: 1, document_id: 'doc_1', source: 'zephyr.md', knowledge_base_id: 'kb_1', chunk_id: 'ch_1', page: 2 };
+const citation = { index: 1, document_id: 'doc_1', source: 'zephyr.md', knowledge_base_id: 'kb_1', chunk_id: 'ch_1', page: 2, document_version: 1 };
 
 /** A chat that remembers what it was asked, and a conversation that remembers what was appended. */
 function world(history: ChatMessage[]) {
@@ -39,7 +39,7 @@ test('the history goes first; the turn and the citations the answer names are ap
     {
       items: [
         { role: 'user', content: 'How long are its blades?' },
-        { role: 'assistant', content: '78 metres [1].', annotations: [{ type: 'file_citation', file_id: 'doc_1', filename: 'zephyr.md', index: 1, knowledge_base_id: 'kb_1', chunk_id: 'ch_1', page: 2 }] },
+        { role: 'assistant', content: '78 metres [1].', annotations: [{ type: 'file_citation', file_id: 'doc_1', filename: 'zephyr.md', index: 1, knowledge_base_id: 'kb_1', document_version: 1, chunk_id: 'ch_1', page: 2 }] },
       ],
       // What the chat searched and what the conversation already held: the new items are built from both.
       source: { chatId: 'chatcmpl-1', knowledgeBaseIds: ['kb_1', 'kb_0'] },

@@ -93,11 +93,15 @@ test('a parse cut between its two appends leaves a chunk stream nothing reads; t
     w.calls.reads.length = 0;
     await w.indexer.handle([lifecycle[3]!]);
     t.deepEqual(w.calls.reads, ['document-doc_1', 'document_chunks-doc_1-2'], 'the lifecycle once, the parsed attempt’s chunk stream once');
-    t.deepEqual(w.vectors, ['c0', 'c1', 'c2']);
+    // The parser names chunks by their content (issue 44): the ids are the second attempt's, as its chunk stream holds them.
+    const [batch] = await w.base.readStream('document_chunks-doc_1-2');
+    const ids = (batch!.data as { chunks: { chunk_id: string }[] }).chunks.map((c) => c.chunk_id);
+    t.is(ids.length, 3);
+    t.deepEqual(w.vectors, ids);
     t.deepEqual((await w.passages.listByDocument('kb_1', 'doc_1', { limit: 10 })).map((p) => [p.chunkId, p.charStart, p.charEnd, p.tokenCount]), [
-      ['c0', 0, 27, 5],
-      ['c1', 30, 57, 5],
-      ['c2', 60, 87, 5],
+      [ids[0], 0, 27, 5],
+      [ids[1], 30, 57, 5],
+      [ids[2], 60, 87, 5],
     ]);
     t.is((await w.base.readStream('document-doc_1')).at(-1)!.type, 'DocumentIndexed');
   } finally {

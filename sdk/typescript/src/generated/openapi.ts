@@ -2413,6 +2413,8 @@ export interface operations {
                                 ocr?: {
                                     languages: string[] | null;
                                 };
+                                /** @description How many versions of each document to keep, the current one included; older ones are purged (bytes deleted, chunks out of every index) once a newer version is ready, and as_of at a time they answered is 410 version_purged. null or absent: keep all */
+                                keep_versions?: number | null;
                             };
                             document_count: number;
                             chunk_count: number;
@@ -2500,6 +2502,8 @@ export interface operations {
                         ocr?: {
                             languages?: string[] | null;
                         };
+                        /** @description How many versions of each document to keep, the current one included; older ones are purged (bytes deleted, chunks out of every index) once a newer version is ready, and as_of at a time they answered is 410 version_purged. null or absent: keep all */
+                        keep_versions?: number | null;
                     };
                 };
             };
@@ -2543,6 +2547,8 @@ export interface operations {
                             ocr?: {
                                 languages: string[] | null;
                             };
+                            /** @description How many versions of each document to keep, the current one included; older ones are purged (bytes deleted, chunks out of every index) once a newer version is ready, and as_of at a time they answered is 410 version_purged. null or absent: keep all */
+                            keep_versions?: number | null;
                         };
                         document_count: number;
                         chunk_count: number;
@@ -2640,6 +2646,8 @@ export interface operations {
                             ocr?: {
                                 languages: string[] | null;
                             };
+                            /** @description How many versions of each document to keep, the current one included; older ones are purged (bytes deleted, chunks out of every index) once a newer version is ready, and as_of at a time they answered is 410 version_purged. null or absent: keep all */
+                            keep_versions?: number | null;
                         };
                         document_count: number;
                         chunk_count: number;
@@ -2761,6 +2769,8 @@ export interface operations {
                         ocr?: {
                             languages?: string[] | null;
                         };
+                        /** @description How many versions of each document to keep, the current one included; older ones are purged (bytes deleted, chunks out of every index) once a newer version is ready, and as_of at a time they answered is 410 version_purged. null or absent: keep all */
+                        keep_versions?: number | null;
                     };
                 };
             };
@@ -2804,6 +2814,8 @@ export interface operations {
                             ocr?: {
                                 languages: string[] | null;
                             };
+                            /** @description How many versions of each document to keep, the current one included; older ones are purged (bytes deleted, chunks out of every index) once a newer version is ready, and as_of at a time they answered is 410 version_purged. null or absent: keep all */
+                            keep_versions?: number | null;
                         };
                         document_count: number;
                         chunk_count: number;
@@ -3807,6 +3819,8 @@ export interface operations {
                         value: (string | number | boolean)[];
                     } | components["schemas"]["__schema0"];
                     explain?: boolean;
+                    /** @description An RFC 3339 time: answer from the knowledge base as it stood then (the document versions current at that time). 400 invalid_as_of for a malformed time or one in the future; 410 version_purged when a version current then has been purged by keep_versions */
+                    as_of?: string;
                     /** @description The optional parts of the answer to send: the passage (paragraph), heading_path, boxes, and the explain data (scores, coverage_terms). Without it: paragraph, heading_path and boxes, plus scores and coverage_terms when explain is true. [] sends only ids, source, page and score (about 220 bytes a result, against 2.3 KB with a 512-token passage), for clients that fetch passages later or only rank */
                     include?: ("paragraph" | "heading_path" | "boxes" | "scores" | "coverage_terms")[];
                 };
@@ -3938,6 +3952,8 @@ export interface operations {
                         value: (string | number | boolean)[];
                     } | components["schemas"]["__schema0"];
                     explain?: boolean;
+                    /** @description An RFC 3339 time: answer from the knowledge base as it stood then (the document versions current at that time). 400 invalid_as_of for a malformed time or one in the future; 410 version_purged when a version current then has been purged by keep_versions */
+                    as_of?: string;
                     /** @description The optional parts of the answer to send: the passage (paragraph), heading_path, boxes, and the explain data (scores, coverage_terms). Without it: paragraph, heading_path and boxes, plus scores and coverage_terms when explain is true. [] sends only ids, source, page and score (about 220 bytes a result, against 2.3 KB with a 512-token passage), for clients that fetch passages later or only rank */
                     include?: ("paragraph" | "heading_path" | "boxes" | "scores" | "coverage_terms")[];
                     knowledge_base_id?: string;
@@ -4143,6 +4159,8 @@ export interface operations {
                         key: string;
                         value: (string | number | boolean)[];
                     } | components["schemas"]["__schema0"];
+                    /** @description An RFC 3339 time: answer from the knowledge base as it stood then (the document versions current at that time). 400 invalid_as_of for a malformed time or one in the future; 410 version_purged when a version current then has been purged by keep_versions */
+                    as_of?: string;
                     /** @description A conversation (`conv_…`, see /v1/conversations) the chat continues: its items go before `messages`, and the new messages and the answer are added to it */
                     conversation?: string | {
                         id: string;
@@ -4511,6 +4529,8 @@ export interface operations {
                         key: string;
                         value: (string | number | boolean)[];
                     } | components["schemas"]["__schema0"];
+                    /** @description An RFC 3339 time: answer from the knowledge base as it stood then (the document versions current at that time). 400 invalid_as_of for a malformed time or one in the future; 410 version_purged when a version current then has been purged by keep_versions */
+                    as_of?: string;
                     /** @description A conversation (`conv_…`, see /v1/conversations) the chat continues: its items go before `messages`, and the new messages and the answer are added to it */
                     conversation?: string | {
                         id: string;
@@ -4832,6 +4852,8 @@ export interface operations {
                             key: string;
                             value: (string | number | boolean)[];
                         } | components["schemas"]["__schema0"]) | null;
+                        /** @description An RFC 3339 time: answer from the knowledge base as it stood then (the document versions current at that time). 400 invalid_as_of for a malformed time or one in the future; 410 version_purged when a version current then has been purged by keep_versions */
+                        as_of?: string;
                         /** @description Accepted; the knowledge base’s settings rank */
                         ranking_options?: {
                             ranker?: string;
